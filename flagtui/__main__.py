@@ -1,0 +1,3 @@
+from flagtui.cli import main
+
+raise SystemExit(main())
