@@ -1,0 +1,407 @@
+"""AdminClient: one per profile; every contract operation and every browse read is one method.
+
+Read-only profiles are enforced here, once, in `_write`, before any request is built.
+Capabilities (edition, event search route) come from ui-config on `connect()`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from typing import Any, TypeVar
+from urllib.parse import quote
+
+import httpx
+from pydantic import TypeAdapter
+
+from flagtui.api import errors, validation
+from flagtui.api.capabilities import event_search_route, server_info
+from flagtui.api.models import (
+    AddonList,
+    ChangeRequest,
+    EventPage,
+    Feature,
+    FeaturePage,
+    FeatureType,
+    Group,
+    IntegrationEvent,
+    PatchOperation,
+    Project,
+    ProjectAccess,
+    ProjectEnvironment,
+    Role,
+    ServerInfo,
+    User,
+    UserList,
+)
+from flagtui.api.transport import DEFAULT_RETRY_DELAYS, Transport
+from flagtui.api.wire import (
+    ChangeRequestList,
+    EventSearchAnswer,
+    FeatureList,
+    FeatureTypes,
+    GroupsAnswer,
+    IntegrationEvents,
+    ProjectEnvironments,
+    ProjectsAnswer,
+    RawObject,
+    RolesAnswer,
+    UserSearchAnswer,
+)
+
+T = TypeVar("T")
+FEATURE_SEARCH_CACHE_S = 30.0  # real Unleash allows 15 feature searches a minute per client
+
+
+def _seg(value: str | int) -> str:
+    return quote(str(value), safe="")
+
+
+def _adapter(model: Any) -> TypeAdapter[Any]:
+    return TypeAdapter(model)
+
+
+_FEATURE = _adapter(Feature)
+_FEATURE_TYPE = _adapter(FeatureType)
+_CHANGE_REQUEST = _adapter(ChangeRequest)
+_PROJECT_ACCESS = _adapter(ProjectAccess)
+_ADDONS = _adapter(AddonList)
+_USERS = _adapter(UserList)
+_FEATURE_PAGE = _adapter(FeaturePage)
+_RAW = _adapter(RawObject)
+
+
+class AdminClient:
+    def __init__(
+        self,
+        base_url: str,
+        token: str,
+        *,
+        profile: str = "default",
+        read_only: bool = False,
+        timeout: float = 10.0,
+        verify: bool | str = True,
+        retry_delays: Sequence[float] = DEFAULT_RETRY_DELAYS,
+        transport: httpx.AsyncBaseTransport | None = None,
+    ) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.profile = profile
+        self.read_only = read_only
+        self.server: ServerInfo | None = None
+        self._http = Transport(
+            self.base_url,
+            token,
+            profile=profile,
+            timeout=timeout,
+            verify=verify,
+            retry_delays=retry_delays,
+            transport=transport,
+        )
+        self._event_route: str | None = None
+        self._search_cache: dict[tuple[Any, ...], tuple[float, FeaturePage]] = {}
+
+    async def __aenter__(self) -> AdminClient:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        await self._http.aclose()
+
+    def __repr__(self) -> str:
+        lock = ", read-only" if self.read_only else ""
+        return f"AdminClient({self.base_url!r}, profile={self.profile!r}{lock})"
+
+    @property
+    def requests_sent(self) -> int:
+        return self._http.requests_sent
+
+    # -- capabilities ---------------------------------------------------------------------------
+
+    async def connect(self) -> ServerInfo:
+        """Read ui-config: version and edition decide which operations and routes are used."""
+        raw = await self._http.read("GET", "/api/admin/ui-config", _RAW)
+        self.server = server_info(raw)
+        self._event_route = event_search_route(self.server)
+        return self.server
+
+    def _require_enterprise(self, operation: str) -> None:
+        if self.server is not None and not self.server.enterprise:
+            raise errors.NotSupported(operation, self.server.label)
+
+    async def _enterprise(self, operation: str, call: Callable[[], Awaitable[T]]) -> T:
+        """Run an Enterprise-only call; OSS answers such paths 404 "not available"."""
+        self._require_enterprise(operation)
+        try:
+            return await call()
+        except errors.NotFoundError as exc:
+            if "not available" in exc.message:
+                raise errors.NotSupported(operation, self._server_label()) from None
+            raise
+
+    def _server_label(self) -> str:
+        return self.server.label if self.server else "an Unleash without this route"
+
+    # -- writes: the one read-only check ----------------------------------------------------------
+
+    async def _write(
+        self,
+        action: str,
+        method: str,
+        path: str,
+        adapter: TypeAdapter[T] | None = None,
+        json: Any = None,
+    ) -> T | None:
+        if self.read_only:
+            raise errors.ReadOnlyProfile(self.profile, action)
+        self._search_cache.clear()
+        return await self._http.write(method, path, adapter, json=json)
+
+    # -- the nine operations of the contract -----------------------------------------------------
+
+    async def patch_feature(
+        self, project: str, feature: str, ops: Iterable[PatchOperation | Mapping[str, Any]]
+    ) -> Feature:
+        """Operation 1. Real Unleash answers a short row; then the full feature is read."""
+        body = [op.to_wire() for op in validation.patch_operations(ops)]
+        path = f"/api/admin/projects/{_seg(project)}/features/{_seg(feature)}"
+        updated = await self._write("patch feature", "PATCH", path, _FEATURE, body)
+        assert updated is not None
+        if updated.is_full:
+            return updated
+        return await self.get_feature(project, feature)
+
+    async def list_integration_events(
+        self, addon_id: int | str, *, limit: int = 50, offset: int = 0
+    ) -> list[IntegrationEvent]:
+        """Operation 2: delivery outcomes of one integration configuration, newest first."""
+        params = {
+            "limit": validation.non_negative("limit", limit),
+            "offset": validation.non_negative("offset", offset),
+        }
+        path = f"/api/admin/addons/{_seg(addon_id)}/events"
+        answer = await self._http.read("GET", path, _adapter(IntegrationEvents), params=params)
+        return answer.integration_events
+
+    async def remove_project_environment(self, project: str, environment: str) -> None:
+        """Operation 3."""
+        path = f"/api/admin/projects/{_seg(project)}/environments/{_seg(environment)}"
+        await self._write("remove environment", "DELETE", path)
+
+    async def set_project_access(
+        self, project: str, *, roles: Iterable[int], users: Iterable[int], groups: Iterable[int]
+    ) -> None:
+        """Operation 4 (Enterprise): each listed user and group gets each listed role."""
+        body = {
+            "roles": validation.id_list("roles", roles),
+            "groups": validation.id_list("groups", groups),
+            "users": validation.id_list("users", users),
+        }
+        if not body["roles"]:
+            raise errors.InvalidArgument("roles", "at least one role")
+        if not body["users"] and not body["groups"]:
+            raise errors.InvalidArgument("users/groups", "at least one user or group")
+        path = f"/api/admin/projects/{_seg(project)}/access"
+        await self._enterprise(
+            "Project access", lambda: self._write("grant access", "POST", path, json=body)
+        )
+
+    async def uncomplete_feature(self, project: str, feature: str) -> None:
+        """Operation 5."""
+        path = f"/api/admin/projects/{_seg(project)}/features/{_seg(feature)}/lifecycle/uncomplete"
+        await self._write("mark uncompleted", "POST", path)
+
+    async def update_feature_type_lifetime(
+        self, type_id: str, lifetime_days: int | None
+    ) -> FeatureType:
+        """Operation 6. None (or 0) means flags of this type never become potentially stale."""
+        body = {"lifetimeDays": validation.lifetime_days(lifetime_days)}
+        path = f"/api/admin/feature-types/{_seg(type_id)}/lifetime"
+        updated = await self._write("update lifetime", "PUT", path, _FEATURE_TYPE, body)
+        assert updated is not None
+        return updated
+
+    async def search_users(self, q: str) -> UserList:
+        """Operation 7. Accepts the contract's {users, rootRoles} and real Unleash's bare array."""
+        params = {"q": validation.user_query(q)}
+        answer: UserList | list[User] = await self._http.read(
+            "GET", "/api/admin/user-admin/search", _adapter(UserSearchAnswer), params=params
+        )
+        return answer if isinstance(answer, UserList) else UserList(users=answer)
+
+    async def delete_change_request(self, project: str, change_request_id: int | str) -> None:
+        """Operation 8 (Enterprise)."""
+        path = f"/api/admin/projects/{_seg(project)}/change-requests/{_seg(change_request_id)}"
+        await self._enterprise(
+            "Change requests", lambda: self._write("delete change request", "DELETE", path)
+        )
+
+    async def search_events(
+        self,
+        *,
+        type: str | None = None,
+        project: str | None = None,
+        feature: str | None = None,
+        query: str | None = None,
+        limit: int = 100,
+        cursor: int | None = None,
+    ) -> EventPage:
+        """Operation 9, newest first. `cursor` comes from the previous page's `next_cursor`.
+
+        The contract's POST /events/search pages by event id; Unleash 7+ removed it for
+        GET /search/events, which pages by row offset. The route is chosen on connect, and a
+        404 on the POST route switches to the GET one.
+        """
+        validation.event_search_limit(limit)
+        if cursor is not None:
+            validation.non_negative("cursor", cursor)
+        filters = {"type": type, "project": project, "feature": feature, "query": query}
+        if self._event_route != "get":
+            try:
+                return await self._search_events_post(filters, limit, cursor)
+            except errors.NotFoundError:
+                if self._event_route == "post":
+                    raise
+                self._event_route = "get"
+        return await self._search_events_get(filters, limit, cursor)
+
+    async def _search_events_post(
+        self, filters: dict[str, str | None], limit: int, cursor: int | None
+    ) -> EventPage:
+        body: dict[str, Any] = {k: v for k, v in filters.items() if v}
+        body["limit"] = limit
+        if cursor:
+            body["offset"] = cursor
+        answer = await self._http.read(
+            "POST", "/api/admin/events/search", _adapter(EventSearchAnswer), json=body
+        )
+        events = answer.events
+        more = len(events) == limit and events and events[-1].id > 1
+        return EventPage(
+            events=events,
+            total=answer.total_events,
+            next_cursor=events[-1].id - 1 if more else None,
+        )
+
+    async def _search_events_get(
+        self, filters: dict[str, str | None], limit: int, cursor: int | None
+    ) -> EventPage:
+        params: dict[str, Any] = {"limit": limit, "offset": cursor or 0}
+        for key in ("type", "project", "feature"):
+            if filters[key]:
+                params[key] = f"IS:{filters[key]}"
+        if filters["query"]:
+            params["query"] = filters["query"]
+        answer = await self._http.read(
+            "GET", "/api/admin/search/events", _adapter(EventSearchAnswer), params=params
+        )
+        events = answer.events
+        seen = (cursor or 0) + len(events)
+        total = answer.total if answer.total is not None else answer.total_events
+        more = len(events) == limit and (total is None or seen < total)
+        return EventPage(events=events, total=total, next_cursor=seen if more else None)
+
+    # -- browse reads ----------------------------------------------------------------------------
+
+    async def list_projects(self) -> list[Project]:
+        answer = await self._http.read("GET", "/api/admin/projects", _adapter(ProjectsAnswer))
+        return answer.projects
+
+    async def search_features(
+        self,
+        *,
+        query: str | None = None,
+        project: str | None = None,
+        types: Sequence[str] = (),
+        states: Sequence[str] = (),
+        lifecycle: Sequence[str] = (),
+        sort_by: str = "name",
+        sort_order: str = "asc",
+        offset: int = 0,
+        limit: int = 50,
+    ) -> FeaturePage:
+        """Server-side search. Identical searches within 30 s are served from a cache, and any
+        write clears it: real Unleash allows only 15 of these a minute per client."""
+        params: dict[str, Any] = {
+            "sortBy": sort_by,
+            "sortOrder": sort_order,
+            "offset": validation.non_negative("offset", offset),
+            "limit": validation.non_negative("limit", limit),
+        }
+        if query:
+            params["query"] = query
+        if project:
+            params["project"] = f"IS:{project}"
+        for name, values in (("type", types), ("state", states), ("lifecycle", lifecycle)):
+            if values:
+                params[name] = _is_any_of(values)
+        key = tuple(sorted(params.items()))
+        cached = self._search_cache.get(key)
+        if cached and time.monotonic() - cached[0] < FEATURE_SEARCH_CACHE_S:
+            return cached[1]
+        page = await self._http.read(
+            "GET", "/api/admin/search/features", _FEATURE_PAGE, params=params
+        )
+        self._search_cache[key] = (time.monotonic(), page)
+        return page
+
+    async def list_project_features(self, project: str) -> list[Feature]:
+        """Every live feature of a project in one read (not rate-limited on real Unleash)."""
+        path = f"/api/admin/projects/{_seg(project)}/features"
+        answer = await self._http.read("GET", path, _adapter(FeatureList))
+        return answer.features
+
+    async def get_feature(self, project: str, feature: str) -> Feature:
+        path = f"/api/admin/projects/{_seg(project)}/features/{_seg(feature)}"
+        return await self._http.read("GET", path, _FEATURE)
+
+    async def list_project_environments(self, project: str) -> list[ProjectEnvironment]:
+        path = f"/api/admin/environments/project/{_seg(project)}"
+        answer = await self._http.read("GET", path, _adapter(ProjectEnvironments))
+        return answer.environments
+
+    async def list_feature_types(self) -> list[FeatureType]:
+        answer = await self._http.read("GET", "/api/admin/feature-types", _adapter(FeatureTypes))
+        return answer.types
+
+    async def list_addons(self) -> AddonList:
+        return await self._http.read("GET", "/api/admin/addons", _ADDONS)
+
+    async def list_users(self) -> UserList:
+        return await self._http.read("GET", "/api/admin/user-admin", _USERS)
+
+    async def list_change_requests(self, project: str) -> list[ChangeRequest]:
+        path = f"/api/admin/projects/{_seg(project)}/change-requests"
+        answer = await self._enterprise(
+            "Change requests", lambda: self._http.read("GET", path, _adapter(ChangeRequestList))
+        )
+        return list(answer)
+
+    async def get_change_request(self, project: str, change_request_id: int | str) -> ChangeRequest:
+        path = f"/api/admin/projects/{_seg(project)}/change-requests/{_seg(change_request_id)}"
+        return await self._enterprise(
+            "Change requests", lambda: self._http.read("GET", path, _CHANGE_REQUEST)
+        )
+
+    async def list_roles(self) -> list[Role]:
+        answer = await self._enterprise(
+            "Roles", lambda: self._http.read("GET", "/api/admin/roles", _adapter(RolesAnswer))
+        )
+        return answer.roles
+
+    async def list_groups(self) -> list[Group]:
+        answer = await self._enterprise(
+            "Groups", lambda: self._http.read("GET", "/api/admin/groups", _adapter(GroupsAnswer))
+        )
+        return answer.groups
+
+    async def get_project_access(self, project: str) -> ProjectAccess:
+        path = f"/api/admin/projects/{_seg(project)}/access"
+        return await self._enterprise(
+            "Project access", lambda: self._http.read("GET", path, _PROJECT_ACCESS)
+        )
+
+
+def _is_any_of(values: Sequence[str]) -> str:
+    return f"IS:{values[0]}" if len(values) == 1 else f"IS_ANY_OF:{','.join(values)}"

@@ -1,0 +1,354 @@
+"""Typed records of the admin API.
+
+Fields follow the contract (spec/admin-api.md): required fields are required, the rest optional,
+unknown fields ignored. Attributes are snake_case; the wire names are camelCase aliases.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+from pydantic.alias_generators import to_camel
+
+
+class Record(BaseModel):
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="ignore")
+
+
+class CreatedBy(Record):
+    id: int | None = None
+    name: str | None = None
+    username: str | None = None
+    image_url: str | None = None
+
+
+class Tag(Record):
+    value: str
+    type: str
+
+
+class Lifecycle(Record):
+    stage: str
+    entered_stage_at: datetime | None = None
+
+
+class Dependency(Record):
+    feature: str
+    enabled: bool | None = None
+    variants: list[str] | None = None
+
+
+class Collaborators(Record):
+    users: list[CreatedBy] = Field(default_factory=list)
+
+
+class Constraint(Record):
+    context_name: str
+    operator: str
+    case_insensitive: bool | None = None
+    inverted: bool | None = None
+    values: list[str] | None = None
+    value: str | None = None
+
+
+class VariantPayload(Record):
+    type: str
+    value: str
+
+
+class VariantOverride(Record):
+    context_name: str
+    values: list[str]
+
+
+class Variant(Record):
+    name: str
+    weight: int | None = None
+    weight_type: str | None = None
+    stickiness: str | None = None
+    payload: VariantPayload | None = None
+    overrides: list[VariantOverride] | None = None
+
+
+class Strategy(Record):
+    id: str | None = None
+    name: str
+    title: str | None = None
+    disabled: bool | None = None
+    feature_name: str | None = None
+    sort_order: int | None = None
+    segments: list[int] | None = None
+    constraints: list[Constraint] | None = None
+    variants: list[Variant] | None = None
+    parameters: dict[str, Any] | None = None
+
+
+class FeatureEnvironment(Record):
+    name: str
+    feature_name: str | None = None
+    environment: str | None = None
+    type: str | None = None
+    enabled: bool = False
+    sort_order: int | None = None
+    variant_count: int | None = None
+    strategies: list[Strategy] | None = None
+    variants: list[Variant] | None = None
+    last_seen_at: datetime | None = None
+    has_strategies: bool | None = None
+    has_enabled_strategies: bool | None = None
+
+
+class Feature(Record):
+    """A feature flag: the full record of the contract, or a search/list item (fewer fields)."""
+
+    name: str
+    type: str | None = None
+    description: str | None = None
+    archived: bool | None = None
+    project: str | None = None
+    enabled: bool | None = None
+    stale: bool | None = None
+    potentially_stale: bool | None = None
+    favorite: bool | None = None
+    impression_data: bool | None = None
+    created_at: datetime | None = None
+    created_by: CreatedBy | None = None
+    archived_at: datetime | None = None
+    last_seen_at: datetime | None = None
+    environments: list[FeatureEnvironment] | None = None
+    variants: list[Variant] | None = None
+    strategies: list[Strategy] | None = None
+    tags: list[Tag] | None = None
+    children: list[str] | None = None
+    lifecycle: Lifecycle | None = None
+    dependencies: list[Dependency] | None = None
+    collaborators: Collaborators | None = None
+
+    @property
+    def is_full(self) -> bool:
+        """True when the record carries per-environment detail (not the short PATCH answer)."""
+        return self.environments is not None and self.lifecycle is not None
+
+
+class FeaturePage(Record):
+    features: list[Feature]
+    total: int
+
+
+class FeatureType(Record):
+    id: str
+    name: str
+    description: str
+    lifetime_days: int | None
+
+
+class Project(Record):
+    id: str
+    name: str
+    description: str | None = None
+    feature_count: int | None = None
+    member_count: int | None = None
+    created_at: datetime | None = None
+    health: int | None = None
+    mode: str | None = None
+    favorite: bool | None = None
+
+
+class ProjectEnvironment(Record):
+    name: str
+    type: str | None = None
+    enabled: bool | None = None
+    sort_order: int | None = None
+    protected: bool | None = None
+    visible: bool | None = None
+
+
+class EventRecord(Record):
+    id: int
+    created_at: datetime
+    type: str
+    created_by: str | None = None
+    created_by_user_id: int | None = None
+    environment: str | None = None
+    project: str | None = None
+    feature_name: str | None = None
+    data: Any = None
+    pre_data: Any = None
+    tags: list[Tag] | None = None
+
+
+class EventPage(Record):
+    """One page of event search, newest first; `total` counts every match when the server says.
+
+    `next_cursor` is what to pass to get the following page (None on the last page).
+    """
+
+    events: list[EventRecord]
+    total: int | None = None
+    next_cursor: int | None = None
+
+
+class IntegrationEvent(Record):
+    id: str
+    integration_id: int
+    created_at: datetime
+    state: str
+    state_details: str | None = None
+    event: EventRecord | None = None
+    details: dict[str, Any] | None = None
+
+    @property
+    def failed(self) -> bool:
+        return self.state != "success"
+
+
+class AddonParameterSpec(Record):
+    name: str
+    display_name: str | None = None
+    type: str | None = None
+    required: bool | None = None
+    sensitive: bool | None = None
+
+
+class AddonProvider(Record):
+    name: str
+    display_name: str | None = None
+    description: str | None = None
+    parameters: list[AddonParameterSpec] | None = None
+
+
+class Addon(Record):
+    """An integration configuration (Unleash calls them addons)."""
+
+    id: int
+    provider: str
+    description: str | None = None
+    enabled: bool = True
+    events: list[str] | None = None
+    projects: list[str] | None = None
+    environments: list[str] | None = None
+    parameters: dict[str, Any] | None = None
+    created_at: datetime | None = None
+
+
+class AddonList(Record):
+    addons: list[Addon]
+    providers: list[AddonProvider] = Field(default_factory=list)
+
+
+class Role(Record):
+    id: int
+    type: str
+    name: str
+    description: str | None = None
+    project: str | None = None
+
+
+class User(Record):
+    id: int
+    is_api: bool | None = Field(default=None, alias="isAPI")
+    name: str | None = None
+    email: str | None = None
+    username: str | None = None
+    image_url: str | None = None
+    invite_link: str | None = None
+    login_attempts: int | None = None
+    email_sent: bool | None = None
+    root_role: int | None = None
+    seen_at: datetime | None = None
+    created_at: datetime | None = None
+    account_type: str | None = None
+    permissions: list[str] | None = None
+    scim_id: str | None = None
+
+    @property
+    def label(self) -> str:
+        return self.name or self.username or self.email or f"user {self.id}"
+
+
+class UserList(Record):
+    users: list[User]
+    root_roles: list[Role] = Field(default_factory=list)
+
+
+class GroupMember(Record):
+    user: User
+
+
+class Group(Record):
+    id: int
+    name: str
+    description: str | None = None
+    users: list[GroupMember] | None = None
+    user_count: int | None = None
+    root_role: int | None = None
+    created_at: datetime | None = None
+
+
+class ProjectAccess(Record):
+    """Who holds which project roles (GET /projects/:p/access, Enterprise)."""
+
+    roles: list[Role] = Field(default_factory=list)
+    users: list[dict[str, Any]] = Field(default_factory=list)
+    groups: list[dict[str, Any]] = Field(default_factory=list)
+
+
+class ChangeRequestSchedule(Record):
+    scheduled_at: datetime | None = None
+    status: str | None = None
+
+
+class ChangeRequest(Record):
+    """The contract shows only the id; the rest follows Unleash Enterprise and is optional."""
+
+    id: int | str
+    title: str | None = None
+    environment: str | None = None
+    state: str | None = None
+    project: str | None = None
+    created_at: datetime | None = None
+    created_by: CreatedBy | None = None
+    min_approvals: int | None = None
+    features: list[dict[str, Any]] | None = None
+    approvals: list[dict[str, Any]] | None = None
+    rejections: list[dict[str, Any]] | None = None
+    comments: list[dict[str, Any]] | None = None
+    schedule: ChangeRequestSchedule | None = None
+
+
+PatchOp = Literal["add", "remove", "replace", "copy", "move"]
+
+
+class PatchOperation(Record):
+    op: PatchOp
+    path: str
+    from_: str | None = Field(default=None, alias="from")
+    value: Any = None
+
+    def to_wire(self) -> dict[str, Any]:
+        body: dict[str, Any] = {"op": self.op, "path": self.path}
+        if self.op in ("copy", "move"):
+            body["from"] = self.from_
+        if self.op in ("add", "replace"):
+            body["value"] = self.value
+        return body
+
+
+class ServerInfo(Record):
+    """What ui-config says about the server: version and edition decide what is available."""
+
+    version: str = "unknown"
+    edition: Literal["oss", "enterprise"] = "oss"
+    name: str | None = None
+    sandbox: bool = False
+
+    @property
+    def enterprise(self) -> bool:
+        return self.edition == "enterprise"
+
+    @property
+    def label(self) -> str:
+        kind = "Sandbox" if self.sandbox else ("Enterprise" if self.enterprise else "OSS")
+        return f"{kind} {self.version}"

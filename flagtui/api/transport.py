@@ -1,0 +1,208 @@
+"""HTTP plumbing of the admin client: one httpx.AsyncClient, error mapping, bounded read retries.
+
+Reads are retried on connection errors and 502/503/504 with a short, bounded backoff; writes are
+never retried (a write that timed out after sending has an unknown outcome, and says so).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ssl
+from collections.abc import Sequence
+from typing import Any, TypeVar
+
+import httpx
+from pydantic import TypeAdapter
+from pydantic import ValidationError as PydanticValidationError
+
+from flagtui import __version__
+from flagtui.api import errors
+
+T = TypeVar("T")
+
+RETRY_STATUSES = frozenset({502, 503, 504})
+DEFAULT_RETRY_DELAYS = (0.25, 0.75)
+
+
+class Transport:
+    def __init__(
+        self,
+        base_url: str,
+        token: str,
+        *,
+        profile: str,
+        timeout: float = 10.0,
+        verify: bool | str = True,
+        retry_delays: Sequence[float] = DEFAULT_RETRY_DELAYS,
+        transport: httpx.AsyncBaseTransport | None = None,
+    ) -> None:
+        self.profile = profile
+        self.retry_delays = tuple(retry_delays)
+        self.requests_sent = 0
+        verify_arg: bool | ssl.SSLContext = (
+            ssl.create_default_context(cafile=verify) if isinstance(verify, str) else verify
+        )
+        self._http = httpx.AsyncClient(
+            base_url=base_url.rstrip("/"),
+            headers={"Authorization": token, "User-Agent": f"flagtui/{__version__}"},
+            timeout=httpx.Timeout(timeout),
+            verify=verify_arg,
+            follow_redirects=False,
+            transport=transport,
+        )
+
+    async def aclose(self) -> None:
+        await self._http.aclose()
+
+    async def read(
+        self,
+        method: str,
+        path: str,
+        adapter: TypeAdapter[T],
+        *,
+        params: Any = None,
+        json: Any = None,
+    ) -> T:
+        """A request without side effects: retried on transient failures."""
+        for delay in (*self.retry_delays, None):
+            try:
+                response = await self._send(method, path, params=params, json=json, write=False)
+            except (errors.Unreachable, errors.ServerError) as exc:
+                transient = exc.status is None or exc.status in RETRY_STATUSES
+                if delay is None or not transient:
+                    raise
+                await asyncio.sleep(delay)
+                continue
+            return self._parse(method, path, response, adapter)
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    async def write(
+        self, method: str, path: str, adapter: TypeAdapter[T] | None = None, *, json: Any = None
+    ) -> T | None:
+        response = await self._send(method, path, params=None, json=json, write=True)
+        if adapter is None:
+            return None
+        return self._parse(method, path, response, adapter)
+
+    async def _send(
+        self, method: str, path: str, *, params: Any, json: Any = None, write: bool
+    ) -> httpx.Response:
+        where: dict[str, Any] = {"profile": self.profile}
+        self.requests_sent += 1
+        try:
+            response = await self._http.request(method, path, params=params, json=json)
+        except httpx.TimeoutException as exc:
+            # A connect or pool timeout means nothing was sent; a read timeout after a write
+            # leaves the outcome unknown.
+            sent = not isinstance(exc, httpx.ConnectTimeout | httpx.PoolTimeout)
+            raise errors.RequestTimeout(
+                method,
+                path,
+                outcome_unknown=write and sent,
+                message="no answer within the timeout",
+                **where,
+            ) from None
+        except httpx.ConnectError as exc:
+            if _is_tls_failure(exc):
+                raise errors.TlsError(method, path, message=_tls_message(exc), **where) from None
+            raise errors.Unreachable(method, path, message=_connect_message(exc), **where) from None
+        except httpx.TransportError as exc:
+            raise errors.Unreachable(
+                method, path, message=f"connection failed ({type(exc).__name__})", **where
+            ) from None
+        if response.is_success:
+            return response
+        raise _error_from_response(method, path, response, self.profile)
+
+    def _parse(
+        self, method: str, path: str, response: httpx.Response, adapter: TypeAdapter[T]
+    ) -> T:
+        try:
+            return adapter.validate_json(response.content)
+        except PydanticValidationError as exc:
+            raise errors.UnexpectedResponse(
+                method,
+                path,
+                status=response.status_code,
+                message=_describe_shape_error(exc, response),
+                profile=self.profile,
+            ) from None
+
+
+def _error_from_response(
+    method: str, path: str, response: httpx.Response, profile: str
+) -> errors.ApiError:
+    status = response.status_code
+    body = _json_object(response)
+    name = body.get("name") if isinstance(body.get("name"), str) else None
+    message = body.get("message") if isinstance(body.get("message"), str) else None
+    details = [d for d in body.get("details") or [] if isinstance(d, dict)]
+    if not body:
+        message = _text_summary(response)
+    common: dict[str, Any] = {"status": status, "name": name, "message": message}
+    common.update(details=details, profile=profile)
+    if status == 429:
+        retry_after = _retry_after(response)
+        return errors.RateLimited(method, path, retry_after=retry_after, **common)
+    if 300 <= status < 400:
+        location = response.headers.get("location", "?")
+        common["message"] = f"redirected to {location}; not followed (check the profile URL)"
+        common["name"] = name or "Redirect"
+        return errors.UnexpectedResponse(method, path, **common)
+    return errors.error_for_status(status)(method, path, **common)
+
+
+def _json_object(response: httpx.Response) -> dict[str, Any]:
+    if "json" not in response.headers.get("content-type", ""):
+        return {}
+    try:
+        body = response.json()
+    except ValueError:
+        return {}
+    return body if isinstance(body, dict) else {}
+
+
+def _text_summary(response: httpx.Response) -> str:
+    """A one-line summary of a non-JSON error body (a proxy's HTML page, a plain-text 429)."""
+    kind = response.headers.get("content-type", "no content type").split(";")[0]
+    text = " ".join(response.text.split())[:120] if "html" not in kind else ""
+    reason = response.reason_phrase or "error"
+    return f"{reason} ({kind}{': ' + text if text else ''})"
+
+
+def _retry_after(response: httpx.Response) -> float:
+    raw = response.headers.get("retry-after", "")
+    try:
+        return max(0.0, float(raw))
+    except ValueError:
+        return 60.0
+
+
+def _is_tls_failure(exc: httpx.ConnectError) -> bool:
+    cause: BaseException | None = exc
+    while cause is not None:
+        if isinstance(cause, ssl.SSLError):
+            return True
+        cause = cause.__cause__ or cause.__context__
+    return "CERTIFICATE_VERIFY_FAILED" in str(exc) or "SSL" in str(exc)
+
+
+def _tls_message(exc: httpx.ConnectError) -> str:
+    text = str(exc)
+    if "CERTIFICATE_VERIFY_FAILED" in text:
+        return "the server's TLS certificate could not be verified (set ca_bundle in the profile)"
+    return f"TLS handshake failed ({text[:120]})"
+
+
+def _connect_message(exc: httpx.ConnectError) -> str:
+    text = str(exc) or type(exc).__name__
+    return f"cannot connect ({text[:120]})"
+
+
+def _describe_shape_error(exc: PydanticValidationError, response: httpx.Response) -> str:
+    first = exc.errors()[0]
+    if first["type"] == "json_invalid":
+        kind = response.headers.get("content-type", "no content type").split(";")[0]
+        return f"the answer is not JSON ({kind})"
+    where = ".".join(str(p) for p in first["loc"]) or "body"
+    return f"the answer does not have the expected shape: {where}: {first['msg']}"

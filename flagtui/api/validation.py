@@ -1,0 +1,87 @@
+"""The contract's limits, checked before any request is built."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from pydantic import ValidationError as PydanticValidationError
+
+from flagtui.api.errors import InvalidArgument
+from flagtui.api.models import PatchOperation
+
+MAX_LIFETIME_DAYS = 2_147_483_647
+MIN_USER_QUERY = 2
+EVENT_SEARCH_MAX = 100
+PATCH_OPS = ("add", "remove", "replace", "copy", "move")
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def lifetime_days(value: object) -> int | None:
+    if value is None:
+        return None
+    if not _is_int(value) or not 0 <= value <= MAX_LIFETIME_DAYS:  # type: ignore[operator]
+        raise InvalidArgument(
+            "lifetimeDays", f"an integer from 0 to {MAX_LIFETIME_DAYS}, or null (never)"
+        )
+    return value  # type: ignore[return-value]
+
+
+def user_query(q: str) -> str:
+    if len(q.strip()) < MIN_USER_QUERY:
+        raise InvalidArgument("q", f"at least {MIN_USER_QUERY} characters")
+    return q.strip()
+
+
+def event_search_limit(limit: object) -> int:
+    if not _is_int(limit) or not 1 <= limit <= EVENT_SEARCH_MAX:  # type: ignore[operator]
+        raise InvalidArgument("limit", f"an integer from 1 to {EVENT_SEARCH_MAX}")
+    return limit  # type: ignore[return-value]
+
+
+def non_negative(field: str, value: object) -> int:
+    if not _is_int(value) or value < 0:  # type: ignore[operator]
+        raise InvalidArgument(field, "a non-negative integer")
+    return value  # type: ignore[return-value]
+
+
+def id_list(field: str, values: Iterable[object]) -> list[int]:
+    ids = list(values)
+    if not all(_is_int(v) and v >= 0 for v in ids):  # type: ignore[operator]
+        raise InvalidArgument(field, "a list of integer ids")
+    return ids  # type: ignore[return-value]
+
+
+def patch_operations(ops: Iterable[PatchOperation | Mapping[str, Any]]) -> list[PatchOperation]:
+    """Each op: a known op, a JSON pointer path, `from` for copy/move, `value` for add/replace."""
+    checked: list[PatchOperation] = []
+    for index, raw in enumerate(ops):
+        where = f"patch[{index}]"
+        if isinstance(raw, PatchOperation):
+            op = raw
+            has_value = "value" in raw.model_fields_set
+        else:
+            if not isinstance(raw, Mapping):
+                raise InvalidArgument(where, "an object with op and path")
+            if raw.get("op") not in PATCH_OPS:
+                raise InvalidArgument(f"{where}.op", f"one of {', '.join(PATCH_OPS)}")
+            try:
+                op = PatchOperation.model_validate(raw)
+            except PydanticValidationError as exc:
+                first = exc.errors()[0]
+                field = ".".join(str(p) for p in first["loc"]) or "op"
+                raise InvalidArgument(f"{where}.{field}", first["msg"]) from None
+            has_value = "value" in raw
+        if not op.path.startswith("/"):
+            raise InvalidArgument(f"{where}.path", "a JSON pointer starting with /")
+        if op.op in ("copy", "move") and not (op.from_ and op.from_.startswith("/")):
+            raise InvalidArgument(f"{where}.from", f"required for {op.op}: a JSON pointer")
+        if op.op in ("add", "replace") and not has_value:
+            raise InvalidArgument(f"{where}.value", f"required for {op.op}")
+        checked.append(op)
+    if not checked:
+        raise InvalidArgument("patch", "at least one operation")
+    return checked
