@@ -50,7 +50,8 @@ def run_login(args: argparse.Namespace) -> int:
             return _fail("the profile name 'env' is reserved for UNLEASH_URL")
         existing = config.profiles.get(name)
         if existing and args.url and existing.url.rstrip("/") != args.url.rstrip("/"):
-            return _fail(f"profile {name!r} points at {existing.url}; edit {config.path} to change it")
+            where = f"{existing.url}; edit {config.path} to change it"
+            return _fail(f"profile {name!r} already points at {where}")
         url = args.url or (existing.url if existing else None)
         if not url:
             return _fail(f"profile {name!r} is new: give its server with --url URL")
