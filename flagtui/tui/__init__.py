@@ -1,0 +1,1 @@
+"""The Textual app: one screen per area, shared widgets, one stylesheet."""

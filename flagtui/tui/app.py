@@ -1,0 +1,125 @@
+"""FlagtuiApp: global bindings, the areas (one Textual mode each), connect on mount, SIGHUP."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import signal
+from pathlib import Path
+
+from textual import work
+from textual.app import App
+from textual.binding import Binding
+from textual.reactive import reactive
+from textual.worker import Worker, WorkerState
+
+from flagtui.api import AdminClient
+from flagtui.config import Profile
+from flagtui.tui.palette import FlagtuiCommands
+from flagtui.tui.screens import AREAS, AREAS_BY_NAME, DEFAULT_AREA
+from flagtui.tui.screens.base import describe_error
+from flagtui.tui.screens.connect import ConnectScreen
+from flagtui.tui.state import UiState, default_state_path
+from flagtui.tui.widgets.help import HelpScreen
+
+
+class FlagtuiApp(App[int]):
+    CSS_PATH = "flagtui.tcss"
+    TITLE = "flagtui"
+    COMMANDS = App.COMMANDS | {FlagtuiCommands}
+    BINDINGS = [
+        Binding("question_mark", "help", "Help", id="app.help", tooltip="Every key of this screen"),
+        Binding("q", "quit", "Quit", id="app.quit", tooltip="Leave flagtui"),
+        *(
+            Binding(
+                area.key,
+                f"switch_area('{area.name}')",
+                area.title,
+                show=False,
+                id=f"area.{area.name}",
+                tooltip=f"Go to {area.title}",
+            )
+            for area in AREAS
+        ),
+    ]
+
+    server_label: reactive[str] = reactive("connecting…")
+
+    def __init__(
+        self, client: AdminClient, profile: Profile, *, state_path: Path | None = None
+    ) -> None:
+        super().__init__()
+        self.client = client
+        self.profile = profile
+        self.ui_state = UiState(state_path or default_state_path(), profile.name)
+        self.area: str | None = None
+        for area in AREAS:
+            self.add_mode(area.name, area.make_screen)
+
+    @property
+    def read_only(self) -> bool:
+        return self.profile.read_only or self.client.read_only
+
+    @property
+    def enterprise(self) -> bool:
+        return self.client.server is not None and self.client.server.enterprise
+
+    @property
+    def project(self) -> str | None:
+        """The project shared by the project-scoped areas, remembered per profile."""
+        return self.ui_state.get("project")
+
+    @project.setter
+    def project(self, value: str) -> None:
+        self.ui_state.set("project", value)
+
+    def get_default_screen(self) -> ConnectScreen:
+        return ConnectScreen()
+
+    def on_mount(self) -> None:
+        if self.profile.production:
+            self.add_class("-production")
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError, AttributeError):
+            asyncio.get_running_loop().add_signal_handler(signal.SIGHUP, self._hang_up)
+        self.action_connect()
+
+    def on_unmount(self) -> None:
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError, AttributeError):
+            asyncio.get_running_loop().remove_signal_handler(signal.SIGHUP)
+
+    def _hang_up(self) -> None:
+        """The terminal went away (e.g. a dropped SSH session): leave at once, cleanly."""
+        self.exit(return_code=0)
+
+    def action_connect(self) -> None:
+        self.server_label = "connecting…"
+        self._connect()
+
+    @work(exclusive=True, group="connect", exit_on_error=False)
+    async def _connect(self) -> None:
+        server = await self.client.connect()
+        self.server_label = server.label
+        self.switch_area(self.ui_state.get("area") or DEFAULT_AREA)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.state is WorkerState.ERROR and event.worker.error is not None:
+            self.server_label = "not connected"
+            message = describe_error(event.worker.error)
+            if isinstance(self.screen, ConnectScreen):
+                self.screen.show_failure(message)
+            else:
+                self.notify(message, title="Request failed", severity="error")
+
+    def switch_area(self, name: str) -> None:
+        if name not in AREAS_BY_NAME:
+            name = DEFAULT_AREA
+        self.area = name
+        self.ui_state.set("area", name)
+        self.switch_mode(name)
+
+    def action_switch_area(self, name: str) -> None:
+        self.switch_area(name)
+
+    def action_help(self) -> None:
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen(self.screen))

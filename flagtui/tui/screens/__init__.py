@@ -1,0 +1,48 @@
+"""The areas of flagtui: one screen per area, registered in `AREAS`.
+
+To add an area:
+1. Write `flagtui/tui/screens/<area>.py` with a screen class deriving from
+   `flagtui.tui.screens.base.AreaScreen`: set `AREA = "<name>"`, yield the body in
+   `compose_body()`, do all I/O in `@work(exclusive=True, group=..., exit_on_error=False)`
+   methods of the screen (failures reach the one error handler in `base.py`), and list write
+   actions in `WRITE_ACTIONS` (hidden and refused on read-only profiles).
+2. Add ONE line to `AREAS` below: name, title, short bar label, global key, the screen as
+   "module:Class" (imported only when the area is first opened), and `enterprise_only=True`
+   when the server needs Unleash Enterprise.
+The app turns each entry into a mode, a global key binding, a slot in the header's area bar
+and a command palette entry. Register only areas that exist.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import import_module
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from textual.screen import Screen
+
+
+@dataclass(frozen=True)
+class Area:
+    name: str
+    title: str
+    short: str
+    key: str
+    screen: str
+    enterprise_only: bool = False
+    description: str = ""
+
+    def make_screen(self) -> Screen[None]:
+        module, _, cls = self.screen.partition(":")
+        screen: Screen[None] = getattr(import_module(module), cls)()
+        return screen
+
+
+AREAS: tuple[Area, ...] = (
+    Area("features", "Features", "Flags", "1", "flagtui.tui.screens.features:FeaturesScreen",
+         description="Search, inspect and patch feature flags"),
+)  # fmt: skip
+
+AREAS_BY_NAME = {area.name: area for area in AREAS}
+DEFAULT_AREA = "features"

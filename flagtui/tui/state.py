@@ -1,0 +1,49 @@
+"""What the app remembers between runs, per profile: the last area and project.
+
+A small JSON file under platformdirs' user state dir. A missing or broken file means "nothing
+remembered"; failing to write it never stops the app.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from pathlib import Path
+from typing import Any
+
+from platformdirs import user_state_dir
+
+
+def default_state_path() -> Path:
+    return Path(user_state_dir("flagtui", appauthor=False)) / "state.json"
+
+
+class UiState:
+    def __init__(self, path: Path, profile: str) -> None:
+        self.path = path
+        self.profile = profile
+
+    def _read_all(self) -> dict[str, Any]:
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        return data if isinstance(data, dict) else {}
+
+    def get(self, key: str) -> str | None:
+        value = self._read_all().get(self.profile, {}).get(key)
+        return value if isinstance(value, str) else None
+
+    def set(self, key: str, value: str) -> None:
+        data = self._read_all()
+        entry = data.get(self.profile)
+        if not isinstance(entry, dict):
+            entry = data[self.profile] = {}
+        if entry.get(key) == value:
+            return
+        entry[key] = value
+        with contextlib.suppress(OSError):
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = self.path.with_suffix(".tmp")
+            tmp.write_text(json.dumps(data, indent=1, sort_keys=True), encoding="utf-8")
+            tmp.replace(self.path)

@@ -1,0 +1,1 @@
+"""Shared widgets: header, resource table, confirm modals, help."""

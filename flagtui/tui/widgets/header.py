@@ -1,0 +1,63 @@
+"""The header on every screen: who and where (profile, URL, server, lock) plus the area bar."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, cast
+
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.content import Content
+from textual.widgets import Static
+
+from flagtui.tui.screens import AREAS
+
+if TYPE_CHECKING:
+    from flagtui.tui.app import FlagtuiApp
+
+
+class FlagtuiHeader(Vertical):
+    def __init__(self, area: str = "") -> None:
+        super().__init__()
+        self.area = area
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="context")
+        yield Static(id="area-bar")
+
+    def on_mount(self) -> None:
+        app = cast("FlagtuiApp", self.app)
+        self.set_class(app.profile.production, "-production")
+        self.set_class(app.read_only, "-read-only")
+        self.watch(app, "server_label", self._show_context)
+        self._show_area_bar()
+
+    def _show_context(self) -> None:
+        app = cast("FlagtuiApp", self.app)
+        profile = app.profile
+        parts = [
+            Content.styled(f" {profile.name} ", "bold reverse"),
+            Content(f" {profile.url} · {app.server_label}"),
+        ]
+        if app.read_only:
+            parts.append(Content.styled("  🔒 RO", "bold"))
+        if profile.production:
+            parts.append(Content.styled("  PRODUCTION", "bold"))
+        if profile.tls_verification_off:
+            parts.append(Content.styled("  ⚠ TLS verification off", "bold"))
+        self.query_one("#context", Static).update(Content("").join(parts))
+
+    def _show_area_bar(self) -> None:
+        parts = []
+        for area in AREAS:
+            label = f" {area.key} {area.short} "
+            style = "reverse bold" if area.name == self.area else ""
+            parts.append(
+                Content.from_markup(
+                    f"[{style} @click=app.switch_area('{area.name}')]$label[/]", label=label
+                )
+                if style
+                else Content.from_markup(
+                    f"[@click=app.switch_area('{area.name}')]$label[/]", label=label
+                )
+            )
+        self.query_one("#area-bar", Static).update(Content(" ").join(parts))

@@ -1,0 +1,47 @@
+"""TUI fixtures: the app on a fresh sandbox, and a separate client to check the server with."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from flagtui.api import AdminClient
+from flagtui.config import Profile
+from flagtui.tui.app import FlagtuiApp
+
+MakeApp = Callable[..., FlagtuiApp]
+
+
+@pytest.fixture
+async def client(sandbox: Any) -> AsyncIterator[AdminClient]:
+    """An admin client of its own, to check what the server holds after the UI acted."""
+    async with AdminClient(sandbox.url, sandbox.admin_token, profile="check") as checker:
+        await checker.connect()
+        yield checker
+
+
+@pytest.fixture
+async def make_app(sandbox: Any, tmp_path: Path) -> AsyncIterator[MakeApp]:
+    """`make_app(read_only=False, production=False, viewer=False, state_path=None)`."""
+    clients: list[AdminClient] = []
+
+    def build(
+        *,
+        read_only: bool = False,
+        production: bool = False,
+        viewer: bool = False,
+        state_path: Path | None = None,
+        name: str = "sandbox",
+    ) -> FlagtuiApp:
+        profile = Profile(name=name, url=sandbox.url, read_only=read_only, production=production)
+        token = sandbox.viewer_token if viewer else sandbox.admin_token
+        app_client = AdminClient(sandbox.url, token, profile=name, read_only=read_only)
+        clients.append(app_client)
+        return FlagtuiApp(app_client, profile, state_path=state_path or tmp_path / "state.json")
+
+    yield build
+    for app_client in clients:
+        await app_client.aclose()
