@@ -1,0 +1,41 @@
+"""The embedded sandbox: an Unleash-compatible admin API over SQLite, for trying flagtui
+and for its tests.
+
+It follows spec/admin-api.md to the letter. Where the contract says "not shown", the
+sandbox behaves like real Unleash 8.2 (enterprise edition, since it serves the
+enterprise-only operations), with these choices:
+
+- Authentication: `Authorization: <token>` or `Bearer <token>`. Missing or unknown token:
+  401 AuthenticationRequired, on every operation and browse read (user search included).
+  The viewer token reads everything; any write with it is 403 NoAccessError.
+- Check order: 401, then 415 (a write with a body needs `Content-Type: application/json`),
+  then 403, then 413 (bodies above 1 MiB, error name PayloadTooLargeError), then 400.
+- Error names beyond the contract's table: 405 MethodNotAllowedError, 413
+  PayloadTooLargeError, 500 InternalError (never expected). Unknown paths: 404 NotFoundError.
+- PATCH feature: the contract's five ops (`test` is a 400); only description, type, stale,
+  impressionData and archived may change (400 otherwise); type must be a known feature type.
+  Answers the full Feature record (plus potentiallyStale). See `features`.
+- Uncomplete on a feature that is not completed: 200, nothing changes, no event.
+- Feature type lifetime: 200 with the type; null/0 = never; negative, non-integer or above
+  2147483647: 400; unknown type 404; staleness re-evaluated in the request.
+- Environment removal: unknown project, unknown or unlinked environment: 400
+  ValidationError (the contract lists no 404 here); removing the last one is allowed.
+- Project access: 200 no body; unknown project 404; unknown or root role, user, group: 400.
+- User search: `{users, rootRoles}` (the contract's shape; real Unleash answers a bare
+  array); q under 2 characters: 400; substring match on name, e-mail, username.
+- Change request delete: 200 no body; unknown id or project 404; any state can be deleted.
+- Event search (POST): limit 1..100 (400 outside), offset is an event id (400 if negative),
+  type must be one of the contract's event types (400 otherwise).
+- Integration events: limit/offset must be non-negative integers (400 otherwise); a limit of
+  0 or above 100 falls back to 50 (real Unleash); unknown addon 404 (contract).
+- Paging of browse lists: same rule (default 50, maximum 100); offsets above 2147483647 400.
+- Events: every write that changes something records the event real Unleash records; a
+  write that changes nothing records none. Event `createdBy` is the token user's username.
+"""
+
+from flagtui.sandbox.app import create_app
+from flagtui.sandbox.auth import Tokens, read_tokens
+from flagtui.sandbox.create import create_database
+from flagtui.sandbox.server import SandboxServer
+
+__all__ = ["SandboxServer", "Tokens", "create_app", "create_database", "read_tokens"]

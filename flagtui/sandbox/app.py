@@ -1,0 +1,230 @@
+"""The ASGI app: routes, authentication, body handling, and errors as `{id, name, message}`.
+
+Each request is checked in real Unleash's order: token (401), content type of a write body
+(415), permission (403), body size (413 above 1 MiB, error name PayloadTooLargeError), body
+syntax (400). Handlers are plain functions run in a worker thread, each thread with its own
+SQLite connection.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import anyio.to_thread
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from flagtui.sandbox import (
+    access,
+    change_requests,
+    events,
+    feature_types,
+    features,
+    integrations,
+    projects,
+    users,
+)
+from flagtui.sandbox.auth import Caller, authenticate, load_callers
+from flagtui.sandbox.db import Database, dumps
+from flagtui.sandbox.errors import ApiError, bad_request, error_response
+from flagtui.sandbox.inputs import Call
+from flagtui.sandbox.openapi import openapi_document
+from flagtui.sandbox.ui_config import ui_config
+
+MAX_BODY = 1024 * 1024
+log = logging.getLogger(__name__)
+Handler = Callable[[Call], Any]
+
+
+@dataclass(frozen=True)
+class Sandbox:
+    db: Database
+    callers: dict[str, Caller]
+
+
+class FastJSONResponse(JSONResponse):
+    def render(self, content: Any) -> bytes:
+        return dumps(content).encode("utf-8")
+
+
+async def _read_body(request: Request) -> bytes:
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_BODY:
+        raise ApiError(413, f"The request body is larger than {MAX_BODY} bytes")
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise ApiError(413, f"The request body is larger than {MAX_BODY} bytes")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def _parse_json(raw: bytes) -> Any:
+    if not raw.strip():
+        raise bad_request("A JSON request body is required")
+    try:
+        value = json.loads(raw, parse_constant=_reject_constant)
+        dumps(value).encode("utf-8")  # refuses lone surrogates, which SQLite cannot store
+    except (ValueError, RecursionError, UnicodeError) as error:
+        raise bad_request(f"The request body is not valid JSON: {error}") from None
+    return value
+
+
+def _is_json(content_type: str | None) -> bool:
+    return (content_type or "").split(";")[0].strip().lower() == "application/json"
+
+
+def endpoint(
+    handler: Handler, *, write: bool = False, body: bool = False
+) -> Callable[[Request], Any]:
+    async def run(request: Request) -> Response:
+        sandbox: Sandbox = request.app.state.sandbox
+        try:
+            caller = authenticate(request.headers.get("authorization"), sandbox.callers)
+            if body and not _is_json(request.headers.get("content-type")):
+                raise ApiError(
+                    415,
+                    "We do not accept the content-type "
+                    f"{request.headers.get('content-type', '(none)')}; use application/json",
+                )
+            if write:
+                caller.require_write()
+            payload = _parse_json(await _read_body(request)) if body else None
+            call = Call(
+                sandbox.db, caller, dict(request.path_params), dict(request.query_params), payload
+            )
+            result = await anyio.to_thread.run_sync(handler, call)
+        except ApiError as error:
+            return error.response()
+        if result is None:
+            return Response(status_code=200)
+        return FastJSONResponse(result)
+
+    return run
+
+
+async def health(request: Request) -> Response:
+    return JSONResponse({"health": "GOOD"})
+
+
+async def openapi(request: Request) -> Response:
+    return JSONResponse(openapi_document())
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    if exc.status_code == 404:
+        return error_response(404, f"The path {request.url.path} does not exist")
+    return error_response(exc.status_code, str(exc.detail))
+
+
+async def _server_error(request: Request, exc: Exception) -> Response:
+    log.exception("unexpected error", exc_info=exc)
+    return error_response(500, "The sandbox hit an unexpected error")
+
+
+def routes() -> list[Route]:
+    project = "/api/admin/projects/{project}"
+    feature = f"{project}/features/{{feature}}"
+    return [
+        Route("/health", health, methods=["GET"]),
+        Route("/docs/openapi.json", openapi, methods=["GET"]),
+        Route("/api/admin/ui-config", endpoint(ui_config), methods=["GET"]),
+        Route("/api/admin/projects", endpoint(projects.list_projects), methods=["GET"]),
+        Route(f"{project}/features", endpoint(features.project_features), methods=["GET"]),
+        Route(feature, endpoint(features.get_feature), methods=["GET"]),
+        Route(
+            feature, endpoint(features.patch_feature, write=True, body=True), methods=["PATCH"]
+        ),
+        Route(
+            f"{feature}/lifecycle/uncomplete",
+            endpoint(features.uncomplete, write=True),
+            methods=["POST"],
+        ),
+        Route("/api/admin/search/features", endpoint(features.search_features), methods=["GET"]),
+        Route(
+            "/api/admin/environments/project/{project}",
+            endpoint(projects.project_environments),
+            methods=["GET"],
+        ),
+        Route(
+            f"{project}/environments/{{environment}}",
+            endpoint(projects.remove_environment, write=True),
+            methods=["DELETE"],
+        ),
+        Route(f"{project}/access", endpoint(access.get_access), methods=["GET"]),
+        Route(
+            f"{project}/access",
+            endpoint(access.add_access, write=True, body=True),
+            methods=["POST"],
+        ),
+        Route("/api/admin/feature-types", endpoint(feature_types.list_types), methods=["GET"]),
+        Route(
+            "/api/admin/feature-types/{id}/lifetime",
+            endpoint(feature_types.put_lifetime, write=True, body=True),
+            methods=["PUT"],
+        ),
+        Route("/api/admin/user-admin", endpoint(users.list_users), methods=["GET"]),
+        Route("/api/admin/user-admin/search", endpoint(users.search_users), methods=["GET"]),
+        Route("/api/admin/roles", endpoint(users.list_roles), methods=["GET"]),
+        Route("/api/admin/groups", endpoint(users.list_groups), methods=["GET"]),
+        Route(
+            f"{project}/change-requests",
+            endpoint(change_requests.list_for_project),
+            methods=["GET"],
+        ),
+        Route(
+            f"{project}/change-requests/{{id}}",
+            endpoint(change_requests.get_one),
+            methods=["GET"],
+        ),
+        Route(
+            f"{project}/change-requests/{{id}}",
+            endpoint(change_requests.delete, write=True),
+            methods=["DELETE"],
+        ),
+        Route(
+            "/api/admin/search/change-requests",
+            endpoint(change_requests.search),
+            methods=["GET"],
+        ),
+        Route("/api/admin/addons", endpoint(integrations.list_addons), methods=["GET"]),
+        Route(
+            "/api/admin/addons/{id}/events",
+            endpoint(integrations.addon_events),
+            methods=["GET"],
+        ),
+        Route(
+            "/api/admin/events/search",
+            endpoint(events.search_post, body=True),
+            methods=["POST"],
+        ),
+        Route("/api/admin/search/events", endpoint(events.search_get), methods=["GET"]),
+    ]
+
+
+def create_app(db_path: Path | str) -> Starlette:
+    """The sandbox app over an existing database (see `create_database`)."""
+    db = Database(db_path)
+    with db.read() as conn:
+        callers = load_callers(conn)
+    app = Starlette(
+        routes=routes(),
+        exception_handlers={HTTPException: _http_error, Exception: _server_error},
+    )
+    app.state.sandbox = Sandbox(db=db, callers=callers)
+    return app

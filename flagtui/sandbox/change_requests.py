@@ -1,0 +1,123 @@
+"""Change requests: listing, search, and deletion.
+
+States: Draft, In review, Approved, Applied, Cancelled, Rejected, Scheduled; "open" means
+Draft, In review, Approved or Scheduled. Deleting one (in any state) answers 200 with no
+body and records change-request-discarded with the deleted request as preData. An id that
+is not a number, or that belongs to no change request in that project, is a 404.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from typing import Any
+
+from flagtui.sandbox.errors import bad_request, not_found
+from flagtui.sandbox.events import record
+from flagtui.sandbox.inputs import Call, page, query_filter
+
+STATES = ("Draft", "In review", "Approved", "Applied", "Cancelled", "Rejected", "Scheduled")
+OPEN_STATES = ("Draft", "In review", "Approved", "Scheduled")
+CLOSED_STATES = ("Applied", "Cancelled", "Rejected")
+COLUMNS = (
+    "c.id, c.project, c.environment, c.title, c.state, c.created_at, c.min_approvals,"
+    " c.features, c.approvals, c.rejections, c.comments, c.schedule,"
+    " u.id AS user_id, COALESCE(u.username, u.email) AS username, u.image_url"
+)
+FROM = "FROM change_requests c JOIN users u ON u.id = c.created_by"
+
+
+def _record(row: sqlite3.Row) -> dict[str, Any]:
+    return {
+        "id": row["id"],
+        "title": row["title"],
+        "environment": row["environment"],
+        "state": row["state"],
+        "project": row["project"],
+        "createdAt": row["created_at"],
+        "createdBy": {
+            "id": row["user_id"],
+            "username": row["username"],
+            "imageUrl": row["image_url"],
+        },
+        "minApprovals": row["min_approvals"],
+        "features": json.loads(row["features"]),
+        "approvals": json.loads(row["approvals"]),
+        "rejections": json.loads(row["rejections"]),
+        "comments": json.loads(row["comments"]),
+        "schedule": json.loads(row["schedule"]) if row["schedule"] else None,
+    }
+
+
+def _require_project(conn: sqlite3.Connection, project: str) -> None:
+    if conn.execute("SELECT 1 FROM projects WHERE id = ?", (project,)).fetchone() is None:
+        raise not_found(f"Could not find project {project}")
+
+
+def _one(conn: sqlite3.Connection, project: str, raw_id: str) -> sqlite3.Row:
+    _require_project(conn, project)
+    row = None
+    if raw_id.isascii() and raw_id.isdigit() and len(raw_id) <= 10:
+        row = conn.execute(
+            f"SELECT {COLUMNS} {FROM} WHERE c.id = ? AND c.project = ?", (int(raw_id), project)
+        ).fetchone()
+    if row is None:
+        raise not_found(f"Could not find change request {raw_id} in project {project}")
+    return row
+
+
+def list_for_project(call: Call) -> list[dict[str, Any]]:
+    project = call.path["project"]
+    with call.db.read() as conn:
+        _require_project(conn, project)
+        rows = conn.execute(
+            f"SELECT {COLUMNS} {FROM} WHERE c.project = ? ORDER BY c.id DESC LIMIT 300",
+            (project,),
+        ).fetchall()
+    return [_record(r) for r in rows]
+
+
+def get_one(call: Call) -> dict[str, Any]:
+    with call.db.read() as conn:
+        return _record(_one(conn, call.path["project"], call.path["id"]))
+
+
+def search(call: Call) -> dict[str, Any]:
+    where: list[str] = []
+    params: list[Any] = []
+    state = query_filter(call.query, "state")
+    if state is not None:
+        wanted: list[str] = []
+        for value in state.values:
+            group = {"open": OPEN_STATES, "closed": CLOSED_STATES}.get(value)
+            if group is None and value not in STATES:
+                raise bad_request(f'"state" must be open, closed or one of {", ".join(STATES)}')
+            wanted.extend(group or (value,))
+        where.append(f"c.state {'NOT IN' if state.negated else 'IN'} ({','.join('?' * len(wanted))})")
+        params.extend(wanted)
+    limit, offset = page(call.query, 50, 100)
+    clause = f" WHERE {' AND '.join(where)}" if where else ""
+    with call.db.read() as conn:
+        total = conn.execute(f"SELECT count(*) FROM change_requests c{clause}", params).fetchone()[0]
+        rows = conn.execute(
+            f"SELECT {COLUMNS} {FROM}{clause} ORDER BY c.id DESC LIMIT ? OFFSET ?",
+            [*params, limit, offset],
+        ).fetchall()
+    return {"changeRequests": [_record(r) for r in rows], "total": total}
+
+
+def delete(call: Call) -> None:
+    project = call.path["project"]
+    with call.db.write() as conn:
+        row = _one(conn, project, call.path["id"])
+        conn.execute("DELETE FROM change_requests WHERE id = ?", (row["id"],))
+        before = _record(row)
+        record(
+            conn,
+            call.caller,
+            "change-request-discarded",
+            project=project,
+            environment=row["environment"],
+            data={"changeRequestId": row["id"], "title": row["title"]},
+            pre_data=before,
+        )

@@ -1,0 +1,187 @@
+"""SQLite schema and connections: WAL, one connection per thread, writes under BEGIN IMMEDIATE.
+
+Nested records that are only ever read whole (tags, variants, constraints, change request
+bodies, event payloads) are stored as JSON text; everything that is filtered or sorted on
+has a column and an index.
+
+synchronous=NORMAL: a committed write survives a crash or kill -9 of the process (WAL); only
+a power loss could drop the last commits.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE tokens (secret TEXT PRIMARY KEY, kind TEXT NOT NULL, user_id INTEGER NOT NULL);
+CREATE TABLE users (
+    id INTEGER PRIMARY KEY, name TEXT, email TEXT NOT NULL, username TEXT,
+    image_url TEXT NOT NULL, root_role INTEGER NOT NULL, created_at TEXT NOT NULL,
+    seen_at TEXT, login_attempts INTEGER NOT NULL, email_sent INTEGER NOT NULL,
+    account_type TEXT NOT NULL
+);
+CREATE TABLE roles (
+    id INTEGER PRIMARY KEY, name TEXT NOT NULL, type TEXT NOT NULL,
+    description TEXT NOT NULL, project TEXT
+);
+CREATE TABLE groups_ (
+    id INTEGER PRIMARY KEY, name TEXT NOT NULL, description TEXT NOT NULL,
+    root_role INTEGER, created_at TEXT NOT NULL
+);
+CREATE TABLE group_users (
+    group_id INTEGER NOT NULL, user_id INTEGER NOT NULL, PRIMARY KEY (group_id, user_id)
+);
+CREATE TABLE projects (
+    id TEXT PRIMARY KEY, name TEXT NOT NULL, description TEXT NOT NULL,
+    created_at TEXT NOT NULL, health INTEGER NOT NULL, mode TEXT NOT NULL,
+    favorite INTEGER NOT NULL
+);
+CREATE TABLE environments (
+    name TEXT PRIMARY KEY, type TEXT NOT NULL, enabled INTEGER NOT NULL,
+    sort_order INTEGER NOT NULL, protected INTEGER NOT NULL
+);
+CREATE TABLE project_environments (
+    project TEXT NOT NULL, environment TEXT NOT NULL, PRIMARY KEY (project, environment)
+);
+CREATE TABLE project_user_roles (
+    project TEXT NOT NULL, user_id INTEGER NOT NULL, role_id INTEGER NOT NULL,
+    PRIMARY KEY (project, user_id, role_id)
+);
+CREATE TABLE project_group_roles (
+    project TEXT NOT NULL, group_id INTEGER NOT NULL, role_id INTEGER NOT NULL,
+    PRIMARY KEY (project, group_id, role_id)
+);
+CREATE TABLE feature_types (
+    id TEXT PRIMARY KEY, name TEXT NOT NULL, description TEXT NOT NULL, lifetime_days INTEGER
+);
+CREATE TABLE segments (
+    id INTEGER PRIMARY KEY, name TEXT NOT NULL, description TEXT NOT NULL,
+    constraints TEXT NOT NULL
+);
+CREATE TABLE features (
+    name TEXT PRIMARY KEY, project TEXT NOT NULL, type TEXT NOT NULL, description TEXT,
+    stale INTEGER NOT NULL, potentially_stale INTEGER NOT NULL,
+    impression_data INTEGER NOT NULL, favorite INTEGER NOT NULL,
+    created_at TEXT NOT NULL, created_by INTEGER NOT NULL, archived_at TEXT,
+    last_seen_at TEXT, stage TEXT NOT NULL, stage_entered_at TEXT NOT NULL,
+    tags TEXT NOT NULL, search_text TEXT NOT NULL,
+    parent TEXT, dependency TEXT, collaborators TEXT NOT NULL
+);
+CREATE INDEX features_project ON features (project, created_at);
+CREATE INDEX features_type ON features (type, created_at);
+CREATE INDEX features_created ON features (created_at);
+CREATE INDEX features_seen ON features (last_seen_at);
+CREATE INDEX features_stage ON features (stage, created_at);
+CREATE INDEX features_parent ON features (parent);
+CREATE TABLE lifecycle_stages (
+    seq INTEGER PRIMARY KEY, feature TEXT NOT NULL, stage TEXT NOT NULL,
+    entered_at TEXT NOT NULL, status TEXT, status_value TEXT
+);
+CREATE INDEX lifecycle_feature ON lifecycle_stages (feature, seq);
+CREATE TABLE feature_environments (
+    feature TEXT NOT NULL, environment TEXT NOT NULL, enabled INTEGER NOT NULL,
+    last_seen_at TEXT, variants TEXT NOT NULL, PRIMARY KEY (feature, environment)
+);
+CREATE INDEX feature_environments_env ON feature_environments (environment);
+CREATE TABLE strategies (
+    id TEXT PRIMARY KEY, feature TEXT NOT NULL, environment TEXT NOT NULL,
+    name TEXT NOT NULL, title TEXT NOT NULL, disabled INTEGER NOT NULL,
+    sort_order INTEGER NOT NULL, parameters TEXT NOT NULL, constraints TEXT NOT NULL,
+    segments TEXT NOT NULL, variants TEXT NOT NULL
+);
+CREATE INDEX strategies_feature ON strategies (feature, environment, sort_order);
+CREATE TABLE change_requests (
+    id INTEGER PRIMARY KEY, project TEXT NOT NULL, environment TEXT NOT NULL,
+    title TEXT NOT NULL, state TEXT NOT NULL, created_at TEXT NOT NULL,
+    created_by INTEGER NOT NULL, min_approvals INTEGER NOT NULL, features TEXT NOT NULL,
+    approvals TEXT NOT NULL, rejections TEXT NOT NULL, comments TEXT NOT NULL, schedule TEXT
+);
+CREATE INDEX change_requests_project ON change_requests (project, id);
+CREATE TABLE events (
+    id INTEGER PRIMARY KEY, created_at TEXT NOT NULL, type TEXT NOT NULL,
+    created_by TEXT NOT NULL, created_by_user_id INTEGER, project TEXT, feature_name TEXT,
+    environment TEXT, data TEXT, pre_data TEXT, tags TEXT NOT NULL
+);
+CREATE INDEX events_type ON events (type, id);
+CREATE INDEX events_project ON events (project, id);
+CREATE INDEX events_feature ON events (feature_name, id);
+CREATE INDEX events_created ON events (created_at);
+CREATE TABLE addons (
+    id INTEGER PRIMARY KEY, provider TEXT NOT NULL, description TEXT NOT NULL,
+    enabled INTEGER NOT NULL, events TEXT NOT NULL, projects TEXT NOT NULL,
+    environments TEXT NOT NULL, parameters TEXT NOT NULL, created_at TEXT NOT NULL,
+    behaviour TEXT NOT NULL
+);
+CREATE TABLE integration_events (
+    id INTEGER PRIMARY KEY, addon_id INTEGER NOT NULL, created_at TEXT NOT NULL,
+    state TEXT NOT NULL, state_details TEXT NOT NULL, event TEXT NOT NULL, details TEXT NOT NULL
+);
+CREATE INDEX integration_events_addon ON integration_events (addon_id, id);
+"""
+
+
+def dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def connect(path: Path | str) -> sqlite3.Connection:
+    # Autocommit mode: transactions are opened explicitly (BEGIN / BEGIN IMMEDIATE).
+    conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=30)
+    conn.row_factory = sqlite3.Row
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=NORMAL")
+    conn.execute("PRAGMA busy_timeout=30000")
+    conn.execute("PRAGMA foreign_keys=OFF")
+    conn.create_function("icontains", 2, _icontains, deterministic=True)
+    return conn
+
+
+def _icontains(haystack: str | None, needle: str) -> int:
+    """Unicode-aware case-insensitive containment (SQLite's LIKE folds ASCII only)."""
+    return int(haystack is not None and needle.casefold() in haystack.casefold())
+
+
+class Database:
+    """One SQLite file; each thread gets (and keeps) its own connection."""
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path)
+        self._local = threading.local()
+        # Event counts by filter, keyed with the newest event id (events are append-only).
+        self.count_cache: dict[tuple[Any, ...], int] = {}
+
+    def connection(self) -> sqlite3.Connection:
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = connect(self.path)
+            self._local.conn = conn
+        return conn
+
+    @contextmanager
+    def read(self) -> Iterator[sqlite3.Connection]:
+        """A consistent snapshot for a multi-query read."""
+        conn = self.connection()
+        conn.execute("BEGIN")
+        try:
+            yield conn
+        finally:
+            conn.execute("COMMIT")
+
+    @contextmanager
+    def write(self) -> Iterator[sqlite3.Connection]:
+        """A write transaction, committed (and durable) before the response is sent."""
+        conn = self.connection()
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield conn
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")

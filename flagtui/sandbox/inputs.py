@@ -1,0 +1,89 @@
+"""What a handler receives (`Call`) and the validation of query parameters and JSON bodies.
+
+Paging rule shared by the browse lists and the integration events list (real Unleash's
+`normalizeQueryParams`): limit and offset must be non-negative integers (anything else is a
+400); a limit of 0 or above the maximum falls back to the default; an offset above
+2147483647 is a 400.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from flagtui.sandbox.auth import Caller
+from flagtui.sandbox.db import Database
+from flagtui.sandbox.errors import bad_request
+
+MAX_INT = 2147483647
+
+
+@dataclass(frozen=True)
+class Call:
+    db: Database
+    caller: Caller
+    path: Mapping[str, str]
+    query: Mapping[str, str]
+    body: Any = None
+
+
+def query_int(query: Mapping[str, str], name: str, default: int) -> int:
+    raw = query.get(name)
+    if raw is None or raw == "":
+        return default
+    if not raw.isascii() or not raw.isdigit() or len(raw) > 10 or int(raw) > MAX_INT:
+        raise bad_request(f'"{name}" must be an integer between 0 and {MAX_INT}')
+    return int(raw)
+
+
+def page(query: Mapping[str, str], default_limit: int, max_limit: int) -> tuple[int, int]:
+    limit = query_int(query, "limit", default_limit)
+    if limit == 0 or limit > max_limit:
+        limit = default_limit
+    return limit, query_int(query, "offset", 0)
+
+
+@dataclass(frozen=True)
+class Filter:
+    """A browse filter such as `IS:value` or `IS_ANY_OF:a,b` (and the negations)."""
+
+    values: tuple[str, ...]
+    negated: bool
+
+
+def query_filter(query: Mapping[str, str], name: str) -> Filter | None:
+    raw = query.get(name)
+    if raw is None or raw == "":
+        return None
+    operator, sep, rest = raw.partition(":")
+    if not sep or operator not in ("IS", "IS_NOT", "IS_ANY_OF", "IS_NONE_OF"):
+        raise bad_request(f'"{name}" must look like IS:value or IS_ANY_OF:a,b')
+    values = tuple(rest.split(",")) if operator.endswith("_OF") else (rest,)
+    return Filter(values=values, negated=operator in ("IS_NOT", "IS_NONE_OF"))
+
+
+def require_object(body: Any) -> dict[str, Any]:
+    if not isinstance(body, dict):
+        raise bad_request("The request body must be a JSON object")
+    return body
+
+
+def is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def int_list(body: dict[str, Any], key: str) -> list[int]:
+    value = body.get(key)
+    if not isinstance(value, list) or not all(is_int(v) for v in value):
+        raise bad_request(f'"{key}" must be an array of integers')
+    if any(not 0 <= v <= MAX_INT for v in value):
+        raise bad_request(f'"{key}" holds an id out of range')
+    return list(dict.fromkeys(value))
+
+
+def optional_str(body: dict[str, Any], key: str) -> str | None:
+    value = body.get(key)
+    if value is not None and not isinstance(value, str):
+        raise bad_request(f'"{key}" must be a string')
+    return value

@@ -1,0 +1,265 @@
+"""Integrations (addons): their configurations, and simulated deliveries of recorded events.
+
+Nothing leaves the process: each delivery's outcome is decided by a hash of the event id and
+the addon id and by the addon's simulated `behaviour` (a reliable endpoint, a flaky webhook
+answering 503/502 or timing out, a Slack app with a channel that no longer exists, a Datadog
+key that was revoked, a rate-limited New Relic account), so the history is deterministic.
+States: success, failed, successWithErrors (the values in real Unleash's code).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from typing import Any
+
+from flagtui.sandbox.db import dumps
+from flagtui.sandbox.errors import not_found
+from flagtui.sandbox.inputs import Call, page
+
+MASK = "*****"
+
+_COMMON_EVENTS = [
+    "feature-created",
+    "feature-metadata-updated",
+    "feature-archived",
+    "feature-revived",
+    "feature-stale-on",
+    "feature-stale-off",
+    "feature-environment-enabled",
+    "feature-environment-disabled",
+    "feature-strategy-add",
+    "feature-strategy-update",
+    "feature-strategy-remove",
+    "feature-uncompleted",
+    "feature-completed",
+    "feature-type-updated",
+    "project-environment-removed",
+    "project-access-added",
+    "change-request-discarded",
+]
+
+
+def _param(
+    name: str, display: str, type_: str = "text", *, required: bool = False, sensitive: bool = False
+) -> dict[str, Any]:
+    return {
+        "name": name,
+        "displayName": display,
+        "type": type_,
+        "required": required,
+        "sensitive": sensitive,
+    }
+
+
+PROVIDERS: list[dict[str, Any]] = [
+    {
+        "name": "webhook",
+        "displayName": "Webhook",
+        "description": "A Webhook is a generic way to post messages from Unleash to third party"
+        " services.",
+        "parameters": [
+            _param("url", "Webhook URL", "url", required=True, sensitive=True),
+            _param("contentType", "Content-Type"),
+            _param("authorization", "Authorization", sensitive=True),
+            _param("bodyTemplate", "Body template", "textfield"),
+        ],
+        "events": _COMMON_EVENTS,
+    },
+    {
+        "name": "slack-app",
+        "displayName": "Slack App",
+        "description": "The Unleash Slack App posts messages to the selected channels.",
+        "parameters": [
+            _param("accessToken", "Access token", required=True, sensitive=True),
+            _param("defaultChannels", "Channels", required=True),
+        ],
+        "events": _COMMON_EVENTS,
+    },
+    {
+        "name": "slack",
+        "displayName": "Slack (deprecated)",
+        "description": "Allows Unleash to post updates to Slack.",
+        "parameters": [
+            _param("url", "Slack webhook URL", "url", required=True, sensitive=True),
+            _param("username", "Username"),
+            _param("defaultChannel", "Default channel"),
+        ],
+        "events": _COMMON_EVENTS,
+    },
+    {
+        "name": "teams",
+        "displayName": "Microsoft Teams",
+        "description": "Allows Unleash to post updates to Microsoft Teams.",
+        "parameters": [_param("url", "Microsoft Teams webhook", "url", required=True, sensitive=True)],
+        "events": _COMMON_EVENTS,
+    },
+    {
+        "name": "datadog",
+        "displayName": "Datadog",
+        "description": "Allows Unleash to post updates to Datadog.",
+        "parameters": [
+            _param("url", "Datadog Events URL", "url"),
+            _param("apiKey", "Datadog API key", required=True, sensitive=True),
+            _param("sourceTypeName", "Datadog Source Type Name"),
+        ],
+        "events": _COMMON_EVENTS,
+    },
+    {
+        "name": "new-relic",
+        "displayName": "New Relic",
+        "description": "Allows Unleash to post updates to New Relic Event API.",
+        "parameters": [
+            _param("url", "New Relic Event URL", "url", required=True),
+            _param("licenseKey", "New Relic License Key", required=True, sensitive=True),
+        ],
+        "events": _COMMON_EVENTS,
+    },
+]
+SENSITIVE = {p["name"]: {q["name"] for q in p["parameters"] if q["sensitive"]} for p in PROVIDERS}
+PROVIDER_NAMES = {p["name"]: p["displayName"] for p in PROVIDERS}
+
+ADDON_COLUMNS = (
+    "id, provider, description, enabled, events, projects, environments, parameters,"
+    " created_at, behaviour"
+)
+
+
+def _addon(row: sqlite3.Row) -> dict[str, Any]:
+    secret = SENSITIVE.get(row["provider"], set())
+    parameters = json.loads(row["parameters"])
+    return {
+        "id": row["id"],
+        "provider": row["provider"],
+        "description": row["description"],
+        "enabled": bool(row["enabled"]),
+        "events": json.loads(row["events"]),
+        "projects": json.loads(row["projects"]),
+        "environments": json.loads(row["environments"]),
+        "parameters": {k: MASK if k in secret else v for k, v in parameters.items()},
+        "createdAt": row["created_at"],
+    }
+
+
+def list_addons(call: Call) -> dict[str, Any]:
+    with call.db.read() as conn:
+        rows = conn.execute(f"SELECT {ADDON_COLUMNS} FROM addons ORDER BY id").fetchall()
+    return {"addons": [_addon(r) for r in rows], "providers": PROVIDERS}
+
+
+def _integration_event(row: sqlite3.Row) -> dict[str, Any]:
+    return {
+        "id": str(row["id"]),
+        "integrationId": row["addon_id"],
+        "createdAt": row["created_at"],
+        "state": row["state"],
+        "stateDetails": row["state_details"],
+        "event": json.loads(row["event"]),
+        "details": json.loads(row["details"]),
+    }
+
+
+def addon_events(call: Call) -> dict[str, Any]:
+    raw_id = call.path["id"]
+    limit, offset = page(call.query, 50, 100)
+    if not (raw_id.isascii() and raw_id.isdigit() and len(raw_id) <= 10):
+        raise not_found(f"Could not find addon with id {raw_id}")
+    with call.db.read() as conn:
+        if conn.execute("SELECT 1 FROM addons WHERE id = ?", (int(raw_id),)).fetchone() is None:
+            raise not_found(f"Could not find addon with id {raw_id}")
+        rows = conn.execute(
+            "SELECT id, addon_id, created_at, state, state_details, event, details"
+            " FROM integration_events WHERE addon_id = ? ORDER BY id DESC LIMIT ? OFFSET ?",
+            (int(raw_id), limit, offset),
+        ).fetchall()
+    return {"integrationEvents": [_integration_event(r) for r in rows]}
+
+
+def subscribed(addon: sqlite3.Row, event: dict[str, Any]) -> bool:
+    if event["type"] not in json.loads(addon["events"]):
+        return False
+    projects = json.loads(addon["projects"])
+    environments = json.loads(addon["environments"])
+    project_ok = not projects or "*" in projects or event["project"] in projects
+    env = event["environment"]
+    env_ok = not environments or "*" in environments or env is None or env in environments
+    return project_ok and env_ok
+
+
+def describe(event: dict[str, Any]) -> str:
+    """The one-line message an integration would post for an event."""
+    who = event["createdBy"]
+    what = event["type"].replace("-", " ")
+    where = f" in project {event['project']}" if event["project"] else ""
+    if event["featureName"]:
+        return f"{who}: {what} for feature flag {event['featureName']}{where}"
+    return f"{who}: {what}{where}"
+
+
+def outcome(
+    behaviour: str, provider: str, roll: int, parameters: dict[str, Any], message: str
+) -> tuple[str, str, dict[str, Any]]:
+    """(state, stateDetails, details) of one simulated delivery; roll is in 0..99."""
+    details: dict[str, Any] = {"message": message}
+    if provider in ("slack-app", "slack"):
+        channels = [c.strip() for c in str(parameters.get("defaultChannels", "")).split(",")]
+        channels = [c for c in channels if c] or [str(parameters.get("defaultChannel", "#general"))]
+        details["channels"] = channels
+        if behaviour == "missing-channel" and len(channels) > 1 and roll < 60:
+            missing = channels[-1]
+            return (
+                "successWithErrors",
+                f"Some ({len(channels) - 1} of {len(channels)}) Slack App messages were sent"
+                f" successfully. Errors: channel_not_found ({missing})",
+                details,
+            )
+        return "success", f"All ({len(channels)}) Slack App messages were sent successfully.", details
+    label = {
+        "webhook": "Webhook request",
+        "teams": "Teams webhook request",
+        "datadog": "Datadog Events API request",
+        "new-relic": "New Relic Events API request",
+    }.get(provider, "Request")
+    if behaviour == "revoked-key":
+        return "failed", f"{label} failed with status code: 403", details
+    if behaviour == "flaky-endpoint":
+        if roll < 15:
+            return "failed", f"{label} failed with status code: 503", details
+        if roll < 22:
+            return "failed", f"{label} failed with status code: 502", details
+        if roll < 27:
+            return "failed", f"{label} failed: network timeout after 10000 ms", details
+    if behaviour == "rate-limited" and roll < 8:
+        return "failed", f"{label} failed with status code: 429", details
+    return "success", f"{label} was successful with status code: 200", details
+
+
+def roll_for(event_id: int, addon_id: int) -> int:
+    digest = hashlib.blake2b(f"{event_id}:{addon_id}".encode(), digest_size=4).digest()
+    return int.from_bytes(digest, "big") % 100
+
+
+def deliver(conn: sqlite3.Connection, event: dict[str, Any]) -> None:
+    """Record one integration event per enabled addon subscribed to this event."""
+    addons = conn.execute(f"SELECT {ADDON_COLUMNS} FROM addons WHERE enabled = 1").fetchall()
+    rows = []
+    for addon in addons:
+        if not subscribed(addon, event):
+            continue
+        state, state_details, details = outcome(
+            addon["behaviour"],
+            addon["provider"],
+            roll_for(event["id"], addon["id"]),
+            json.loads(addon["parameters"]),
+            describe(event),
+        )
+        rows.append(
+            (addon["id"], event["createdAt"], state, state_details, dumps(event), dumps(details))
+        )
+    conn.executemany(
+        "INSERT INTO integration_events (addon_id, created_at, state, state_details, event,"
+        " details) VALUES (?,?,?,?,?,?)",
+        rows,
+    )
+

@@ -1,0 +1,115 @@
+"""Projects and their environments.
+
+Removing an environment from a project deletes that environment's settings (enabled,
+strategies, variants) for the project's features and unlinks it. The contract lists only
+200/400/401/403 for this endpoint, so an unknown project, an unknown environment or one
+that is not linked to the project is a 400 ValidationError (real Unleash answers 200 for an
+unknown environment). Removing the last environment is allowed, as in real Unleash.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flagtui.sandbox.errors import bad_request, not_found
+from flagtui.sandbox.events import record
+from flagtui.sandbox.inputs import Call
+
+
+def list_projects(call: Call) -> dict[str, Any]:
+    with call.db.read() as conn:
+        rows = conn.execute(
+            "SELECT p.id, p.name, p.description, p.created_at, p.health, p.mode, p.favorite,"
+            " (SELECT count(*) FROM features f WHERE f.project = p.id AND f.archived_at IS NULL)"
+            " AS feature_count,"
+            " (SELECT count(*) FROM (SELECT user_id FROM project_user_roles WHERE project = p.id"
+            "  UNION SELECT gu.user_id FROM project_group_roles pg"
+            "  JOIN group_users gu ON gu.group_id = pg.group_id WHERE pg.project = p.id))"
+            " AS member_count"
+            " FROM projects p ORDER BY p.name"
+        ).fetchall()
+    return {
+        "version": 1,
+        "projects": [
+            {
+                "id": r["id"],
+                "name": r["name"],
+                "description": r["description"],
+                "featureCount": r["feature_count"],
+                "memberCount": r["member_count"],
+                "createdAt": r["created_at"],
+                "health": r["health"],
+                "mode": r["mode"],
+                "favorite": bool(r["favorite"]),
+            }
+            for r in rows
+        ],
+    }
+
+
+def project_environments(call: Call) -> dict[str, Any]:
+    project = call.path["project"]
+    with call.db.read() as conn:
+        if conn.execute("SELECT 1 FROM projects WHERE id = ?", (project,)).fetchone() is None:
+            raise not_found(f"Could not find project {project}")
+        rows = conn.execute(
+            "SELECT e.name, e.type, e.enabled, e.sort_order, e.protected,"
+            " pe.project IS NOT NULL AS visible FROM environments e"
+            " LEFT JOIN project_environments pe ON pe.environment = e.name AND pe.project = ?"
+            " ORDER BY e.sort_order, e.name",
+            (project,),
+        ).fetchall()
+    return {
+        "version": 1,
+        "environments": [
+            {
+                "name": r["name"],
+                "type": r["type"],
+                "enabled": bool(r["enabled"]),
+                "sortOrder": r["sort_order"],
+                "protected": bool(r["protected"]),
+                "visible": bool(r["visible"]),
+            }
+            for r in rows
+        ],
+    }
+
+
+def remove_environment(call: Call) -> None:
+    project, environment = call.path["project"], call.path["environment"]
+    with call.db.write() as conn:
+        if conn.execute("SELECT 1 FROM projects WHERE id = ?", (project,)).fetchone() is None:
+            raise bad_request(f"Project {project} does not exist")
+        linked = conn.execute(
+            "SELECT 1 FROM project_environments WHERE project = ? AND environment = ?",
+            (project, environment),
+        ).fetchone()
+        if linked is None:
+            raise bad_request(f"Environment {environment} is not enabled for project {project}")
+        in_project = "(SELECT name FROM features WHERE project = ?)"
+        removed = conn.execute(
+            f"DELETE FROM feature_environments WHERE environment = ? AND feature IN {in_project}",
+            (environment, project),
+        ).rowcount
+        strategies = conn.execute(
+            f"DELETE FROM strategies WHERE environment = ? AND feature IN {in_project}",
+            (environment, project),
+        ).rowcount
+        conn.execute(
+            "DELETE FROM project_environments WHERE project = ? AND environment = ?",
+            (project, environment),
+        )
+        record(
+            conn,
+            call.caller,
+            "project-environment-removed",
+            project=project,
+            environment=environment,
+            data={"project": project, "environment": environment},
+            pre_data={
+                "project": project,
+                "environment": environment,
+                "featureSettingsRemoved": removed,
+                "strategiesRemoved": strategies,
+            },
+        )
