@@ -32,5 +32,9 @@ await start({
     ],
   },
   versionCheck: { enable: false },
+  // Unleash refuses integration (addon) URLs on private/loopback addresses by default
+  // (400 BadDataError on create, blocked delivery). This server is local-only and its tests
+  // deliver to 127.0.0.1, so allow them unless FLAGTUI_UNLEASH_ALLOW_PRIVATE_URLS=false.
+  allowPrivateUrlInIntegration: env.FLAGTUI_UNLEASH_ALLOW_PRIVATE_URLS !== 'false',
   logLevel: env.FLAGTUI_UNLEASH_LOG_LEVEL || 'info',
 });
