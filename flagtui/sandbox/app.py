@@ -217,14 +217,19 @@ def routes() -> list[Route]:
     ]
 
 
-def create_app(db_path: Path | str) -> Starlette:
-    """The sandbox app over an existing database (see `create_database`)."""
+def attach_database(app: Starlette, db_path: Path | str) -> None:
+    """Serve this database file from the next request on."""
     db = Database(db_path)
     with db.read() as conn:
         callers = load_callers(conn)
+    app.state.sandbox = Sandbox(db=db, callers=callers)
+
+
+def create_app(db_path: Path | str) -> Starlette:
+    """The sandbox app over an existing database (see `create_database`)."""
     app = Starlette(
         routes=routes(),
         exception_handlers={HTTPException: _http_error, Exception: _server_error},
     )
-    app.state.sandbox = Sandbox(db=db, callers=callers)
+    attach_database(app, db_path)
     return app

@@ -11,8 +11,9 @@ from types import TracebackType
 
 import platformdirs
 import uvicorn
+from starlette.applications import Starlette
 
-from flagtui.sandbox.app import create_app
+from flagtui.sandbox.app import attach_database, create_app
 from flagtui.sandbox.auth import read_tokens
 from flagtui.sandbox.create import create_database
 
@@ -21,9 +22,9 @@ def default_db_path() -> Path:
     return Path(platformdirs.user_data_dir("flagtui")) / "sandbox.db"
 
 
-def _config(db_path: Path | str, host: str, port: int) -> uvicorn.Config:
+def _config(app: Starlette, host: str, port: int) -> uvicorn.Config:
     return uvicorn.Config(
-        create_app(db_path),
+        app,
         host=host,
         port=port,
         lifespan="off",
@@ -43,6 +44,7 @@ class SandboxServer:
         tokens = read_tokens(self.db_path)
         self.admin_token = tokens.admin
         self.viewer_token = tokens.viewer
+        self.app = create_app(self.db_path)
         self._server: uvicorn.Server | None = None
         self._thread: threading.Thread | None = None
 
@@ -57,7 +59,7 @@ class SandboxServer:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((self.host, self.port))
         self.port = sock.getsockname()[1]
-        server = uvicorn.Server(_config(self.db_path, self.host, self.port))
+        server = uvicorn.Server(_config(self.app, self.host, self.port))
         self._server = server
         self._thread = threading.Thread(
             target=server.run, kwargs={"sockets": [sock]}, name="flagtui-sandbox", daemon=True
@@ -69,6 +71,14 @@ class SandboxServer:
                 raise RuntimeError("the sandbox server did not start")
             time.sleep(0.002)
         return self
+
+    def use_database(self, db_path: Path | str) -> None:
+        """Serve another database file from the next request on, without restarting."""
+        tokens = read_tokens(db_path)
+        attach_database(self.app, db_path)
+        self.db_path = Path(db_path)
+        self.admin_token = tokens.admin
+        self.viewer_token = tokens.viewer
 
     def stop(self) -> None:
         if self._server is not None and self._thread is not None:
@@ -95,7 +105,7 @@ def run_sandbox_command(args: argparse.Namespace) -> int:
         print(f"Creating {args.size} sandbox data in {db_path} ...", flush=True)
         create_database(db_path, size=args.size)
     tokens = read_tokens(db_path)
-    config = _config(db_path, args.host, args.port)
+    config = _config(create_app(db_path), args.host, args.port)
     host = f"[{args.host}]" if ":" in args.host else args.host
     print(f"flagtui sandbox serving {db_path}", flush=True)
     print(f"  URL:          http://{host}:{args.port}", flush=True)

@@ -1,0 +1,62 @@
+"""Shared sandbox fixtures for every test suite (api, tui, sandbox, conformance).
+
+One template database (demo size, fixed seed and `now`) is built per test session; each test
+that asks for a sandbox gets its own copy, so state never leaks between tests.
+
+- `sandbox_template` (session): `Path` of the template database (read it, never write it).
+- `sandbox_db` (function): `Path` of a fresh copy of the template in the test's tmp dir.
+- `sandbox_app` (function): the ASGI app (`flagtui.sandbox.create_app`) on `sandbox_db`,
+  for `httpx.ASGITransport`; `app.state.admin_token`, `app.state.viewer_token` and
+  `app.state.db_path` are set for convenience.
+- `sandbox` (function): a running `flagtui.sandbox.SandboxServer` on 127.0.0.1 with a free
+  port, over `sandbox_db`; attributes `.url`, `.admin_token`, `.viewer_token`, `.db_path`.
+  One uvicorn server is kept for the session; each test swaps its own database copy under
+  it (`SandboxServer.use_database`), so the fixture costs only a file copy.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from starlette.applications import Starlette
+
+from flagtui.sandbox import SandboxServer, create_app, create_database, read_tokens
+
+
+@pytest.fixture(scope="session")
+def sandbox_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("sandbox-template") / "template.db"
+    create_database(path, size="demo")
+    return path
+
+
+@pytest.fixture
+def sandbox_db(sandbox_template: Path, tmp_path: Path) -> Path:
+    path = tmp_path / "sandbox.db"
+    shutil.copyfile(sandbox_template, path)
+    return path
+
+
+@pytest.fixture
+def sandbox_app(sandbox_db: Path) -> Starlette:
+    app = create_app(sandbox_db)
+    tokens = read_tokens(sandbox_db)
+    app.state.admin_token = tokens.admin
+    app.state.viewer_token = tokens.viewer
+    app.state.db_path = sandbox_db
+    return app
+
+
+@pytest.fixture(scope="session")
+def _sandbox_server(sandbox_template: Path) -> Iterator[SandboxServer]:
+    with SandboxServer(sandbox_template) as server:
+        yield server
+
+
+@pytest.fixture
+def sandbox(_sandbox_server: SandboxServer, sandbox_db: Path) -> SandboxServer:
+    _sandbox_server.use_database(sandbox_db)
+    return _sandbox_server

@@ -1,0 +1,46 @@
+"""httpx clients on the in-process sandbox app: `admin`, `viewer` and `anonymous`."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import httpx
+import pytest
+from starlette.applications import Starlette
+
+
+def _client(app: Starlette, token: str | None) -> httpx.AsyncClient:
+    headers = {"Authorization": token} if token else {}
+    return httpx.AsyncClient(
+        transport=httpx.ASGITransport(app=app), base_url="http://sandbox", headers=headers
+    )
+
+
+@pytest.fixture
+async def admin(sandbox_app: Starlette) -> AsyncIterator[httpx.AsyncClient]:
+    async with _client(sandbox_app, sandbox_app.state.admin_token) as client:
+        yield client
+
+
+@pytest.fixture
+async def viewer(sandbox_app: Starlette) -> AsyncIterator[httpx.AsyncClient]:
+    async with _client(sandbox_app, sandbox_app.state.viewer_token) as client:
+        yield client
+
+
+@pytest.fixture
+async def anonymous(sandbox_app: Starlette) -> AsyncIterator[httpx.AsyncClient]:
+    async with _client(sandbox_app, None) as client:
+        yield client
+
+
+async def events_of(client: httpx.AsyncClient, **filters: object) -> list[dict]:
+    response = await client.post("/api/admin/events/search", json={"limit": 100, **filters})
+    assert response.status_code == 200
+    return response.json()["events"]
+
+
+async def a_feature(client: httpx.AsyncClient, query: str = "") -> dict:
+    response = await client.get(f"/api/admin/search/features?limit=1{query}")
+    assert response.status_code == 200
+    return response.json()["features"][0]

@@ -1,0 +1,81 @@
+"""PUT /api/admin/feature-types/:id/lifetime and the re-evaluation of potential staleness."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import httpx
+import pytest
+
+from tests.sandbox.conftest import events_of
+from tests.sandbox.test_auth_and_errors import assert_error
+
+LIFETIME = "/api/admin/feature-types/release/lifetime"
+
+
+async def all_of_type(client: httpx.AsyncClient, type_: str) -> list[dict]:
+    found: list[dict] = []
+    while True:
+        page = await client.get(
+            "/api/admin/search/features",
+            params={"type": f"IS:{type_}", "limit": 100, "offset": len(found),
+                    "state": "IS_ANY_OF:active,stale,archived"},
+        )
+        found.extend(page.json()["features"])
+        if len(found) >= page.json()["total"]:
+            return found
+
+
+@pytest.mark.parametrize("days", [1, 30, 400, 700])
+async def test_exactly_the_older_features_become_potentially_stale(
+    admin: httpx.AsyncClient, days: int
+) -> None:
+    response = await admin.put(LIFETIME, json={"lifetimeDays": days})
+    assert response.status_code == 200
+    assert response.json()["lifetimeDays"] == days
+    cutoff = datetime.now(UTC) - timedelta(days=days)
+    features = await all_of_type(admin, "release")
+    assert len(features) > 50
+    for f in features:
+        created = datetime.fromisoformat(f["createdAt"].replace("Z", "+00:00"))
+        assert f["potentiallyStale"] is (created < cutoff), f
+    types = {t["id"]: t for t in (await admin.get("/api/admin/feature-types")).json()["types"]}
+    assert types["release"]["lifetimeDays"] == days
+
+
+@pytest.mark.parametrize("days", [0, None, 2147483647])
+async def test_never_stale_lifetimes(admin: httpx.AsyncClient, days: int | None) -> None:
+    response = await admin.put(LIFETIME, json={"lifetimeDays": days})
+    assert response.status_code == 200
+    assert response.json() == {**response.json(), "id": "release", "lifetimeDays": days}
+    assert not any(f["potentiallyStale"] for f in await all_of_type(admin, "release"))
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"lifetimeDays": 2147483648},
+        {"lifetimeDays": -1},
+        {"lifetimeDays": 1.5},
+        {"lifetimeDays": "10"},
+        {"lifetimeDays": True},
+        {},
+        [],
+    ],
+)
+async def test_invalid_lifetimes_are_400(admin: httpx.AsyncClient, body: object) -> None:
+    assert_error(await admin.put(LIFETIME, json=body), 400, "ValidationError")
+
+
+async def test_unknown_type_is_404(admin: httpx.AsyncClient) -> None:
+    response = await admin.put("/api/admin/feature-types/nope/lifetime", json={"lifetimeDays": 3})
+    assert_error(response, 404, "NotFoundError")
+
+
+async def test_lifetime_change_is_recorded_once(admin: httpx.AsyncClient) -> None:
+    await admin.put(LIFETIME, json={"lifetimeDays": 12})
+    await admin.put(LIFETIME, json={"lifetimeDays": 12})
+    events = await events_of(admin, type="feature-type-updated")
+    assert len(events) == 1
+    assert events[0]["data"]["lifetimeDays"] == 12
+    assert events[0]["preData"]["lifetimeDays"] == 40

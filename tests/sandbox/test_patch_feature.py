@@ -1,0 +1,112 @@
+"""PATCH /api/admin/projects/:p/features/:f."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from tests.sandbox.conftest import a_feature, events_of
+from tests.sandbox.test_auth_and_errors import assert_error
+
+
+def path(feature: dict) -> str:
+    return f"/api/admin/projects/{feature['project']}/features/{feature['name']}"
+
+
+async def test_patch_persists_the_five_fields_and_answers_the_full_record(
+    admin: httpx.AsyncClient,
+) -> None:
+    feature = await a_feature(admin, "&state=IS:active")
+    ops = [
+        {"op": "replace", "path": "/description", "value": "New words"},
+        {"op": "replace", "path": "/type", "value": "kill-switch"},
+        {"op": "replace", "path": "/stale", "value": True},
+        {"op": "replace", "path": "/impressionData", "value": not feature["impressionData"]},
+    ]
+    response = await admin.patch(path(feature), json=ops)
+    assert response.status_code == 200
+    body = response.json()
+    assert body["description"] == "New words"
+    assert body["type"] == "kill-switch"
+    assert body["stale"] is True
+    assert body["impressionData"] is not feature["impressionData"]
+    for key in ("environments", "lifecycle", "createdBy", "tags", "children", "collaborators"):
+        assert key in body
+    again = (await admin.get(path(feature))).json()
+    assert again == body
+    types = [e["type"] for e in await events_of(admin, feature=feature["name"])][:2]
+    assert types == ["feature-stale-on", "feature-metadata-updated"]
+    meta = (await events_of(admin, feature=feature["name"], type="feature-metadata-updated"))[0]
+    assert meta["data"]["description"] == "New words"
+    assert meta["preData"]["description"] == feature["description"]
+    assert meta["createdBy"] == "admin" and meta["createdByUserId"] == 1
+    assert meta["project"] == feature["project"]
+
+
+async def test_a_patch_that_changes_nothing_records_no_event(admin: httpx.AsyncClient) -> None:
+    feature = await a_feature(admin)
+    before = (await admin.post("/api/admin/events/search", json={})).json()["totalEvents"]
+    same = [{"op": "replace", "path": "/type", "value": feature["type"]}]
+    assert (await admin.patch(path(feature), json=same)).status_code == 200
+    assert (await admin.patch(path(feature), json=[])).status_code == 200
+    after = (await admin.post("/api/admin/events/search", json={})).json()["totalEvents"]
+    assert after == before
+
+
+async def test_archive_and_revive_through_patch(admin: httpx.AsyncClient) -> None:
+    feature = await a_feature(admin, "&lifecycle=IS:live")
+    archived = await admin.patch(path(feature), json=[{"op": "replace", "path": "/archived", "value": True}])
+    assert archived.json()["archived"] is True
+    assert archived.json()["archivedAt"] is not None
+    assert archived.json()["lifecycle"]["stage"] == "archived"
+    revived = await admin.patch(path(feature), json=[{"op": "replace", "path": "/archived", "value": False}])
+    assert revived.json()["archivedAt"] is None
+    assert revived.json()["lifecycle"] == feature["lifecycle"]
+    types = [e["type"] for e in await events_of(admin, feature=feature["name"])][:4]
+    assert types == [
+        "feature-revived",
+        "feature-metadata-updated",
+        "feature-archived",
+        "feature-metadata-updated",
+    ]
+
+
+@pytest.mark.parametrize(
+    "ops",
+    [
+        {"op": "replace", "path": "/description", "value": "x"},
+        [{"op": "test", "path": "/name", "value": "x"}],
+        [{"op": "replace", "path": "/name", "value": "other"}],
+        [{"op": "replace", "path": "/project", "value": "default"}],
+        [{"op": "replace", "path": "/type", "value": "no-such-type"}],
+        [{"op": "replace", "path": "/stale", "value": "yes"}],
+        [{"op": "replace", "path": "/description", "value": 42}],
+        [{"op": "remove", "path": "/stale"}],
+        [{"op": "replace", "path": "/nope/deeper", "value": 1}],
+        [{"op": "add", "path": "/tags/-", "value": {"type": "simple", "value": "x"}}],
+        [{"op": "move", "path": "/description"}],
+        [{"op": "add", "path": "/description"}],
+        [{"op": "replace", "path": 5, "value": 1}],
+        ["not an op"],
+    ],
+)
+async def test_bad_patches_are_400_and_change_nothing(admin: httpx.AsyncClient, ops) -> None:
+    feature = await a_feature(admin)
+    before = (await admin.get(path(feature))).json()
+    assert_error(await admin.patch(path(feature), json=ops), 400, "ValidationError")
+    assert (await admin.get(path(feature))).json() == before
+
+
+async def test_remove_description_sets_null(admin: httpx.AsyncClient) -> None:
+    feature = await a_feature(admin, "&query=rolls")
+    response = await admin.patch(path(feature), json=[{"op": "remove", "path": "/description"}])
+    assert response.json()["description"] is None
+
+
+async def test_unknown_project_or_feature_is_404(admin: httpx.AsyncClient) -> None:
+    feature = await a_feature(admin)
+    ops = [{"op": "replace", "path": "/stale", "value": True}]
+    wrong_project = f"/api/admin/projects/nope/features/{feature['name']}"
+    assert_error(await admin.patch(wrong_project, json=ops), 404, "NotFoundError")
+    unknown = f"/api/admin/projects/{feature['project']}/features/nope"
+    assert_error(await admin.patch(unknown, json=ops), 404, "NotFoundError")
