@@ -128,8 +128,9 @@ class Feature(Record):
 
     @property
     def is_full(self) -> bool:
-        """True when the record carries per-environment detail (not the short PATCH answer)."""
-        return self.environments is not None and self.lifecycle is not None
+        """True when the record carries per-environment detail (not real Unleash's short PATCH
+        answer). Lifecycle is not required: a brand-new flag on real Unleash has none yet."""
+        return self.environments is not None
 
 
 class FeaturePage(Record):

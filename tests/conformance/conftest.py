@@ -1,0 +1,116 @@
+"""Conformance suite: runs against a real Unleash when UNLEASH_URL and UNLEASH_API_TOKEN are set
+(`scripts/unleash-oss start` then `eval "$(scripts/unleash-oss env)"`); CI always sets them.
+
+Setup that is not a flagtui operation (creating flags, addons, completing a flag) goes through
+`unleash_admin`, a plain httpx client on the real admin API.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from dataclasses import dataclass
+
+import httpx
+import pytest
+
+from flagtui.api import AdminClient
+
+
+@dataclass(frozen=True)
+class RealUnleash:
+    url: str
+    token: str
+
+
+def _real_unleash() -> RealUnleash | None:
+    url, token = os.environ.get("UNLEASH_URL"), os.environ.get("UNLEASH_API_TOKEN")
+    return RealUnleash(url.rstrip("/"), token) if url and token else None
+
+
+def pytest_collection_modifyitems(config, items):
+    if _real_unleash() is not None:
+        return
+    skip = pytest.mark.skip(reason="no real Unleash: set UNLEASH_URL and UNLEASH_API_TOKEN")
+    for item in items:
+        if "unleash" in item.keywords:
+            item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def real_unleash() -> RealUnleash:
+    server = _real_unleash()
+    assert server is not None
+    return server
+
+
+@pytest.fixture
+async def unleash_admin(real_unleash):
+    async with httpx.AsyncClient(
+        base_url=real_unleash.url, headers={"Authorization": real_unleash.token}, timeout=30
+    ) as http:
+        yield http
+
+
+@pytest.fixture
+async def real_client(real_unleash):
+    async with AdminClient(real_unleash.url, real_unleash.token, profile="conformance") as client:
+        await client.connect()
+        yield client
+
+
+@pytest.fixture
+async def real_feature(unleash_admin) -> str:
+    """A fresh flag in the default project, archived and deleted afterwards."""
+    name = f"conformance-{uuid.uuid4().hex[:10]}"
+    created = await unleash_admin.post(
+        "/api/admin/projects/default/features", json={"name": name, "type": "release"}
+    )
+    assert created.status_code in (200, 201), created.text
+    yield name
+    await unleash_admin.delete(f"/api/admin/projects/default/features/{name}")
+    await unleash_admin.post("/api/admin/projects/default/delete", json={"features": [name]})
+
+
+@pytest.fixture(scope="session")
+def real_webhook(real_unleash) -> int:
+    """A webhook integration to a closed loopback port, with at least one failed delivery.
+
+    Real Unleash caches the list of integrations for a minute, so a new one may miss events for
+    that long: changes are repeated until a delivery is recorded (bounded at 120 s).
+    """
+    import time
+
+    with httpx.Client(
+        base_url=real_unleash.url, headers={"Authorization": real_unleash.token}, timeout=30
+    ) as http:
+        addon = http.post(
+            "/api/admin/addons",
+            json={
+                "provider": "webhook",
+                "description": "flagtui conformance: always fails",
+                "enabled": True,
+                "parameters": {"url": "http://127.0.0.1:9/conformance-hook"},
+                "events": ["feature-metadata-updated"],
+                "projects": [],
+                "environments": [],
+            },
+        )
+        assert addon.status_code in (200, 201), addon.text
+        addon_id = addon.json()["id"]
+        name = f"conformance-hook-{uuid.uuid4().hex[:8]}"
+        http.post("/api/admin/projects/default/features", json={"name": name})
+        deadline = time.monotonic() + 120
+        attempt = 0
+        while time.monotonic() < deadline:
+            attempt += 1
+            http.patch(
+                f"/api/admin/projects/default/features/{name}",
+                json=[{"op": "replace", "path": "/description", "value": f"try {attempt}"}],
+            )
+            time.sleep(3)
+            if http.get(f"/api/admin/addons/{addon_id}/events").json()["integrationEvents"]:
+                break
+        else:
+            pytest.fail("real Unleash recorded no webhook delivery within 120 s")
+    yield addon_id

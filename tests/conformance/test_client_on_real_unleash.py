@@ -1,0 +1,155 @@
+"""The admin client against real Unleash OSS 8.x: each supported operation end to end, and each
+Enterprise-only one explaining itself."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from flagtui.api import AdminClient, NotSupported, errors
+from flagtui.api.models import PatchOperation
+
+pytestmark = pytest.mark.unleash
+
+
+async def test_connect_detects_oss_and_its_version(real_client):
+    assert real_client.server is not None
+    assert real_client.server.edition == "oss"
+    assert real_client.server.version.split(".")[0].isdigit()
+    assert real_client.server.label.startswith("OSS ")
+
+
+async def test_patch_returns_the_full_feature_after_the_short_answer(real_client, real_feature):
+    ops = [
+        PatchOperation(op="replace", path="/description", value="patched by flagtui"),
+        PatchOperation(op="replace", path="/stale", value=True),
+    ]
+    updated = await real_client.patch_feature("default", real_feature, ops)
+    assert updated.is_full
+    assert updated.description == "patched by flagtui"
+    assert updated.stale is True
+    again = await real_client.get_feature("default", real_feature)
+    assert (again.description, again.stale) == ("patched by flagtui", True)
+
+
+async def test_patch_of_a_missing_feature_is_not_found(real_client):
+    with pytest.raises(errors.NotFoundError) as caught:
+        await real_client.patch_feature(
+            "default", "no-such-flag-xyz", [{"op": "replace", "path": "/stale", "value": True}]
+        )
+    assert "PATCH /api/admin/projects/default/features/no-such-flag-xyz" in str(caught.value)
+
+
+async def test_event_search_falls_back_to_the_get_route(real_client, real_feature):
+    await real_client.patch_feature(
+        "default", real_feature, [{"op": "replace", "path": "/description", "value": "evt"}]
+    )
+    page = await real_client.search_events(feature=real_feature, limit=10)
+    types = [e.type for e in page.events]
+    assert "feature-metadata-updated" in types
+    assert all(e.feature_name == real_feature for e in page.events)
+    assert page.total is not None and page.total >= len(page.events)
+
+
+async def test_event_search_pages_without_overlap(real_client):
+    first = await real_client.search_events(limit=2)
+    assert first.next_cursor is not None
+    second = await real_client.search_events(limit=2, cursor=first.next_cursor)
+    assert {e.id for e in first.events}.isdisjoint({e.id for e in second.events})
+    assert first.events[-1].id > second.events[0].id
+
+
+async def _stage(client: AdminClient, feature: str, wanted: str) -> str | None:
+    """Real Unleash records lifecycle stages asynchronously: wait (bounded) for one."""
+    stage = None
+    for _ in range(50):
+        found = await client.get_feature("default", feature)
+        stage = found.lifecycle.stage if found.lifecycle else None
+        if stage == wanted:
+            break
+        await asyncio.sleep(0.2)
+    return stage
+
+
+async def test_uncomplete_returns_to_the_previous_stage(real_client, unleash_admin, real_feature):
+    assert await _stage(real_client, real_feature, "initial") == "initial"
+    done = await unleash_admin.post(
+        f"/api/admin/projects/default/features/{real_feature}/lifecycle/complete",
+        json={"status": "kept"},
+    )
+    assert done.status_code == 200, done.text
+    assert await _stage(real_client, real_feature, "completed") == "completed"
+    await real_client.uncomplete_feature("default", real_feature)
+    assert await _stage(real_client, real_feature, "initial") == "initial"
+
+
+async def test_feature_type_lifetime_round_trip(real_client):
+    types = {t.id: t for t in await real_client.list_feature_types()}
+    original = types["operational"].lifetime_days
+    try:
+        updated = await real_client.update_feature_type_lifetime("operational", 11)
+        assert updated.lifetime_days == 11
+        again = {t.id: t for t in await real_client.list_feature_types()}
+        assert again["operational"].lifetime_days == 11
+    finally:
+        await real_client.update_feature_type_lifetime("operational", original)
+
+
+async def test_lifetime_of_an_unknown_type_is_not_found(real_client):
+    with pytest.raises(errors.NotFoundError):
+        await real_client.update_feature_type_lifetime("no-such-type", 3)
+
+
+async def test_user_search_reads_the_bare_array(real_client):
+    found = await real_client.search_users("ad")
+    assert any("admin" in (u.username or u.email or u.name or "").lower() for u in found.users)
+
+
+async def test_environment_removal_unlinks_it(real_client, unleash_admin):
+    envs = {e.name: e for e in await real_client.list_project_environments("default")}
+    assert envs["development"].visible
+    try:
+        await real_client.remove_project_environment("default", "development")
+        after = {e.name: e for e in await real_client.list_project_environments("default")}
+        assert not after["development"].visible
+    finally:
+        await unleash_admin.post(
+            "/api/admin/projects/default/environments", json={"environment": "development"}
+        )
+
+
+async def test_integration_events_of_a_failing_webhook(real_client, real_webhook):
+    deliveries = await real_client.list_integration_events(real_webhook, limit=10)
+    assert deliveries
+    assert all(d.integration_id == real_webhook for d in deliveries)
+    assert deliveries[0].state == "failed"
+    assert deliveries[0].event is not None
+    assert deliveries[0].event.type == "feature-metadata-updated"
+    times = [d.created_at for d in deliveries]
+    assert times == sorted(times, reverse=True)
+    listed = await real_client.list_addons()
+    assert any(a.id == real_webhook for a in listed.addons)
+
+
+async def test_enterprise_operations_explain_themselves(real_client):
+    with pytest.raises(NotSupported, match="needs Unleash Enterprise"):
+        await real_client.set_project_access("default", roles=[4], users=[1], groups=[])
+    with pytest.raises(NotSupported, match=r"this server is OSS \d"):
+        await real_client.delete_change_request("default", 1)
+    with pytest.raises(NotSupported):
+        await real_client.list_change_requests("default")
+
+
+async def test_enterprise_routes_are_recognised_without_connect(real_unleash):
+    """Even before ui-config is read, OSS's 404 "not available" becomes NotSupported."""
+    async with AdminClient(real_unleash.url, real_unleash.token) as client:
+        with pytest.raises(NotSupported):
+            await client.delete_change_request("default", 1)
+
+
+async def test_bad_token_is_authentication_required(real_unleash):
+    async with AdminClient(real_unleash.url, "*:*.not-a-real-token") as client:
+        with pytest.raises(errors.AuthenticationRequired) as caught:
+            await client.list_feature_types()
+    assert "not-a-real-token" not in str(caught.value)
