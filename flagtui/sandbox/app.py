@@ -147,9 +147,7 @@ def routes() -> list[Route]:
         Route("/api/admin/projects", endpoint(projects.list_projects), methods=["GET"]),
         Route(f"{project}/features", endpoint(features.project_features), methods=["GET"]),
         Route(feature, endpoint(features.get_feature), methods=["GET"]),
-        Route(
-            feature, endpoint(features.patch_feature, write=True, body=True), methods=["PATCH"]
-        ),
+        Route(feature, endpoint(features.patch_feature, write=True, body=True), methods=["PATCH"]),
         Route(
             f"{feature}/lifecycle/uncomplete",
             endpoint(features.uncomplete, write=True),

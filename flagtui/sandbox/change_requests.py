@@ -93,12 +93,16 @@ def search(call: Call) -> dict[str, Any]:
             if group is None and value not in STATES:
                 raise bad_request(f'"state" must be open, closed or one of {", ".join(STATES)}')
             wanted.extend(group or (value,))
-        where.append(f"c.state {'NOT IN' if state.negated else 'IN'} ({','.join('?' * len(wanted))})")
+        where.append(
+            f"c.state {'NOT IN' if state.negated else 'IN'} ({','.join('?' * len(wanted))})"
+        )
         params.extend(wanted)
     limit, offset = page(call.query, 50, 100)
     clause = f" WHERE {' AND '.join(where)}" if where else ""
     with call.db.read() as conn:
-        total = conn.execute(f"SELECT count(*) FROM change_requests c{clause}", params).fetchone()[0]
+        total = conn.execute(f"SELECT count(*) FROM change_requests c{clause}", params).fetchone()[
+            0
+        ]
         rows = conn.execute(
             f"SELECT {COLUMNS} {FROM}{clause} ORDER BY c.id DESC LIMIT ? OFFSET ?",
             [*params, limit, offset],

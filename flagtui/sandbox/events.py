@@ -11,8 +11,6 @@ import json
 import sqlite3
 from typing import Any
 
-from flagtui.sandbox.integrations import deliver
-
 from flagtui.sandbox.auth import Caller
 from flagtui.sandbox.clock import now_iso
 from flagtui.sandbox.db import Database, dumps
@@ -27,6 +25,7 @@ from flagtui.sandbox.inputs import (
     query_filter,
     require_object,
 )
+from flagtui.sandbox.integrations import deliver
 
 EVENT_COLUMNS = (
     "id, created_at, type, created_by, created_by_user_id, project, feature_name,"

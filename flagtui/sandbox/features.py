@@ -135,7 +135,8 @@ def feature_record(conn: sqlite3.Connection, row: sqlite3.Row) -> dict[str, Any]
     collaborator_ids = json.loads(row["collaborators"])
     people = briefs(conn, [row["created_by"], *collaborator_ids])
     children = [
-        r[0] for r in conn.execute("SELECT name FROM features WHERE parent = ? ORDER BY name", (name,))
+        r[0]
+        for r in conn.execute("SELECT name FROM features WHERE parent = ? ORDER BY name", (name,))
     ]
     return {
         "name": name,
@@ -218,9 +219,12 @@ def _checked_changes(
         if flag in changes and not isinstance(changes[flag], bool):
             raise bad_request(f'"{flag}" must be a boolean')
     if "type" in changes:
-        known = isinstance(changes["type"], str) and conn.execute(
-            "SELECT 1 FROM feature_types WHERE id = ?", (changes["type"],)
-        ).fetchone()
+        known = (
+            isinstance(changes["type"], str)
+            and conn.execute(
+                "SELECT 1 FROM feature_types WHERE id = ?", (changes["type"],)
+            ).fetchone()
+        )
         if not known:
             raise bad_request('"type" must be the id of a known feature type')
     return changes
@@ -389,11 +393,15 @@ def search_items(conn: sqlite3.Connection, rows: list[sqlite3.Row]) -> list[dict
     strategy_stats: dict[tuple[str, str], tuple[int, int]] = {}
     segment_ids: dict[str, set[int]] = {}
     for s in conn.execute(
-        f"SELECT feature, environment, disabled, segments FROM strategies WHERE feature IN ({marks})",
+        f"SELECT feature, environment, disabled, segments FROM strategies"
+        f" WHERE feature IN ({marks})",
         names,
     ):
         total, enabled = strategy_stats.get((s["feature"], s["environment"]), (0, 0))
-        strategy_stats[(s["feature"], s["environment"])] = (total + 1, enabled + (not s["disabled"]))
+        strategy_stats[(s["feature"], s["environment"])] = (
+            total + 1,
+            enabled + (not s["disabled"]),
+        )
         segment_ids.setdefault(s["feature"], set()).update(json.loads(s["segments"]))
     segment_names = dict(conn.execute("SELECT id, name FROM segments").fetchall())
     parents = {

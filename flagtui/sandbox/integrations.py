@@ -92,7 +92,9 @@ PROVIDERS: list[dict[str, Any]] = [
         "name": "teams",
         "displayName": "Microsoft Teams",
         "description": "Allows Unleash to post updates to Microsoft Teams.",
-        "parameters": [_param("url", "Microsoft Teams webhook", "url", required=True, sensitive=True)],
+        "parameters": [
+            _param("url", "Microsoft Teams webhook", "url", required=True, sensitive=True)
+        ],
         "events": _COMMON_EVENTS,
     },
     {
@@ -214,7 +216,11 @@ def outcome(
                 f" successfully. Errors: channel_not_found ({missing})",
                 details,
             )
-        return "success", f"All ({len(channels)}) Slack App messages were sent successfully.", details
+        return (
+            "success",
+            f"All ({len(channels)}) Slack App messages were sent successfully.",
+            details,
+        )
     label = {
         "webhook": "Webhook request",
         "teams": "Teams webhook request",
@@ -262,4 +268,3 @@ def deliver(conn: sqlite3.Connection, event: dict[str, Any]) -> None:
         " details) VALUES (?,?,?,?,?,?)",
         rows,
     )
-

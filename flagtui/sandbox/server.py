@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import socket
 import threading
 import time
@@ -112,8 +113,6 @@ def run_sandbox_command(args: argparse.Namespace) -> int:
     print(f"  admin token:  {tokens.admin}", flush=True)
     print(f"  viewer token: {tokens.viewer}", flush=True)
     print("Press Ctrl-C to stop.", flush=True)
-    try:
+    with contextlib.suppress(KeyboardInterrupt):
         uvicorn.Server(config).run()
-    except KeyboardInterrupt:
-        pass
     return 0

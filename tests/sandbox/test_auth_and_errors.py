@@ -62,7 +62,9 @@ async def test_reads_need_a_token_and_the_viewer_may_read(
 
 async def test_bearer_prefix_is_accepted(anonymous: httpx.AsyncClient, sandbox_app) -> None:
     token = sandbox_app.state.admin_token
-    response = await anonymous.get("/api/admin/projects", headers={"Authorization": f"Bearer {token}"})
+    response = await anonymous.get(
+        "/api/admin/projects", headers={"Authorization": f"Bearer {token}"}
+    )
     assert response.status_code == 200
 
 
@@ -156,4 +158,6 @@ async def test_bad_filters_are_400(admin: httpx.AsyncClient) -> None:
         await admin.get("/api/admin/search/features?state=IS:sleepy"), 400, "ValidationError"
     )
     assert_error(await admin.get("/api/admin/search/features?type=release"), 400, "ValidationError")
-    assert_error(await admin.get("/api/admin/search/events?from=IS:yesterday"), 400, "ValidationError")
+    assert_error(
+        await admin.get("/api/admin/search/events?from=IS:yesterday"), 400, "ValidationError"
+    )

@@ -18,8 +18,12 @@ async def all_of_type(client: httpx.AsyncClient, type_: str) -> list[dict]:
     while True:
         page = await client.get(
             "/api/admin/search/features",
-            params={"type": f"IS:{type_}", "limit": 100, "offset": len(found),
-                    "state": "IS_ANY_OF:active,stale,archived"},
+            params={
+                "type": f"IS:{type_}",
+                "limit": 100,
+                "offset": len(found),
+                "state": "IS_ANY_OF:active,stale,archived",
+            },
         )
         found.extend(page.json()["features"])
         if len(found) >= page.json()["total"]:

@@ -55,11 +55,15 @@ async def test_a_patch_that_changes_nothing_records_no_event(admin: httpx.AsyncC
 
 async def test_archive_and_revive_through_patch(admin: httpx.AsyncClient) -> None:
     feature = await a_feature(admin, "&lifecycle=IS:live")
-    archived = await admin.patch(path(feature), json=[{"op": "replace", "path": "/archived", "value": True}])
+    archived = await admin.patch(
+        path(feature), json=[{"op": "replace", "path": "/archived", "value": True}]
+    )
     assert archived.json()["archived"] is True
     assert archived.json()["archivedAt"] is not None
     assert archived.json()["lifecycle"]["stage"] == "archived"
-    revived = await admin.patch(path(feature), json=[{"op": "replace", "path": "/archived", "value": False}])
+    revived = await admin.patch(
+        path(feature), json=[{"op": "replace", "path": "/archived", "value": False}]
+    )
     assert revived.json()["archivedAt"] is None
     assert revived.json()["lifecycle"] == feature["lifecycle"]
     types = [e["type"] for e in await events_of(admin, feature=feature["name"])][:4]

@@ -11,7 +11,9 @@ from tests.sandbox.test_auth_and_errors import assert_error
 
 async def test_removing_an_environment_drops_its_settings(admin: httpx.AsyncClient) -> None:
     features = (await admin.get("/api/admin/projects/payments/features")).json()["features"]
-    assert any(e["name"] == "qa" and e["hasStrategies"] for f in features for e in f["environments"])
+    assert any(
+        e["name"] == "qa" and e["hasStrategies"] for f in features for e in f["environments"]
+    )
     response = await admin.delete("/api/admin/projects/payments/environments/qa")
     assert response.status_code == 200 and response.content == b""
     features = (await admin.get("/api/admin/projects/payments/features")).json()["features"]
@@ -78,7 +80,9 @@ async def test_bad_access_requests_are_400(admin: httpx.AsyncClient, body: dict)
 
 async def test_access_to_unknown_project_is_404(admin: httpx.AsyncClient) -> None:
     body = {"roles": [5], "groups": [], "users": [3]}
-    assert_error(await admin.post("/api/admin/projects/nope/access", json=body), 404, "NotFoundError")
+    assert_error(
+        await admin.post("/api/admin/projects/nope/access", json=body), 404, "NotFoundError"
+    )
 
 
 async def test_delete_change_request(admin: httpx.AsyncClient) -> None:

@@ -11,8 +11,12 @@ from tests.sandbox.test_auth_and_errors import assert_error
 
 @pytest.mark.parametrize(
     ("q", "expected"),
-    [("ad", "admin@acme.example"), ("LOVELACE", "ada.lovelace@acme.example"),
-     ("BJÖRN", "björn.andersson@acme.example"), ("LMURPH", "liam.murphy@acme.example")],
+    [
+        ("ad", "admin@acme.example"),
+        ("LOVELACE", "ada.lovelace@acme.example"),
+        ("BJÖRN", "björn.andersson@acme.example"),
+        ("LMURPH", "liam.murphy@acme.example"),
+    ],
 )
 async def test_user_search(viewer: httpx.AsyncClient, q: str, expected: str) -> None:
     response = await viewer.get("/api/admin/user-admin/search", params={"q": q})
@@ -20,8 +24,8 @@ async def test_user_search(viewer: httpx.AsyncClient, q: str, expected: str) -> 
     body = response.json()
     assert expected in [u["email"] for u in body["users"]]
     assert all(
-        q.casefold() in (u["name"] or "").casefold() + (u["email"]).casefold()
-        + (u["username"] or "").casefold()
+        q.casefold()
+        in (u["name"] or "").casefold() + (u["email"]).casefold() + (u["username"] or "").casefold()
         for u in body["users"]
     )
     assert [r["id"] for r in body["rootRoles"]][:3] == [1, 2, 3]
@@ -58,8 +62,11 @@ async def test_event_search_filters_and_pages_by_event_id(admin: httpx.AsyncClie
     page = (await admin.post("/api/admin/events/search", json={"limit": 5, "offset": 100})).json()
     assert [e["id"] for e in page["events"]] == [100, 99, 98, 97, 96]
     assert page["totalEvents"] == 6000
-    typed = (await admin.post("/api/admin/events/search",
-                              json={"type": "feature-tagged", "project": "payments"})).json()
+    typed = (
+        await admin.post(
+            "/api/admin/events/search", json={"type": "feature-tagged", "project": "payments"}
+        )
+    ).json()
     assert typed["events"] and all(
         e["type"] == "feature-tagged" and e["project"] == "payments" for e in typed["events"]
     )
@@ -73,7 +80,11 @@ async def test_event_search_filters_and_pages_by_event_id(admin: httpx.AsyncClie
 
 
 async def test_get_event_search(admin: httpx.AsyncClient) -> None:
-    body = (await admin.get("/api/admin/search/events?type=IS_ANY_OF:feature-created,feature-tagged&limit=20&offset=5")).json()
+    body = (
+        await admin.get(
+            "/api/admin/search/events?type=IS_ANY_OF:feature-created,feature-tagged&limit=20&offset=5"
+        )
+    ).json()
     assert len(body["events"]) == 20
     assert {e["type"] for e in body["events"]} <= {"feature-created", "feature-tagged"}
     day = body["events"][0]["createdAt"][:10]
@@ -110,8 +121,14 @@ async def test_integration_history_has_failures(admin: httpx.AsyncClient) -> Non
 
 @pytest.mark.parametrize(
     ("query", "count"),
-    [("", 50), ("limit=0", 50), ("limit=1", 1), ("limit=100", 100), ("limit=101", 50),
-     ("offset=0&limit=3", 3)],
+    [
+        ("", 50),
+        ("limit=0", 50),
+        ("limit=1", 1),
+        ("limit=100", 100),
+        ("limit=101", 50),
+        ("offset=0&limit=3", 3),
+    ],
 )
 async def test_addon_events_paging(admin: httpx.AsyncClient, query: str, count: int) -> None:
     response = await admin.get(f"/api/admin/addons/2/events?{query}")
@@ -131,14 +148,20 @@ async def test_unknown_addon_is_404(admin: httpx.AsyncClient, addon: str) -> Non
 
 async def test_feature_search_filters(admin: httpx.AsyncClient) -> None:
     everything = (await admin.get("/api/admin/search/features?limit=100")).json()
-    assert everything["total"] > 200 and all(f["archivedAt"] is None for f in everything["features"])
+    assert everything["total"] > 200 and all(
+        f["archivedAt"] is None for f in everything["features"]
+    )
     archived = (await admin.get("/api/admin/search/features?state=IS:archived")).json()
     assert archived["total"] > 0 and all(f["archivedAt"] for f in archived["features"])
     stale = (await admin.get("/api/admin/search/features?state=IS:stale&limit=100")).json()
     assert all(f["stale"] for f in stale["features"])
     potentially = (await admin.get("/api/admin/search/features?state=IS:potentially-stale")).json()
     assert potentially["total"] > 0
-    kinds = (await admin.get("/api/admin/search/features?type=IS_ANY_OF:kill-switch,permission&project=IS:payments&limit=100")).json()
+    kinds = (
+        await admin.get(
+            "/api/admin/search/features?type=IS_ANY_OF:kill-switch,permission&project=IS:payments&limit=100"
+        )
+    ).json()
     assert kinds["features"] and all(
         f["type"] in ("kill-switch", "permission") and f["project"] == "payments"
         for f in kinds["features"]
@@ -151,7 +174,9 @@ async def test_feature_search_filters(admin: httpx.AsyncClient) -> None:
         or any("checkout" in t["value"] for t in f["tags"])
         for f in named["features"]
     )
-    ordered = (await admin.get("/api/admin/search/features?sortBy=name&sortOrder=desc&limit=20")).json()
+    ordered = (
+        await admin.get("/api/admin/search/features?sortBy=name&sortOrder=desc&limit=20")
+    ).json()
     names = [f["name"] for f in ordered["features"]]
     assert names == sorted(names, reverse=True)
 
@@ -159,15 +184,37 @@ async def test_feature_search_filters(admin: httpx.AsyncClient) -> None:
 async def test_search_item_and_feature_shapes(admin: httpx.AsyncClient) -> None:
     item = await a_feature(admin)
     assert set(item) == {
-        "name", "description", "type", "project", "stale", "potentiallyStale", "favorite",
-        "impressionData", "createdAt", "archivedAt", "lastSeenAt", "environments", "tags",
-        "lifecycle", "createdBy", "dependencyType", "segments",
+        "name",
+        "description",
+        "type",
+        "project",
+        "stale",
+        "potentiallyStale",
+        "favorite",
+        "impressionData",
+        "createdAt",
+        "archivedAt",
+        "lastSeenAt",
+        "environments",
+        "tags",
+        "lifecycle",
+        "createdBy",
+        "dependencyType",
+        "segments",
     }
     assert set(item["environments"][0]) == {
-        "name", "enabled", "type", "sortOrder", "variantCount", "lastSeenAt", "hasStrategies",
+        "name",
+        "enabled",
+        "type",
+        "sortOrder",
+        "variantCount",
+        "lastSeenAt",
+        "hasStrategies",
         "hasEnabledStrategies",
     }
-    full = (await admin.get(f"/api/admin/projects/{item['project']}/features/{item['name']}")).json()
+    full = (
+        await admin.get(f"/api/admin/projects/{item['project']}/features/{item['name']}")
+    ).json()
     assert full["lifecycle"] == item["lifecycle"]
     assert set(full["createdBy"]) == {"id", "name", "imageUrl"}
 
@@ -179,8 +226,13 @@ async def test_demo_data_has_dependencies_and_constraints(admin: httpx.AsyncClie
     parent = full["dependencies"][0]["feature"]
     parent_full = (await admin.get(f"/api/admin/projects/payments/features/{parent}")).json()
     assert child["name"] in parent_full["children"]
-    strategies = [s for f in children[:80] for s in (await admin.get(
-        f"/api/admin/projects/payments/features/{f['name']}")).json()["environments"][0]["strategies"]]
+    strategies = [
+        s
+        for f in children[:80]
+        for s in (await admin.get(f"/api/admin/projects/payments/features/{f['name']}")).json()[
+            "environments"
+        ][0]["strategies"]
+    ]
     assert any(s["constraints"] for s in strategies)
 
 
@@ -192,7 +244,12 @@ async def test_browse_shapes(viewer: httpx.AsyncClient) -> None:
     assert ui["versionInfo"]["current"]["enterprise"] == "8.2.0" and ui["sandbox"] is True
     types = (await viewer.get("/api/admin/feature-types")).json()["types"]
     assert {t["id"]: t["lifetimeDays"] for t in types} == {
-        "release": 40, "experiment": 40, "operational": 7, "kill-switch": None, "permission": None}
+        "release": 40,
+        "experiment": 40,
+        "operational": 7,
+        "kill-switch": None,
+        "permission": None,
+    }
     roles = (await viewer.get("/api/admin/roles")).json()["roles"]
     assert {r["type"] for r in roles} == {"root", "root-custom", "project", "custom"}
     groups = (await viewer.get("/api/admin/groups")).json()["groups"]
@@ -201,7 +258,11 @@ async def test_browse_shapes(viewer: httpx.AsyncClient) -> None:
     assert len(users["users"]) == 40
     open_crs = (await viewer.get("/api/admin/search/change-requests?state=IS:open")).json()
     assert {c["state"] for c in open_crs["changeRequests"]} <= {
-        "Draft", "In review", "Approved", "Scheduled"}
+        "Draft",
+        "In review",
+        "Approved",
+        "Scheduled",
+    }
     assert open_crs["total"] > 0
     scheduled = next(c for c in open_crs["changeRequests"] if c["state"] == "Scheduled")
     assert scheduled["schedule"]["scheduledAt"]
