@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import UTC, datetime
 
 from rich.text import Text
@@ -30,17 +31,23 @@ def staleness(feature: Feature) -> Text:
     return Text("")
 
 
-def env_abbrev(name: str) -> str:
-    return name[:3]
+def short_names(names: Iterable[str]) -> dict[str, str]:
+    """The shortest prefix (from one letter) that still tells the environments apart."""
+    names = sorted(set(names))
+    for length in range(1, max((len(n) for n in names), default=1) + 1):
+        prefixes = {n[:length] for n in names}
+        if len(prefixes) == len(names):
+            return {n: n[:length] for n in names}
+    return {n: n for n in names}
 
 
-def env_flags(environments: list[FeatureEnvironment] | None) -> Text:
-    """Compact per-environment state: `dev✓ pro✗`."""
+def env_flags(environments: list[FeatureEnvironment] | None, short: dict[str, str]) -> Text:
+    """Compact per-environment state: `d✓ s✗ p✓`."""
     out = Text()
     for index, env in enumerate(environments or []):
         if index:
             out.append(" ")
-        out.append(env_abbrev(env.name))
+        out.append(short.get(env.name, env.name))
         out.append("✓" if env.enabled else "✗", style="green" if env.enabled else "red")
     return out
 

@@ -42,6 +42,12 @@ class Area:
 AREAS: tuple[Area, ...] = (
     Area("features", "Features", "Flags", "1", "flagtui.tui.screens.features:FeaturesScreen",
          description="Search, inspect and patch feature flags"),
+    Area("feature-types", "Feature types", "Types", "2",
+         "flagtui.tui.screens.feature_types:FeatureTypesScreen",
+         description="Lifetimes after which flags become potentially stale"),
+    Area("environments", "Project environments", "Envs", "3",
+         "flagtui.tui.screens.environments:EnvironmentsScreen",
+         description="Environments linked to the current project"),
 )  # fmt: skip
 
 AREAS_BY_NAME = {area.name: area for area in AREAS}

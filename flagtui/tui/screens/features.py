@@ -14,7 +14,7 @@ from textual.timer import Timer
 from textual.widgets import DataTable, Input, Select, Static
 
 from flagtui.api.models import Feature
-from flagtui.tui.format import env_flags, staleness, when
+from flagtui.tui.format import env_flags, short_names, staleness, when
 from flagtui.tui.screens.base import AreaScreen
 from flagtui.tui.widgets.table import ResourceTable, Row
 
@@ -34,18 +34,22 @@ COLUMNS = [
     ("type", "Type"),
     ("stage", "Stage"),
     ("stale", "Stale"),
-    ("envs", "Environments"),
+    ("envs", "Envs"),
     ("created", "Created"),
 ]
 
 
-def feature_row(feature: Feature) -> Row:
+def clip(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def feature_row(feature: Feature, short: dict[str, str], name_width: int) -> Row:
     cells = (
-        feature.name,
+        clip(feature.name, name_width),
         feature.type or "",
         feature.lifecycle.stage if feature.lifecycle else "",
         staleness(feature),
-        env_flags(feature.environments),
+        env_flags(feature.environments, short),
         when(feature.created_at, date_only=True),
     )
     return feature.name, cells
@@ -55,18 +59,22 @@ class FeaturesScreen(AreaScreen):
     AREA = "features"
     BINDINGS: ClassVar = [
         Binding("enter", "open", "Open", id="features.open", tooltip="Show the feature's detail"),
-        Binding("n", "page(1)", "Next page", id="features.next", tooltip="Next 50 features"),
-        Binding("p", "page(-1)", "Prev page", id="features.prev", tooltip="Previous 50"),
+        Binding("n", "page(1)", "Page", key_display="n/p", id="features.next",
+                tooltip="Next 50 features (PageDown)"),
+        Binding("p", "page(-1)", "Prev page", show=False, id="features.prev",
+                tooltip="Previous 50 features (PageUp)"),
         Binding("pagedown", "page(1)", "Next page", show=False, priority=True, id="features.pgdn"),
         Binding("pageup", "page(-1)", "Prev page", show=False, priority=True, id="features.pgup"),
-        Binding("s", "focus_search", "Search", id="features.search", tooltip="Search by name"),
+        Binding("s", "focus_search", "Search", show=False, id="features.search",
+                tooltip="Search by name (also /)"),
         Binding("r", "reload", "Reload", id="features.reload", tooltip="Read the page again"),
-    ]
+    ]  # fmt: skip
 
     def __init__(self) -> None:
         super().__init__()
         self.page = 0
         self.total = 0
+        self.features: list[Feature] = []
         self._debounce: Timer | None = None
 
     def compose_body(self) -> ComposeResult:
@@ -147,9 +155,22 @@ class FeaturesScreen(AreaScreen):
             self.page = pages - 1
             self.load_page()
             return
-        self.query_one(ResourceTable).set_rows([feature_row(f) for f in page.features])
+        self.features = page.features
+        self.show_rows()
         noun = "feature" if page.total == 1 else "features"
         status.update(f"page {self.page + 1}/{pages} · {page.total} {noun}")
+
+    def show_rows(self) -> None:
+        short = short_names({e.name for f in self.features for e in f.environments or []})
+        envs = max((len(f.environments or []) for f in self.features), default=1) * 3 - 1
+        # Names get the width the other columns leave, so 80 columns need no horizontal scroll.
+        width = max(16, self.size.width - 48 - envs)
+        rows = [feature_row(f, short, width) for f in self.features]
+        self.query_one(ResourceTable).set_rows(rows)
+
+    def on_resize(self) -> None:
+        if self.features:
+            self.show_rows()
 
     def restart(self) -> None:
         self.page = 0

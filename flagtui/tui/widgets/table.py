@@ -29,7 +29,7 @@ class ResourceTable(DataTable[Cell]):
         Binding("k", "cursor_up", "Up", show=False, id="table.up", tooltip="Previous row"),
         Binding("g", "scroll_top", "Top", show=False, id="table.top", tooltip="First row"),
         Binding("G", "scroll_bottom", "Bottom", show=False, id="table.bottom", tooltip="Last row"),
-        Binding("y", "copy_key", "Copy", id="table.copy", tooltip="Copy the row's name or id"),
+        Binding("y", "copy_key", "Copy", show=False, id="table.copy", tooltip="Copy the row's key"),
         Binding("slash", "filter", "Filter", id="table.filter", tooltip="Filter the rows"),
     ]
 
@@ -49,6 +49,10 @@ class ResourceTable(DataTable[Cell]):
     def on_mount(self) -> None:
         for key, label in self._columns:
             self.add_column(label, key=key)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # Enter belongs to the screen, whose binding says what it does ("Open", "Edit", ...).
+        return action != "select_cursor"
 
     @property
     def selected_key(self) -> str | None:

@@ -1,0 +1,126 @@
+"""Project environments (operation 3): which are linked to the project; remove one by name."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.widgets import Select, Static
+
+from flagtui.api.models import ProjectEnvironment
+from flagtui.tui.format import yes_no
+from flagtui.tui.screens.base import AreaScreen
+from flagtui.tui.widgets.confirm import TypedConfirmModal
+from flagtui.tui.widgets.table import FilteredTable, ResourceTable
+
+COLUMNS = [
+    ("name", "Environment"),
+    ("linked", "Linked"),
+    ("type", "Type"),
+    ("enabled", "Enabled"),
+    ("protected", "Protected"),
+]
+
+
+def environment_row(env: ProjectEnvironment) -> tuple[str, tuple[str, ...]]:
+    linked = "✓ linked" if env.visible else "—"
+    return env.name, (env.name, linked, env.type or "", yes_no(env.enabled), yes_no(env.protected))
+
+
+class EnvironmentsScreen(AreaScreen):
+    AREA = "environments"
+    WRITE_ACTIONS = frozenset({"remove"})
+    BINDINGS: ClassVar = [
+        Binding("d,delete", "remove", "Remove", key_display="d", id="envs.remove",
+                tooltip="Remove the environment from the project (type its name)"),
+        Binding("r", "reload", "Reload", id="envs.reload", tooltip="Read the environments again"),
+    ]  # fmt: skip
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.environments: dict[str, ProjectEnvironment] = {}
+
+    def compose_body(self) -> ComposeResult:
+        with Horizontal(classes="toolbar"):
+            yield Select[str]([], prompt="project", id="project", compact=True)
+        yield Static("", id="envs-status", classes="status-line")
+        yield FilteredTable(ResourceTable(COLUMNS, id="environments"))
+
+    def on_mount(self) -> None:
+        self.query_one(ResourceTable).focus()
+        self.load_projects()
+
+    def on_screen_resume(self) -> None:
+        remembered = self.flagtui.project
+        select = self.query_one("#project", Select)
+        if remembered and select.value != remembered and remembered in self._project_ids:
+            select.value = remembered
+
+    @property
+    def project(self) -> str | None:
+        value = self.query_one("#project", Select).value
+        return value if isinstance(value, str) else None
+
+    @work(exclusive=True, group="env-projects", exit_on_error=False)
+    async def load_projects(self) -> None:
+        projects = await self.flagtui.client.list_projects()
+        self._project_ids = [p.id for p in projects]
+        select = self.query_one("#project", Select)
+        select.set_options(
+            (p.id if p.name == p.id else f"{p.name} ({p.id})", p.id) for p in projects
+        )
+        remembered = self.flagtui.project
+        if self._project_ids:
+            select.value = remembered if remembered in self._project_ids else self._project_ids[0]
+
+    _project_ids: list[str] = []
+
+    @on(Select.Changed, "#project")
+    def _project_changed(self, event: Select.Changed) -> None:
+        if isinstance(event.value, str):
+            self.flagtui.project = event.value
+            self.load()
+
+    @work(exclusive=True, group="environments", exit_on_error=False)
+    async def load(self) -> None:
+        if self.project is None:
+            return
+        envs = await self.flagtui.client.list_project_environments(self.project)
+        self.environments = {e.name: e for e in envs}
+        self.query_one(ResourceTable).set_rows([environment_row(e) for e in envs])
+        linked = sum(1 for e in envs if e.visible)
+        self.query_one("#envs-status", Static).update(
+            f"{linked} of {len(envs)} environments linked to {self.project}"
+        )
+
+    def action_reload(self) -> None:
+        self.load()
+
+    def action_remove(self) -> None:
+        name = self.query_one(ResourceTable).selected_key
+        project = self.project
+        if name is None or project is None:
+            return
+        if not self.environments[name].visible:
+            self.notify(f"{name} is not linked to {project}.", severity="warning")
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.remove_environment(project, name)
+
+        body = (
+            f"Flags of project {project} lose their {name} settings and strategies. "
+            "This cannot be undone from flagtui."
+        )
+        title = f"Remove {name} from {project}?"
+        self.app.push_screen(TypedConfirmModal(title, body, name, confirm_label="Remove"), answered)
+
+    @work(exclusive=True, group="environments", exit_on_error=False)
+    async def remove_environment(self, project: str, name: str) -> None:
+        await self.flagtui.client.remove_project_environment(project, name)
+        self.notify(f"{name} removed from {project}")
+        self.load()

@@ -1,0 +1,176 @@
+"""One feature in full (one `get_feature` request): environments, strategies, variants, tags,
+dependencies, children, collaborators, lifecycle. `e` patches it, `u` marks it uncompleted."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.widgets import Static
+
+from flagtui.api.models import Constraint, Feature, Strategy, Variant
+from flagtui.tui.format import when, yes_no
+from flagtui.tui.screens.base import AreaScreen
+from flagtui.tui.widgets.confirm import ConfirmModal
+
+
+def _constraint(c: Constraint) -> str:
+    values = c.values if c.values else ([c.value] if c.value is not None else [])
+    neg = "NOT " if c.inverted else ""
+    case = " (any case)" if c.case_insensitive else ""
+    return f"{c.context_name} {neg}{c.operator} {', '.join(values)}{case}"
+
+
+def _variant(v: Variant) -> str:
+    payload = f" = {v.payload.type}:{v.payload.value}" if v.payload else ""
+    weight = f" {v.weight / 10:g}%" if v.weight is not None else ""
+    return f"{v.name}{weight}{payload}"
+
+
+def _strategy(out: Text, s: Strategy) -> None:
+    title = f" “{s.title}”" if s.title else ""
+    params = " ".join(f"{k}={v}" for k, v in sorted((s.parameters or {}).items()))
+    out.append(f"    • {s.name}{title}", style="bold")
+    if s.disabled:
+        out.append(" (disabled)", style="dim")
+    out.append(f" {params}\n" if params else "\n")
+    for c in s.constraints or []:
+        out.append(f"        if {_constraint(c)}\n")
+    if s.segments:
+        out.append(f"        segments {', '.join(str(x) for x in s.segments)}\n")
+    for v in s.variants or []:
+        out.append(f"        variant {_variant(v)}\n")
+
+
+def _section(out: Text, title: str, lines: list[str]) -> None:
+    out.append(f"\n{title}\n", style="bold underline")
+    for line in lines or ["—"]:
+        out.append(f"  {line}\n")
+
+
+def feature_text(f: Feature) -> Text:
+    out = Text()
+    out.append(f"{f.name}", style="bold")
+    out.append(f"  {f.type or ''} · project {f.project or '?'}\n")
+    out.append(f"{f.description or '(no description)'}\n", style="italic")
+    stage = f.lifecycle.stage if f.lifecycle else "—"
+    since = f" since {when(f.lifecycle.entered_stage_at)}" if f.lifecycle else ""
+    out.append(f"\nStage {stage}{since}\n")
+    out.append(
+        f"Stale {yes_no(f.stale)} · potentially stale {yes_no(f.potentially_stale)} · "
+        f"impression data {yes_no(f.impression_data)} · archived {yes_no(f.archived)}\n"
+    )
+    by = f" by {f.created_by.name or f.created_by.username}" if f.created_by else ""
+    out.append(f"Created {when(f.created_at)}{by}\n")
+    out.append("\nEnvironments\n", style="bold underline")
+    for env in f.environments or []:
+        mark, style = ("✓", "green") if env.enabled else ("✗", "red")
+        out.append(f"  {mark} ", style=style)
+        out.append(f"{env.name}", style="bold")
+        out.append(f" ({env.type or '?'}) · {len(env.strategies or [])} strategies\n")
+        for s in env.strategies or []:
+            _strategy(out, s)
+        for v in env.variants or []:
+            out.append(f"    variant {_variant(v)}\n")
+    if not f.environments:
+        out.append("  —\n")
+    _section(out, "Variants", [_variant(v) for v in f.variants or []])
+    _section(out, "Tags", [f"{t.type}:{t.value}" for t in f.tags or []])
+    deps = [
+        f"{d.feature} {'enabled' if d.enabled is not False else 'disabled'}"
+        + (f" (variants {', '.join(d.variants)})" if d.variants else "")
+        for d in f.dependencies or []
+    ]
+    _section(out, "Dependencies", deps)
+    _section(out, "Children", list(f.children or []))
+    users = f.collaborators.users if f.collaborators else []
+    _section(out, "Collaborators", [u.name or u.username or f"user {u.id}" for u in users])
+    return out
+
+
+class FeatureDetailScreen(AreaScreen):
+    AREA = "features"
+    WRITE_ACTIONS = frozenset({"edit", "uncomplete"})
+    BINDINGS: ClassVar = [
+        Binding("escape", "app.pop_screen", "Back", id="detail.back", tooltip="Back to the list"),
+        Binding("e", "edit", "Edit", id="detail.edit", tooltip="Patch description, type, flags"),
+        Binding("u", "uncomplete", "Uncomplete", id="detail.uncomplete",
+                tooltip="Mark the completed feature uncompleted"),
+        Binding("r", "reload", "Reload", id="detail.reload", tooltip="Read the feature again"),
+        Binding("y", "copy", "Copy name", id="detail.copy", tooltip="Copy the feature's name"),
+    ]  # fmt: skip
+
+    def __init__(self, project: str, name: str) -> None:
+        super().__init__()
+        self.project = project
+        self.feature_name = name
+        self.feature: Feature | None = None
+
+    def compose_body(self) -> ComposeResult:
+        with VerticalScroll(id="detail"):
+            yield Static(f"loading {self.feature_name}…", id="feature")
+
+    def on_mount(self) -> None:
+        self.query_one("#detail").focus()
+        self.load()
+
+    @work(exclusive=True, group="feature", exit_on_error=False)
+    async def load(self) -> None:
+        self.show(await self.flagtui.client.get_feature(self.project, self.feature_name))
+
+    def show(self, feature: Feature) -> None:
+        self.feature = feature
+        self.query_one("#feature", Static).update(feature_text(feature))
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "uncomplete" and not self._completed:
+            return False
+        return super().check_action(action, parameters)
+
+    @property
+    def _completed(self) -> bool:
+        return bool(
+            self.feature and self.feature.lifecycle and self.feature.lifecycle.stage == "completed"
+        )
+
+    def action_reload(self) -> None:
+        self.load()
+
+    def action_copy(self) -> None:
+        self.app.copy_to_clipboard(self.feature_name)
+        self.notify(f"Copied {self.feature_name!r}", timeout=3)
+
+    def action_edit(self) -> None:
+        if self.feature is None:
+            return
+        from flagtui.tui.screens.patch_form import PatchFormScreen
+
+        def saved(feature: Feature | None) -> None:
+            if feature is not None:
+                self.show(feature)
+
+        self.app.push_screen(PatchFormScreen(self.project, self.feature), saved)
+
+    def action_uncomplete(self) -> None:
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.uncomplete()
+
+        body = f"{self.feature_name} leaves the completed stage and returns to its previous stage."
+        self.app.push_screen(
+            ConfirmModal("Mark feature uncompleted?", body, confirm_label="Uncomplete"), answered
+        )
+
+    @work(exclusive=True, group="feature", exit_on_error=False)
+    async def uncomplete(self) -> None:
+        client = self.flagtui.client
+        await client.uncomplete_feature(self.project, self.feature_name)
+        feature = await client.get_feature(self.project, self.feature_name)
+        self.show(feature)
+        stage = feature.lifecycle.stage if feature.lifecycle else "unknown"
+        self.notify(f"{self.feature_name} marked uncompleted (stage now {stage})")

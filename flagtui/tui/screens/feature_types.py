@@ -1,0 +1,130 @@
+"""Feature types (operation 6): lifetimes after which flags become potentially stale."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.widgets import Button, Input, Label, Static
+
+from flagtui.api.errors import InvalidArgument
+from flagtui.api.models import FeatureType
+from flagtui.api.validation import MAX_LIFETIME_DAYS, lifetime_days
+from flagtui.tui.format import lifetime
+from flagtui.tui.screens.base import AreaScreen, FlagtuiModal, describe_error
+from flagtui.tui.widgets.table import FilteredTable, ResourceTable
+
+COLUMNS = [("id", "Id"), ("name", "Name"), ("lifetime", "Lifetime"), ("about", "Description")]
+
+
+def parse_lifetime(text: str) -> int | None:
+    """Days as a whole number, or "never" (or 0): raises InvalidArgument."""
+    value = text.strip().lower()
+    if value in ("never", "0"):
+        return None
+    if not value.isdigit():
+        raise InvalidArgument(
+            "lifetime", f"a whole number of days (0 to {MAX_LIFETIME_DAYS}) or never"
+        )
+    return lifetime_days(int(value))
+
+
+class LifetimeModal(FlagtuiModal):
+    """Edit one type's lifetime; a failure is shown inline and keeps the input."""
+
+    BINDINGS: ClassVar = [
+        Binding("escape", "close", "Cancel", id="lifetime.cancel", tooltip="Close without change")
+    ]
+
+    def __init__(self, feature_type: FeatureType) -> None:
+        super().__init__(classes="form")
+        self.feature_type = feature_type
+
+    def compose(self) -> ComposeResult:
+        t = self.feature_type
+        with Vertical(classes="dialog"):
+            yield Label(f"Lifetime of {t.name} ({t.id})", classes="dialog-title")
+            yield Label(
+                f"Days until potentially stale, or never. Now: {lifetime(t.lifetime_days)}."
+            )
+            current = "never" if not t.lifetime_days else str(t.lifetime_days)
+            yield Input(current, id="lifetime", placeholder="days or never")
+            yield Static("", id="lifetime-error", classes="error-line")
+            yield Button("Save", id="save", variant="primary")
+
+    def on_mount(self) -> None:
+        self.query_one("#lifetime", Input).focus()
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    @on(Input.Submitted)
+    @on(Button.Pressed, "#save")
+    def save(self) -> None:
+        error = self.query_one("#lifetime-error", Static)
+        try:
+            days = parse_lifetime(self.query_one("#lifetime", Input).value)
+        except InvalidArgument as exc:
+            error.update(f"Not sent — {exc.limit}")
+            return
+        error.update("")
+        self.send(days)
+
+    @work(exclusive=True, group="lifetime", exit_on_error=False)
+    async def send(self, days: int | None) -> None:
+        updated = await self.flagtui.client.update_feature_type_lifetime(self.feature_type.id, days)
+        self.notify(f"{updated.name}: lifetime now {lifetime(updated.lifetime_days)}")
+        self.dismiss(updated)
+
+    def io_failed(self, group: str, error: BaseException) -> None:
+        self.query_one("#lifetime-error", Static).update(f"Not applied — {describe_error(error)}")
+        super().io_failed(group, error)
+
+
+class FeatureTypesScreen(AreaScreen):
+    AREA = "feature-types"
+    WRITE_ACTIONS = frozenset({"edit"})
+    BINDINGS: ClassVar = [
+        Binding("enter,e", "edit", "Edit lifetime", key_display="⏎/e", id="types.edit",
+                tooltip="Change the lifetime of the selected type"),
+        Binding("r", "reload", "Reload", id="types.reload", tooltip="Read the types again"),
+    ]  # fmt: skip
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.types: dict[str, FeatureType] = {}
+
+    def compose_body(self) -> ComposeResult:
+        yield Static(
+            "Lifetime: days until a flag of the type is marked potentially stale.",
+            classes="status-line",
+        )
+        yield FilteredTable(ResourceTable(COLUMNS, id="types"))
+
+    def on_mount(self) -> None:
+        self.query_one(ResourceTable).focus()
+        self.load()
+
+    @work(exclusive=True, group="types", exit_on_error=False)
+    async def load(self) -> None:
+        types = await self.flagtui.client.list_feature_types()
+        self.types = {t.id: t for t in types}
+        rows = [(t.id, (t.id, t.name, lifetime(t.lifetime_days), t.description)) for t in types]
+        self.query_one(ResourceTable).set_rows(rows)
+
+    def action_reload(self) -> None:
+        self.load()
+
+    def action_edit(self) -> None:
+        key = self.query_one(ResourceTable).selected_key
+        if key is None or key not in self.types:
+            return
+
+        def done(updated: FeatureType | None) -> None:
+            if updated is not None:
+                self.load()
+
+        self.app.push_screen(LifetimeModal(self.types[key]), done)

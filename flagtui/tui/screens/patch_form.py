@@ -1,0 +1,164 @@
+"""Patch a feature (operation 1): a form of its metadata, or a raw JSON Patch in advanced mode.
+
+The exact patch (only changed fields, as `replace` ops) is shown for confirmation before it is
+sent. A failure is shown next to the form and keeps every input.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, ClassVar
+
+from rich.syntax import Syntax
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Checkbox, Footer, Input, Label, Select, Static, TextArea
+
+from flagtui.api.errors import InvalidArgument
+from flagtui.api.models import Feature
+from flagtui.api.validation import patch_operations
+from flagtui.tui.screens.base import IOScreenMixin, describe_error
+from flagtui.tui.widgets.confirm import ConfirmModal
+from flagtui.tui.widgets.header import FlagtuiHeader
+
+FLAGS = (("stale", "stale"), ("impressionData", "impression_data"), ("archived", "archived"))
+
+
+def _flag_label(wire: str, value: bool) -> str:
+    return f"{wire}: {'yes' if value else 'no'}"
+
+
+class PatchFormScreen(IOScreenMixin, Screen[Feature | None]):
+    WRITE_ACTIONS = frozenset({"review"})
+    BINDINGS: ClassVar = [
+        Binding("ctrl+r", "review", "Review & send", id="patch.review",
+                tooltip="Show the JSON Patch, then send it", priority=True),
+        Binding("ctrl+t", "toggle_mode", "Raw JSON Patch", id="patch.advanced",
+                tooltip="Switch between the form and a raw JSON Patch array", priority=True),
+        Binding("escape", "cancel", "Cancel", id="patch.cancel", tooltip="Back without change"),
+    ]  # fmt: skip
+
+    def __init__(self, project: str, feature: Feature) -> None:
+        super().__init__()
+        self.project = project
+        self.feature = feature
+        self.advanced = False
+
+    def compose(self) -> ComposeResult:
+        f = self.feature
+        yield FlagtuiHeader(area="features")
+        with VerticalScroll(id="patch-form"):
+            yield Label(f"Patch {f.name} (project {self.project})", classes="dialog-title")
+            with Vertical(id="simple"):
+                yield Label("Description")
+                yield Input(f.description or "", id="description", select_on_focus=False)
+                yield Label("Type")
+                current = [(f.type, f.type)] if f.type else []
+                yield Select[str](current, value=f.type or Select.NULL, id="type", compact=True)
+                for wire, attr in FLAGS:
+                    value = bool(getattr(f, attr))
+                    yield Checkbox(_flag_label(wire, value), value, id=wire, compact=True)
+            with Vertical(id="advanced"):
+                yield Label('JSON Patch array, e.g. [{"op": "replace", "path": ...}]')
+                yield TextArea("[]", id="raw", language="json", soft_wrap=True)
+            yield Static("", id="form-error", classes="error-line")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#advanced").display = False
+        self.query_one("#description").focus()
+        self.load_types()
+
+    @work(exclusive=True, group="patch-types", exit_on_error=False)
+    async def load_types(self) -> None:
+        types = await self.flagtui.client.list_feature_types()
+        select = self.query_one("#type", Select)
+        options = [(t.name, t.id) for t in types]
+        if self.feature.type and self.feature.type not in {t.id for t in types}:
+            options.append((self.feature.type, self.feature.type))
+        select.set_options(options)
+        if self.feature.type:
+            select.value = self.feature.type
+
+    @on(Checkbox.Changed)
+    def _flag_toggled(self, event: Checkbox.Changed) -> None:
+        event.checkbox.label = _flag_label(event.checkbox.id or "", event.value)
+
+    def changed_ops(self) -> list[dict[str, Any]]:
+        f = self.feature
+        ops: list[dict[str, Any]] = []
+        description = self.query_one("#description", Input).value
+        if description != (f.description or ""):
+            ops.append({"op": "replace", "path": "/description", "value": description})
+        kind = self.query_one("#type", Select).value
+        if isinstance(kind, str) and kind != f.type:
+            ops.append({"op": "replace", "path": "/type", "value": kind})
+        for wire, attr in FLAGS:
+            value = self.query_one(f"#{wire}", Checkbox).value
+            if value != bool(getattr(f, attr)):
+                ops.append({"op": "replace", "path": f"/{wire}", "value": value})
+        return ops
+
+    def raw_ops(self) -> list[dict[str, Any]]:
+        """The advanced array, checked as the client checks it (raises InvalidArgument)."""
+        try:
+            ops = json.loads(self.query_one("#raw", TextArea).text)
+        except json.JSONDecodeError as exc:
+            raise InvalidArgument(
+                "JSON", f"line {exc.lineno} column {exc.colno}: {exc.msg}"
+            ) from None
+        if not isinstance(ops, list):
+            raise InvalidArgument("patch", "a JSON array of operations")
+        patch_operations(ops)
+        return ops
+
+    def show_error(self, message: str) -> None:
+        self.query_one("#form-error", Static).update(message)
+
+    def action_toggle_mode(self) -> None:
+        self.advanced = not self.advanced
+        if self.advanced:
+            raw = self.query_one("#raw", TextArea)
+            if raw.text.strip() in ("", "[]"):
+                raw.text = json.dumps(self.changed_ops(), indent=2)
+        self.query_one("#simple").display = not self.advanced
+        self.query_one("#advanced").display = self.advanced
+        self.query_one("#raw" if self.advanced else "#description").focus()
+        self.show_error("")
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+    def action_review(self) -> None:
+        try:
+            ops = self.raw_ops() if self.advanced else self.changed_ops()
+        except InvalidArgument as exc:
+            self.show_error(f"Not sent — {exc}")
+            return
+        if not ops:
+            self.show_error("Nothing changed: no patch to send.")
+            return
+        self.show_error("")
+        text = json.dumps(ops, indent=2)
+        body = Syntax(text, "json", theme="ansi_dark", word_wrap=True)
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.send(ops)
+
+        title = f"Send this JSON Patch to {self.feature.name}?"
+        self.app.push_screen(ConfirmModal(title, body, confirm_label="Send"), answered)
+
+    @work(exclusive=True, group="patch", exit_on_error=False)
+    async def send(self, ops: list[dict[str, Any]]) -> None:
+        updated = await self.flagtui.client.patch_feature(self.project, self.feature.name, ops)
+        self.notify(f"{updated.name} updated ({len(ops)} change{'s' * (len(ops) != 1)})")
+        self.dismiss(updated)
+
+    def io_failed(self, group: str, error: BaseException) -> None:
+        if group == "patch":
+            self.show_error(f"Not applied — {describe_error(error)}")
+        super().io_failed(group, error)
