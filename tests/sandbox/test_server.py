@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import os
 import signal
 import socket
@@ -103,7 +104,7 @@ async def test_concurrent_writers_lose_no_update(sandbox: SandboxServer) -> None
     assert after - before == 20
     # each event's preData is the previous event's data: the updates were serialised
     chain = list(reversed(events))
-    for older, newer in zip(chain, chain[1:], strict=False):
+    for older, newer in itertools.pairwise(chain):
         assert newer["preData"]["description"] == older["data"]["description"]
     final = httpx.get(f"{sandbox.url}{path}", headers=headers).json()["description"]
     assert final == events[0]["data"]["description"]
