@@ -48,6 +48,11 @@ AREAS: tuple[Area, ...] = (
     Area("environments", "Project environments", "Envs", "3",
          "flagtui.tui.screens.environments:EnvironmentsScreen",
          description="Environments linked to the current project"),
+    Area("integrations", "Integrations", "Integr", "4",
+         "flagtui.tui.screens.integrations:IntegrationsScreen",
+         description="Integrations, their recent failures and deliveries"),
+    Area("failures", "Failures", "Fails", "5", "flagtui.tui.screens.failures:FailuresScreen",
+         description="Every unsuccessful delivery of every integration"),
 )  # fmt: skip
 
 AREAS_BY_NAME = {area.name: area for area in AREAS}

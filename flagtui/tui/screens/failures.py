@@ -1,0 +1,128 @@
+"""Failures across all integrations: every delivery that did not fully succeed, newest first.
+
+One `list_addons` request plus one `list_integration_events` request per integration (its
+newest 100 deliveries, the most one request may ask for): the minimum the API allows."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import ClassVar
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.widgets import DataTable, Static
+
+from flagtui.api.models import IntegrationEvent
+from flagtui.tui.format import when
+from flagtui.tui.screens.base import AreaScreen
+from flagtui.tui.screens.deliveries import (
+    DeliveryDetailScreen,
+    clip,
+    clip_middle,
+    preview_text,
+    share,
+    state_text,
+)
+from flagtui.tui.screens.integrations import bounded
+from flagtui.tui.widgets.table import Cell, FilteredTable, ResourceTable, Row
+
+WINDOW = 100
+COLUMNS = [
+    ("time", "Time"),
+    ("integration", "Integration"),
+    ("state", "State"),
+    ("type", "Event"),
+    ("details", "Details"),
+]
+
+
+class FailureDetailScreen(DeliveryDetailScreen):
+    AREA = "failures"
+
+
+class FailuresScreen(AreaScreen):
+    AREA = "failures"
+    BINDINGS: ClassVar = [
+        Binding("enter", "open", "Open", id="failures.open",
+                tooltip="The delivery and the event that triggered it"),
+        Binding("r", "reload", "Refresh", id="failures.reload",
+                tooltip="Read every integration's deliveries again"),
+    ]  # fmt: skip
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.failures: list[tuple[str, IntegrationEvent]] = []
+        self.counted = 0
+
+    def compose_body(self) -> ComposeResult:
+        yield Static("loading…", id="failures-status", classes="status-line")
+        yield FilteredTable(ResourceTable(COLUMNS, id="failures"))
+        yield Static("", classes="delivery-preview")
+
+    def on_mount(self) -> None:
+        self.query_one(ResourceTable).focus()
+        self.load()
+
+    @work(exclusive=True, group="failures", exit_on_error=False)
+    async def load(self) -> None:
+        client = self.flagtui.client
+        self.query_one("#failures-status", Static).update("reading integrations…")
+        addons = (await client.list_addons()).addons
+        pages = await bounded(
+            partial(client.list_integration_events, addon.id, limit=WINDOW) for addon in addons
+        )
+        found = [
+            (f"{addon.provider} #{addon.id}", delivery)
+            for addon, page in zip(addons, pages, strict=True)
+            for delivery in page
+            if delivery.failed
+        ]
+        found.sort(key=lambda item: (item[1].created_at, item[1].id), reverse=True)
+        self.failures = found
+        self.counted = len(addons)
+        self.show()
+
+    def show(self) -> None:
+        # Time 16 + integration 12 + state 9 + cell padding 10 + scrollbar 1 = 48
+        type_w, details_w = share(self.size.width - 48, 26 if self.size.width >= 110 else 18)
+        rows: list[Row] = []
+        for integration, d in self.failures:
+            event = d.event
+            cells: list[Cell] = [
+                when(d.created_at),
+                integration,
+                state_text(d.state),
+                clip_middle(event.type if event else "—", type_w),
+                clip(d.state_details or "", details_w),
+            ]
+            rows.append((f"{d.integration_id}:{d.id}", cells))
+        self.query_one(ResourceTable).set_rows(rows)
+        integrations = {name for name, _ in self.failures}
+        self.query_one("#failures-status", Static).update(
+            f"{len(self.failures)} unsuccessful deliveries · {len(integrations)} of "
+            f"{self.counted} integrations · newest {WINDOW} deliveries of each"
+        )
+
+    def on_resize(self) -> None:
+        if self.failures:
+            self.show()
+
+    def action_reload(self) -> None:
+        self.load()
+
+    @property
+    def selected(self) -> tuple[str, IntegrationEvent] | None:
+        key = self.query_one(ResourceTable).selected_key
+        return next((f for f in self.failures if f"{f[1].integration_id}:{f[1].id}" == key), None)
+
+    @on(DataTable.RowHighlighted)
+    def _preview(self) -> None:
+        integration, delivery = self.selected or ("", None)
+        self.query_one(".delivery-preview", Static).update(preview_text(delivery, integration))
+
+    @on(DataTable.RowSelected)
+    def action_open(self) -> None:
+        if self.selected is not None:
+            integration, delivery = self.selected
+            self.app.push_screen(FailureDetailScreen(delivery, integration))

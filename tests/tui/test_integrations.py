@@ -1,0 +1,106 @@
+"""Integrations and their deliveries (operation 2), and the failures view across all of them."""
+
+from __future__ import annotations
+
+from textual.widgets import Static
+
+from flagtui.tui.screens.deliveries import DeliveriesScreen, DeliveryDetailScreen
+from flagtui.tui.screens.failures import FailureDetailScreen, FailuresScreen
+from flagtui.tui.screens.integrations import IntegrationsScreen, masked
+from flagtui.tui.widgets.table import ResourceTable
+
+from .areas import app_in, rows, settle
+
+
+def test_secrets_are_masked() -> None:
+    assert masked("url", "https://u:pw@hooks.example/x", set()) == "•••••"
+    assert masked("url", "https://hooks.example/x?token=abc", set()) == "•••••"
+    assert masked("apiKey", "dd-123", set()) == "•••••"
+    assert masked("webhook", "https://hooks.example/x", {"webhook"}) == "•••••"
+    assert masked("url", "*****", set()) == "•••••"
+    assert masked("defaultChannels", "#ops", set()) == "#ops"
+
+
+async def test_integrations_show_failures_counted_from_the_first_page(
+    make_app, client, tmp_path
+) -> None:
+    addons = (await client.list_addons()).addons
+    expected = {
+        str(a.id): sum(d.failed for d in await client.list_integration_events(a.id, limit=50))
+        for a in addons
+    }
+    app = app_in(make_app, tmp_path, "integrations")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, IntegrationsScreen)
+        shown = {row[0]: int(row[5]) for row in rows(app)}
+        assert shown == expected
+        assert any(shown.values())
+        detail = str(app.screen.query_one("#integration-detail", Static).render())
+        assert "•••••" in detail
+        assert "ci-4b1d" not in detail and "6f1c9a2e" not in detail
+
+
+async def test_deliveries_page_filter_and_detail(make_app, client, tmp_path) -> None:
+    first = await client.list_integration_events(2, limit=50)
+    second = await client.list_integration_events(2, limit=50, offset=50)
+    app = app_in(make_app, tmp_path, "integrations")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        table = app.screen.query_one(ResourceTable)
+        table.move_cursor(row=table.get_row_index("2"))
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, DeliveriesScreen)
+        assert [r.key.value for r in app.screen.query_one(ResourceTable).ordered_rows] == [
+            d.id for d in first
+        ]
+        await pilot.press("f")
+        await pilot.pause()
+        assert [r.key.value for r in app.screen.query_one(ResourceTable).ordered_rows] == [
+            d.id for d in first if d.failed
+        ]
+        await pilot.press("f", "n")
+        await settle(pilot)
+        assert [r.key.value for r in app.screen.query_one(ResourceTable).ordered_rows] == [
+            d.id for d in second
+        ]
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, DeliveryDetailScreen)
+        text = str(app.screen.query_one("#delivery").render())
+        assert second[0].id in text and second[0].event is not None
+        assert second[0].event.type in text
+        await pilot.press("escape", "p")
+        await settle(pilot)
+        assert app.screen.query_one(ResourceTable).row_count == len(first)
+
+
+async def test_failures_view_lists_exactly_the_failed_deliveries(
+    make_app, client, tmp_path
+) -> None:
+    addons = (await client.list_addons()).addons
+    expected = {
+        f"{d.integration_id}:{d.id}"
+        for a in addons
+        for d in await client.list_integration_events(a.id, limit=100)
+        if d.state != "success"
+    }
+    app = app_in(make_app, tmp_path, "failures")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, FailuresScreen)
+        table = app.screen.query_one(ResourceTable)
+        keys = [r.key.value for r in table.ordered_rows]
+        assert set(keys) == expected and len(keys) == len(expected)
+        times = [row[0] for row in rows(app)]
+        assert times == sorted(times, reverse=True)
+        # Refresh costs one list_addons plus one request per integration, no more.
+        before = app.client.requests_sent
+        await pilot.press("r")
+        await settle(pilot)
+        assert app.client.requests_sent - before == 1 + len(addons)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, FailureDetailScreen)
+        assert app.screen.delivery.state != "success"
