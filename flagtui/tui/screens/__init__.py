@@ -53,6 +53,8 @@ AREAS: tuple[Area, ...] = (
          description="Integrations, their recent failures and deliveries"),
     Area("failures", "Failures", "Fails", "5", "flagtui.tui.screens.failures:FailuresScreen",
          description="Every unsuccessful delivery of every integration"),
+    Area("events", "Event log", "Events", "6", "flagtui.tui.screens.events:EventsScreen",
+         description="Search the audit log by type, project, feature and text"),
 )  # fmt: skip
 
 AREAS_BY_NAME = {area.name: area for area in AREAS}

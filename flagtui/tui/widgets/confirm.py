@@ -17,6 +17,8 @@ class ConfirmModal(ModalScreen[bool]):
     BINDINGS = [
         Binding("escape", "cancel", "Cancel", id="confirm.cancel", tooltip="Close without change")
     ]
+    FOCUS = "#cancel"
+    LOCKED = False
 
     def __init__(
         self, title: str, body: RenderableType = "", *, confirm_label: str = "Confirm"
@@ -34,13 +36,15 @@ class ConfirmModal(ModalScreen[bool]):
             yield from self.compose_extra()
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Cancel", id="cancel")
-                yield Button(self.confirm_label, id="confirm", variant="error")
+                yield Button(
+                    self.confirm_label, id="confirm", variant="error", disabled=self.LOCKED
+                )
 
     def compose_extra(self) -> ComposeResult:
         yield from ()
 
     def on_mount(self) -> None:
-        self.query_one("#cancel", Button).focus()
+        self.query_one(self.FOCUS).focus()
 
     @on(Button.Pressed, "#cancel")
     def action_cancel(self) -> None:
@@ -54,6 +58,9 @@ class ConfirmModal(ModalScreen[bool]):
 class TypedConfirmModal(ConfirmModal):
     """For the riskiest changes: the confirm button works only once `name` is typed exactly."""
 
+    FOCUS = "#typed"
+    LOCKED = True
+
     def __init__(self, title: str, body: RenderableType, name: str, **kwargs: str) -> None:
         super().__init__(title, body, **kwargs)
         self.expected = name
@@ -61,10 +68,6 @@ class TypedConfirmModal(ConfirmModal):
     def compose_extra(self) -> ComposeResult:
         yield Label(f"Type {self.expected!r} to confirm:")
         yield Input(placeholder=self.expected, id="typed")
-
-    def on_mount(self) -> None:
-        self.query_one("#confirm", Button).disabled = True
-        self.query_one("#typed", Input).focus()
 
     @on(Input.Changed, "#typed")
     def _typed(self, event: Input.Changed) -> None:

@@ -1,0 +1,76 @@
+"""Feature types: lifetime edits are validated inline and reach the server."""
+
+from __future__ import annotations
+
+from textual.widgets import Input
+
+from flagtui.tui.screens.feature_types import FeatureTypesScreen, LifetimeModal
+from flagtui.tui.widgets.table import ResourceTable
+
+from .helpers import settle, text_of
+
+
+async def open_editor(app, pilot, type_id: str) -> LifetimeModal:
+    await settle(app, pilot)
+    await pilot.press("2")
+    await settle(app, pilot)
+    assert isinstance(app.screen, FeatureTypesScreen)
+    table = app.screen.query_one(ResourceTable)
+    table.move_cursor(row=table.get_row_index(type_id))
+    await pilot.press("e")
+    await pilot.pause()
+    assert isinstance(app.screen, LifetimeModal)
+    return app.screen
+
+
+async def test_lifetime_edit_reaches_the_server(make_app, client) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        modal = await open_editor(app, pilot, "release")
+        modal.query_one(Input).value = "90"
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert isinstance(app.screen, FeatureTypesScreen)
+        row = app.screen.query_one(ResourceTable).get_row("release")
+        assert row[2] == "90 days"
+    types = {t.id: t for t in await client.list_feature_types()}
+    assert types["release"].lifetime_days == 90
+
+
+async def test_never_clears_the_lifetime(make_app, client) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        modal = await open_editor(app, pilot, "experiment")
+        modal.query_one(Input).value = "never"
+        await pilot.press("enter")
+        await settle(app, pilot)
+    types = {t.id: t for t in await client.list_feature_types()}
+    assert types["experiment"].lifetime_days is None
+
+
+async def test_invalid_lifetimes_are_refused_inline_and_kept(make_app, client) -> None:
+    before = {t.id: t.lifetime_days for t in await client.list_feature_types()}
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        modal = await open_editor(app, pilot, "release")
+        for bad in ("abc", "-3", "2147483648", "1.5", ""):
+            modal.query_one(Input).value = bad
+            await pilot.press("enter")
+            await pilot.pause()
+            assert app.screen is modal
+            assert "Not sent — " in text_of(app, "#lifetime-error")
+            assert modal.query_one(Input).value == bad
+    assert {t.id: t.lifetime_days for t in await client.list_feature_types()} == before
+
+
+async def test_read_only_cannot_edit_lifetimes(make_app, client) -> None:
+    before = {t.id: t.lifetime_days for t in await client.list_feature_types()}
+    app = make_app(read_only=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("2")
+        await settle(app, pilot)
+        await pilot.press("e", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, FeatureTypesScreen)
+    assert {t.id: t.lifetime_days for t in await client.list_feature_types()} == before

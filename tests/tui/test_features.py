@@ -1,0 +1,175 @@
+"""Features: paging, search, detail, patch form, uncomplete, read-only and errors."""
+
+from __future__ import annotations
+
+from textual.widgets import Input, TextArea
+
+from flagtui.api import AdminClient
+from flagtui.tui.screens.feature_detail import FeatureDetailScreen
+from flagtui.tui.screens.features import FeaturesScreen
+from flagtui.tui.screens.patch_form import PatchFormScreen
+from flagtui.tui.widgets.confirm import ConfirmModal
+from flagtui.tui.widgets.table import ResourceTable
+
+from .helpers import settle, text_of
+
+
+async def first_project(client: AdminClient) -> str:
+    return (await client.list_projects())[0].id
+
+
+async def open_detail(app, pilot, project: str, name: str) -> FeatureDetailScreen:
+    app.push_screen(FeatureDetailScreen(project, name))
+    await settle(app, pilot)
+    assert isinstance(app.screen, FeatureDetailScreen)
+    return app.screen
+
+
+async def test_table_pages_and_searches_on_the_server(make_app, client) -> None:
+    project = await first_project(client)
+    total = (await client.search_features(project=project, limit=1)).total
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        table = app.screen.query_one(ResourceTable)
+        assert table.row_count == min(total, 50)
+        assert f"page 1/{-(-total // 50)} · {total} features" in text_of(app, "#page-status")
+        first = table.selected_key
+        assert first is not None
+        await pilot.press("s")
+        await pilot.press(*first[-6:])
+        await pilot.pause(0.6)
+        await settle(app, pilot)
+        keys = [row.key.value for row in table.ordered_rows]
+        assert first in keys
+        assert all(first[-6:] in key for key in keys)
+
+
+async def test_enter_opens_the_detail_of_the_selected_feature(make_app, client) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        name = app.screen.query_one(ResourceTable).selected_key
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert isinstance(app.screen, FeatureDetailScreen)
+        text = text_of(app, "#feature")
+        assert name in text and "Environments" in text and "production" in text
+        await pilot.press("escape")
+        assert isinstance(app.screen, FeaturesScreen)
+
+
+async def test_patch_form_sends_the_changed_fields_after_confirmation(make_app, client) -> None:
+    project = await first_project(client)
+    name = (await client.search_features(project=project, limit=1)).features[0].name
+    before = await client.get_feature(project, name)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await open_detail(app, pilot, project, name)
+        await pilot.press("e")
+        await settle(app, pilot)
+        form = app.screen
+        assert isinstance(form, PatchFormScreen)
+        form.query_one("#description", Input).value = "Edited from the TUI"
+        await pilot.click("#stale")
+        assert form.changed_ops() == [
+            {"op": "replace", "path": "/description", "value": "Edited from the TUI"},
+            {"op": "replace", "path": "/stale", "value": not before.stale},
+        ]
+        await pilot.press("ctrl+r")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmModal)
+        assert app.screen.focused is not None and app.screen.focused.id == "cancel"
+        await pilot.click("#confirm")
+        await settle(app, pilot)
+        assert isinstance(app.screen, FeatureDetailScreen)
+        assert "Edited from the TUI" in text_of(app, "#feature")
+    after = await client.get_feature(project, name)
+    assert after.description == "Edited from the TUI"
+    assert after.stale is (not before.stale)
+
+
+async def test_raw_patch_is_validated_before_sending_and_input_kept(make_app, client) -> None:
+    project = await first_project(client)
+    name = (await client.search_features(project=project, limit=1)).features[0].name
+    before = await client.get_feature(project, name)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await open_detail(app, pilot, project, name)
+        await pilot.press("e")
+        await settle(app, pilot)
+        await pilot.press("ctrl+t")
+        raw = app.screen.query_one("#raw", TextArea)
+        raw.text = '[{"op": "frobnicate", "path": "/description"}]'
+        await pilot.press("ctrl+r")
+        await pilot.pause()
+        assert isinstance(app.screen, PatchFormScreen)
+        assert "patch[0].op: one of add, remove" in text_of(app, "#form-error")
+        raw.text = "[{"
+        await pilot.press("ctrl+r")
+        await pilot.pause()
+        assert "Not sent — JSON: line 1" in text_of(app, "#form-error")
+        assert raw.text == "[{"
+    assert (await client.get_feature(project, name)).description == before.description
+
+
+async def test_a_refused_patch_shows_the_error_and_keeps_the_input(make_app, client) -> None:
+    project = await first_project(client)
+    name = (await client.search_features(project=project, limit=1)).features[0].name
+    before = await client.get_feature(project, name)
+    app = make_app(viewer=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await open_detail(app, pilot, project, name)
+        await pilot.press("e")
+        await settle(app, pilot)
+        app.screen.query_one("#description", Input).value = "viewer was here"
+        await pilot.press("ctrl+r")
+        await pilot.pause()
+        await pilot.click("#confirm")
+        await settle(app, pilot)
+        assert isinstance(app.screen, PatchFormScreen)
+        error = text_of(app, "#form-error")
+        assert "403 NoAccessError" in error and f"PATCH /api/admin/projects/{project}" in error
+        assert app.screen.query_one("#description", Input).value == "viewer was here"
+    assert (await client.get_feature(project, name)).description == before.description
+
+
+async def test_uncomplete_returns_the_feature_to_its_previous_stage(make_app, client) -> None:
+    page = await client.search_features(lifecycle=["completed"], limit=1)
+    feature = page.features[0]
+    assert feature.project is not None
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await open_detail(app, pilot, feature.project, feature.name)
+        assert "Stage completed" in text_of(app, "#feature")
+        await pilot.press("u")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmModal)
+        await pilot.click("#confirm")
+        await settle(app, pilot)
+        stage_line = text_of(app, "#feature")
+        assert "Stage completed" not in stage_line
+    after = await client.get_feature(feature.project, feature.name)
+    assert after.lifecycle is not None and after.lifecycle.stage != "completed"
+    assert f"Stage {after.lifecycle.stage}" in stage_line
+
+
+async def test_read_only_profile_hides_and_refuses_writes(make_app, client) -> None:
+    page = await client.search_features(lifecycle=["completed"], limit=1)
+    feature = page.features[0]
+    assert feature.project is not None
+    app = make_app(read_only=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        detail = await open_detail(app, pilot, feature.project, feature.name)
+        shown = {b.binding.action for b in detail.active_bindings.values()}
+        assert "edit" not in shown and "uncomplete" not in shown
+        await pilot.press("e", "u")
+        await settle(app, pilot)
+        assert app.screen is detail
+    after = await client.get_feature(feature.project, feature.name)
+    assert after.lifecycle is not None and after.lifecycle.stage == "completed"
