@@ -34,6 +34,7 @@ from flagtui.api.models import (
     User,
     UserList,
 )
+from flagtui.api.search_budget import SearchBudget, list_can_answer, page_from_list
 from flagtui.api.transport import DEFAULT_RETRY_DELAYS, Transport
 from flagtui.api.wire import (
     ChangeRequestList,
@@ -50,7 +51,8 @@ from flagtui.api.wire import (
 )
 
 T = TypeVar("T")
-FEATURE_SEARCH_CACHE_S = 30.0  # real Unleash allows 15 feature searches a minute per client
+FEATURE_SEARCH_CACHE_S = 30.0
+REAL_SEARCH_BUDGET = (14, 60.0)  # real Unleash: 15 a minute per client; one kept in reserve
 
 
 def _seg(value: str | int) -> str:
@@ -83,6 +85,7 @@ class AdminClient:
         verify: bool | str = True,
         retry_delays: Sequence[float] = DEFAULT_RETRY_DELAYS,
         transport: httpx.AsyncBaseTransport | None = None,
+        search_budget: tuple[int, float] | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.profile = profile
@@ -98,7 +101,9 @@ class AdminClient:
             transport=transport,
         )
         self._event_route: str | None = None
-        self._search_cache: dict[tuple[Any, ...], tuple[float, FeaturePage]] = {}
+        self._search_cache: dict[tuple[Any, ...], tuple[float, Any]] = {}
+        self._explicit_budget = search_budget is not None
+        self._search_budget = SearchBudget(*(search_budget or REAL_SEARCH_BUDGET))
 
     async def __aenter__(self) -> AdminClient:
         return self
@@ -124,6 +129,8 @@ class AdminClient:
         raw = await self._http.read("GET", "/api/admin/ui-config", _RAW)
         self.server = server_info(raw)
         self._event_route = event_search_route(self.server)
+        if self.server.sandbox and not self._explicit_budget:
+            self._search_budget = SearchBudget(limit=1_000_000, window_s=60.0)
         return self.server
 
     def _require_enterprise(self, operation: str) -> None:
@@ -321,8 +328,8 @@ class AdminClient:
         offset: int = 0,
         limit: int = 50,
     ) -> FeaturePage:
-        """Server-side search. Identical searches within 30 s are served from a cache, and any
-        write clears it: real Unleash allows only 15 of these a minute per client."""
+        """Server-side search. See `search_budget` for how real Unleash's
+        15-a-minute limit is spent: cached, then answered from the project list when it can."""
         params: dict[str, Any] = {
             "sortBy": sort_by,
             "sortOrder": sort_order,
@@ -336,15 +343,58 @@ class AdminClient:
         for name, values in (("type", types), ("state", states), ("lifecycle", lifecycle)):
             if values:
                 params[name] = _is_any_of(values)
-        key = tuple(sorted(params.items()))
-        cached = self._search_cache.get(key)
-        if cached and time.monotonic() - cached[0] < FEATURE_SEARCH_CACHE_S:
-            return cached[1]
-        page = await self._http.read(
-            "GET", "/api/admin/search/features", _FEATURE_PAGE, params=params
+        cache_key = tuple(sorted(params.items()))
+        cached = self._cached(cache_key)
+        if cached is not None:
+            return cached
+        wait = self._search_budget.wait()
+        if wait == 0:
+            try:
+                self._search_budget.spend()
+                page = await self._http.read(
+                    "GET", "/api/admin/search/features", _FEATURE_PAGE, params=params
+                )
+                self._search_cache[cache_key] = (time.monotonic(), page)
+                return page
+            except errors.RateLimited as exc:
+                self._search_budget.exhaust()
+                wait = exc.retry_after
+                if not list_can_answer(project, states, lifecycle, sort_by):
+                    raise
+        elif not list_can_answer(project, states, lifecycle, sort_by):
+            path = "/api/admin/search/features"
+            raise errors.RateLimited(
+                "GET",
+                path,
+                retry_after=round(wait, 1),
+                message="flagtui holds back: real Unleash allows 15 feature searches a minute",
+                profile=self.profile,
+            )
+        assert project is not None
+        return page_from_list(
+            await self._project_features_cached(project),
+            query=query,
+            types=types,
+            states=states,
+            sort_by=sort_by,
+            sort_order=sort_order,
+            offset=offset,
+            limit=limit,
         )
-        self._search_cache[key] = (time.monotonic(), page)
-        return page
+
+    def _cached(self, key: tuple[Any, ...]) -> Any:
+        hit = self._search_cache.get(key)
+        if hit and time.monotonic() - hit[0] < FEATURE_SEARCH_CACHE_S:
+            return hit[1]
+        return None
+
+    async def _project_features_cached(self, project: str) -> list[Feature]:
+        key = ("project-list", project)
+        cached = self._cached(key)
+        if cached is None:
+            cached = await self.list_project_features(project)
+            self._search_cache[key] = (time.monotonic(), cached)
+        return cached
 
     async def list_project_features(self, project: str) -> list[Feature]:
         """Every live feature of a project in one read (not rate-limited on real Unleash)."""

@@ -1,0 +1,85 @@
+"""Real Unleash allows 15 feature searches a minute per client, then answers 429.
+
+The client spends that budget deliberately: identical searches are cached, and once the budget
+is spent a search that the project's feature list can answer (name/description text, type,
+stale/active, sort, paging) is answered from that list instead; only lifecycle and
+potentially-stale filters need the search endpoint itself.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Sequence
+from datetime import UTC, datetime
+
+from flagtui.api.models import Feature, FeaturePage
+
+LIST_STATES = frozenset({"stale", "active"})
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+class SearchBudget:
+    """A sliding window of request times; `wait()` says how long until one more is allowed."""
+
+    def __init__(self, limit: int, window_s: float) -> None:
+        self.limit = limit
+        self.window_s = window_s
+        self._sent: deque[float] = deque()
+
+    def wait(self) -> float:
+        now = time.monotonic()
+        while self._sent and now - self._sent[0] >= self.window_s:
+            self._sent.popleft()
+        if len(self._sent) < self.limit:
+            return 0.0
+        return self.window_s - (now - self._sent[0])
+
+    def spend(self) -> None:
+        self._sent.append(time.monotonic())
+
+    def exhaust(self) -> None:
+        """The server said 429: count the window as spent."""
+        now = time.monotonic()
+        self._sent.extend([now] * max(0, self.limit - len(self._sent)))
+
+
+def list_can_answer(
+    project: str | None, states: Sequence[str], lifecycle: Sequence[str], sort_by: str
+) -> bool:
+    return (
+        project is not None
+        and not lifecycle
+        and set(states) <= LIST_STATES
+        and sort_by in ("name", "type", "createdAt")
+    )
+
+
+def page_from_list(
+    features: list[Feature],
+    *,
+    query: str | None,
+    types: Sequence[str],
+    states: Sequence[str],
+    sort_by: str,
+    sort_order: str,
+    offset: int,
+    limit: int,
+) -> FeaturePage:
+    text = (query or "").lower()
+    wanted = [
+        f
+        for f in features
+        if (not text or text in f.name.lower() or text in (f.description or "").lower())
+        and (not types or f.type in types)
+        and (not states or ("stale" if f.stale else "active") in states)
+    ]
+    keys = {
+        "name": lambda f: f.name,
+        "type": lambda f: (f.type or "", f.name),
+        "createdAt": lambda f: (f.created_at or _EPOCH, f.name),
+    }
+    wanted.sort(key=keys[sort_by], reverse=sort_order == "desc")
+    return FeaturePage(
+        features=wanted[offset : offset + limit], total=len(wanted), source="project-list"
+    )

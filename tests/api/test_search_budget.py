@@ -1,0 +1,63 @@
+"""Real Unleash's 15-searches-a-minute limit, exercised on the sandbox with a tiny budget: once
+spent, searches the project list can answer are answered from it, and no 429 is provoked."""
+
+from __future__ import annotations
+
+import pytest
+
+from flagtui.api import AdminClient, RateLimited
+
+
+@pytest.fixture
+async def budgeted(sandbox):
+    async with AdminClient(sandbox.url, sandbox.admin_token, search_budget=(2, 60.0)) as client:
+        yield client
+
+
+async def test_identical_searches_are_served_from_the_cache(budgeted):
+    first = await budgeted.search_features(project="payments", limit=10)
+    sent = budgeted.requests_sent
+    again = await budgeted.search_features(project="payments", limit=10)
+    assert again == first
+    assert budgeted.requests_sent == sent
+
+
+@pytest.mark.parametrize(
+    "filters",
+    [
+        {},
+        {"query": "billing"},
+        {"types": ["experiment", "release"]},
+        {"states": ["stale"]},
+        {"sort_by": "createdAt", "sort_order": "desc"},
+    ],
+)
+async def test_spent_budget_falls_back_to_the_project_list(budgeted, admin, filters):
+    await budgeted.search_features(project="growth", limit=1)
+    await budgeted.search_features(project="mobile-app", limit=1)
+    page = await budgeted.search_features(project="payments", offset=5, limit=10, **filters)
+    expected = await admin.search_features(project="payments", offset=5, limit=10, **filters)
+    assert page.source == "project-list"
+    assert page.total == expected.total
+    assert [f.name for f in page.features] == [f.name for f in expected.features]
+
+
+async def test_a_search_the_list_cannot_answer_waits_instead_of_provoking_a_429(budgeted):
+    await budgeted.search_features(project="growth", limit=1)
+    await budgeted.search_features(project="mobile-app", limit=1)
+    sent = budgeted.requests_sent
+    with pytest.raises(RateLimited) as caught:
+        await budgeted.search_features(project="payments", lifecycle=["live"])
+    assert budgeted.requests_sent == sent
+    assert 0 < caught.value.retry_after <= 60
+    assert "15 feature searches a minute" in str(caught.value)
+
+
+async def test_writes_clear_the_cache(budgeted):
+    page = await budgeted.search_features(project="payments", limit=1)
+    feature = page.features[0]
+    await budgeted.patch_feature(
+        "payments", feature.name, [{"op": "replace", "path": "/description", "value": "new"}]
+    )
+    again = await budgeted.search_features(project="payments", limit=1)
+    assert again.features[0].description == "new"
