@@ -22,6 +22,9 @@ from flagtui.tui.screens.connect import ConnectScreen
 from flagtui.tui.state import UiState, default_state_path
 from flagtui.tui.widgets.help import HelpScreen
 
+# A dropped SSH session sends SIGHUP; service managers and `kill` send SIGTERM.
+LEAVE_ON = (signal.SIGHUP, signal.SIGTERM)
+
 
 class FlagtuiApp(App[int]):
     CSS_PATH = "flagtui.tcss"
@@ -79,16 +82,21 @@ class FlagtuiApp(App[int]):
     def on_mount(self) -> None:
         if self.profile.production:
             self.add_class("-production")
-        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError, AttributeError):
-            asyncio.get_running_loop().add_signal_handler(signal.SIGHUP, self._hang_up)
+        loop = asyncio.get_running_loop()
+        for signum in LEAVE_ON:
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                loop.add_signal_handler(signum, self._hang_up)
         self.action_connect()
 
     def on_unmount(self) -> None:
-        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError, AttributeError):
-            asyncio.get_running_loop().remove_signal_handler(signal.SIGHUP)
+        loop = asyncio.get_running_loop()
+        for signum in LEAVE_ON:
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                loop.remove_signal_handler(signum)
 
     def _hang_up(self) -> None:
-        """The terminal went away (e.g. a dropped SSH session): leave at once, cleanly."""
+        """The terminal went away (a dropped SSH session) or we were asked to stop: leave at
+        once, restoring the terminal."""
         self.exit(return_code=0)
 
     def action_connect(self) -> None:

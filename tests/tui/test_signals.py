@@ -1,0 +1,115 @@
+"""SSH life: a dropped session (SIGHUP, or the terminal going away) and SIGTERM end flagtui
+cleanly within a second, without spinning."""
+
+from __future__ import annotations
+
+import os
+import pty
+import select
+import signal
+import struct
+import sys
+import termios
+import time
+from fcntl import ioctl
+
+import pytest
+
+READY_TEXT = b"Flags"
+
+
+class _Child:
+    """flagtui on a pseudo-terminal that is its controlling terminal, as under sshd."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.returncode: int | None = None
+
+    def poll(self) -> int | None:
+        if self.returncode is None:
+            done, status = os.waitpid(self.pid, os.WNOHANG)
+            if done:
+                self.returncode = os.waitstatus_to_exitcode(status)
+        return self.returncode
+
+    def send_signal(self, signum: int) -> None:
+        os.kill(self.pid, signum)
+
+    def kill(self) -> None:
+        self.send_signal(signal.SIGKILL)
+        os.waitpid(self.pid, 0)
+
+
+def _spawn(sandbox, tmp_path) -> tuple[_Child, int]:
+    env = {
+        **os.environ,
+        "TERM": "xterm-256color",
+        "UNLEASH_URL": sandbox.url,
+        "UNLEASH_API_TOKEN": sandbox.admin_token,
+        "FLAGTUI_CONFIG": str(tmp_path / "none.toml"),
+        "XDG_STATE_HOME": str(tmp_path / "state"),
+    }
+    pid, master = pty.fork()
+    if pid == 0:  # the child: pty.fork made the terminal its controlling terminal
+        ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+        os.execve(sys.executable, [sys.executable, "-m", "flagtui"], env)
+    return _Child(pid), master
+
+
+def _read_until(master: int, wanted: bytes, timeout: float) -> bytes:
+    seen = b""
+    deadline = time.monotonic() + timeout
+    while wanted not in seen and time.monotonic() < deadline:
+        ready, _, _ = select.select([master], [], [], 0.1)
+        if ready:
+            try:
+                seen += os.read(master, 65536)
+            except OSError:
+                break
+    return seen
+
+
+def _drain(master: int) -> None:
+    try:
+        while select.select([master], [], [], 0)[0] and os.read(master, 65536):
+            pass
+    except OSError:
+        pass
+
+
+def _cpu_seconds(pid: int) -> float:
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@pytest.mark.parametrize("how", ["SIGHUP", "SIGTERM", "terminal closed"])
+def test_flagtui_exits_within_a_second(sandbox, tmp_path, how):
+    proc, master = _spawn(sandbox, tmp_path)
+    try:
+        assert READY_TEXT in _read_until(master, READY_TEXT, timeout=20), "TUI never drew"
+        idle_before = _cpu_seconds(proc.pid)
+        time.sleep(1.0)
+        _drain(master)
+        idle_cpu = _cpu_seconds(proc.pid) - idle_before
+        assert idle_cpu < 0.5, f"flagtui used {idle_cpu:.2f} s of CPU in 1 s while idle"
+        started = time.monotonic()
+        if how == "terminal closed":
+            os.close(master)
+            master = -1
+        else:
+            proc.send_signal(getattr(signal, how))
+        while proc.poll() is None and time.monotonic() - started < 3:
+            if master >= 0:
+                _drain(master)
+            time.sleep(0.02)
+        took = time.monotonic() - started
+        assert proc.poll() is not None, f"still running {took:.1f} s after {how}"
+        assert took < 1.0, f"took {took:.2f} s to exit after {how}"
+        if how != "terminal closed":
+            assert proc.returncode == 0, f"exit status {proc.returncode} after {how}"
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        if master >= 0:
+            os.close(master)
