@@ -7,7 +7,11 @@ enterprise-only operations), with these choices:
 
 - Authentication: `Authorization: <token>` or `Bearer <token>`. Missing or unknown token:
   401 AuthenticationRequired, on every operation and browse read (user search included).
-  The viewer token reads everything; any write with it is 403 NoAccessError.
+  The viewer token reads everything except what real Unleash reserves to the ADMIN
+  permission: the integration events of an addon (`GET /api/admin/addons/:id/events`, the
+  contract's 403 on endpoint 2) and the user list (`GET /api/admin/user-admin`); those and
+  any write with it are 403 NoAccessError. User search, feature search and detail, event
+  search, the addon list and ui-config stay open to it.
 - Check order: 401, then 415 (a write with a body needs `Content-Type: application/json`),
   then 403, then 413 (bodies above 1 MiB, error name PayloadTooLargeError), then 400.
 - Error names beyond the contract's table: 405 MethodNotAllowedError, 413

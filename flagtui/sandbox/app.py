@@ -89,7 +89,7 @@ def _is_json(content_type: str | None) -> bool:
 
 
 def endpoint(
-    handler: Handler, *, write: bool = False, body: bool = False
+    handler: Handler, *, write: bool = False, body: bool = False, admin: bool = False
 ) -> Callable[[Request], Any]:
     async def run(request: Request) -> Response:
         sandbox: Sandbox = request.app.state.sandbox
@@ -103,6 +103,8 @@ def endpoint(
                 )
             if write:
                 caller.require_write()
+            if admin:
+                caller.require_admin()
             payload = _parse_json(await _read_body(request)) if body else None
             call = Call(
                 sandbox.db, caller, dict(request.path_params), dict(request.query_params), payload
@@ -176,7 +178,7 @@ def routes() -> list[Route]:
             endpoint(feature_types.put_lifetime, write=True, body=True),
             methods=["PUT"],
         ),
-        Route("/api/admin/user-admin", endpoint(users.list_users), methods=["GET"]),
+        Route("/api/admin/user-admin", endpoint(users.list_users, admin=True), methods=["GET"]),
         Route("/api/admin/user-admin/search", endpoint(users.search_users), methods=["GET"]),
         Route("/api/admin/roles", endpoint(users.list_roles), methods=["GET"]),
         Route("/api/admin/groups", endpoint(users.list_groups), methods=["GET"]),
@@ -203,7 +205,7 @@ def routes() -> list[Route]:
         Route("/api/admin/addons", endpoint(integrations.list_addons), methods=["GET"]),
         Route(
             "/api/admin/addons/{id}/events",
-            endpoint(integrations.addon_events),
+            endpoint(integrations.addon_events, admin=True),
             methods=["GET"],
         ),
         Route(

@@ -31,6 +31,11 @@ class Caller:
         if not self.can_write:
             raise ApiError(403, "You don't have the required permissions to perform this action")
 
+    def require_admin(self) -> None:
+        """The ADMIN permission (only the admin token holds it)."""
+        if not self.can_write:
+            raise ApiError(403, "You need the ADMIN permission to perform this action")
+
 
 def new_tokens() -> Tokens:
     return Tokens(admin=f"*:*.{secrets.token_hex(32)}", viewer=f"viewer:{secrets.token_hex(24)}")

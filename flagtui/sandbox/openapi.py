@@ -560,7 +560,9 @@ def _paths() -> dict[str, Any]:
         },
         "/api/admin/user-admin": {
             "get": op(
-                "Users", obj({"users": array(ref("User")), "rootRoles": array(ref("Role"))}), READ
+                "Users (ADMIN permission)",
+                obj({"users": array(ref("User")), "rootRoles": array(ref("Role"))}),
+                [401, 403],
             )
         },
         "/api/admin/user-admin/search": {
@@ -611,9 +613,9 @@ def _paths() -> dict[str, Any]:
         },
         "/api/admin/addons/{id}/events": {
             "get": op(
-                "Integration events of an integration, newest first",
+                "Integration events of an integration, newest first (ADMIN permission)",
                 obj({"integrationEvents": array(ref("IntegrationEvent"))}),
-                [400, 401, 404],
+                [400, 401, 403, 404],
                 params=[path_param("id"), *PAGING],
             )
         },

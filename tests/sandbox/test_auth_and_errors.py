@@ -14,7 +14,6 @@ WRITES = [
     ("DELETE", "/api/admin/projects/payments/change-requests/1", None),
 ]
 READS = [
-    "/api/admin/addons/1/events",
     "/api/admin/user-admin/search?q=ad",
     "/api/admin/ui-config",
     "/api/admin/projects",
@@ -29,8 +28,9 @@ READS = [
     "/api/admin/roles",
     "/api/admin/groups",
     "/api/admin/projects/payments/access",
-    "/api/admin/user-admin",
 ]
+# Real Unleash requires the ADMIN permission for these reads (the contract's 403 on endpoint 2).
+ADMIN_READS = ["/api/admin/addons/1/events", "/api/admin/user-admin"]
 
 
 def assert_error(response: httpx.Response, status: int, name: str) -> None:
@@ -58,6 +58,22 @@ async def test_reads_need_a_token_and_the_viewer_may_read(
 ) -> None:
     assert_error(await anonymous.get(path), 401, "AuthenticationRequired")
     assert (await viewer.get(path)).status_code == 200
+
+
+@pytest.mark.parametrize("path", ADMIN_READS)
+async def test_admin_reads_are_no_access_for_the_viewer(
+    anonymous: httpx.AsyncClient,
+    viewer: httpx.AsyncClient,
+    admin: httpx.AsyncClient,
+    path: str,
+) -> None:
+    assert_error(await anonymous.get(path), 401, "AuthenticationRequired")
+    assert_error(await viewer.get(path), 403, "NoAccessError")
+    assert (await admin.get(path)).status_code == 200
+
+
+async def test_unknown_addon_is_still_403_for_the_viewer(viewer: httpx.AsyncClient) -> None:
+    assert_error(await viewer.get("/api/admin/addons/999/events"), 403, "NoAccessError")
 
 
 async def test_bearer_prefix_is_accepted(anonymous: httpx.AsyncClient, sandbox_app) -> None:

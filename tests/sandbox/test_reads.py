@@ -236,7 +236,7 @@ async def test_demo_data_has_dependencies_and_constraints(admin: httpx.AsyncClie
     assert any(s["constraints"] for s in strategies)
 
 
-async def test_browse_shapes(viewer: httpx.AsyncClient) -> None:
+async def test_browse_shapes(viewer: httpx.AsyncClient, admin: httpx.AsyncClient) -> None:
     projects = (await viewer.get("/api/admin/projects")).json()
     assert projects["version"] == 1
     assert {p["id"] for p in projects["projects"]} >= {"default", "payments", "mobile-app"}
@@ -254,7 +254,7 @@ async def test_browse_shapes(viewer: httpx.AsyncClient) -> None:
     assert {r["type"] for r in roles} == {"root", "root-custom", "project", "custom"}
     groups = (await viewer.get("/api/admin/groups")).json()["groups"]
     assert all(g["userCount"] == len(g["users"]) for g in groups)
-    users = (await viewer.get("/api/admin/user-admin")).json()
+    users = (await admin.get("/api/admin/user-admin")).json()
     assert len(users["users"]) == 40
     open_crs = (await viewer.get("/api/admin/search/change-requests?state=IS:open")).json()
     assert {c["state"] for c in open_crs["changeRequests"]} <= {
