@@ -55,6 +55,13 @@ AREAS: tuple[Area, ...] = (
          description="Every unsuccessful delivery of every integration"),
     Area("events", "Event log", "Events", "6", "flagtui.tui.screens.events:EventsScreen",
          description="Search the audit log by type, project, feature and text"),
+    Area("users", "Users", "Users", "7", "flagtui.tui.screens.users:UsersScreen",
+         description="Search users by name, username or e-mail"),
+    Area("access", "Project access", "Access", "8", "flagtui.tui.screens.access:AccessScreen",
+         enterprise_only=True, description="Who holds which roles in a project; grant roles"),
+    Area("change-requests", "Change requests", "CRs", "9",
+         "flagtui.tui.screens.change_requests:ChangeRequestsScreen", enterprise_only=True,
+         description="A project's change requests: inspect and delete"),
 )  # fmt: skip
 
 AREAS_BY_NAME = {area.name: area for area in AREAS}

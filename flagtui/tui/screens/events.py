@@ -35,16 +35,18 @@ COLUMNS = [
 
 
 def event_row(event: EventRecord, width: int) -> Row:
-    type_w = 28 if width >= 110 else 22
-    rest = max(24, width - 6 - 16 - type_w - 13 - 1)  # id, time, type, padding, scrollbar
-    feature_w = rest * 5 // 11
+    wide = width >= 110
+    type_w, project_w = (28, 14) if wide else (20, 9)
+    # What id (6), time (16), type, project, cell padding (12) and scrollbar (1) leave.
+    free = max(16, width - 35 - type_w - project_w)
+    feature_w = free * 11 // 20
     cells = (
         str(event.id),
         when(event.created_at),
         clip_middle(event.type, type_w),
-        clip(event.project or "", 10 if width < 110 else 14),
+        clip(event.project or "", project_w),
         clip(event.feature_name or "", feature_w),
-        clip(event.created_by or "", max(8, rest - feature_w - (10 if width < 110 else 14))),
+        clip(event.created_by or "", free - feature_w),
     )
     return str(event.id), cells
 

@@ -1,0 +1,204 @@
+"""Project access (Enterprise, operation 4): who holds which project roles now, and a form to
+grant roles to users (found by search) and groups, confirmed with a summary of who gets what."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.timer import Timer
+from textual.widgets import Input, Label, SelectionList, Static
+
+from flagtui.api.models import Group, ProjectAccess, Role, User
+from flagtui.tui.screens.enterprise import ProjectAreaScreen
+from flagtui.tui.widgets.confirm import ConfirmModal
+from flagtui.tui.widgets.table import ResourceTable, Row
+
+MIN_CHARS = 2
+DEBOUNCE_S = 0.3
+COLUMNS = [("kind", "Kind"), ("name", "Name"), ("roles", "Roles")]
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def summary(project: str, roles: list[Role], users: list[User], groups: list[Group]) -> str:
+    """ "Grant Owner, Member to 2 users (Ada, Bob) and 1 group (SRE) in project payments"."""
+    whom = []
+    if users:
+        whom.append(f"{plural(len(users), 'user')} ({', '.join(u.label for u in users)})")
+    if groups:
+        whom.append(f"{plural(len(groups), 'group')} ({', '.join(g.name for g in groups)})")
+    granted = ", ".join(r.name for r in roles) or "(no role)"
+    return f"Grant {granted} to {' and '.join(whom) or 'nobody'} in project {project}"
+
+
+def access_rows(access: ProjectAccess) -> list[Row]:
+    names = {role.id: role.name for role in access.roles}
+    rows: list[Row] = []
+    for kind, entries in (("user", access.users), ("group", access.groups)):
+        for entry in entries:
+            label = entry.get("name") or entry.get("username") or entry.get("email") or "?"
+            roles = ", ".join(names.get(r, str(r)) for r in entry.get("roles") or [])
+            rows.append((f"{kind}:{entry.get('id')}", (kind, str(label), roles)))
+    return rows
+
+
+class AccessScreen(ProjectAreaScreen):
+    AREA = "access"
+    WRITE_ACTIONS = frozenset({"grant"})
+    BINDINGS: ClassVar = [
+        Binding("ctrl+s", "grant", "Grant…", id="access.grant",
+                tooltip="Grant the checked roles to the checked users and groups"),
+        Binding("ctrl+r", "reload", "Reload", id="access.reload",
+                tooltip="Read the project's access, roles and groups again"),
+    ]  # fmt: skip
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.roles: dict[int, Role] = {}
+        self.groups: dict[int, Group] = {}
+        self.chosen_users: dict[int, User] = {}
+        self.found_users: list[User] = []
+        self._debounce: Timer | None = None
+
+    def compose_project_body(self) -> ComposeResult:
+        yield ResourceTable(COLUMNS, id="access-current")
+        with Horizontal(id="access-form"):
+            with Vertical():
+                yield Label("Roles", classes="column-title")
+                yield SelectionList[int](id="roles")
+            with Vertical():
+                yield Input(placeholder="find users (2+ chars)", id="user-search", compact=True)
+                yield SelectionList[int](id="users")
+            with Vertical():
+                yield Label("Groups", classes="column-title")
+                yield SelectionList[int](id="groups")
+        yield Static("", id="access-summary")
+
+    def on_mount(self) -> None:
+        self.query_one("#roles", SelectionList).focus()
+        self.load_projects()
+
+    @work(exclusive=True, group="projects", exit_on_error=False)
+    async def load_projects(self) -> None:
+        client = self.flagtui.client
+        roles = await client.list_roles()
+        groups = await client.list_groups()
+        self.roles = {r.id: r for r in roles if not r.type.startswith("root")}
+        self.groups = {g.id: g for g in groups}
+        self.query_one("#roles", SelectionList).add_options(
+            (r.name, r.id) for r in self.roles.values()
+        )
+        self.query_one("#groups", SelectionList).add_options(
+            (g.name, g.id) for g in self.groups.values()
+        )
+        await self.fill_projects()
+
+    def project_changed(self) -> None:
+        self.load()
+        self.show_summary()
+
+    @work(exclusive=True, group="access", exit_on_error=False)
+    async def load(self) -> None:
+        project = self.project
+        if project is None:
+            return
+        self.status(f"reading who has access to {project}…")
+        access = await self.flagtui.client.get_project_access(project)
+        rows = access_rows(access)
+        self.query_one("#access-current", ResourceTable).set_rows(rows)
+        self.status(f"{project}: {len(rows)} users and groups hold project roles")
+
+    def not_supported(self) -> None:
+        self.query_one("#access-current").display = False
+        self.query_one("#access-form").display = False
+
+    # -- users: search, check, keep the checked ones across searches ---------------------------
+
+    @on(Input.Changed, "#user-search")
+    def _typed(self, event: Input.Changed) -> None:
+        if self._debounce is not None:
+            self._debounce.stop()
+        if len(event.value.strip()) >= MIN_CHARS:
+            self._debounce = self.set_timer(DEBOUNCE_S, self.search_users)
+
+    @work(exclusive=True, group="user-search", exit_on_error=False)
+    async def search_users(self) -> None:
+        query = self.query_one("#user-search", Input).value.strip()
+        if len(query) >= MIN_CHARS:
+            self.found_users = (await self.flagtui.client.search_users(query)).users
+            self.show_users()
+
+    def show_users(self) -> None:
+        box = self.query_one("#users", SelectionList)
+        box.clear_options()
+        box.add_options((u.label, u.id, True) for u in self.chosen_users.values())
+        box.add_options(
+            (u.label, u.id, False) for u in self.found_users if u.id not in self.chosen_users
+        )
+
+    @on(SelectionList.SelectedChanged, "#users")
+    def _users_checked(self, event: SelectionList.SelectedChanged[int]) -> None:
+        checked = set(event.selection_list.selected)
+        known = {u.id: u for u in (*self.found_users, *self.chosen_users.values())}
+        self.chosen_users = {uid: known[uid] for uid in checked if uid in known}
+        self.show_summary()
+
+    @on(SelectionList.SelectedChanged, "#roles, #groups")
+    def show_summary(self) -> None:
+        text = summary(self.project or "?", *self.chosen()) if self.project else ""
+        self.query_one("#access-summary", Static).update(text)
+
+    def chosen(self) -> tuple[list[Role], list[User], list[Group]]:
+        roles = [self.roles[r] for r in self.query_one("#roles", SelectionList).selected]
+        groups = [self.groups[g] for g in self.query_one("#groups", SelectionList).selected]
+        return roles, list(self.chosen_users.values()), groups
+
+    # -- grant -------------------------------------------------------------------------------
+
+    def action_grant(self) -> None:
+        project = self.project
+        roles, users, groups = self.chosen()
+        if project is None or not roles or not (users or groups):
+            self.notify("Check at least one role and one user or group.", severity="warning")
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.grant(project, roles, users, groups)
+
+        text = summary(project, roles, users, groups) + "?"
+        self.app.push_screen(
+            ConfirmModal("Grant project access", text, confirm_label="Grant"), answered
+        )
+
+    @work(exclusive=True, group="grant", exit_on_error=False)
+    async def grant(
+        self, project: str, roles: list[Role], users: list[User], groups: list[Group]
+    ) -> None:
+        await self.flagtui.client.set_project_access(
+            project,
+            roles=[r.id for r in roles],
+            users=[u.id for u in users],
+            groups=[g.id for g in groups],
+        )
+        self.notify(summary(project, roles, users, groups).replace("Grant", "Granted", 1))
+        self.clear_form()
+        self.load()
+
+    def clear_form(self) -> None:
+        self.chosen_users = {}
+        self.found_users = []
+        self.query_one("#user-search", Input).value = ""
+        self.show_users()
+        self.query_one("#roles", SelectionList).deselect_all()
+        self.query_one("#groups", SelectionList).deselect_all()
+        self.show_summary()
+
+    def action_reload(self) -> None:
+        self.load()

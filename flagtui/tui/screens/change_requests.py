@@ -1,0 +1,225 @@
+"""Change requests of a project (Enterprise): the list, each in detail, and delete (operation 8)
+after a confirmation whose Cancel is focused."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.widgets import DataTable, Static
+
+from flagtui.api.models import ChangeRequest, CreatedBy
+from flagtui.tui.format import when
+from flagtui.tui.screens.base import AreaScreen
+from flagtui.tui.screens.deliveries import clip
+from flagtui.tui.screens.enterprise import ProjectAreaScreen
+from flagtui.tui.widgets.confirm import ConfirmModal
+from flagtui.tui.widgets.table import FilteredTable, ResourceTable, Row
+
+STATE_STYLES = {
+    "Draft": "dim",
+    "In review": "yellow",
+    "Approved": "green",
+    "Applied": "bold green",
+    "Scheduled": "cyan",
+    "Rejected": "red",
+    "Cancelled": "dim strike",
+}
+COLUMNS = [
+    ("id", "ID"),
+    ("title", "Title"),
+    ("state", "State"),
+    ("env", "Env"),
+    ("by", "Created by"),
+    ("created", "Created"),
+]
+
+
+def who(person: CreatedBy | dict[str, Any] | None) -> str:
+    if isinstance(person, dict):
+        person = CreatedBy.model_validate(person)
+    if person is None:
+        return "—"
+    return person.name or person.username or (f"user {person.id}" if person.id else "—")
+
+
+def state_text(state: str | None) -> Text:
+    return Text(state or "—", style=STATE_STYLES.get(state or "", ""))
+
+
+def change_request_row(cr: ChangeRequest, width: int) -> Row:
+    title_w = max(16, width - 61)  # id 4, state 9, env 11, by 14, created 10, padding 12, bar 1
+    cells = (
+        str(cr.id),
+        clip(cr.title or "", title_w),
+        state_text(cr.state),
+        clip(cr.environment or "", 11),
+        clip(who(cr.created_by), 14),
+        when(cr.created_at, date_only=True),
+    )
+    return str(cr.id), cells
+
+
+def change_request_text(cr: ChangeRequest) -> Text:
+    out = Text()
+    out.append(f"#{cr.id} {cr.title or ''}\n", style="bold")
+    out.append_text(state_text(cr.state))
+    out.append(f" · {cr.environment or '?'} · project {cr.project or '?'}")
+    out.append(f" · needs {cr.min_approvals or 1} approval(s)\n")
+    out.append(f"created {when(cr.created_at)} by {who(cr.created_by)}\n")
+    if cr.schedule:
+        out.append(
+            f"scheduled for {when(cr.schedule.scheduled_at)} ({cr.schedule.status or '?'})\n"
+        )
+    out.append("\nFeatures and changes\n", style="bold underline")
+    for feature in cr.features or []:
+        out.append(f"  {feature.get('name', '?')}\n", style="bold")
+        for change in feature.get("changes") or []:
+            payload = json.dumps(change.get("payload"), sort_keys=True, ensure_ascii=False)
+            out.append(f"    • {change.get('action', '?')} {payload}\n")
+    if not cr.features:
+        out.append("  —\n")
+    for title, items in (("Approvals", cr.approvals), ("Rejections", cr.rejections)):
+        out.append(f"\n{title}\n", style="bold underline")
+        for item in items or []:
+            created = when_text(item.get("createdAt"))
+            out.append(f"  {who(item.get('createdBy'))} · {created}\n")
+        if not items:
+            out.append("  —\n")
+    out.append("\nComments\n", style="bold underline")
+    for comment in cr.comments or []:
+        created = when_text(comment.get("createdAt"))
+        out.append(f"  {who(comment.get('createdBy'))} · {created}\n", style="dim")
+        out.append(f"    {comment.get('text', '')}\n")
+    if not cr.comments:
+        out.append("  —\n")
+    return out
+
+
+def when_text(value: Any) -> str:
+    """A timestamp from a free-form record: shown like every other one when it parses."""
+    try:
+        return when(ChangeRequest.model_validate({"id": 0, "createdAt": value}).created_at)
+    except ValueError:
+        return str(value or "—")
+
+
+class ChangeRequestDetailScreen(AreaScreen):
+    AREA = "change-requests"
+    BINDINGS: ClassVar = [
+        Binding("escape", "app.pop_screen", "Back", id="cr.back", tooltip="Back to the list"),
+        Binding("r", "reload", "Reload", id="cr.reload", tooltip="Read the change request again"),
+    ]
+
+    def __init__(self, project: str, cr_id: str) -> None:
+        super().__init__()
+        self.project = project
+        self.cr_id = cr_id
+
+    def compose_body(self) -> ComposeResult:
+        with VerticalScroll(id="detail"):
+            yield Static(f"loading change request {self.cr_id}…", id="change-request")
+
+    def on_mount(self) -> None:
+        self.query_one("#detail").focus()
+        self.load()
+
+    @work(exclusive=True, group="change-request", exit_on_error=False)
+    async def load(self) -> None:
+        cr = await self.flagtui.client.get_change_request(self.project, self.cr_id)
+        self.query_one("#change-request", Static).update(change_request_text(cr))
+
+    def action_reload(self) -> None:
+        self.load()
+
+
+class ChangeRequestsScreen(ProjectAreaScreen):
+    AREA = "change-requests"
+    WRITE_ACTIONS = frozenset({"delete"})
+    BINDINGS: ClassVar = [
+        Binding("enter", "open", "Open", id="crs.open", tooltip="The change request in detail"),
+        Binding("d", "delete", "Delete", id="crs.delete", tooltip="Delete the change request"),
+        Binding("r", "reload", "Reload", id="crs.reload", tooltip="Read the list again"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.change_requests: list[ChangeRequest] = []
+
+    def compose_project_body(self) -> ComposeResult:
+        yield FilteredTable(ResourceTable(COLUMNS, id="change-requests"))
+
+    def on_mount(self) -> None:
+        self.query_one(ResourceTable).focus()
+        self.load_projects()
+
+    @work(exclusive=True, group="projects", exit_on_error=False)
+    async def load_projects(self) -> None:
+        await self.fill_projects()
+
+    def project_changed(self) -> None:
+        self.load()
+
+    @work(exclusive=True, group="change-requests", exit_on_error=False)
+    async def load(self) -> None:
+        project = self.project
+        if project is None:
+            return
+        self.status(f"loading change requests of {project}…")
+        self.change_requests = await self.flagtui.client.list_change_requests(project)
+        self.show()
+        n = len(self.change_requests)
+        self.status(f"{n} change request{'s' if n != 1 else ''} in {project}")
+
+    def show(self) -> None:
+        width = self.size.width
+        table = self.query_one(ResourceTable)
+        table.set_rows([change_request_row(cr, width) for cr in self.change_requests])
+
+    def on_resize(self) -> None:
+        if self.change_requests:
+            self.show()
+
+    def not_supported(self) -> None:
+        self.query_one(FilteredTable).display = False
+
+    def action_reload(self) -> None:
+        self.load()
+
+    @property
+    def selected(self) -> ChangeRequest | None:
+        key = self.query_one(ResourceTable).selected_key
+        return next((cr for cr in self.change_requests if str(cr.id) == key), None)
+
+    @on(DataTable.RowSelected)
+    def action_open(self) -> None:
+        if self.selected is not None and self.project:
+            self.app.push_screen(ChangeRequestDetailScreen(self.project, str(self.selected.id)))
+
+    def action_delete(self) -> None:
+        cr, project = self.selected, self.project
+        if cr is None or project is None:
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.delete(project, cr)
+
+        body = Text.assemble(
+            f"#{cr.id} {cr.title or ''}\n",
+            state_text(cr.state),
+            f" · {cr.environment or '?'} · project {project}\n\nThis cannot be undone.",
+        )
+        modal = ConfirmModal(f"Delete change request #{cr.id}?", body, confirm_label="Delete")
+        self.app.push_screen(modal, answered)
+
+    @work(exclusive=True, group="change-request-delete", exit_on_error=False)
+    async def delete(self, project: str, cr: ChangeRequest) -> None:
+        await self.flagtui.client.delete_change_request(project, cr.id)
+        self.notify(f"Deleted change request #{cr.id} in {project}")
+        self.load()

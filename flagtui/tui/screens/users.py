@@ -1,0 +1,117 @@
+"""Users (operation 7): search as you type, from 2 characters, debounced; each user with the
+name of their root role; the root roles themselves under the table."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.timer import Timer
+from textual.widgets import Input, Static
+
+from flagtui.api.models import Role, User, UserList
+from flagtui.tui.format import when
+from flagtui.tui.screens.base import AreaScreen
+from flagtui.tui.screens.deliveries import clip
+from flagtui.tui.widgets.table import FilteredTable, ResourceTable, Row
+
+MIN_CHARS = 2
+DEBOUNCE_S = 0.3
+HINT = f"s or /: search; type at least {MIN_CHARS} characters of a name, username or e-mail."
+COLUMNS = [
+    ("name", "Name"),
+    ("username", "Username"),
+    ("email", "E-mail"),
+    ("role", "Root role"),
+    ("seen", "Last seen"),
+]
+
+
+def role_names(roles: list[Role]) -> dict[int, str]:
+    return {role.id: role.name for role in roles}
+
+
+def user_row(user: User, roles: dict[int, str], width: int) -> Row:
+    # Name, username and e-mail share what role (10), last seen (16) and padding (11) leave.
+    free = max(30, width - 37)
+    name_w, user_w = free * 3 // 10, free * 3 // 10
+    role = roles.get(user.root_role, str(user.root_role)) if user.root_role is not None else "—"
+    cells = (
+        clip(user.name or "", name_w),
+        clip(user.username or "", user_w),
+        clip(user.email or "", free - name_w - user_w),
+        role,
+        when(user.seen_at) if user.seen_at else "never",
+    )
+    return str(user.id), cells
+
+
+class UsersScreen(AreaScreen):
+    AREA = "users"
+    BINDINGS: ClassVar = [
+        Binding("s", "focus_search", "Search", id="users.search",
+                tooltip="Type a name, username or e-mail (also /)"),
+    ]  # fmt: skip
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.result: UserList | None = None
+        self._debounce: Timer | None = None
+
+    def compose_body(self) -> ComposeResult:
+        yield Input(placeholder="search users (2+ characters)", id="user-search", compact=True)
+        yield Static(HINT, id="users-status", classes="status-line")
+        yield FilteredTable(ResourceTable(COLUMNS, id="users"))
+        yield Static("", id="root-roles", classes="status-line")
+
+    def on_mount(self) -> None:
+        self.query_one(ResourceTable).focus()
+
+    @on(Input.Changed, "#user-search")
+    def _typed(self, event: Input.Changed) -> None:
+        if self._debounce is not None:
+            self._debounce.stop()
+        if len(event.value.strip()) < MIN_CHARS:
+            self.workers.cancel_group(self, "users")
+            self.result = None
+            self.query_one(ResourceTable).set_rows([])
+            self.query_one("#users-status", Static).update(HINT)
+            return
+        self._debounce = self.set_timer(DEBOUNCE_S, self.search)
+
+    @on(Input.Submitted, "#user-search")
+    def _submitted(self) -> None:
+        self.query_one(ResourceTable).focus()
+
+    @work(exclusive=True, group="users", exit_on_error=False)
+    async def search(self) -> None:
+        query = self.query_one("#user-search", Input).value.strip()
+        if len(query) < MIN_CHARS:
+            return
+        self.query_one("#users-status", Static).update(f"searching {query!r}…")
+        self.result = await self.flagtui.client.search_users(query)
+        self.show()
+        n = len(self.result.users)
+        self.query_one("#users-status", Static).update(
+            f"{n} user{'s' if n != 1 else ''} match {query!r}"
+        )
+
+    def show(self) -> None:
+        if self.result is None:
+            return
+        roles = role_names(self.result.root_roles)
+        width = self.size.width
+        self.query_one(ResourceTable).set_rows(
+            [user_row(u, roles, width) for u in self.result.users]
+        )
+        listed = ", ".join(f"{r.name} ({r.id})" for r in self.result.root_roles) or "—"
+        self.query_one("#root-roles", Static).update(f"Root roles: {listed}")
+
+    def on_resize(self) -> None:
+        self.show()
+
+    @on(ResourceTable.FilterRequested)
+    def action_focus_search(self) -> None:
+        self.query_one("#user-search", Input).focus()
