@@ -1,0 +1,44 @@
+"""The secret scan of the root conftest can fail: it finds a planted token in a file and in
+captured output, and passes clean ones."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+spec = importlib.util.spec_from_file_location(
+    "root_conftest", Path(__file__).parents[1] / "conftest.py"
+)
+assert spec and spec.loader
+scan = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(scan)
+
+TOKEN = "*:*.0123456789abcdef0123"
+
+
+def test_a_token_in_a_file_is_found(tmp_path):
+    clean, dirty = tmp_path / "clean.svg", tmp_path / "dirty.svg"
+    clean.write_text("<svg>Authorization: ****</svg>")
+    dirty.write_text(f"<svg>{TOKEN}</svg>")
+    assert scan.find_leaks({TOKEN}, [clean, dirty], []) == [str(dirty)]
+
+
+def test_a_token_in_captured_output_is_found():
+    texts = [("test_a (stdout)", "all fine"), ("test_b (log)", f"header {TOKEN}")]
+    assert scan.find_leaks({TOKEN}, [], texts) == ["test_b (log)"]
+
+
+def test_the_canary_prefix_is_always_looked_for():
+    assert scan.find_leaks(set(), [], [("t", "*:*.flagtui-canary-x")]) == ["t"]
+
+
+def test_tokens_are_read_from_sandbox_databases(sandbox):
+    found = scan.tokens_in_databases(Path(sandbox.db_path).parent)
+    assert {sandbox.admin_token, sandbox.viewer_token} <= found
+
+
+def test_databases_and_credentials_files_are_not_artifacts(tmp_path):
+    for name in ("a.db", "a.db-wal", "tokens.toml", "shot.svg"):
+        (tmp_path / name).write_text("x")
+    names = {p.name for p in scan.artifact_files(tmp_path) if p.parent == tmp_path}
+    assert names == {"shot.svg"}
