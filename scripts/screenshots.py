@@ -1,0 +1,72 @@
+"""Make screenshots/*.svg: every area of the TUI on the sandbox's deterministic demo data.
+
+    .venv/bin/python scripts/screenshots.py          # 120x40, plus 80x24 of the main areas
+
+The sandbox runs on a free loopback port; the header shows a fixed URL so the pictures do not
+change from run to run. No token appears in them (the secret scan checks screenshots/ too).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+from flagtui.api import AdminClient
+from flagtui.config import Profile
+from flagtui.sandbox import SandboxServer, create_database
+from flagtui.tui.app import FlagtuiApp
+from flagtui.tui.screens import AREAS
+
+OUT = Path(__file__).resolve().parents[1] / "screenshots"
+SHOWN_URL = "http://127.0.0.1:4242"
+PROJECT = "payments"
+SMALL = ("features", "failures", "events")
+
+
+async def shoot(
+    server: SandboxServer,
+    area: str,
+    size: tuple[int, int],
+    keys: list[str],
+    name: str,
+    state_dir: Path,
+) -> None:
+    state = state_dir / f"{name}.json"
+    state.write_text(json.dumps({"demo": {"area": area, "project": PROJECT}}))
+    client = AdminClient(server.url, server.admin_token, profile="demo")
+    app = FlagtuiApp(client, Profile(name="demo", url=SHOWN_URL), state_path=state)
+    async with app.run_test(size=size) as pilot:
+        for _ in range(6):
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+        for key in keys:
+            await pilot.press(key)
+            for _ in range(4):
+                await app.workers.wait_for_complete()
+                await pilot.pause()
+        app.save_screenshot(filename=f"{name}.svg", path=str(OUT))
+    await client.aclose()
+
+
+async def main() -> int:
+    OUT.mkdir(exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "demo.db"
+        create_database(db, size="demo")
+        with SandboxServer(db) as server:
+            for area in AREAS:
+                await shoot(server, area.name, (120, 40), [], area.name, Path(tmp))
+                if area.name in SMALL:
+                    await shoot(server, area.name, (80, 24), [], f"{area.name}-80x24", Path(tmp))
+            await shoot(server, "features", (120, 40), ["enter"], "feature-detail", Path(tmp))
+            await shoot(server, "failures", (120, 40), ["enter"], "delivery-detail", Path(tmp))
+            await shoot(server, "events", (120, 40), ["enter"], "event-diff", Path(tmp))
+    print(f"screenshots written to {OUT}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(asyncio.run(main()))
