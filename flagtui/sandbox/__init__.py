@@ -14,6 +14,8 @@ enterprise-only operations), with these choices:
   search, the addon list and ui-config stay open to it.
 - Check order: 401, then 415 (a write with a body needs `Content-Type: application/json`),
   then 403, then 413 (bodies above 1 MiB, error name PayloadTooLargeError), then 400.
+  A body that is not strict JSON (NaN, Infinity, numbers beyond a double, lone surrogates,
+  invalid UTF-8, nesting deeper than Python's recursion limit) is a 400 ValidationError.
 - Error names beyond the contract's table: 405 MethodNotAllowedError, 413
   PayloadTooLargeError, 500 InternalError (never expected). Unknown paths: 404 NotFoundError.
 - PATCH feature: the contract's five ops (`test` is a 400); only description, type, stale,

@@ -73,11 +73,18 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not valid JSON")
 
 
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise ValueError(f"the number {text[:20]} is out of range")
+    return value
+
+
 def _parse_json(raw: bytes) -> Any:
     if not raw.strip():
         raise bad_request("A JSON request body is required")
     try:
-        value = json.loads(raw, parse_constant=_reject_constant)
+        value = json.loads(raw, parse_constant=_reject_constant, parse_float=_finite_float)
         dumps(value).encode("utf-8")  # refuses lone surrogates, which SQLite cannot store
     except (ValueError, RecursionError, UnicodeError) as error:
         raise bad_request(f"The request body is not valid JSON: {error}") from None
