@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -25,7 +26,7 @@ async def client(sandbox: Any) -> AsyncIterator[AdminClient]:
 
 @pytest.fixture
 async def make_app(sandbox: Any, tmp_path: Path) -> AsyncIterator[MakeApp]:
-    """`make_app(read_only=False, production=False, viewer=False, state_path=None)`."""
+    """`make_app(read_only=, production=, viewer=, state_path=, name=, shown_url=)`."""
     clients: list[AdminClient] = []
 
     def build(
@@ -35,8 +36,11 @@ async def make_app(sandbox: Any, tmp_path: Path) -> AsyncIterator[MakeApp]:
         viewer: bool = False,
         state_path: Path | None = None,
         name: str = "sandbox",
+        shown_url: str | None = None,
     ) -> FlagtuiApp:
-        profile = Profile(name=name, url=sandbox.url, read_only=read_only, production=production)
+        # shown_url: what the header shows (snapshots need a stable one; the port is random).
+        url = shown_url or sandbox.url
+        profile = Profile(name=name, url=url, read_only=read_only, production=production)
         token = sandbox.viewer_token if viewer else sandbox.admin_token
         app_client = AdminClient(sandbox.url, token, profile=name, read_only=read_only)
         clients.append(app_client)
@@ -44,4 +48,6 @@ async def make_app(sandbox: Any, tmp_path: Path) -> AsyncIterator[MakeApp]:
 
     yield build
     for app_client in clients:
-        await app_client.aclose()
+        # snap_compare runs the app in a loop of its own, already closed here.
+        with contextlib.suppress(RuntimeError):
+            await app_client.aclose()

@@ -47,17 +47,10 @@ class FlagtuiHeader(Vertical):
         self.query_one("#context", Static).update(Content("").join(parts))
 
     def _show_area_bar(self) -> None:
+        """`1 Flags 2 Types ...`, the current area highlighted; each label is clickable."""
         parts = []
         for area in AREAS:
-            label = f" {area.key} {area.short} "
-            style = "reverse bold" if area.name == self.area else ""
-            parts.append(
-                Content.from_markup(
-                    f"[{style} @click=app.switch_area('{area.name}')]$label[/]", label=label
-                )
-                if style
-                else Content.from_markup(
-                    f"[@click=app.switch_area('{area.name}')]$label[/]", label=label
-                )
-            )
-        self.query_one("#area-bar", Static).update(Content(" ").join(parts))
+            style = "reverse bold " if area.name == self.area else ""
+            markup = f"[{style}@click=app.switch_area('{area.name}')]$label[/]"
+            parts.append(Content.from_markup(markup, label=f"{area.key} {area.short}"))
+        self.query_one("#area-bar", Static).update(Content(" ").join([Content(""), *parts]))
