@@ -12,6 +12,7 @@ from textual.containers import Horizontal, Vertical
 from textual.timer import Timer
 from textual.widgets import Input, Label, SelectionList, Static
 
+from flagtui.api.errors import NotSupported
 from flagtui.api.models import Group, ProjectAccess, Role, User
 from flagtui.tui.screens.enterprise import ProjectAreaScreen
 from flagtui.tui.widgets.confirm import ConfirmModal
@@ -87,6 +88,8 @@ class AccessScreen(ProjectAreaScreen):
     @work(exclusive=True, group="projects", exit_on_error=False)
     async def load_projects(self) -> None:
         client = self.flagtui.client
+        if client.server is not None and not client.server.enterprise:
+            raise NotSupported("Project access", client.server.label)
         roles = await client.list_roles()
         groups = await client.list_groups()
         self.roles = {r.id: r for r in roles if not r.type.startswith("root")}
@@ -151,7 +154,11 @@ class AccessScreen(ProjectAreaScreen):
 
     @on(SelectionList.SelectedChanged, "#roles, #groups")
     def show_summary(self) -> None:
-        text = summary(self.project or "?", *self.chosen()) if self.project else ""
+        roles, users, groups = self.chosen()
+        if not (roles or users or groups):
+            text = "Check roles (space), find and check users, check groups; ctrl+s grants."
+        else:
+            text = summary(self.project or "?", roles, users, groups)
         self.query_one("#access-summary", Static).update(text)
 
     def chosen(self) -> tuple[list[Role], list[User], list[Group]]:

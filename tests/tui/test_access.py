@@ -1,0 +1,87 @@
+"""Project access (Enterprise, operation 4): pick roles, users and groups; confirm; granted."""
+
+from __future__ import annotations
+
+from textual.widgets import Input, SelectionList
+
+from flagtui.api.models import ServerInfo
+from flagtui.tui.screens.access import AccessScreen
+from flagtui.tui.widgets.confirm import ConfirmModal
+
+from .areas import app_in, settle
+
+
+async def fill_form(app, pilot, user_query: str, role: int, group: int | None) -> None:
+    await settle(pilot)
+    assert isinstance(app.screen, AccessScreen)
+    app.screen.query_one("#roles", SelectionList).select(role)
+    if group is not None:
+        app.screen.query_one("#groups", SelectionList).select(group)
+    app.screen.query_one("#user-search", Input).value = user_query
+    await pilot.pause(0.4)
+    await settle(pilot)
+    users = app.screen.query_one("#users", SelectionList)
+    users.select(users.get_option_at_index(0).value)
+    await pilot.pause()
+
+
+async def test_grant_reaches_the_server(make_app, client, tmp_path) -> None:
+    ada = (await client.search_users("lovelace")).users[0]
+    owner = next(r for r in await client.list_roles() if r.name == "Owner")
+    sre = next(g for g in await client.list_groups() if g.name == "Platform SRE")
+    app = app_in(make_app, tmp_path, "access")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await fill_form(app, pilot, "lovelace", owner.id, sre.id)
+        summary = str(app.screen.query_one("#access-summary").render())
+        assert summary == (
+            "Grant Owner to 1 user (Ada Lovelace) and 1 group (Platform SRE) in project payments"
+        )
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmModal)
+        await pilot.press("tab", "enter")
+        await settle(pilot)
+        assert isinstance(app.screen, AccessScreen)
+        assert app.screen.query_one("#roles", SelectionList).selected == []
+        assert app.screen.chosen_users == {}
+        assert any("Granted Owner" in n.message for n in app._notifications)
+    access = await client.get_project_access("payments")
+    users = {u["id"]: u for u in access.users}
+    groups = {g["id"]: g for g in access.groups}
+    assert owner.id in users[ada.id]["roles"]
+    assert owner.id in groups[sre.id]["roles"]
+
+
+async def test_failed_grant_keeps_the_form(make_app, client, tmp_path) -> None:
+    member = next(r for r in await client.list_roles() if r.name == "Member")
+    app = app_in(make_app, tmp_path, "access", viewer=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await fill_form(app, pilot, "lovelace", member.id, None)
+        await pilot.press("ctrl+s", "tab", "enter")
+        await settle(pilot)
+        assert any("403" in n.message for n in app._notifications)
+        assert app.screen.query_one("#roles", SelectionList).selected == [member.id]
+        assert len(app.screen.chosen_users) == 1
+
+
+async def test_read_only_profile_cannot_grant(make_app, tmp_path) -> None:
+    app = app_in(make_app, tmp_path, "access", read_only=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert app.screen.check_action("grant", ()) is False
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, AccessScreen)
+
+
+async def test_oss_server_shows_the_not_supported_sentence(make_app, tmp_path) -> None:
+    app = app_in(make_app, tmp_path, "users")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        app.client.server = ServerInfo(version="8.2.0", edition="oss")
+        await pilot.press("8")
+        await settle(pilot)
+        status = str(app.screen.query_one("#area-status").render())
+        assert status == "Project access needs Unleash Enterprise (this server is OSS 8.2.0)."
+        assert not app.screen.query_one("#access-form").display
+        assert not app._notifications

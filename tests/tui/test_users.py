@@ -1,0 +1,44 @@
+"""Users (operation 7): search as you type from 2 characters, debounced."""
+
+from __future__ import annotations
+
+from flagtui.tui.screens.users import UsersScreen
+from flagtui.tui.widgets.table import ResourceTable
+
+from .areas import app_in, rows, settle
+
+
+async def test_search_shows_what_the_client_finds(make_app, client, tmp_path) -> None:
+    expected = await client.search_users("ma")
+    roles = {r.id: r.name for r in expected.root_roles}
+    app = app_in(make_app, tmp_path, "users")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, UsersScreen)
+        before = app.client.requests_sent
+        await pilot.press("s", "m")
+        await pilot.pause(0.5)
+        await settle(pilot)
+        assert app.client.requests_sent == before  # one character: a hint, no request
+        assert "at least 2" in str(app.screen.query_one("#users-status").render())
+        await pilot.press("a")
+        await pilot.pause(0.5)
+        await settle(pilot)
+        assert app.client.requests_sent == before + 1
+        table = app.screen.query_one(ResourceTable)
+        assert [r.key.value for r in table.ordered_rows] == [str(u.id) for u in expected.users]
+        shown_roles = [row[3] for row in rows(app)]
+        assert shown_roles == [roles.get(u.root_role, str(u.root_role)) for u in expected.users]
+        assert "Root roles:" in str(app.screen.query_one("#root-roles").render())
+
+
+async def test_typing_fast_sends_one_request(make_app, tmp_path) -> None:
+    app = app_in(make_app, tmp_path, "users")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        before = app.client.requests_sent
+        await pilot.press("s", *"lovelace")
+        await pilot.pause(0.5)
+        await settle(pilot)
+        assert app.client.requests_sent == before + 1
+        assert app.screen.query_one(ResourceTable).row_count == 1
