@@ -4,6 +4,10 @@ Workers are methods of screens (`@work(exclusive=True, group=..., exit_on_error=
 when one fails, `on_worker_state_changed` hands the exception to `io_failed`, which notifies
 the error's sentence. Screens that also show the error inline override `io_failed` and call
 `super()`.
+
+A read worker (named `load…` or `search…`, the house convention) that the server rate-limits
+(429) is run again by the handler itself after `Retry-After` seconds; the timer is cancelled when
+the screen is left or another worker of the group starts. Writes are never re-run.
 """
 
 from __future__ import annotations
@@ -12,10 +16,11 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from textual.app import ComposeResult
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Footer
+from textual.timer import Timer
+from textual.widgets import Footer, Static
 from textual.worker import Worker, WorkerState
 
-from flagtui.api.errors import FlagtuiError
+from flagtui.api.errors import FlagtuiError, RateLimited
 from flagtui.tui.widgets.header import FlagtuiHeader
 
 if TYPE_CHECKING:
@@ -29,11 +34,25 @@ def describe_error(error: BaseException) -> str:
     return f"Unexpected {type(error).__name__}: {error}"
 
 
+READ_WORKER_PREFIXES = ("load", "search")
+MAX_RATE_LIMIT_RETRIES = 5
+
+
+def is_read(worker: Worker[Any], error: RateLimited) -> bool:
+    """Only a worker that reads (by name) and whose refused request was a GET is re-run."""
+    return error.method == "GET" and worker.name.startswith(READ_WORKER_PREFIXES)
+
+
 class IOScreenMixin:
     """Shared by screens and modals: worker failures, read-only gating, typed app access."""
 
     WRITE_ACTIONS: ClassVar[frozenset[str]] = frozenset()
     """Actions that change the server: hidden and refused on read-only profiles."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._retry_timers: dict[str, Timer] = {}
+        self._retry_counts: dict[str, int] = {}
 
     @property
     def flagtui(self) -> FlagtuiApp:
@@ -43,8 +62,63 @@ class IOScreenMixin:
         return not (action in self.WRITE_ACTIONS and self.flagtui.read_only)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        if event.state is WorkerState.ERROR and event.worker.error is not None:
-            self.io_failed(event.worker.group, event.worker.error)
+        worker, group = event.worker, event.worker.group
+        if event.state is WorkerState.PENDING:
+            self.cancel_retry(group)
+        elif event.state is WorkerState.SUCCESS:
+            self._retry_counts.pop(group, None)
+        elif event.state is WorkerState.ERROR and worker.error is not None:
+            error = worker.error
+            limited = isinstance(error, RateLimited) and is_read(worker, error)
+            if limited and self.retry_later(worker, cast(RateLimited, error)):
+                return
+            self.io_failed(group, error)
+
+    def on_screen_suspend(self) -> None:
+        for group in list(self._retry_timers):
+            self.cancel_retry(group)
+
+    def on_unmount(self) -> None:
+        self.on_screen_suspend()
+
+    def retry_later(self, worker: Worker[Any], error: RateLimited) -> bool:
+        """Run the same read again after the server's Retry-After; False once retries ran out."""
+        tries = self._retry_counts.get(worker.group, 0) + 1
+        if tries > MAX_RATE_LIMIT_RETRIES:
+            self._retry_counts.pop(worker.group, None)
+            return False
+        self._retry_counts[worker.group] = tries
+        screen = cast(Screen[Any], self)
+
+        def rerun() -> None:
+            self._retry_timers.pop(worker.group, None)
+            screen.run_worker(
+                worker._work,
+                name=worker.name,
+                group=worker.group,
+                description=worker.description,
+                exclusive=True,
+                exit_on_error=False,
+            )
+
+        self.cancel_retry(worker.group)
+        self._retry_timers[worker.group] = screen.set_timer(error.retry_after, rerun)
+        message = f"Rate limited by the server: retrying in {error.retry_after:g} s"
+        self.show_retry(worker.group, message)
+        self.flagtui.notify(f"{message}.\n{error}", title="Rate limited", severity="warning")
+        return True
+
+    def cancel_retry(self, group: str) -> None:
+        timer = self._retry_timers.pop(group, None)
+        if timer is not None:
+            timer.stop()
+
+    def show_retry(self, group: str, message: str) -> None:
+        """Shown in the screen's status line, if it has one (the notification says it anyway)."""
+        lines = cast(Screen[Any], self).query(".status-line").results(Static)
+        for line in lines:
+            line.update(message)
+            break
 
     def io_failed(self, group: str, error: BaseException) -> None:
         self.flagtui.notify(describe_error(error), title="Request failed", severity="error")

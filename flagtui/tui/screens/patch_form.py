@@ -1,7 +1,8 @@
 """Patch a feature (operation 1): a form of its metadata, or a raw JSON Patch in advanced mode.
 
 The exact patch (only changed fields, as `replace` ops) is shown for confirmation before it is
-sent. A failure is shown next to the form and keeps every input.
+sent. A failure is shown next to the form and keeps every input. A send that got no answer in time
+may have been applied: the form offers to re-read the feature (F5) rather than to resend.
 """
 
 from __future__ import annotations
@@ -17,13 +18,17 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Checkbox, Footer, Input, Label, Select, Static, TextArea
 
-from flagtui.api.errors import InvalidArgument
+from flagtui.api.errors import InvalidArgument, RequestTimeout
 from flagtui.api.models import Feature
 from flagtui.api.validation import patch_operations
 from flagtui.tui.screens.base import IOScreenMixin, describe_error
 from flagtui.tui.widgets.confirm import ConfirmModal
 from flagtui.tui.widgets.header import FlagtuiHeader
 
+OUTCOME_UNKNOWN = (
+    "The server did not answer in time; the change may or may not have been applied. "
+    "Press F5 to re-read the feature before sending again."
+)
 FLAGS = (("stale", "stale"), ("impressionData", "impression_data"), ("archived", "archived"))
 
 
@@ -32,12 +37,14 @@ def _flag_label(wire: str, value: bool) -> str:
 
 
 class PatchFormScreen(IOScreenMixin, Screen[Feature | None]):
-    WRITE_ACTIONS = frozenset({"review"})
+    WRITE_ACTIONS = frozenset({"review", "reread"})
     BINDINGS: ClassVar = [
         Binding("ctrl+r", "review", "Review & send", id="patch.review",
                 tooltip="Show the JSON Patch, then send it", priority=True),
         Binding("ctrl+t", "toggle_mode", "Raw JSON Patch", id="patch.advanced",
                 tooltip="Switch between the form and a raw JSON Patch array", priority=True),
+        Binding("f5", "reread", "Re-read", id="patch.reread", priority=True,
+                tooltip="Read the feature again (after a send with an unknown outcome)"),
         Binding("escape", "cancel", "Cancel", id="patch.cancel", tooltip="Back without change"),
     ]  # fmt: skip
 
@@ -46,6 +53,7 @@ class PatchFormScreen(IOScreenMixin, Screen[Feature | None]):
         self.project = project
         self.feature = feature
         self.advanced = False
+        self.outcome_unknown = False
 
     def compose(self) -> ComposeResult:
         f = self.feature
@@ -158,7 +166,35 @@ class PatchFormScreen(IOScreenMixin, Screen[Feature | None]):
         self.notify(f"{updated.name} updated ({len(ops)} change{'s' * (len(ops) != 1)})")
         self.dismiss(updated)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "reread" and not self.outcome_unknown:
+            return False
+        return super().check_action(action, parameters)
+
+    def action_reread(self) -> None:
+        self.reread()
+
+    @work(exclusive=True, group="patch-reread", exit_on_error=False)
+    async def reread(self) -> None:
+        """Take the server's current feature as the form's baseline; the inputs stay as typed."""
+        self.show_error(f"Re-reading {self.feature.name}…")
+        self.feature = await self.flagtui.client.get_feature(self.project, self.feature.name)
+        self.outcome_unknown = False
+        self.refresh_bindings()
+        if self.advanced:
+            self.show_error("Re-read: compare the patch with the current feature before sending.")
+        elif self.changed_ops():
+            self.show_error("Re-read: the change was not applied; review and send it again.")
+        else:
+            self.show_error("Re-read: the server already has these values; nothing to send.")
+
     def io_failed(self, group: str, error: BaseException) -> None:
-        if group == "patch":
+        if group == "patch" and isinstance(error, RequestTimeout) and error.outcome_unknown:
+            self.outcome_unknown = True
+            self.refresh_bindings()
+            self.show_error(f"{OUTCOME_UNKNOWN}\n{describe_error(error)}")
+        elif group == "patch":
             self.show_error(f"Not applied — {describe_error(error)}")
+        elif group == "patch-reread":
+            self.show_error(f"Could not re-read — {describe_error(error)}")
         super().io_failed(group, error)
