@@ -1,0 +1,428 @@
+"""The operations OSS supports, driven through the TUI against the sandbox AND a real Unleash.
+
+The "unleash" runs need UNLEASH_URL and UNLEASH_API_TOKEN (`scripts/unleash-oss start`, then
+`eval "$(scripts/unleash-oss env)"`); CI sets them. Each test checks the server through its API
+afterwards. Real Unleash allows 15 feature searches a minute per client IP, shared by every test:
+the apps here start outside the features area and open feature details by project and name.
+Setup that is no flagtui operation (creating and completing flags) goes through plain httpx.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import time
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from textual.command import CommandList, CommandPalette
+from textual.widgets import Input
+
+from flagtui.api import AdminClient
+from flagtui.config import Profile
+from flagtui.tui.app import FlagtuiApp
+from flagtui.tui.screens.deliveries import DeliveriesScreen
+from flagtui.tui.screens.environments import EnvironmentsScreen
+from flagtui.tui.screens.events import EventsScreen
+from flagtui.tui.screens.feature_detail import FeatureDetailScreen
+from flagtui.tui.screens.feature_types import FeatureTypesScreen, LifetimeModal
+from flagtui.tui.screens.integrations import IntegrationsScreen
+from flagtui.tui.screens.patch_form import PatchFormScreen
+from flagtui.tui.screens.users import UsersScreen
+from flagtui.tui.widgets.confirm import ConfirmModal, TypedConfirmModal
+from flagtui.tui.widgets.table import ResourceTable
+
+from .areas import rows, settle
+
+REAL_URL, REAL_TOKEN = os.environ.get("UNLEASH_URL"), os.environ.get("UNLEASH_API_TOKEN")
+NO_REAL = pytest.mark.skipif(
+    not (REAL_URL and REAL_TOKEN), reason="no real Unleash: set UNLEASH_URL and UNLEASH_API_TOKEN"
+)
+REAL = [pytest.mark.unleash, NO_REAL]
+
+
+@dataclass
+class Server:
+    """One server under test: how to reach it, a checking client, and per-server targets."""
+
+    kind: str
+    url: str
+    token: str
+    check: AdminClient
+    project: str
+    user_query: str
+    tmp_path: Path
+    admin: httpx.AsyncClient | None = None
+    apps: list[AdminClient] = field(default_factory=list)
+    _created: list[str] = field(default_factory=list)
+
+    @property
+    def real(self) -> bool:
+        return self.kind == "unleash"
+
+    def app(self, area: str) -> FlagtuiApp:
+        """The app started straight in `area` (never in features: it searches on start)."""
+        state = self.tmp_path / f"state-{area}.json"
+        state.write_text(json.dumps({self.kind: {"area": area, "project": self.project}}))
+        client = AdminClient(self.url, self.token, profile=self.kind)
+        self.apps.append(client)
+        return FlagtuiApp(client, Profile(name=self.kind, url=self.url), state_path=state)
+
+    async def new_feature(self) -> str:
+        """Real only: a fresh release flag in the default project (removed afterwards)."""
+        assert self.admin is not None
+        name = f"tui-flow-{uuid.uuid4().hex[:10]}"
+        created = await self.admin.post(
+            f"/api/admin/projects/{self.project}/features", json={"name": name, "type": "release"}
+        )
+        assert created.status_code in (200, 201), created.text
+        self._created.append(name)
+        return name
+
+
+@pytest.fixture(params=["sandbox", pytest.param("unleash", marks=REAL)])
+async def server(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Server]:
+    if request.param == "sandbox":
+        sandbox = request.getfixturevalue("sandbox")
+        url, token, admin = sandbox.url, sandbox.admin_token, None
+        project, user_query = "payments", "ma"
+    else:
+        assert REAL_URL and REAL_TOKEN
+        url, token, project, user_query = REAL_URL.rstrip("/"), REAL_TOKEN, "default", "ad"
+        admin = httpx.AsyncClient(base_url=url, headers={"Authorization": token}, timeout=30)
+    async with AdminClient(url, token, profile="check") as check:
+        await check.connect()
+        srv = Server(request.param, url, token, check, project, user_query, tmp_path, admin)
+        try:
+            yield srv
+        finally:
+            for client in srv.apps:
+                await client.aclose()
+            if admin is not None:
+                for name in srv._created:
+                    await admin.delete(f"/api/admin/projects/{project}/features/{name}")
+                    await admin.post(
+                        f"/api/admin/projects/{project}/delete", json={"features": [name]}
+                    )
+                await admin.aclose()
+
+
+@pytest.fixture(scope="module")
+def webhook_id() -> int:
+    """Real only: a webhook to a closed loopback port, with at least one failed delivery.
+    Real Unleash caches its integrations for a minute, so a new one may miss changes for that
+    long: an earlier run's (or the conformance suite's) failing webhook is reused when there is
+    one, else changes repeat until a delivery is recorded."""
+    assert REAL_URL and REAL_TOKEN
+    with httpx.Client(base_url=REAL_URL, headers={"Authorization": REAL_TOKEN}, timeout=30) as http:
+        for known in http.get("/api/admin/addons").json()["addons"]:
+            if known["provider"] != "webhook" or not known["enabled"]:
+                continue
+            if not str(known.get("description") or "").startswith("flagtui"):
+                continue
+            deliveries = http.get(f"/api/admin/addons/{known['id']}/events").json()
+            if any(d["state"] == "failed" for d in deliveries["integrationEvents"]):
+                return int(known["id"])
+        addon = http.post(
+            "/api/admin/addons",
+            json={
+                "provider": "webhook",
+                "description": "flagtui TUI flows: always fails",
+                "enabled": True,
+                "parameters": {"url": "http://127.0.0.1:9/tui-flows-hook"},
+                "events": ["feature-metadata-updated"],
+                "projects": [],
+                "environments": [],
+            },
+        )
+        assert addon.status_code in (200, 201), addon.text
+        addon_id: int = addon.json()["id"]
+        name = f"tui-flow-hook-{uuid.uuid4().hex[:8]}"
+        http.post("/api/admin/projects/default/features", json={"name": name})
+        deadline = time.monotonic() + 120
+        attempt = 0
+        while time.monotonic() < deadline:
+            attempt += 1
+            http.patch(
+                f"/api/admin/projects/default/features/{name}",
+                json=[{"op": "replace", "path": "/description", "value": f"try {attempt}"}],
+            )
+            time.sleep(3)
+            if http.get(f"/api/admin/addons/{addon_id}/events").json()["integrationEvents"]:
+                break
+        else:
+            pytest.fail("real Unleash recorded no webhook delivery within 120 s")
+        return addon_id
+
+
+async def poll(
+    read: Callable[[], Awaitable[Any]], ok: Callable[[Any], bool], seconds: float
+) -> Any:
+    """Real Unleash records some things asynchronously: read until `ok`, at most `seconds`."""
+    deadline = time.monotonic() + seconds
+    value = await read()
+    while not ok(value) and time.monotonic() < deadline:
+        await asyncio.sleep(0.25)
+        value = await read()
+    return value
+
+
+async def a_feature(server: Server) -> str:
+    if server.real:
+        return await server.new_feature()
+    return (await server.check.search_features(project=server.project, limit=1)).features[0].name
+
+
+async def open_detail(app: FlagtuiApp, pilot: Any, project: str, name: str) -> None:
+    await settle(pilot)
+    app.push_screen(FeatureDetailScreen(project, name))
+    await settle(pilot)
+    assert isinstance(app.screen, FeatureDetailScreen)
+
+
+def shown(app: FlagtuiApp) -> str:
+    return str(app.screen.query_one("#feature").render())
+
+
+async def test_patch_form_changes_the_description(server: Server) -> None:
+    name = await a_feature(server)
+    text = f"Edited from the TUI {uuid.uuid4().hex[:6]}"
+    app = server.app("feature-types")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_detail(app, pilot, server.project, name)
+        await pilot.press("e")
+        await settle(pilot)
+        assert isinstance(app.screen, PatchFormScreen)
+        app.screen.query_one("#description", Input).value = text
+        await pilot.press("ctrl+r")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmModal)
+        await pilot.click("#confirm")
+        await settle(pilot)
+        assert isinstance(app.screen, FeatureDetailScreen)
+        assert text in shown(app)
+        assert not [n for n in app._notifications if n.severity == "error"]
+    assert (await server.check.get_feature(server.project, name)).description == text
+
+
+async def failing_addon(server: Server, request: pytest.FixtureRequest) -> int:
+    if server.real:
+        return int(request.getfixturevalue("webhook_id"))
+    for addon in (await server.check.list_addons()).addons:
+        if any(d.failed for d in await server.check.list_integration_events(addon.id)):
+            return int(addon.id)
+    raise AssertionError("the sandbox's demo data has no failed delivery")
+
+
+async def test_integrations_list_the_webhook_and_its_failed_deliveries(
+    server: Server, request: pytest.FixtureRequest
+) -> None:
+    addon_id = await failing_addon(server, request)
+    app = server.app("integrations")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, IntegrationsScreen)
+        listed = {row[0]: row for row in rows(app)}
+        assert str(addon_id) in listed
+        assert int(listed[str(addon_id)][5]) >= 1
+        table = app.screen.query_one(ResourceTable)
+        table.move_cursor(row=table.get_row_index(str(addon_id)))
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, DeliveriesScreen)
+        await pilot.press("f")
+        await pilot.pause()
+        failed_shown = [r.key.value for r in app.screen.query_one(ResourceTable).ordered_rows]
+        assert not [n for n in app._notifications if n.severity == "error"]
+    # Real deliveries keep coming (other tests change flags): what was shown must still be there.
+    after = {d.id: d for d in await server.check.list_integration_events(addon_id, limit=100)}
+    assert failed_shown
+    assert all(key in after and after[key].failed for key in failed_shown[:10])
+
+
+async def test_environment_removal_after_typing_its_name(server: Server) -> None:
+    linked = [
+        e.name for e in await server.check.list_project_environments(server.project) if e.visible
+    ]
+    target = "development" if server.real else linked[0]
+    assert target in linked
+    app = server.app("environments")
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            screen = app.screen
+            assert isinstance(screen, EnvironmentsScreen)
+            assert screen.project == server.project
+            table = screen.query_one(ResourceTable)
+            table.move_cursor(row=table.get_row_index(target))
+            await pilot.press("d")
+            await pilot.pause()
+            assert isinstance(app.screen, TypedConfirmModal)
+            await pilot.press(*target, "enter")
+            await settle(pilot)
+            assert app.screen is screen
+            assert not [n for n in app._notifications if n.severity == "error"]
+        envs = await server.check.list_project_environments(server.project)
+        after = {e.name: e.visible for e in envs}
+        assert after[target] is False
+    finally:
+        if server.admin is not None:
+            await server.admin.post(
+                f"/api/admin/projects/{server.project}/environments",
+                json={"environment": target},
+            )
+
+
+def stage_of(feature: Any) -> str | None:
+    return feature.lifecycle.stage if feature.lifecycle is not None else None
+
+
+async def a_completed_feature(server: Server) -> str:
+    if not server.real:
+        page = await server.check.search_features(
+            project=server.project, lifecycle=["completed"], limit=1
+        )
+        return page.features[0].name
+    assert server.admin is not None
+    name = await server.new_feature()
+    path = f"/api/admin/projects/{server.project}/features/{name}"
+
+    async def read() -> Any:
+        return await server.check.get_feature(server.project, name)
+
+    assert stage_of(await poll(read, lambda f: stage_of(f) == "initial", 10)) == "initial"
+    done = await server.admin.post(f"{path}/lifecycle/complete", json={"status": "kept"})
+    assert done.status_code == 200, done.text
+    assert stage_of(await poll(read, lambda f: stage_of(f) == "completed", 10)) == "completed"
+    return name
+
+
+async def test_uncomplete_returns_the_flag_to_its_previous_stage(server: Server) -> None:
+    name = await a_completed_feature(server)
+    app = server.app("feature-types")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_detail(app, pilot, server.project, name)
+        assert "Stage completed" in shown(app)
+        await pilot.press("u")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmModal)
+        await pilot.click("#confirm")
+        await settle(pilot)
+        assert isinstance(app.screen, FeatureDetailScreen)
+        assert not [n for n in app._notifications if n.severity == "error"]
+
+    async def read() -> Any:
+        return await server.check.get_feature(server.project, name)
+
+    after = await poll(read, lambda f: stage_of(f) not in (None, "completed"), 10)
+    assert stage_of(after) not in (None, "completed")
+
+
+async def test_lifetime_edit_reaches_the_server(server: Server) -> None:
+    before = {t.id: t.lifetime_days for t in await server.check.list_feature_types()}
+    wanted = 91 if before["release"] != 91 else 92
+    app = server.app("feature-types")
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            assert isinstance(app.screen, FeatureTypesScreen)
+            table = app.screen.query_one(ResourceTable)
+            table.move_cursor(row=table.get_row_index("release"))
+            await pilot.press("e")
+            await pilot.pause()
+            assert isinstance(app.screen, LifetimeModal)
+            app.screen.query_one(Input).value = str(wanted)
+            await pilot.press("enter")
+            await settle(pilot)
+            assert isinstance(app.screen, FeatureTypesScreen)
+            assert app.screen.query_one(ResourceTable).get_row("release")[2] == f"{wanted} days"
+        types = {t.id: t.lifetime_days for t in await server.check.list_feature_types()}
+        assert types["release"] == wanted
+    finally:
+        await server.check.update_feature_type_lifetime("release", before["release"])
+
+
+async def test_user_search_shows_what_the_api_returns(server: Server) -> None:
+    expected = await server.check.search_users(server.user_query)
+    assert expected.users
+    app = server.app("users")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, UsersScreen)
+        await pilot.press("s", *server.user_query)
+        await pilot.pause(0.5)
+        await settle(pilot)
+        keys = [r.key.value for r in app.screen.query_one(ResourceTable).ordered_rows]
+        assert not [n for n in app._notifications if n.severity == "error"]
+    assert keys == [str(u.id) for u in expected.users]
+
+
+async def a_feature_with_events(server: Server) -> str:
+    if not server.real:
+        events = (await server.check.search_events(project=server.project, limit=50)).events
+        return next(e.feature_name for e in events if e.feature_name)
+    assert server.admin is not None
+    name = await server.new_feature()
+    for n in range(2):
+        await server.admin.patch(
+            f"/api/admin/projects/{server.project}/features/{name}",
+            json=[{"op": "replace", "path": "/description", "value": f"event {n}"}],
+        )
+    return name
+
+
+async def test_event_log_filtered_by_feature(server: Server) -> None:
+    name = await a_feature_with_events(server)
+    expected = await server.check.search_events(feature=name, limit=50)
+    assert expected.events
+    app = server.app("events")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, EventsScreen)
+        app.screen.query_one("#feature", Input).value = name
+        await pilot.press("s", "enter")
+        await settle(pilot)
+        keys = [r.key.value for r in app.screen.query_one(ResourceTable).ordered_rows]
+        assert not [n for n in app._notifications if n.severity == "error"]
+    assert keys == [str(e.id) for e in expected.events]
+    assert {e.feature_name for e in expected.events} == {name}
+
+
+@pytest.mark.unleash
+@NO_REAL
+async def test_enterprise_areas_say_they_need_enterprise(tmp_path: Path) -> None:
+    assert REAL_URL and REAL_TOKEN
+    async with AdminClient(REAL_URL, REAL_TOKEN, profile="check") as check:
+        server = Server("unleash", REAL_URL, REAL_TOKEN, check, "default", "ad", tmp_path)
+        app = server.app("feature-types")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            assert app.client.server is not None and not app.client.server.enterprise
+            version = app.client.server.version
+            for key, what in (("8", "Project access"), ("9", "Change requests")):
+                await pilot.press(key)
+                await settle(pilot)
+                status = str(app.screen.query_one("#area-status").render())
+                assert status == f"{what} needs Unleash Enterprise (this server is OSS {version})."
+            assert not app._notifications
+            await pilot.press("ctrl+p")
+            await pilot.pause()
+            assert isinstance(app.screen, CommandPalette)
+            await pilot.press(*"go to")
+            await pilot.pause(0.5)
+            commands = app.screen.query_one(CommandList)
+            prompts = [
+                str(getattr(o.prompt, "plain", o.prompt)).splitlines()[0]
+                for o in (commands.get_option_at_index(i) for i in range(commands.option_count))
+            ]
+        for app_client in server.apps:
+            await app_client.aclose()
+    assert "Go to Project access (needs Enterprise)" in prompts
+    assert "Go to Change requests (needs Enterprise)" in prompts
+    assert "Go to Event log" in prompts
