@@ -9,7 +9,6 @@ one transaction.
 from __future__ import annotations
 
 import hashlib
-import json
 import random
 import sqlite3
 from dataclasses import dataclass
@@ -21,7 +20,8 @@ from flagtui.sandbox.clock import iso
 from flagtui.sandbox.db import dumps
 from flagtui.sandbox.feature_types import reevaluate
 from flagtui.sandbox.features import STAGES, search_text
-from flagtui.sandbox.integrations import describe, outcome, roll_for, subscribed
+from flagtui.sandbox.integrations import deliveries as integration_rows
+from flagtui.sandbox.integrations import subscriptions
 
 DEMO_NOW = datetime(2025, 6, 2, 12, 0, tzinfo=UTC)
 DEMO_SEED = 20250602
@@ -863,7 +863,7 @@ class Generator:
             data, pre = self._payload(type_, name, env)
             drafts.append((when, type_, project, name, env, data, pre))
         drafts.sort(key=lambda d: d[0])
-        addons = self.conn.execute("SELECT * FROM addons WHERE enabled = 1").fetchall()
+        addons = subscriptions(self.conn)
         events, deliveries = [], []
         for eid, (when, type_, project, name, env, data, pre) in enumerate(drafts, start=1):
             uid, username = self.users[rng.randrange(len(self.users))]
@@ -895,18 +895,7 @@ class Generator:
                 "preData": pre,
                 "tags": [],
             }
-            for addon in addons:
-                if subscribed(addon, record):
-                    state, details_text, details = outcome(
-                        addon["behaviour"],
-                        addon["provider"],
-                        roll_for(eid, addon["id"]),
-                        json.loads(addon["parameters"]),
-                        describe(record),
-                    )
-                    deliveries.append(
-                        (addon["id"], when, state, details_text, dumps(record), dumps(details))
-                    )
+            deliveries.extend(integration_rows(addons, record))
         self.conn.executemany(f"INSERT INTO events VALUES ({','.join('?' * 11)})", events)
         self.conn.executemany(
             "INSERT INTO integration_events (addon_id, created_at, state, state_details, event,"

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
+from dataclasses import dataclass
 from typing import Any
 
 from flagtui.sandbox.db import dumps
@@ -178,15 +179,43 @@ def addon_events(call: Call) -> dict[str, Any]:
     return {"integrationEvents": [_integration_event(r) for r in rows]}
 
 
-def subscribed(addon: sqlite3.Row, event: dict[str, Any]) -> bool:
-    if event["type"] not in json.loads(addon["events"]):
-        return False
-    projects = json.loads(addon["projects"])
-    environments = json.loads(addon["environments"])
-    project_ok = not projects or "*" in projects or event["project"] in projects
-    env = event["environment"]
-    env_ok = not environments or "*" in environments or env is None or env in environments
-    return project_ok and env_ok
+@dataclass(frozen=True)
+class Subscription:
+    """An enabled addon's configuration, parsed once: what it receives and how it behaves."""
+
+    id: int
+    provider: str
+    behaviour: str
+    events: frozenset[str]
+    projects: frozenset[str]
+    environments: frozenset[str]
+    parameters: dict[str, Any]
+
+    @classmethod
+    def of(cls, addon: sqlite3.Row) -> Subscription:
+        return cls(
+            id=addon["id"],
+            provider=addon["provider"],
+            behaviour=addon["behaviour"],
+            events=frozenset(json.loads(addon["events"])),
+            projects=frozenset(json.loads(addon["projects"])),
+            environments=frozenset(json.loads(addon["environments"])),
+            parameters=json.loads(addon["parameters"]),
+        )
+
+    def wants(self, event: dict[str, Any]) -> bool:
+        if event["type"] not in self.events:
+            return False
+        projects, environments = self.projects, self.environments
+        project_ok = not projects or "*" in projects or event["project"] in projects
+        env = event["environment"]
+        env_ok = not environments or "*" in environments or env is None or env in environments
+        return project_ok and env_ok
+
+
+def subscriptions(conn: sqlite3.Connection) -> list[Subscription]:
+    rows = conn.execute(f"SELECT {ADDON_COLUMNS} FROM addons WHERE enabled = 1 ORDER BY id")
+    return [Subscription.of(r) for r in rows]
 
 
 def describe(event: dict[str, Any]) -> str:
@@ -246,25 +275,32 @@ def roll_for(event_id: int, addon_id: int) -> int:
     return int.from_bytes(digest, "big") % 100
 
 
-def deliver(conn: sqlite3.Connection, event: dict[str, Any]) -> None:
-    """Record one integration event per enabled addon subscribed to this event."""
-    addons = conn.execute(f"SELECT {ADDON_COLUMNS} FROM addons WHERE enabled = 1").fetchall()
+def deliveries(
+    addons: list[Subscription], event: dict[str, Any]
+) -> list[tuple[int, str, str, str, str, str]]:
+    """The integration_events rows for one event: one per subscribed addon."""
     rows = []
+    encoded: str | None = None
     for addon in addons:
-        if not subscribed(addon, event):
+        if not addon.wants(event):
             continue
         state, state_details, details = outcome(
-            addon["behaviour"],
-            addon["provider"],
-            roll_for(event["id"], addon["id"]),
-            json.loads(addon["parameters"]),
+            addon.behaviour,
+            addon.provider,
+            roll_for(event["id"], addon.id),
+            addon.parameters,
             describe(event),
         )
-        rows.append(
-            (addon["id"], event["createdAt"], state, state_details, dumps(event), dumps(details))
-        )
+        if encoded is None:
+            encoded = dumps(event)
+        rows.append((addon.id, event["createdAt"], state, state_details, encoded, dumps(details)))
+    return rows
+
+
+def deliver(conn: sqlite3.Connection, event: dict[str, Any]) -> None:
+    """Record one integration event per enabled addon subscribed to this event."""
     conn.executemany(
         "INSERT INTO integration_events (addon_id, created_at, state, state_details, event,"
         " details) VALUES (?,?,?,?,?,?)",
-        rows,
+        deliveries(subscriptions(conn), event),
     )
