@@ -506,8 +506,28 @@ async def _requests(sb: Sandbox, notes: dict[str, str]) -> dict[str, Any]:
             await _idle(app, pilot)
             c = sb.counts()
             routes["event_log_open"] = c["by_route"]
-            out["event_search"] = sum(n for r, n in c["by_route"].items() if "event" in r)
-            out["event_log_open_total"] = c["total"]
+            out["event_log_open"] = c["total"]
+            # One search as a person runs it: focus the free-text box (or press s), type a word
+            # key by key (debounced), press Enter.
+            sb.reset_counts()
+            boxes = app.screen.query("#query")  # the free-text box, when the screen has one
+            if boxes:
+                boxes.first().focus()
+            else:
+                await pilot.press("s")
+            await pilot.pause(0.05)
+            focused = type(app.focused).__name__ if app.focused else None
+            await pilot.press(*"tagged", "enter")
+            await _idle(app, pilot)
+            await pilot.pause(0.7)  # past any debounce timer
+            await _idle(app, pilot)
+            c = sb.counts()
+            routes["event_search"] = c["by_route"]
+            out["event_search"] = c["total"]
+            if focused != "Input":
+                notes["requests_per_action.event_search"] = (
+                    f"`s` focused {focused}, not a search box: counted anyway"
+                )
         else:
             out["event_search"] = None
             notes["requests_per_action.event_search"] = "no event log area registered yet"
