@@ -1,0 +1,452 @@
+"""The TUI under faults (issue 7): every case shows a clear sentence (what was tried and what the
+server said), the app keeps running, and a form keeps its input.
+
+Faults come from a real sandbox where it can produce them (closed port, stopped server, viewer
+token), otherwise from `FaultApp`, an ASGI wrapper around the sandbox app served over real HTTP
+that answers chosen requests itself, or from `httpx.MockTransport` (a TLS failure).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import socket
+import ssl
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from starlette.responses import Response
+from textual.widgets import Input, Static
+from textual.worker import WorkerFailed
+
+from flagtui.api import AdminClient
+from flagtui.config import Profile
+from flagtui.sandbox import SandboxServer
+from flagtui.tui.app import FlagtuiApp
+from flagtui.tui.screens.connect import ConnectScreen
+from flagtui.tui.screens.feature_detail import FeatureDetailScreen
+from flagtui.tui.screens.features import FeaturesScreen
+from flagtui.tui.screens.patch_form import PatchFormScreen
+from flagtui.tui.widgets.table import ResourceTable
+
+from .helpers import text_of
+
+SEARCH = "/api/admin/search/features"
+PROJECT = "payments"
+FEATURE = f"/api/admin/projects/{PROJECT}/features/"
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+Responder = Callable[[], Response | None]
+
+
+@dataclass
+class Rule:
+    method: str
+    path: str
+    respond: Responder
+    times: int | None = None
+
+
+class FaultApp:
+    """ASGI wrapper: records every request; a matching rule answers instead of the sandbox."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.requests: list[tuple[str, str]] = []
+        self.rules: list[Rule] = []
+        self.delay_answers = 0.0
+
+    def fail(self, method: str, path: str, respond: Responder, times: int | None = None) -> None:
+        self.rules.append(Rule(method, path, respond, times))
+
+    def count(self, method: str, path: str) -> int:
+        return sum(1 for m, p in self.requests if m == method and path in p)
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.inner(scope, receive, send)
+            return
+        self.requests.append((scope["method"], scope["path"]))
+        for rule in self.rules:
+            if rule.method == scope["method"] and rule.path in scope["path"] and rule.times != 0:
+                if rule.times is not None:
+                    rule.times -= 1
+                response = rule.respond()
+                if response is not None:
+                    await response(scope, receive, send)
+                    return
+        delay = self.delay_answers
+
+        async def late_send(message: dict[str, Any]) -> None:
+            # The sandbox has done its work (a write is applied); only the answer is late.
+            if message["type"] == "http.response.start" and delay:
+                await asyncio.sleep(delay)
+            await send(message)
+
+        await self.inner(scope, receive, late_send)
+
+
+def json_error(status: int, name: str, message: str, **headers: str) -> Responder:
+    body = json.dumps({"name": name, "message": message})
+    return lambda: Response(body, status, headers, media_type="application/json")
+
+
+def html_error(status: int) -> Responder:
+    page = f"<html><body><h1>{status} Bad Gateway</h1><p>nginx</p></body></html>"
+    return lambda: Response(page, status, media_type="text/html")
+
+
+@pytest.fixture
+def faulty(sandbox_db: Path) -> Iterator[tuple[SandboxServer, FaultApp]]:
+    server = SandboxServer(sandbox_db)
+    fault = FaultApp(server.app)
+    server.app = fault  # type: ignore[assignment]
+    with server:
+        yield server, fault
+
+
+@pytest.fixture
+async def build(tmp_path: Path) -> AsyncIterator[Callable[..., FlagtuiApp]]:
+    """`build(url, token, **client_kwargs)`: the app, opening the features area of payments."""
+    clients: list[AdminClient] = []
+    state = tmp_path / "state.json"
+    state.write_text(json.dumps({"p": {"area": "features", "project": PROJECT}}))
+
+    def make(url: str, token: str, **kwargs: Any) -> FlagtuiApp:
+        kwargs.setdefault("retry_delays", (0.02, 0.05))
+        client = AdminClient(url, token, profile="p", **kwargs)
+        clients.append(client)
+        return FlagtuiApp(client, Profile(name="p", url=url), state_path=state)
+
+    yield make
+    for client in clients:
+        await client.aclose()
+
+
+async def settle(app: FlagtuiApp, pilot: Any, rounds: int = 4) -> None:
+    """Let workers finish (failing ones included: their failure is what is tested)."""
+    for _ in range(rounds):
+        with contextlib.suppress(WorkerFailed):
+            await app.workers.wait_for_complete()
+        await pilot.pause()
+
+
+def messages(app: FlagtuiApp) -> str:
+    return "\n".join(n.message for n in app._notifications)
+
+
+def row_count(app: FlagtuiApp) -> int:
+    return app.screen.query_one(ResourceTable).row_count
+
+
+async def first_feature(app: FlagtuiApp) -> str:
+    page = await app.client.search_features(project=PROJECT, limit=1)
+    return page.features[0].name
+
+
+async def open_detail(app: FlagtuiApp, pilot: Any) -> str:
+    """Open the first feature's detail (a read the client never caches); its name."""
+    name = await first_feature(app)
+    app.push_screen(FeatureDetailScreen(PROJECT, name))
+    await settle(app, pilot)
+    return name
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+async def test_unreachable_at_start_then_retry_connects(build: Any, sandbox_db: Path) -> None:
+    port = free_port()
+    token = SandboxServer(sandbox_db).admin_token
+    app = build(f"http://127.0.0.1:{port}", token)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        assert isinstance(app.screen, ConnectScreen)
+        status = text_of(app, "#connect-status")
+        assert "Could not connect" in status
+        assert "GET /api/admin/ui-config (profile p) failed: Unreachable: cannot connect" in status
+        with SandboxServer(sandbox_db, port=port):
+            await pilot.press("r")
+            await settle(app, pilot)
+            assert isinstance(app.screen, FeaturesScreen)
+            assert row_count(app) > 0
+
+
+async def test_server_dies_mid_session_and_comes_back(build: Any, sandbox_db: Path) -> None:
+    server = SandboxServer(sandbox_db).start()
+    port = server.port
+    app = build(server.url, server.admin_token)
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            name = await open_detail(app, pilot)
+            server.stop()
+            await pilot.press("r")
+            await settle(app, pilot)
+            assert f"GET {FEATURE}{name} (profile p) failed: Unreachable" in messages(app)
+            assert app.is_running and isinstance(app.screen, FeatureDetailScreen)
+            server = SandboxServer(sandbox_db, port=port).start()
+            app.clear_notifications()
+            app.screen.query_one("#feature", Static).update("")
+            await pilot.press("r")
+            await settle(app, pilot)
+            assert name in text_of(app, "#feature")
+            assert not app._notifications
+    finally:
+        server.stop()
+
+
+READ_FAULTS = [
+    pytest.param(
+        json_error(500, "InternalError", "database is locked"),
+        "500 InternalError: database is locked",
+        1,
+        id="500-json",
+    ),
+    pytest.param(html_error(502), "502 ServerError: Bad Gateway (text/html)", 3, id="502-html"),
+    pytest.param(
+        html_error(503), "503 ServerError: Service Unavailable (text/html)", 3, id="503-html"
+    ),
+    pytest.param(
+        lambda: Response("hello", 200, media_type="text/plain"),
+        "200 UnexpectedResponse: the answer is not JSON (text/plain)",
+        1,
+        id="not-json",
+    ),
+    pytest.param(
+        lambda: Response('{"features": "nope"}', 200, media_type="application/json"),
+        "200 UnexpectedResponse: the answer does not have the expected shape: name",
+        1,
+        id="wrong-shape",
+    ),
+    pytest.param(
+        json_error(401, "AuthenticationRequired", "You must log in to use Unleash"),
+        "401 AuthenticationRequired: You must log in to use Unleash",
+        1,
+        id="401-mid-session",
+    ),
+]
+
+
+@pytest.mark.parametrize(("respond", "said", "tries"), READ_FAULTS)
+async def test_a_failed_read_says_what_was_tried_and_what_the_server_said(
+    build: Any, faulty: Any, respond: Responder, said: str, tries: int
+) -> None:
+    server, fault = faulty
+    app = build(server.url, server.admin_token)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        name = await open_detail(app, pilot)
+        assert name in text_of(app, "#feature")
+        fault.fail("GET", FEATURE + name, respond)
+        await pilot.press("r")
+        await settle(app, pilot)
+        text = messages(app)
+        assert f"GET {FEATURE}{name} (profile p) failed: {said}" in text
+        assert "<html" not in text and "\n" not in text
+        assert fault.count("GET", FEATURE + name) == 1 + tries  # 502/503: bounded retries
+        assert app.is_running and isinstance(app.screen, FeatureDetailScreen)
+
+
+async def test_a_read_slower_than_the_timeout(build: Any, faulty: Any) -> None:
+    server, fault = faulty
+    app = build(server.url, server.admin_token, timeout=0.2)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        name = await open_detail(app, pilot)
+        fault.delay_answers = 0.5
+        await pilot.press("r")
+        await settle(app, pilot)
+        said = f"GET {FEATURE}{name} (profile p) failed: Timeout: no answer within the timeout"
+        assert said in messages(app)
+        assert "may or may not" not in messages(app)
+        assert app.is_running
+
+
+def rate_limited_once(fault: FaultApp, path: str) -> None:
+    answer = json_error(429, "RateLimited", "slow down", **{"Retry-After": "0.3"})
+    fault.fail("GET", path, answer, times=1)
+
+
+async def test_429_on_a_read_says_when_it_retries_and_does(build: Any, faulty: Any) -> None:
+    server, fault = faulty
+    app = build(server.url, server.admin_token)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        name = await first_feature(app)
+        rate_limited_once(fault, FEATURE + name)
+        await open_detail(app, pilot)
+        text = messages(app)
+        assert "Rate limited by the server: retrying in 0.3 s" in text
+        assert f"GET {FEATURE}{name} (profile p) failed: 429 RateLimited: slow down" in text
+        assert fault.count("GET", FEATURE + name) == 1
+        assert text_of(app, "#feature").startswith("loading")
+        await asyncio.sleep(0.4)
+        await settle(app, pilot)
+        assert fault.count("GET", FEATURE + name) == 2
+        assert text_of(app, "#feature").startswith(name)
+
+
+async def test_a_pending_429_retry_is_dropped_when_the_screen_is_left(
+    build: Any, faulty: Any
+) -> None:
+    server, fault = faulty
+    app = build(server.url, server.admin_token)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        name = await first_feature(app)
+        rate_limited_once(fault, FEATURE + name)
+        await open_detail(app, pilot)
+        await pilot.press("escape")
+        await asyncio.sleep(0.4)
+        await settle(app, pilot)
+        assert fault.count("GET", FEATURE + name) == 1
+        assert app.is_running and isinstance(app.screen, FeaturesScreen)
+
+
+async def open_form(app: FlagtuiApp, pilot: Any, name: str) -> PatchFormScreen:
+    app.push_screen(FeatureDetailScreen(PROJECT, name))
+    await settle(app, pilot)
+    await pilot.press("e")
+    await settle(app, pilot)
+    form = app.screen
+    assert isinstance(form, PatchFormScreen)
+    form.query_one("#description", Input).value = "typed by hand"
+    return form
+
+
+async def send_form(app: FlagtuiApp, pilot: Any) -> None:
+    await pilot.press("ctrl+r")
+    await pilot.pause()
+    await pilot.click("#confirm")
+    await settle(app, pilot)
+
+
+WRITE_FAULTS = [
+    pytest.param(None, "403 NoAccessError", id="403-viewer"),
+    pytest.param(
+        json_error(404, "NotFoundError", "Could not find feature"),
+        "404 NotFoundError: Could not find feature",
+        id="404-deleted",
+    ),
+    pytest.param(
+        json_error(415, "ContentTypeError", "Content-Type must be application/json"),
+        "415 ContentTypeError: Content-Type must be",
+        id="415",
+    ),
+    pytest.param(
+        json_error(429, "RateLimited", "slow down", **{"Retry-After": "0.2"}),
+        "429 RateLimited: slow down; retry in 0.2 s",
+        id="429-write",
+    ),
+    pytest.param(json_error(500, "InternalError", "boom"), "500 InternalError: boom", id="500"),
+]
+
+
+@pytest.mark.parametrize(("respond", "said"), WRITE_FAULTS)
+async def test_a_refused_patch_keeps_the_input_and_is_never_resent(
+    build: Any, faulty: Any, client: AdminClient, respond: Responder | None, said: str
+) -> None:
+    server, fault = faulty
+    name = (await client.search_features(project=PROJECT, limit=1)).features[0].name
+    token = server.viewer_token if respond is None else server.admin_token
+    app = build(server.url, token)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        form = await open_form(app, pilot, name)
+        if respond is not None:
+            fault.fail("PATCH", f"/features/{name}", respond)
+        await send_form(app, pilot)
+        await asyncio.sleep(0.3)
+        await settle(app, pilot)
+        assert app.screen is form
+        error = text_of(app, "#form-error")
+        assert f"Not applied — PATCH /api/admin/projects/{PROJECT}/features/{name}" in error
+        assert said in error
+        assert form.query_one("#description", Input).value == "typed by hand"
+        assert fault.count("PATCH", f"/features/{name}") == 1
+
+
+async def test_a_feature_deleted_by_someone_else_is_404_on_reload(
+    build: Any, faulty: Any, client: AdminClient
+) -> None:
+    server, fault = faulty
+    name = (await client.search_features(project=PROJECT, limit=1)).features[0].name
+    app = build(server.url, server.admin_token)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        app.push_screen(FeatureDetailScreen(PROJECT, name))
+        await settle(app, pilot)
+        fault.fail("GET", f"/features/{name}", json_error(404, "NotFoundError", "gone"))
+        await pilot.press("r")
+        await settle(app, pilot)
+        assert f"GET /api/admin/projects/{PROJECT}/features/{name}" in messages(app)
+        assert "404 NotFoundError: gone" in messages(app)
+        assert app.is_running and isinstance(app.screen, FeatureDetailScreen)
+
+
+async def test_a_patch_without_answer_offers_a_re_read_not_a_resend(
+    build: Any, faulty: Any, client: AdminClient
+) -> None:
+    server, fault = faulty
+    name = (await client.search_features(project=PROJECT, limit=1)).features[0].name
+    app = build(server.url, server.admin_token, timeout=0.2)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        form = await open_form(app, pilot, name)
+        assert form.check_action("reread", ()) is False
+        fault.delay_answers = 0.4
+        await send_form(app, pilot)
+        error = text_of(app, "#form-error")
+        assert "The server did not answer in time; the change may or may not have been" in error
+        assert "F5" in error and "Timeout" in error
+        assert form.query_one("#description", Input).value == "typed by hand"
+        fault.delay_answers = 0
+        await pilot.press("f5")
+        await settle(app, pilot)
+        assert "the server already has these values" in text_of(app, "#form-error")
+        assert form.query_one("#description", Input).value == "typed by hand"
+        assert fault.count("PATCH", f"/features/{name}") == 1
+    assert (await client.get_feature(PROJECT, name)).description == "typed by hand"
+
+
+async def test_a_tls_certificate_error_names_the_fix(build: Any) -> None:
+    def refuse(request: httpx.Request) -> httpx.Response:
+        cause = ssl.SSLCertVerificationError(1, "certificate verify failed: self-signed")
+        raise httpx.ConnectError("[SSL: CERTIFICATE_VERIFY_FAILED]", request=request) from cause
+
+    app = build("https://flags.example", "tok", transport=httpx.MockTransport(refuse))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        status = text_of(app, "#connect-status")
+        assert "GET /api/admin/ui-config (profile p) failed: TLSError" in status
+        assert "certificate could not be verified (set ca_bundle in the profile)" in status
+        assert app.is_running
+
+
+async def test_a_redirect_to_another_host_is_not_followed(
+    build: Any, faulty: Any, sandbox_template: Path
+) -> None:
+    server, fault = faulty
+    other = SandboxServer(sandbox_template)
+    other_fault = FaultApp(other.app)
+    other.app = other_fault  # type: ignore[assignment]
+    with other:
+        location = f"http://localhost:{other.port}{SEARCH}"
+        fault.fail("GET", SEARCH, lambda: Response(status_code=307, headers={"Location": location}))
+        app = build(server.url, server.admin_token)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            text = messages(app)
+            assert f"GET {SEARCH} (profile p) failed: 307" in text
+            assert f"redirected to {location}; not followed (check the profile URL)" in text
+            assert app.is_running
+        assert other_fault.requests == []
