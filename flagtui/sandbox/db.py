@@ -127,13 +127,29 @@ CREATE INDEX integration_events_addon ON integration_events (addon_id, id);
 """
 
 
+class RawJSON(str):
+    """A response body that is already JSON text (sent as it is)."""
+
+
 def dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
+class Connection(sqlite3.Connection):
+    """A connection that can keep data which never changes while the server runs (addons)."""
+
+    cached: dict[str, Any]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.cached = {}
+
+
 def connect(path: Path | str) -> sqlite3.Connection:
     # Autocommit mode: transactions are opened explicitly (BEGIN / BEGIN IMMEDIATE).
-    conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=30)
+    conn = sqlite3.connect(
+        path, isolation_level=None, check_same_thread=False, timeout=30, factory=Connection
+    )
     conn.row_factory = sqlite3.Row
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA synchronous=NORMAL")

@@ -17,6 +17,7 @@ before; on a feature that is not completed it answers 200 and changes nothing (r
 
 from __future__ import annotations
 
+import copy
 import json
 import sqlite3
 from typing import Any
@@ -190,9 +191,24 @@ def _validate_operations(body: Any) -> list[dict[str, Any]]:
     return body
 
 
+def _working_copy(document: dict[str, Any], operations: list[dict[str, Any]]) -> dict[str, Any]:
+    """A copy the patch may change in place: top-level values the operations reach into (by
+    path or from) are deep copies, the others are shared with the original, untouched."""
+    touched: set[str] = set()
+    for op in operations:
+        for pointer in (op["path"], op.get("from")):
+            if isinstance(pointer, str):
+                touched.add(pointer[1:].split("/", 1)[0].replace("~1", "/").replace("~0", "~"))
+    if "" in touched:
+        return copy.deepcopy(document)
+    return {k: copy.deepcopy(v) if k in touched else v for k, v in document.items()}
+
+
 def _apply(document: dict[str, Any], operations: list[dict[str, Any]]) -> dict[str, Any]:
     try:
-        patched = jsonpatch.JsonPatch(operations).apply(document)
+        patched = jsonpatch.JsonPatch(operations).apply(
+            _working_copy(document, operations), in_place=True
+        )
     except (jsonpatch.JsonPatchException, jsonpointer.JsonPointerException) as error:
         raise bad_request(f"The patch could not be applied: {error}") from None
     except (TypeError, ValueError, KeyError, IndexError, AttributeError) as error:
@@ -256,14 +272,17 @@ def patch_feature(call: Call) -> dict[str, Any]:
         )
         if "archived" in changes:
             _set_archived(conn, name, changes["archived"], now)
-        after_row = _row(conn, project, name)
+            after = feature_record(conn, _row(conn, project, name))
+        else:  # nothing else in the record depends on the patched fields
+            after = {**before, **changes}
+        pre_data = metadata(row)
         scope = {"project": project, "feature": name}
         record(
             conn,
             call.caller,
             "feature-metadata-updated",
-            data=metadata(after_row),
-            pre_data=metadata(row),
+            data={**pre_data, **{k: v for k, v in changes.items() if k in pre_data}},
+            pre_data=pre_data,
             **scope,
         )
         if "stale" in changes:
@@ -286,7 +305,7 @@ def patch_feature(call: Call) -> dict[str, Any]:
                 pre_data={"name": name, "archived": not archived},
                 **scope,
             )
-        return feature_record(conn, after_row)
+        return after
 
 
 def _set_archived(conn: sqlite3.Connection, name: str, archived: bool, now: str) -> None:

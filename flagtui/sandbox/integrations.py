@@ -298,9 +298,18 @@ def deliveries(
 
 
 def deliver(conn: sqlite3.Connection, event: dict[str, Any]) -> None:
-    """Record one integration event per enabled addon subscribed to this event."""
+    """Record one integration event per enabled addon subscribed to this event.
+
+    Addons cannot be changed through the API, so a connection reads them once."""
+    cached = getattr(conn, "cached", None)
+    if cached is None:
+        addons = subscriptions(conn)
+    else:
+        addons = cached.get("subscriptions") or cached.setdefault(
+            "subscriptions", subscriptions(conn)
+        )
     conn.executemany(
         "INSERT INTO integration_events (addon_id, created_at, state, state_details, event,"
         " details) VALUES (?,?,?,?,?,?)",
-        deliveries(subscriptions(conn), event),
+        deliveries(addons, event),
     )
