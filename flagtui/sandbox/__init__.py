@@ -35,6 +35,9 @@ enterprise-only operations), with these choices:
 - Integration events: limit/offset must be non-negative integers (400 otherwise); a limit of
   0 or above 100 falls back to 50 (real Unleash); unknown addon 404 (contract).
 - Paging of browse lists: same rule (default 50, maximum 100); offsets above 2147483647 400.
+- Demo data is generated around a fixed moment (2025-06-02, stable tests and screenshots);
+  `python -m flagtui.sandbox` / `flagtui sandbox` generate a new database around the
+  present (`create_database(..., now=None)`).
 - Events: every write that changes something records the event real Unleash records; a
   write that changes nothing records none. Event `createdBy` is the token user's username.
 """

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 
 from flagtui.sandbox.auth import Tokens, new_tokens
@@ -11,9 +11,16 @@ from flagtui.sandbox.demo_data import DEMO_NOW, DEMO_SEED, SIZES, populate
 
 
 def create_database(
-    db_path: Path | str, size: str = "demo", seed: int = DEMO_SEED, now: datetime = DEMO_NOW
+    db_path: Path | str,
+    size: str = "demo",
+    seed: int = DEMO_SEED,
+    now: datetime | None = DEMO_NOW,
 ) -> Tokens:
-    """(Re)create the database at db_path; returns its freshly generated tokens."""
+    """(Re)create the database at db_path; returns its freshly generated tokens.
+
+    The data is generated relative to `now`: by default a fixed moment (DEMO_NOW, so tests and
+    screenshots are stable); `now=None` means the present (for people: `flagtui sandbox`,
+    `flagtui demo`), so the server's own clock agrees with the data's ages."""
     if size not in SIZES:
         raise ValueError(f"size must be one of {', '.join(SIZES)}")
     path = Path(db_path)
@@ -26,7 +33,7 @@ def create_database(
         conn.execute("PRAGMA synchronous=OFF")  # one bulk load; durable once closed
         conn.executescript(SCHEMA)
         conn.execute("BEGIN")
-        populate(conn, tokens, size, seed, now)
+        populate(conn, tokens, size, seed, datetime.now(UTC) if now is None else now)
         conn.execute("COMMIT")
         conn.execute("ANALYZE")
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")

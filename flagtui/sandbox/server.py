@@ -7,6 +7,7 @@ import contextlib
 import socket
 import threading
 import time
+from datetime import datetime
 from pathlib import Path
 from types import TracebackType
 
@@ -56,7 +57,9 @@ class SandboxServer:
 
     def start(self, timeout: float = 10.0) -> SandboxServer:
         family = socket.AF_INET6 if ":" in self.host else socket.AF_INET
-        sock = socket.socket(family, socket.SOCK_STREAM)
+        # proto IPPROTO_TCP (not 0): asyncio sets TCP_NODELAY on accepted connections only
+        # then; without it every keep-alive response waits ~40 ms for a delayed ACK (Nagle).
+        sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((self.host, self.port))
         self.port = sock.getsockname()[1]
@@ -99,12 +102,16 @@ class SandboxServer:
         self.stop()
 
 
-def run_sandbox_command(args: argparse.Namespace) -> int:
-    """`flagtui sandbox`: create the database if needed, print URL and tokens, serve."""
+def run_sandbox_command(args: argparse.Namespace, *, now: datetime | None = None) -> int:
+    """`flagtui sandbox`: create the database if needed, print URL and tokens, serve.
+
+    A new database is generated around `now`, by default the present (people run this), so
+    ages, staleness and "last seen" read naturally; tests and screenshots build theirs with
+    `create_database`'s fixed default instead."""
     db_path = Path(args.db) if args.db else default_db_path()
     if args.reset or not db_path.exists():
         print(f"Creating {args.size} sandbox data in {db_path} ...", flush=True)
-        create_database(db_path, size=args.size)
+        create_database(db_path, size=args.size, now=now)
     tokens = read_tokens(db_path)
     config = _config(create_app(db_path), args.host, args.port)
     host = f"[{args.host}]" if ":" in args.host else args.host

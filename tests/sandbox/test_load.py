@@ -19,6 +19,7 @@ import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import httpx
@@ -179,8 +180,10 @@ async def test_concurrent_writes_are_all_persisted_and_survive_kill_9(tmp_path: 
         token = read_tokens(db).admin
         features, lifetimes = initial_state(db)
         conn = sqlite3.connect(db)
-        last_id = conn.execute("SELECT max(id) FROM events").fetchone()[0]
+        last_id, newest = conn.execute("SELECT max(id), max(created_at) FROM events").fetchone()
         conn.close()
+        # `python -m flagtui.sandbox` generates a new database around the present
+        assert newest > (datetime.now(UTC) - timedelta(days=1)).isoformat()[:19]
         expected = Expected(
             description={f[0]: f[3] for f in features},
             stale={f[0]: bool(f[2]) for f in features},

@@ -180,3 +180,19 @@ async def _count(db: Path) -> tuple[int, int]:
         return features, events
     finally:
         conn.close()
+
+
+def test_databases_for_people_are_generated_around_the_present(tmp_path: Path) -> None:
+    import sqlite3
+    from datetime import UTC, datetime, timedelta
+
+    create_database(tmp_path / "fixed.db")
+    create_database(tmp_path / "live.db", now=None)
+    newest = []
+    for name in ("fixed.db", "live.db"):
+        conn = sqlite3.connect(tmp_path / name)
+        newest.append(conn.execute("SELECT max(created_at) FROM events").fetchone()[0])
+        conn.close()
+    assert newest[0] < "2025-06-02T12:00:00.001Z"
+    day_ago = (datetime.now(UTC) - timedelta(days=1)).isoformat()
+    assert newest[1] > day_ago[:19]
