@@ -11,6 +11,8 @@ from textual.pilot import Pilot
 
 from flagtui.tui.app import FlagtuiApp
 
+from .helpers import settle as settle_app
+
 
 def app_in(make_app: Any, tmp_path: Path, area: str, **kwargs: Any) -> FlagtuiApp:
     state = tmp_path / f"state-{area}.json"
@@ -20,10 +22,8 @@ def app_in(make_app: Any, tmp_path: Path, area: str, **kwargs: Any) -> FlagtuiAp
 
 
 async def settle(pilot: Pilot[Any], rounds: int = 4) -> None:
-    """Let workers finish and the screen catch up (workers may start further workers)."""
-    for _ in range(rounds):
-        await pilot.app.workers.wait_for_complete()
-        await pilot.pause()
+    """`helpers.settle` for the app the pilot drives."""
+    await settle_app(pilot.app, pilot, rounds)
 
 
 def rows(app: FlagtuiApp, selector: str = "ResourceTable") -> list[list[str]]:

@@ -2,14 +2,31 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from textual.pilot import Pilot
 from textual.widgets import Static
 
 from flagtui.tui.app import FlagtuiApp
 
+QUIET_S = 0.5  # longer than any debounce timer a screen starts its loads with
+SETTLE_LIMIT_S = 10.0
+
 
 async def settle(app: FlagtuiApp, pilot: Pilot[int], rounds: int = 4) -> None:
-    """Let workers finish and the screen catch up (workers may start further workers)."""
+    """Let workers finish and the screen catch up: workers may start further workers, and
+    screens debounce loads behind timers, so wait until no worker has run for QUIET_S
+    (bounded), then for `rounds` more refreshes."""
+    loop = asyncio.get_running_loop()
+    quiet_since = loop.time()
+    deadline = quiet_since + SETTLE_LIMIT_S
+    while loop.time() < deadline:
+        if any(w.is_running for w in app.workers):
+            await app.workers.wait_for_complete()
+            quiet_since = loop.time()
+        elif loop.time() - quiet_since >= QUIET_S:
+            break
+        await pilot.pause(0.05)
     for _ in range(rounds):
         await app.workers.wait_for_complete()
         await pilot.pause()
