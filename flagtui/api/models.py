@@ -14,7 +14,10 @@ from pydantic.alias_generators import to_camel
 
 
 class Record(BaseModel):
-    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="ignore")
+    # defer_build: schemas are built on first use, not at import (faster start-up)
+    model_config = ConfigDict(
+        alias_generator=to_camel, populate_by_name=True, extra="ignore", defer_build=True
+    )
 
 
 class CreatedBy(Record):

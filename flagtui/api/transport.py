@@ -42,6 +42,9 @@ class Transport:
         verify_arg: bool | ssl.SSLContext = (
             ssl.create_default_context(cafile=verify) if isinstance(verify, str) else verify
         )
+        if base_url.startswith("http://"):
+            # Plain HTTP never reaches TLS (redirects are not followed): skip loading CA certs.
+            verify_arg = False
         self._http = httpx.AsyncClient(
             base_url=base_url.rstrip("/"),
             headers={"Authorization": token, "User-Agent": f"flagtui/{__version__}"},
