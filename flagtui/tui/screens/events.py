@@ -14,8 +14,8 @@ from textual.suggester import SuggestFromList
 from textual.timer import Timer
 from textual.widgets import DataTable, Input, Static
 
+from flagtui.api.event_types import EVENT_TYPES
 from flagtui.api.models import EventRecord
-from flagtui.tui.event_types import EVENT_TYPES
 from flagtui.tui.format import when
 from flagtui.tui.screens.base import AreaScreen
 from flagtui.tui.screens.deliveries import clip, clip_middle

@@ -1,5 +1,6 @@
 """The event types of the contract (spec/admin-api.md, section Events), in its order:
-case-sensitive and exact. The event log completes its type filter from this list."""
+case-sensitive and exact. The event log completes its type filter from this list.
+The sandbox keeps its own copy (it imports nothing of flagtui); a test keeps the two equal."""
 
 EVENT_TYPES: tuple[str, ...] = (
     "application-created",
