@@ -11,6 +11,7 @@ from textual.pilot import Pilot
 
 from flagtui.tui.app import FlagtuiApp
 
+from .helpers import freeze_cursors
 from .helpers import settle as settle_app
 
 
@@ -22,8 +23,9 @@ def app_in(make_app: Any, tmp_path: Path, area: str, **kwargs: Any) -> FlagtuiAp
 
 
 async def settle(pilot: Pilot[Any], rounds: int = 4) -> None:
-    """`helpers.settle` for the app the pilot drives."""
+    """`helpers.settle` for the app the pilot drives, with text cursors frozen."""
     await settle_app(pilot.app, pilot, rounds)
+    freeze_cursors(pilot.app)
 
 
 def rows(app: FlagtuiApp, selector: str = "ResourceTable") -> list[list[str]]:

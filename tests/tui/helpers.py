@@ -32,5 +32,11 @@ async def settle(app: FlagtuiApp, pilot: Pilot[int], rounds: int = 4) -> None:
         await pilot.pause()
 
 
+def freeze_cursors(app: FlagtuiApp) -> None:
+    """Stop text cursors blinking, so a snapshot does not depend on when it was taken."""
+    for field in app.screen.query("Input, TextArea"):
+        field.cursor_blink = False  # type: ignore[attr-defined]
+
+
 def text_of(app: FlagtuiApp, selector: str) -> str:
     return str(app.screen.query_one(selector, Static).render())

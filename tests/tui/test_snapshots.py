@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import settle
+from .helpers import freeze_cursors, settle
 
 SIZES = [(80, 24), (120, 40)]
 URL = "http://sandbox.test:4242"
@@ -12,6 +12,8 @@ URL = "http://sandbox.test:4242"
 
 async def _settled(pilot) -> None:
     await settle(pilot.app, pilot, rounds=6)
+    freeze_cursors(pilot.app)
+    await pilot.pause()
 
 
 @pytest.mark.parametrize("size", SIZES)
