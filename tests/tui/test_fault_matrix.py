@@ -271,8 +271,12 @@ async def test_a_read_slower_than_the_timeout(build: Any, faulty: Any) -> None:
         assert app.is_running
 
 
+RETRY_AFTER_S = 1.5
+
+
 def rate_limited_once(fault: FaultApp, path: str) -> None:
-    answer = json_error(429, "RateLimited", "slow down", **{"Retry-After": "0.3"})
+    # Long enough that the checks before the retry never race it on a loaded machine.
+    answer = json_error(429, "RateLimited", "slow down", **{"Retry-After": str(RETRY_AFTER_S)})
     fault.fail("GET", path, answer, times=1)
 
 
@@ -285,11 +289,11 @@ async def test_429_on_a_read_says_when_it_retries_and_does(build: Any, faulty: A
         rate_limited_once(fault, FEATURE + name)
         await open_detail(app, pilot)
         text = messages(app)
-        assert "Rate limited by the server: retrying in 0.3 s" in text
+        assert f"Rate limited by the server: retrying in {RETRY_AFTER_S:g} s" in text
         assert f"GET {FEATURE}{name} (profile p) failed: 429 RateLimited: slow down" in text
         assert fault.count("GET", FEATURE + name) == 1
         assert text_of(app, "#feature").startswith("loading")
-        await asyncio.sleep(0.4)
+        await asyncio.sleep(RETRY_AFTER_S + 0.1)
         await settle(app, pilot)
         assert fault.count("GET", FEATURE + name) == 2
         assert text_of(app, "#feature").startswith(name)
@@ -306,7 +310,7 @@ async def test_a_pending_429_retry_is_dropped_when_the_screen_is_left(
         rate_limited_once(fault, FEATURE + name)
         await open_detail(app, pilot)
         await pilot.press("escape")
-        await asyncio.sleep(0.4)
+        await asyncio.sleep(RETRY_AFTER_S + 0.1)
         await settle(app, pilot)
         assert fault.count("GET", FEATURE + name) == 1
         assert app.is_running and isinstance(app.screen, FeaturesScreen)
