@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import socket
+import time
 from collections.abc import AsyncIterator
 
 import httpx
@@ -44,3 +46,21 @@ async def a_feature(client: httpx.AsyncClient, query: str = "") -> dict:
     response = await client.get(f"/api/admin/search/features?limit=1{query}")
     assert response.status_code == 200
     return response.json()["features"][0]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def wait_healthy(url: str, seconds: float) -> None:
+    """Wait (bounded) until a sandbox started as a subprocess answers /health."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"{url}/health").status_code == 200:
+                return
+        except httpx.TransportError:
+            time.sleep(0.05)
+    raise AssertionError("sandbox did not come up")

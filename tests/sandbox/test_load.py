@@ -12,11 +12,9 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
-import time
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -25,6 +23,7 @@ from pathlib import Path
 import httpx
 
 from flagtui.sandbox import read_tokens
+from tests.sandbox.conftest import free_port, wait_healthy
 
 CLIENTS = 20
 WRITES = 2000
@@ -38,23 +37,6 @@ class Expected:
     lifetime: dict[str, int | None] = field(default_factory=dict)
     project: dict[str, str] = field(default_factory=dict)
     events: Counter[tuple[str, str | None]] = field(default_factory=Counter)
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def wait_healthy(url: str) -> None:
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"{url}/health").status_code == 200:
-                return
-        except httpx.TransportError:
-            time.sleep(0.05)
-    raise AssertionError("sandbox did not come up")
 
 
 def start(db: Path, port: int) -> subprocess.Popen[bytes]:
@@ -74,7 +56,7 @@ def start(db: Path, port: int) -> subprocess.Popen[bytes]:
         stderr=subprocess.DEVNULL,
     )
     try:
-        wait_healthy(f"http://127.0.0.1:{port}")
+        wait_healthy(f"http://127.0.0.1:{port}", seconds=30)
     except BaseException:
         process.kill()
         raise

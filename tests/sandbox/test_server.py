@@ -6,7 +6,6 @@ import asyncio
 import itertools
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -15,23 +14,7 @@ from pathlib import Path
 import httpx
 
 from flagtui.sandbox import SandboxServer, create_database, read_tokens
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def wait_healthy(url: str) -> None:
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"{url}/health").status_code == 200:
-                return
-        except httpx.TransportError:
-            time.sleep(0.05)
-    raise AssertionError("sandbox did not come up")
+from tests.sandbox.conftest import free_port, wait_healthy
 
 
 def serve(db: Path, port: int) -> subprocess.Popen[bytes]:
@@ -56,7 +39,7 @@ def test_writes_survive_kill_9(sandbox_db: Path) -> None:
     admin = {"Authorization": read_tokens(sandbox_db).admin}
     process = serve(sandbox_db, port)
     try:
-        wait_healthy(url)
+        wait_healthy(url, seconds=20)
         put = httpx.put(
             f"{url}/api/admin/feature-types/operational/lifetime",
             json={"lifetimeDays": 123},
@@ -68,7 +51,7 @@ def test_writes_survive_kill_9(sandbox_db: Path) -> None:
         os.kill(process.pid, signal.SIGKILL)
         process.wait(10)
         process = serve(sandbox_db, port)
-        wait_healthy(url)
+        wait_healthy(url, seconds=20)
         types = httpx.get(f"{url}/api/admin/feature-types", headers=admin).json()["types"]
         assert {t["id"]: t["lifetimeDays"] for t in types}["operational"] == 123
         envs = httpx.get(f"{url}/api/admin/environments/project/payments", headers=admin).json()
