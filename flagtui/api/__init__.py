@@ -1,7 +1,14 @@
 """The async admin client: httpx + pydantic models + typed errors. Imports no UI, no sandbox."""
 
-from flagtui.api.client import AdminClient
-from flagtui.api.errors import (
+import sys
+
+# httpx imports its command-line client whenever click is installed (uvicorn brings it for the
+# sandbox), and with it click, pygments and rich.syntax: 20-40 ms of every start. flagtui never
+# runs it; None in sys.modules makes that import fail, which httpx expects and handles.
+sys.modules.setdefault("httpx._main", None)  # type: ignore[arg-type]
+
+from flagtui.api.client import AdminClient  # noqa: E402
+from flagtui.api.errors import (  # noqa: E402
     ApiError,
     FlagtuiError,
     InvalidArgument,

@@ -1,11 +1,15 @@
 """AdminClient: one per profile; every contract operation and every browse read is one method.
 
 Read-only profiles are enforced here, once, in `_write`, before any request is built.
-Capabilities (edition, event search route) come from ui-config on `connect()`.
+Capabilities (edition, event search route) come from ui-config on `connect()`. Other reads need
+not wait for it: the app builds its first screen and sends that screen's reads while connecting.
+A request that fails while the connection fails too raises `NotConnected` (one error to show,
+the connection's), see `_read`.
 """
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
@@ -101,6 +105,8 @@ class AdminClient:
             transport=transport,
         )
         self._event_route: str | None = None
+        self._connecting: asyncio.Event | None = None
+        self._connect_error: BaseException | None = None
         self._search_cache: dict[tuple[Any, ...], tuple[float, Any]] = {}
         self._explicit_budget = search_budget is not None
         self._search_budget = SearchBudget(*(search_budget or REAL_SEARCH_BUDGET))
@@ -126,12 +132,34 @@ class AdminClient:
 
     async def connect(self) -> ServerInfo:
         """Read ui-config: version and edition decide which operations and routes are used."""
-        raw = await self._http.read("GET", "/api/admin/ui-config", _RAW)
-        self.server = server_info(raw)
-        self._event_route = event_search_route(self.server)
-        if self.server.sandbox and not self._explicit_budget:
-            self._search_budget = SearchBudget(limit=1_000_000, window_s=60.0)
-        return self.server
+        done = self._connecting = asyncio.Event()
+        try:
+            raw = await self._http.read("GET", "/api/admin/ui-config", _RAW)
+            self.server = server_info(raw)
+            self._event_route = event_search_route(self.server)
+            if self.server.sandbox and not self._explicit_budget:
+                self._search_budget = SearchBudget(limit=1_000_000, window_s=60.0)
+            self._connect_error = None
+            return self.server
+        except Exception as exc:
+            self._connect_error = exc
+            raise
+        finally:
+            done.set()
+
+    async def _connected(self) -> None:
+        """Wait for a `connect()` in flight; raise NotConnected if it failed."""
+        if self._connecting is not None:
+            await self._connecting.wait()
+        if self._connect_error is not None:
+            raise errors.NotConnected(self._connect_error) from None
+
+    async def _read(self, method: str, path: str, adapter: TypeAdapter[T], **kwargs: Any) -> T:
+        try:
+            return await self._http.read(method, path, adapter, **kwargs)
+        except errors.ApiError:
+            await self._connected()
+            raise
 
     def _require_enterprise(self, operation: str) -> None:
         if self.server is not None and not self.server.enterprise:
@@ -163,7 +191,11 @@ class AdminClient:
         if self.read_only:
             raise errors.ReadOnlyProfile(self.profile, action)
         self._search_cache.clear()
-        return await self._http.write(method, path, adapter, json=json)
+        try:
+            return await self._http.write(method, path, adapter, json=json)
+        except errors.ApiError:
+            await self._connected()
+            raise
 
     # -- the nine operations of the contract -----------------------------------------------------
 
@@ -188,7 +220,7 @@ class AdminClient:
             "offset": validation.non_negative("offset", offset),
         }
         path = f"/api/admin/addons/{_seg(addon_id)}/events"
-        answer = await self._http.read("GET", path, _adapter(IntegrationEvents), params=params)
+        answer = await self._read("GET", path, _adapter(IntegrationEvents), params=params)
         return answer.integration_events
 
     async def remove_project_environment(self, project: str, environment: str) -> None:
@@ -232,7 +264,7 @@ class AdminClient:
     async def search_users(self, q: str) -> UserList:
         """Operation 7. Accepts the contract's {users, rootRoles} and real Unleash's bare array."""
         params = {"q": validation.user_query(q)}
-        answer: UserList | list[User] = await self._http.read(
+        answer: UserList | list[User] = await self._read(
             "GET", "/api/admin/user-admin/search", _adapter(UserSearchAnswer), params=params
         )
         return answer if isinstance(answer, UserList) else UserList(users=answer)
@@ -264,6 +296,8 @@ class AdminClient:
         if cursor is not None:
             validation.non_negative("cursor", cursor)
         filters = {"type": type, "project": project, "feature": feature, "query": query}
+        if self._connecting is not None and not self._connecting.is_set():
+            await self._connecting.wait()  # the route depends on the version
         if self._event_route != "get":
             try:
                 return await self._search_events_post(filters, limit, cursor)
@@ -280,7 +314,7 @@ class AdminClient:
         body["limit"] = limit
         if cursor:
             body["offset"] = cursor
-        answer = await self._http.read(
+        answer = await self._read(
             "POST", "/api/admin/events/search", _adapter(EventSearchAnswer), json=body
         )
         events = answer.events
@@ -300,7 +334,7 @@ class AdminClient:
                 params[key] = f"IS:{filters[key]}"
         if filters["query"]:
             params["query"] = filters["query"]
-        answer = await self._http.read(
+        answer = await self._read(
             "GET", "/api/admin/search/events", _adapter(EventSearchAnswer), params=params
         )
         events = answer.events
@@ -312,7 +346,7 @@ class AdminClient:
     # -- browse reads ----------------------------------------------------------------------------
 
     async def list_projects(self) -> list[Project]:
-        answer = await self._http.read("GET", "/api/admin/projects", _adapter(ProjectsAnswer))
+        answer = await self._read("GET", "/api/admin/projects", _adapter(ProjectsAnswer))
         return answer.projects
 
     async def search_features(
@@ -351,7 +385,7 @@ class AdminClient:
         if wait == 0:
             try:
                 self._search_budget.spend()
-                page = await self._http.read(
+                page = await self._read(
                     "GET", "/api/admin/search/features", _FEATURE_PAGE, params=params
                 )
                 self._search_cache[cache_key] = (time.monotonic(), page)
@@ -382,6 +416,15 @@ class AdminClient:
             limit=limit,
         )
 
+    async def prefetch_features(self, **search: Any) -> bool:
+        """Read a page the user is likely to open next (the following one) into the search
+        cache, only while at least half of the search budget is unspent: it never costs a
+        search the user asks for. True if the page is now cached."""
+        if self._search_budget.spare() * 2 < self._search_budget.limit:
+            return False
+        await self.search_features(**search)
+        return True
+
     def _cached(self, key: tuple[Any, ...]) -> Any:
         hit = self._search_cache.get(key)
         if hit and time.monotonic() - hit[0] < FEATURE_SEARCH_CACHE_S:
@@ -399,57 +442,57 @@ class AdminClient:
     async def list_project_features(self, project: str) -> list[Feature]:
         """Every live feature of a project in one read (not rate-limited on real Unleash)."""
         path = f"/api/admin/projects/{_seg(project)}/features"
-        answer = await self._http.read("GET", path, _adapter(FeatureList))
+        answer = await self._read("GET", path, _adapter(FeatureList))
         return answer.features
 
     async def get_feature(self, project: str, feature: str) -> Feature:
         path = f"/api/admin/projects/{_seg(project)}/features/{_seg(feature)}"
-        return await self._http.read("GET", path, _FEATURE)
+        return await self._read("GET", path, _FEATURE)
 
     async def list_project_environments(self, project: str) -> list[ProjectEnvironment]:
         path = f"/api/admin/environments/project/{_seg(project)}"
-        answer = await self._http.read("GET", path, _adapter(ProjectEnvironments))
+        answer = await self._read("GET", path, _adapter(ProjectEnvironments))
         return answer.environments
 
     async def list_feature_types(self) -> list[FeatureType]:
-        answer = await self._http.read("GET", "/api/admin/feature-types", _adapter(FeatureTypes))
+        answer = await self._read("GET", "/api/admin/feature-types", _adapter(FeatureTypes))
         return answer.types
 
     async def list_addons(self) -> AddonList:
-        return await self._http.read("GET", "/api/admin/addons", _ADDONS)
+        return await self._read("GET", "/api/admin/addons", _ADDONS)
 
     async def list_users(self) -> UserList:
-        return await self._http.read("GET", "/api/admin/user-admin", _USERS)
+        return await self._read("GET", "/api/admin/user-admin", _USERS)
 
     async def list_change_requests(self, project: str) -> list[ChangeRequest]:
         path = f"/api/admin/projects/{_seg(project)}/change-requests"
         answer = await self._enterprise(
-            "Change requests", lambda: self._http.read("GET", path, _adapter(ChangeRequestList))
+            "Change requests", lambda: self._read("GET", path, _adapter(ChangeRequestList))
         )
         return list(answer)
 
     async def get_change_request(self, project: str, change_request_id: int | str) -> ChangeRequest:
         path = f"/api/admin/projects/{_seg(project)}/change-requests/{_seg(change_request_id)}"
         return await self._enterprise(
-            "Change requests", lambda: self._http.read("GET", path, _CHANGE_REQUEST)
+            "Change requests", lambda: self._read("GET", path, _CHANGE_REQUEST)
         )
 
     async def list_roles(self) -> list[Role]:
         answer = await self._enterprise(
-            "Roles", lambda: self._http.read("GET", "/api/admin/roles", _adapter(RolesAnswer))
+            "Roles", lambda: self._read("GET", "/api/admin/roles", _adapter(RolesAnswer))
         )
         return answer.roles
 
     async def list_groups(self) -> list[Group]:
         answer = await self._enterprise(
-            "Groups", lambda: self._http.read("GET", "/api/admin/groups", _adapter(GroupsAnswer))
+            "Groups", lambda: self._read("GET", "/api/admin/groups", _adapter(GroupsAnswer))
         )
         return answer.groups
 
     async def get_project_access(self, project: str) -> ProjectAccess:
         path = f"/api/admin/projects/{_seg(project)}/access"
         return await self._enterprise(
-            "Project access", lambda: self._http.read("GET", path, _PROJECT_ACCESS)
+            "Project access", lambda: self._read("GET", path, _PROJECT_ACCESS)
         )
 
 

@@ -31,6 +31,14 @@ class ReadOnlyProfile(FlagtuiError):
         super().__init__(f"Profile {profile!r} is read-only: {action} was not sent.")
 
 
+class NotConnected(FlagtuiError):
+    """A request failed while `connect()` failed too: the connection error says why."""
+
+    def __init__(self, reason: BaseException) -> None:
+        self.reason = reason
+        super().__init__(f"Not connected: {reason}")
+
+
 class NotSupported(FlagtuiError):
     """The server lacks the operation (an Enterprise feature on OSS, or a removed endpoint)."""
 

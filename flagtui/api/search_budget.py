@@ -35,6 +35,11 @@ class SearchBudget:
             return 0.0
         return self.window_s - (now - self._sent[0])
 
+    def spare(self) -> int:
+        """Searches still allowed in the current window."""
+        self.wait()  # drops the requests that left the window
+        return self.limit - len(self._sent)
+
     def spend(self) -> None:
         self._sent.append(time.monotonic())
 

@@ -80,6 +80,8 @@ CREATE INDEX features_created ON features (created_at);
 CREATE INDEX features_seen ON features (last_seen_at);
 CREATE INDEX features_stage ON features (stage, created_at);
 CREATE INDEX features_parent ON features (parent);
+-- The features area's default view: a project's live features by name, counted and paged.
+CREATE INDEX features_live_project_name ON features (project, name) WHERE archived_at IS NULL;
 CREATE TABLE lifecycle_stages (
     seq INTEGER PRIMARY KEY, feature TEXT NOT NULL, stage TEXT NOT NULL,
     entered_at TEXT NOT NULL, status TEXT, status_value TEXT

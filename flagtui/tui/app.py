@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import signal
 from pathlib import Path
+from typing import cast
 
 from textual import work
 from textual.app import App
@@ -24,6 +25,7 @@ from flagtui.tui.widgets.help import HelpScreen
 
 # A dropped SSH session sends SIGHUP; service managers and `kill` send SIGTERM.
 LEAVE_ON = (signal.SIGHUP, signal.SIGTERM)
+CONNECT_MODE = "connect"
 
 
 class FlagtuiApp(App[int]):
@@ -58,6 +60,7 @@ class FlagtuiApp(App[int]):
         self.area: str | None = None
         for area in AREAS:
             self.add_mode(area.name, area.make_screen)
+        self.add_mode(CONNECT_MODE, ConnectScreen)
 
     @property
     def read_only(self) -> bool:
@@ -86,7 +89,9 @@ class FlagtuiApp(App[int]):
         for signum in LEAVE_ON:
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
                 loop.add_signal_handler(signum, self._hang_up)
+        # The remembered area is built, and sends its first reads, while ui-config is read.
         self.action_connect()
+        self.switch_area(self.ui_state.get("area") or DEFAULT_AREA)
 
     def on_unmount(self) -> None:
         loop = asyncio.get_running_loop()
@@ -107,16 +112,22 @@ class FlagtuiApp(App[int]):
     async def _connect(self) -> None:
         server = await self.client.connect()
         self.server_label = server.label
-        self.switch_area(self.ui_state.get("area") or DEFAULT_AREA)
+        if isinstance(self.screen, ConnectScreen):  # connected on a retry
+            self.switch_area(self.area or DEFAULT_AREA)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.state is WorkerState.ERROR and event.worker.error is not None:
             self.server_label = "not connected"
-            message = describe_error(event.worker.error)
-            if isinstance(self.screen, ConnectScreen):
-                self.screen.show_failure(message)
-            else:
-                self.notify(message, title="Request failed", severity="error")
+            self.show_connect_failure(describe_error(event.worker.error))
+
+    def show_connect_failure(self, message: str) -> None:
+        """Back to the connect screen; the areas are built afresh once connected."""
+        if not isinstance(self.screen, ConnectScreen):
+            self.switch_mode(CONNECT_MODE)
+            for area in AREAS:
+                self.remove_mode(area.name)
+                self.add_mode(area.name, area.make_screen)
+        cast(ConnectScreen, self.screen).show_failure(message)
 
     def switch_area(self, name: str) -> None:
         if name not in AREAS_BY_NAME:

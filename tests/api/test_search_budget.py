@@ -61,3 +61,17 @@ async def test_writes_clear_the_cache(budgeted):
     )
     again = await budgeted.search_features(project="payments", limit=1)
     assert again.features[0].description == "new"
+
+
+async def test_prefetch_fills_the_cache_only_while_half_the_budget_is_left(sandbox):
+    budget = (4, 60.0)
+    async with AdminClient(sandbox.url, sandbox.admin_token, search_budget=budget) as client:
+        assert await client.prefetch_features(project="payments", offset=50, limit=50)
+        sent = client.requests_sent
+        page = await client.search_features(project="payments", offset=50, limit=50)
+        assert client.requests_sent == sent  # PageDown: answered from the cache
+        assert page.features and page.total == 62
+        await client.search_features(project="growth", limit=1)  # 2 of 4 spent now
+        assert await client.prefetch_features(project="growth", offset=50, limit=50)
+        assert not await client.prefetch_features(project="platform", offset=50, limit=50)
+        assert client.requests_sent == sent + 2  # the refused prefetch sent nothing

@@ -31,7 +31,7 @@ async def test_lifetime_edit_reaches_the_server(make_app, client) -> None:
         await pilot.press("enter")
         await settle(app, pilot)
         assert isinstance(app.screen, FeatureTypesScreen)
-        row = app.screen.query_one(ResourceTable).get_row("release")
+        row = app.screen.query_one(ResourceTable).row_text("release")
         assert row[2] == "90 days"
     types = {t.id: t for t in await client.list_feature_types()}
     assert types["release"].lifetime_days == 90

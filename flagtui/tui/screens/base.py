@@ -17,11 +17,12 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast
 from textual.app import ComposeResult
 from textual.screen import ModalScreen, Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
-from flagtui.api.errors import FlagtuiError, RateLimited
+from flagtui.api.errors import FlagtuiError, NotConnected, RateLimited
 from flagtui.tui.widgets.header import FlagtuiHeader
+from flagtui.tui.widgets.keybar import KeyBar
 
 if TYPE_CHECKING:
     from flagtui.tui.app import FlagtuiApp
@@ -71,6 +72,9 @@ class IOScreenMixin:
             error = worker.error
             limited = isinstance(error, RateLimited) and is_read(worker, error)
             if limited and self.retry_later(worker, cast(RateLimited, error)):
+                return
+            if isinstance(error, NotConnected):  # said once, on the connect screen
+                self.flagtui.show_connect_failure(describe_error(error.reason))
                 return
             self.io_failed(group, error)
 
@@ -132,7 +136,7 @@ class AreaScreen(IOScreenMixin, Screen[None]):
     def compose(self) -> ComposeResult:
         yield FlagtuiHeader(area=self.AREA)
         yield from self.compose_body()
-        yield Footer()
+        yield KeyBar()
 
     def compose_body(self) -> ComposeResult:
         yield from ()

@@ -1,4 +1,5 @@
-"""The first screen: shown while the server's version and edition are read (or if that fails)."""
+"""The connect screen: shown while the server's version and edition are read before any area
+exists, and whenever connecting fails (with the reason and `r` to retry)."""
 
 from __future__ import annotations
 
@@ -14,10 +15,20 @@ class ConnectScreen(AreaScreen):
         Binding("r", "app.connect", "Retry", id="connect.retry", tooltip="Connect again"),
     ]
 
+    def __init__(self) -> None:
+        super().__init__()
+        self.failure: str | None = None
+
     def compose_body(self) -> ComposeResult:
-        yield Static(f"Connecting to {self.flagtui.profile.url} …", id="connect-status")
+        yield Static(self._status(), id="connect-status")
+
+    def _status(self) -> str:
+        if self.failure is None:
+            return f"Connecting to {self.flagtui.profile.url} …"
+        return f"Could not connect.\n\n{self.failure}\n\nPress r to retry, q to quit."
 
     def show_failure(self, message: str) -> None:
-        self.query_one("#connect-status", Static).update(
-            f"Could not connect.\n\n{message}\n\nPress r to retry, q to quit."
-        )
+        """Also before the screen is composed: it is shown as soon as it is."""
+        self.failure = message
+        for status in self.query("#connect-status").results(Static):
+            status.update(self._status())

@@ -52,7 +52,8 @@ def _section(out: Text, title: str, lines: list[str]) -> None:
         out.append(f"  {line}\n")
 
 
-def feature_text(f: Feature) -> Text:
+def feature_text(f: Feature, *, complete: bool = True) -> Text:
+    """The detail; `complete=False` for a list row, shown while the full record is read."""
     out = Text()
     out.append(f"{f.name}", style="bold")
     out.append(f"  {f.type or ''} · project {f.project or '?'}\n")
@@ -71,6 +72,9 @@ def feature_text(f: Feature) -> Text:
         mark, style = ("✓", "green") if env.enabled else ("✗", "red")
         out.append(f"  {mark} ", style=style)
         out.append(f"{env.name}", style="bold")
+        if not complete:
+            out.append("\n")
+            continue
         out.append(f" ({env.type or '?'}) · {len(env.strategies or [])} strategies\n")
         for s in env.strategies or []:
             _strategy(out, s)
@@ -78,6 +82,9 @@ def feature_text(f: Feature) -> Text:
             out.append(f"    variant {_variant(v)}\n")
     if not f.environments:
         out.append("  —\n")
+    if not complete:
+        out.append("\nreading strategies, variants, tags and dependencies…\n", style="dim italic")
+        return out
     _section(out, "Variants", [_variant(v) for v in f.variants or []])
     _section(out, "Tags", [f"{t.type}:{t.value}" for t in f.tags or []])
     deps = [
@@ -104,15 +111,20 @@ class FeatureDetailScreen(AreaScreen):
         Binding("y", "copy", "Copy name", id="detail.copy", tooltip="Copy the feature's name"),
     ]  # fmt: skip
 
-    def __init__(self, project: str, name: str) -> None:
+    def __init__(self, project: str, name: str, summary: Feature | None = None) -> None:
+        """`summary`, the feature's row in a list, is shown until the full record is read."""
         super().__init__()
         self.project = project
         self.feature_name = name
         self.feature: Feature | None = None
+        self.summary = summary
 
     def compose_body(self) -> ComposeResult:
         with VerticalScroll(id="detail"):
-            yield Static(f"loading {self.feature_name}…", id="feature")
+            if self.summary is not None:
+                yield Static(feature_text(self.summary, complete=False), id="feature")
+            else:
+                yield Static(f"loading {self.feature_name}…", id="feature")
 
     def on_mount(self) -> None:
         self.query_one("#detail").focus()

@@ -3,6 +3,8 @@ server. Enter opens the feature's detail."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from math import ceil
 from typing import Any, ClassVar
 
@@ -13,7 +15,8 @@ from textual.containers import Horizontal
 from textual.timer import Timer
 from textual.widgets import DataTable, Input, Select, Static
 
-from flagtui.api.models import Feature
+from flagtui.api.errors import FlagtuiError
+from flagtui.api.models import Feature, FeatureType, Project
 from flagtui.tui.format import env_flags, short_names, staleness, when
 from flagtui.tui.screens.base import AreaScreen
 from flagtui.tui.widgets.table import ResourceTable, Row
@@ -43,6 +46,10 @@ def clip(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
+def project_options(projects: list[Project]) -> list[tuple[str, str]]:
+    return [(p.name if p.name == p.id else f"{p.name} ({p.id})", p.id) for p in projects]
+
+
 def feature_row(feature: Feature, short: dict[str, str], name_width: int) -> Row:
     cells = (
         clip(feature.name, name_width),
@@ -68,26 +75,25 @@ class FeaturesScreen(AreaScreen):
         Binding("s", "focus_search", "Search", show=False, id="features.search",
                 tooltip="Search by name (also /)"),
         Binding("r", "reload", "Reload", id="features.reload", tooltip="Read the page again"),
+        Binding("escape", "leave_search", "Back to the table", show=False,
+                id="features.leave-search", tooltip="Leave the search box (keeps the text)"),
     ]  # fmt: skip
 
     def __init__(self) -> None:
         super().__init__()
+        self.project: str | None = None
         self.page = 0
         self.total = 0
         self.features: list[Feature] = []
+        self._requested: dict[str, Any] | None = None
+        self._choices: tuple[list[Project], list[FeatureType]] | None = None
         self._debounce: Timer | None = None
 
     def compose_body(self) -> ComposeResult:
-        with Horizontal(classes="toolbar"):
-            yield Select[str]([], prompt="project", id="project", compact=True, allow_blank=True)
-            yield Input(placeholder="search features (s)", id="search", compact=True)
-        with Horizontal(classes="toolbar"):
-            yield Select[str]([], prompt="any type", id="type", compact=True)
-            yield Select[str](STATES[1:], prompt="any state", id="state", compact=True)
-            yield Select[str](
-                [(s, s) for s in STAGES], prompt="any stage", id="stage", compact=True
-            )
-            yield Select[str](SORTS, id="sort", compact=True, allow_blank=False, value="name:asc")
+        # The filter widgets (five Selects, costly to build) are mounted into these once the
+        # first page shows: rows first, then controls, in the same place.
+        yield Horizontal(classes="toolbar", id="toolbar-search")
+        yield Horizontal(classes="toolbar", id="toolbar-filters")
         yield Static("loading…", id="page-status", classes="status-line")
         yield ResourceTable(COLUMNS, id="features")
 
@@ -99,41 +105,62 @@ class FeaturesScreen(AreaScreen):
         if self.project:
             self.load_page()
 
-    @property
-    def project(self) -> str | None:
-        value = self.query_one("#project", Select).value
-        return value if isinstance(value, str) else None
-
     @work(exclusive=True, group="feature-choices", exit_on_error=False)
     async def load_choices(self) -> None:
         client = self.flagtui.client
-        projects = await client.list_projects()
-        types = await client.list_feature_types()
-        self.query_one("#type", Select).set_options((t.name, t.id) for t in types)
-        select = self.query_one("#project", Select)
-        select.set_options(
-            (p.name if p.name == p.id else f"{p.name} ({p.id})", p.id) for p in projects
-        )
+        projects, types = await asyncio.gather(client.list_projects(), client.list_feature_types())
+        self._choices = projects, types
         ids = [p.id for p in projects]
-        remembered = self.flagtui.project
-        if ids:
-            select.value = remembered if remembered in ids else ids[0]
-        else:
+        if not ids:
             self.query_one("#page-status", Static).update("This server has no projects.")
+            self.show_filters()
+            return
+        remembered = self.flagtui.project
+        self.project = remembered if remembered in ids else ids[0]
+        self.flagtui.project = self.project
+        for select in self.query("#project").results(Select):
+            select.set_options(project_options(projects))
+            select.value = self.project
+        self.restart()
+
+    def show_filters(self) -> None:
+        """Mount the filter widgets (once): after the first page, or when there is none."""
+        bar = self.query_one("#toolbar-search", Horizontal)
+        if bar.children:
+            return
+        projects, types = self._choices or ([], [])
+        project = Select[str](
+            project_options(projects),
+            prompt="project",
+            id="project",
+            compact=True,
+            value=self.project if self.project is not None else Select.NULL,
+        )
+        bar.mount(project, Input(placeholder="search features (s)", id="search", compact=True))
+        self.query_one("#toolbar-filters", Horizontal).mount(
+            Select[str](((t.name, t.id) for t in types), prompt="any type", id="type",
+                        compact=True),
+            Select[str](STATES[1:], prompt="any state", id="state", compact=True),
+            Select[str]([(s, s) for s in STAGES], prompt="any stage", id="stage", compact=True),
+            Select[str](SORTS, id="sort", compact=True, allow_blank=False, value="name:asc"),
+        )  # fmt: skip
 
     def _filters(self) -> dict[str, Any]:
-        def chosen(widget_id: str) -> list[str]:
-            value = self.query_one(f"#{widget_id}", Select).value
-            return [value] if isinstance(value, str) and value else []
+        """What the filter widgets say (their defaults until they are mounted)."""
 
-        sort = self.query_one("#sort", Select).value
-        sort_by, _, order = (sort if isinstance(sort, str) else "name:asc").partition(":")
+        def value(widget_id: str) -> str:
+            for widget in self.query(f"#{widget_id}").results():
+                chosen = widget.value  # type: ignore[attr-defined]
+                return chosen if isinstance(chosen, str) else ""
+            return ""
+
+        sort_by, _, order = (value("sort") or "name:asc").partition(":")
         return {
-            "query": self.query_one("#search", Input).value.strip() or None,
+            "query": value("search").strip() or None,
             "project": self.project,
-            "types": chosen("type"),
-            "states": chosen("state"),
-            "lifecycle": chosen("stage"),
+            "types": [value("type")] if value("type") else [],
+            "states": [value("state")] if value("state") else [],
+            "lifecycle": [value("stage")] if value("stage") else [],
             "sort_by": sort_by,
             "sort_order": order,
         }
@@ -144,8 +171,9 @@ class FeaturesScreen(AreaScreen):
             return
         status = self.query_one("#page-status", Static)
         status.update(f"loading page {self.page + 1}…")
+        self._requested = self._filters()
         page = await self.flagtui.client.search_features(
-            **self._filters(),
+            **self._requested,
             offset=self.page * PAGE_SIZE,
             limit=PAGE_SIZE,
         )
@@ -159,6 +187,21 @@ class FeaturesScreen(AreaScreen):
         self.show_rows()
         noun = "feature" if page.total == 1 else "features"
         status.update(f"page {self.page + 1}/{pages} · {page.total} {noun}")
+        self.call_after_refresh(self.show_filters)
+        if self.page + 1 < pages:
+            self.prefetch(self.page + 1)
+
+    @work(exclusive=True, group="features-prefetch", exit_on_error=False)
+    async def prefetch(self, page: int) -> None:
+        """Read the next page ahead into the client's cache, so PageDown only has to draw."""
+        with contextlib.suppress(FlagtuiError):  # it is asked for again on PageDown
+            await self.flagtui.client.prefetch_features(
+                **self._filters(), offset=page * PAGE_SIZE, limit=PAGE_SIZE
+            )
+
+    def io_failed(self, group: str, error: BaseException) -> None:
+        super().io_failed(group, error)
+        self.show_filters()
 
     def show_rows(self) -> None:
         short = short_names({e.name for f in self.features for e in f.environments or []})
@@ -178,13 +221,14 @@ class FeaturesScreen(AreaScreen):
 
     @on(Select.Changed, "#project")
     def _project_changed(self, event: Select.Changed) -> None:
-        if isinstance(event.value, str):
-            self.flagtui.project = event.value
+        if isinstance(event.value, str) and event.value != self.project:
+            self.project = self.flagtui.project = event.value
             self.restart()
 
     @on(Select.Changed, "#type, #state, #stage, #sort")
     def _filter_changed(self) -> None:
-        self.restart()
+        if self._filters() != self._requested:
+            self.restart()
 
     @on(Input.Changed, "#search")
     def _search_typed(self) -> None:
@@ -198,7 +242,11 @@ class FeaturesScreen(AreaScreen):
 
     @on(ResourceTable.FilterRequested)
     def action_focus_search(self) -> None:
-        self.query_one("#search", Input).focus()
+        for box in self.query("#search").results(Input):
+            box.focus()
+
+    def action_leave_search(self) -> None:
+        self.query_one(ResourceTable).focus()
 
     def action_page(self, delta: int) -> None:
         pages = max(1, ceil(self.total / PAGE_SIZE))
@@ -216,4 +264,5 @@ class FeaturesScreen(AreaScreen):
         if name and self.project:
             from flagtui.tui.screens.feature_detail import FeatureDetailScreen
 
-            self.app.push_screen(FeatureDetailScreen(self.project, name))
+            row = next((f for f in self.features if f.name == name), None)
+            self.app.push_screen(FeatureDetailScreen(self.project, name, summary=row))

@@ -16,7 +16,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Checkbox, Footer, Input, Label, Select, Static, TextArea
+from textual.widgets import Checkbox, Input, Label, Select, Static, TextArea
 
 from flagtui.api.errors import InvalidArgument, RequestTimeout
 from flagtui.api.models import Feature
@@ -24,6 +24,7 @@ from flagtui.api.validation import patch_operations
 from flagtui.tui.screens.base import IOScreenMixin, describe_error
 from flagtui.tui.widgets.confirm import ConfirmModal
 from flagtui.tui.widgets.header import FlagtuiHeader
+from flagtui.tui.widgets.keybar import KeyBar
 
 OUTCOME_UNKNOWN = (
     "The server did not answer in time; the change may or may not have been applied. "
@@ -73,7 +74,7 @@ class PatchFormScreen(IOScreenMixin, Screen[Feature | None]):
                 yield Label('JSON Patch array, e.g. [{"op": "replace", "path": ...}]')
                 yield TextArea("[]", id="raw", language="json", soft_wrap=True)
             yield Static("", id="form-error", classes="error-line")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.query_one("#advanced").display = False

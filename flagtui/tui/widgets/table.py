@@ -21,6 +21,12 @@ def _plain(cell: Cell) -> str:
     return cell.plain if isinstance(cell, Text) else cell
 
 
+def _text(cell: Cell) -> Text:
+    """Cells are shown as written: a name like `beta[bold]` is not Rich markup. (A plain `str`
+    would be parsed as markup by DataTable, on every render of its row.)"""
+    return cell if isinstance(cell, Text) else Text(cell, no_wrap=True, end="")
+
+
 class ResourceTable(DataTable[Cell]):
     """Rows are keyed by the resource's name or id; `set_rows` changes only what changed."""
 
@@ -61,8 +67,12 @@ class ResourceTable(DataTable[Cell]):
         row_key, _ = self.coordinate_to_cell_key(self.cursor_coordinate)
         return row_key.value
 
+    def row_text(self, key: str) -> list[str]:
+        """A row's cells as plain text."""
+        return [_plain(cell) for cell in self.get_row(key)]
+
     def set_rows(self, rows: Sequence[Row]) -> None:
-        self._all = list(rows)
+        self._all = [(key, [_text(c) for c in cells]) for key, cells in rows]
         self._show()
 
     def set_filter(self, text: str) -> None:

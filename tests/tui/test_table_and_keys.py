@@ -1,0 +1,60 @@
+"""The shared table shows text as written; the key bar is clickable; paging reads ahead."""
+
+from __future__ import annotations
+
+from textual.app import App, ComposeResult
+from textual.widgets import Select
+
+from flagtui.tui.widgets.help import HelpScreen
+from flagtui.tui.widgets.keybar import KeyBar
+from flagtui.tui.widgets.table import ResourceTable
+
+from .helpers import settle, text_of
+
+
+class TableApp(App[None]):
+    def compose(self) -> ComposeResult:
+        yield ResourceTable([("name", "Name"), ("by", "By")])
+
+
+async def test_cells_are_shown_as_written_not_as_markup() -> None:
+    app = TableApp()
+    async with app.run_test(size=(60, 6)) as pilot:
+        table = app.query_one(ResourceTable)
+        table.set_rows([("k", ["beta[bold]x[/bold]", "[link=https://evil.test]me"])])
+        await pilot.pause()
+        assert table.row_text("k") == ["beta[bold]x[/bold]", "[link=https://evil.test]me"]
+        screen_text = "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+        assert "beta[bold]x[/bold]" in screen_text
+
+
+async def test_clicking_a_key_in_the_key_bar_presses_it(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        bar = app.screen.query_one(KeyBar)
+        text = str(bar.render())
+        assert "? Help" in text
+        await pilot.click(KeyBar, offset=(text.index("? Help") + 1, 0))
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+
+
+async def test_page_down_is_read_ahead_and_escape_leaves_the_search_box(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        app.screen.query_one("#project", Select).value = "mobile-app"  # 66 features: 2 pages
+        await settle(app, pilot)
+        assert "page 1/2 · 66 features" in text_of(app, "#page-status")
+        first_page = app.screen.query_one(ResourceTable).selected_key
+        sent = app.client.requests_sent
+        await pilot.press("pagedown")
+        await settle(app, pilot)
+        assert "page 2/2 · 66 features" in text_of(app, "#page-status")
+        assert app.screen.query_one(ResourceTable).selected_key != first_page
+        assert app.client.requests_sent == sent  # drawn from the page read ahead
+        await pilot.press("s")
+        assert app.focused is not None and app.focused.id == "search"
+        await pilot.press("escape")
+        assert isinstance(app.focused, ResourceTable)
