@@ -292,7 +292,8 @@ def _round(t: Term, samples: dict[str, list[float]], downs: int) -> None:
     sent = t.send("enter")
     samples["enter"].append(t.wait_for(shows("Environments"), 10, "the detail") - sent)
     if "enter_full" in samples:  # flagtui shows the row first, then the full record
-        samples["enter_full"].append(t.wait_for(shows("Collaborators"), 10, "full") - sent)
+        full = t.wait_for(lambda t: t.has(" strategies") and not t.has("reading "), 10, "full")
+        samples["enter_full"].append(full - sent)
     _quiet(t)
     t.send("escape")
     t.wait_for(lambda t: not t.has("Environments"), 10, "back to the table")

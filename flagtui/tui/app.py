@@ -12,6 +12,7 @@ from textual import work
 from textual.app import App
 from textual.binding import Binding
 from textual.reactive import reactive
+from textual.screen import Screen
 from textual.worker import Worker, WorkerState
 
 from flagtui.api import AdminClient
@@ -79,8 +80,9 @@ class FlagtuiApp(App[int]):
     def project(self, value: str) -> None:
         self.ui_state.set("project", value)
 
-    def get_default_screen(self) -> ConnectScreen:
-        return ConnectScreen()
+    def get_default_screen(self) -> Screen[None]:
+        # Left at once for the remembered area (see on_mount): nothing to build or draw.
+        return Screen()
 
     def on_mount(self) -> None:
         if self.profile.production:

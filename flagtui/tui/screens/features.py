@@ -23,6 +23,7 @@ from flagtui.tui.widgets.table import ResourceTable, Row
 
 PAGE_SIZE = 50
 DEBOUNCE_S = 0.4
+FILTERS_AFTER_S = 0.05
 STATES = [("any state", ""), ("stale", "stale"), ("potentially stale", "potentially-stale")]
 STAGES = ["initial", "pre-live", "live", "completed", "archived"]
 SORTS = [
@@ -90,6 +91,7 @@ class FeaturesScreen(AreaScreen):
         self._debounce: Timer | None = None
 
     def compose_body(self) -> ComposeResult:
+        self.load_choices()  # sent now, answered while the screen is built and drawn
         # The filter widgets (five Selects, costly to build) are mounted into these once the
         # first page shows: rows first, then controls, in the same place.
         yield Horizontal(classes="toolbar", id="toolbar-search")
@@ -99,7 +101,6 @@ class FeaturesScreen(AreaScreen):
 
     def on_mount(self) -> None:
         self.query_one(ResourceTable).focus()
-        self.load_choices()
 
     def on_screen_resume(self) -> None:
         if self.project:
@@ -122,6 +123,10 @@ class FeaturesScreen(AreaScreen):
             select.set_options(project_options(projects))
             select.value = self.project
         self.restart()
+
+    def show_filters_later(self) -> None:
+        """Once the rows are on screen (`call_after_refresh` may run before they are drawn)."""
+        self.set_timer(FILTERS_AFTER_S, self.show_filters)
 
     def show_filters(self) -> None:
         """Mount the filter widgets (once): after the first page, or when there is none."""
@@ -187,7 +192,7 @@ class FeaturesScreen(AreaScreen):
         self.show_rows()
         noun = "feature" if page.total == 1 else "features"
         status.update(f"page {self.page + 1}/{pages} · {page.total} {noun}")
-        self.call_after_refresh(self.show_filters)
+        self.show_filters_later()
         if self.page + 1 < pages:
             self.prefetch(self.page + 1)
 
@@ -201,7 +206,7 @@ class FeaturesScreen(AreaScreen):
 
     def io_failed(self, group: str, error: BaseException) -> None:
         super().io_failed(group, error)
-        self.show_filters()
+        self.show_filters_later()
 
     def show_rows(self) -> None:
         short = short_names({e.name for f in self.features for e in f.environments or []})
