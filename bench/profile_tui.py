@@ -1,6 +1,6 @@
 """Profile flagtui (cProfile) in a real pty from process start until a text shows, then quit.
 
-    python bench/profile_tui.py [--size demo|large] [--nodelay] [--keys KEYS] [--out FILE.prof]
+    python bench/profile_tui.py [--size demo|large] [--keys KEYS] [--out FILE.prof]
 
 Starts a bench sandbox, runs `python -m cProfile -o FILE flagtui` at 80x24, waits for the first
 feature name, optionally presses keys (comma-separated, e.g. `pagedown,pagedown,enter`), quits
@@ -45,7 +45,6 @@ def summarize_collapsed(path: Path, top: int) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--size", default="demo")
-    parser.add_argument("--nodelay", action="store_true")
     parser.add_argument("--keys", default="")
     parser.add_argument("--area", default=None, help="area to start in (state file)")
     parser.add_argument("--out", default=str(run.CACHE / "tui.prof"))
@@ -57,7 +56,6 @@ def main() -> int:
         "collapsed stacks to --out and prints the heaviest frames",
     )
     args = parser.parse_args()
-    run.Sandbox.nodelay = args.nodelay
     tmp = Path(tempfile.mkdtemp(prefix="flagtui-prof-"))
     db = run.large_database(tmp) if args.size == "large" else tmp / "demo.db"
     sb = run.Sandbox(db, args.size)

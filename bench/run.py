@@ -112,12 +112,9 @@ def large_database(tmp: Path) -> Path:
 class Sandbox:
     """bench/sandbox_server.py in a subprocess: the sandbox plus request counters."""
 
-    nodelay = False  # --sandbox-nodelay: what-if with the TCP_NODELAY fix (see README)
-
     def __init__(self, db: Path, size: str) -> None:
-        extra = ["--nodelay"] if self.nodelay else []
         self.proc = subprocess.Popen(
-            [PY, str(HERE / "sandbox_server.py"), "--db", str(db), "--size", size, *extra],
+            [PY, str(HERE / "sandbox_server.py"), "--db", str(db), "--size", size],
             stdout=subprocess.PIPE,
             text=True,
             cwd=ROOT,
@@ -615,10 +612,6 @@ async def _client_overhead(sb: Sandbox, runs: int, total: int) -> dict[str, Any]
     for _ in range(100):
         json.loads(content)
     loads = (time.perf_counter() - t0) / 100
-    t0 = time.perf_counter()
-    for _ in range(100):
-        client_module._adapter(EventSearchAnswer)
-    make_adapter = (time.perf_counter() - t0) / 100
     await raw.aclose()
     await client.aclose()
     c, p = median(tc), median(tp)
@@ -633,7 +626,6 @@ async def _client_overhead(sb: Sandbox, runs: int, total: int) -> dict[str, Any]
             "plain_runs_s": [rnd(x) for x in tp],
             "per_page_validate_json_ms": rnd(1000 * validate, 3),
             "per_page_json_loads_ms": rnd(1000 * loads, 3),
-            "per_page_new_typeadapter_ms": rnd(1000 * make_adapter, 3),
             "page_bytes": len(content),
         },
     }
@@ -814,13 +806,7 @@ def main() -> int:
         "--only", default="", help="comma-separated subset: startup,keys,first_page,rss,"
         "requests,client,unleash"
     )  # fmt: skip
-    parser.add_argument(
-        "--sandbox-nodelay",
-        action="store_true",
-        help="what-if: serve the sandbox with TCP_NODELAY (the fix proposed in bench/README.md)",
-    )
     args = parser.parse_args()
-    Sandbox.nodelay = args.sandbox_nodelay
     only = set(filter(None, args.only.split(",")))
     q = args.quick
     t_start = time.perf_counter()
@@ -863,7 +849,6 @@ def main() -> int:
     results["notes"] = notes
     results["meta"] = {
         "quick": q,
-        "sandbox_nodelay_what_if": args.sandbox_nodelay,
         "seconds": round(time.perf_counter() - t_start, 1),
         "when": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
         "python": platform.python_version(),

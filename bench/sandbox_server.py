@@ -59,38 +59,12 @@ class CountingMiddleware:
         await send({"type": "http.response.body", "body": body})
 
 
-def _patch_nodelay() -> None:
-    """SandboxServer binds `socket.socket(family, SOCK_STREAM)` (proto 0), so asyncio never sets
-    TCP_NODELAY on accepted connections and every keep-alive response waits ~40 ms for a delayed
-    ACK (Nagle). Bench what-if only: create the socket with IPPROTO_TCP, as uvicorn would."""
-    import socket
-
-    import flagtui.sandbox.server as server_module
-
-    class _Socket:
-        def __getattr__(self, name: str) -> Any:
-            return getattr(socket, name)
-
-        @staticmethod
-        def socket(family: int, kind: int) -> socket.socket:
-            return socket.socket(family, kind, socket.IPPROTO_TCP)
-
-    server_module.socket = _Socket()  # type: ignore[assignment]
-
-
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--db", required=True)
     parser.add_argument("--size", default="demo")
     parser.add_argument("--port", type=int, default=0)
-    parser.add_argument(
-        "--nodelay",
-        action="store_true",
-        help="work around SandboxServer's listening socket lacking TCP_NODELAY (what-if runs)",
-    )
     args = parser.parse_args()
-    if args.nodelay:
-        _patch_nodelay()
     db = Path(args.db)
     if not db.exists():
         create_database(db, size=args.size)
