@@ -325,15 +325,16 @@ def bench_keys(large: Sandbox, rounds: int, downs: int) -> dict[str, Any]:
     every_t = [x for key, xs in tui.items() if key in mini for x in xs]
     every_m = [x for xs in mini.values() for x in xs]
     by_key = {}
-    for key in tui:
-        p50t, p50m = median(tui[key]), median(mini.get(key, tui[key]))
+    for key, xs in tui.items():
+        ys = mini.get(key, [])
+        p50t, p50m = median(xs), median(ys)
         by_key[key] = {
-            "n": len(tui[key]),
+            "n": len(xs),
             "p50_ms": rnd(1000 * p50t, 2),
-            "p95_ms": rnd(1000 * pct(tui[key], 0.95), 2),
-            "minimal_p50_ms": rnd(1000 * p50m, 2) if key in mini else None,
-            "minimal_p95_ms": rnd(1000 * pct(mini[key], 0.95), 2) if key in mini else None,
-            "ratio_p50": rnd(p50t / p50m) if key in mini else None,
+            "p95_ms": rnd(1000 * pct(xs, 0.95), 2),
+            "minimal_p50_ms": rnd(1000 * p50m, 2) if p50m else None,
+            "minimal_p95_ms": rnd(1000 * pct(ys, 0.95), 2) if ys else None,
+            "ratio_p50": rnd(p50t / p50m) if p50m else None,
         }
     p50, p50m = median(every_t), median(every_m)
     return {

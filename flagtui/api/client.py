@@ -109,7 +109,7 @@ class AdminClient:
         )
         self._event_route: str | None = None
         self._connecting: asyncio.Event | None = None
-        self._connect_error: BaseException | None = None
+        self._connect_error: Exception | None = None
         self._search_cache: dict[tuple[Any, ...], tuple[float, Any]] = {}
         self._explicit_budget = search_budget is not None
         self._search_budget = SearchBudget(*(search_budget or REAL_SEARCH_BUDGET))
@@ -157,12 +157,16 @@ class AdminClient:
         if self._connect_error is not None:
             raise errors.NotConnected(self._connect_error) from None
 
-    async def _read(self, method: str, path: str, adapter: TypeAdapter[T], **kwargs: Any) -> T:
+    async def _unless_disconnected(self, request: Awaitable[T]) -> T:
+        """The request's answer; its failure, or NotConnected if connecting failed too."""
         try:
-            return await self._http.read(method, path, adapter, **kwargs)
+            return await request
         except errors.ApiError:
             await self._connected()
             raise
+
+    async def _read(self, method: str, path: str, adapter: TypeAdapter[T], **kwargs: Any) -> T:
+        return await self._unless_disconnected(self._http.read(method, path, adapter, **kwargs))
 
     def _require_enterprise(self, operation: str) -> None:
         if self.server is not None and not self.server.enterprise:
@@ -194,11 +198,8 @@ class AdminClient:
         if self.read_only:
             raise errors.ReadOnlyProfile(self.profile, action)
         self._search_cache.clear()
-        try:
-            return await self._http.write(method, path, adapter, json=json)
-        except errors.ApiError:
-            await self._connected()
-            raise
+        request = self._http.write(method, path, adapter, json=json)
+        return await self._unless_disconnected(request)
 
     # -- the nine operations of the contract -----------------------------------------------------
 
@@ -299,7 +300,7 @@ class AdminClient:
         if cursor is not None:
             validation.non_negative("cursor", cursor)
         filters = {"type": type, "project": project, "feature": feature, "query": query}
-        if self._connecting is not None and not self._connecting.is_set():
+        if self._connecting is not None:
             await self._connecting.wait()  # the route depends on the version
         if self._event_route != "get":
             try:

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 from rich.text import Text
 
-from flagtui.api.models import Feature, FeatureEnvironment
+from flagtui.api.models import Feature, FeatureEnvironment, Project
 
 
 def when(value: datetime | None, *, date_only: bool = False) -> str:
@@ -50,6 +50,11 @@ def env_flags(environments: list[FeatureEnvironment] | None, short: dict[str, st
         out.append(short.get(env.name, env.name))
         out.append("✓" if env.enabled else "✗", style="green" if env.enabled else "red")
     return out
+
+
+def project_options(projects: list[Project]) -> list[tuple[str, str]]:
+    """A project picker's (label, id) pairs: the name, and the id too when it differs."""
+    return [(p.name if p.name == p.id else f"{p.name} ({p.id})", p.id) for p in projects]
 
 
 def yes_no(value: bool | None) -> str:

@@ -11,6 +11,7 @@ from textual.containers import Horizontal
 from textual.widgets import Select, Static
 
 from flagtui.api.errors import NotSupported
+from flagtui.tui.format import project_options
 from flagtui.tui.screens.base import AreaScreen
 
 
@@ -42,9 +43,7 @@ class ProjectAreaScreen(AreaScreen):
         """Call from a worker: list the projects and select the app's current one."""
         projects = await self.flagtui.client.list_projects()
         select = self.query_one("#project", Select)
-        select.set_options(
-            (p.name if p.name == p.id else f"{p.name} ({p.id})", p.id) for p in projects
-        )
+        select.set_options(project_options(projects))
         ids = self.project_ids = [p.id for p in projects]
         if not ids:
             self.status("This server has no projects.")

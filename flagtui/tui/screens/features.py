@@ -17,7 +17,7 @@ from textual.widgets import DataTable, Input, Select, Static
 
 from flagtui.api.errors import FlagtuiError
 from flagtui.api.models import Feature, FeatureType, Project
-from flagtui.tui.format import env_flags, short_names, staleness, when
+from flagtui.tui.format import env_flags, project_options, short_names, staleness, when
 from flagtui.tui.screens.base import AreaScreen
 from flagtui.tui.widgets.table import ResourceTable, Row
 
@@ -45,10 +45,6 @@ COLUMNS = [
 
 def clip(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
-
-
-def project_options(projects: list[Project]) -> list[tuple[str, str]]:
-    return [(p.name if p.name == p.id else f"{p.name} ({p.id})", p.id) for p in projects]
 
 
 def feature_row(feature: Feature, short: dict[str, str], name_width: int) -> Row:
@@ -119,9 +115,6 @@ class FeaturesScreen(AreaScreen):
         remembered = self.flagtui.project
         self.project = remembered if remembered in ids else ids[0]
         self.flagtui.project = self.project
-        for select in self.query("#project").results(Select):
-            select.set_options(project_options(projects))
-            select.value = self.project
         self.restart()
 
     def show_filters_later(self) -> None:
@@ -159,13 +152,17 @@ class FeaturesScreen(AreaScreen):
                 return chosen if isinstance(chosen, str) else ""
             return ""
 
+        def chosen(widget_id: str) -> list[str]:
+            picked = value(widget_id)
+            return [picked] if picked else []
+
         sort_by, _, order = (value("sort") or "name:asc").partition(":")
         return {
             "query": value("search").strip() or None,
             "project": self.project,
-            "types": [value("type")] if value("type") else [],
-            "states": [value("state")] if value("state") else [],
-            "lifecycle": [value("stage")] if value("stage") else [],
+            "types": chosen("type"),
+            "states": chosen("state"),
+            "lifecycle": chosen("stage"),
             "sort_by": sort_by,
             "sort_order": order,
         }

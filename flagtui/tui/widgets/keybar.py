@@ -20,12 +20,13 @@ Hint = tuple[str, str, str, bool]  # key, key as shown, description, enabled
 
 def hints_of(screen: Screen[Any]) -> list[Hint]:
     """The shown bindings of the focused chain, one per action (first key wins), like Footer."""
+    active = screen.active_bindings  # computed on each access: walks the focus chain
     hints: dict[str, Hint] = {}
-    for _node, binding, enabled, _tooltip in screen.active_bindings.values():
+    for _node, binding, enabled, _tooltip in active.values():
         if binding.show and binding.action not in hints:
             display = screen.app.get_key_display(binding)
             hints[binding.action] = (binding.key, display, binding.description, enabled)
-    palette = screen.active_bindings.get(screen.app.COMMAND_PALETTE_BINDING)
+    palette = active.get(screen.app.COMMAND_PALETTE_BINDING)
     if screen.app.ENABLE_COMMAND_PALETTE and palette is not None:
         binding = palette[1]
         hints.setdefault(binding.action, (binding.key, "^p", "palette", palette[2]))
