@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import httpx
 import pytest
+from real_webhook import create_failing_webhook
 
 from flagtui.api import AdminClient
 
@@ -74,43 +75,8 @@ async def real_feature(unleash_admin) -> str:
 
 @pytest.fixture(scope="session")
 def real_webhook(real_unleash) -> int:
-    """A webhook integration to a closed loopback port, with at least one failed delivery.
-
-    Real Unleash caches the list of integrations for a minute, so a new one may miss events for
-    that long: changes are repeated until a delivery is recorded (bounded at 120 s).
-    """
-    import time
-
+    """A webhook integration to a closed loopback port, with at least one failed delivery."""
     with httpx.Client(
         base_url=real_unleash.url, headers={"Authorization": real_unleash.token}, timeout=30
     ) as http:
-        addon = http.post(
-            "/api/admin/addons",
-            json={
-                "provider": "webhook",
-                "description": "flagtui conformance: always fails",
-                "enabled": True,
-                "parameters": {"url": "http://127.0.0.1:9/conformance-hook"},
-                "events": ["feature-metadata-updated"],
-                "projects": [],
-                "environments": [],
-            },
-        )
-        assert addon.status_code in (200, 201), addon.text
-        addon_id = addon.json()["id"]
-        name = f"conformance-hook-{uuid.uuid4().hex[:8]}"
-        http.post("/api/admin/projects/default/features", json={"name": name})
-        deadline = time.monotonic() + 120
-        attempt = 0
-        while time.monotonic() < deadline:
-            attempt += 1
-            http.patch(
-                f"/api/admin/projects/default/features/{name}",
-                json=[{"op": "replace", "path": "/description", "value": f"try {attempt}"}],
-            )
-            time.sleep(3)
-            if http.get(f"/api/admin/addons/{addon_id}/events").json()["integrationEvents"]:
-                break
-        else:
-            pytest.fail("real Unleash recorded no webhook delivery within 120 s")
-    yield addon_id
+        return create_failing_webhook(http, "conformance", "conformance-hook")

@@ -21,6 +21,7 @@ from typing import Any
 
 import httpx
 import pytest
+from real_webhook import create_failing_webhook
 from textual.command import CommandList, CommandPalette
 from textual.widgets import Input
 
@@ -129,36 +130,7 @@ def webhook_id() -> int:
             deliveries = http.get(f"/api/admin/addons/{known['id']}/events").json()
             if any(d["state"] == "failed" for d in deliveries["integrationEvents"]):
                 return int(known["id"])
-        addon = http.post(
-            "/api/admin/addons",
-            json={
-                "provider": "webhook",
-                "description": "flagtui TUI flows: always fails",
-                "enabled": True,
-                "parameters": {"url": "http://127.0.0.1:9/tui-flows-hook"},
-                "events": ["feature-metadata-updated"],
-                "projects": [],
-                "environments": [],
-            },
-        )
-        assert addon.status_code in (200, 201), addon.text
-        addon_id: int = addon.json()["id"]
-        name = f"tui-flow-hook-{uuid.uuid4().hex[:8]}"
-        http.post("/api/admin/projects/default/features", json={"name": name})
-        deadline = time.monotonic() + 120
-        attempt = 0
-        while time.monotonic() < deadline:
-            attempt += 1
-            http.patch(
-                f"/api/admin/projects/default/features/{name}",
-                json=[{"op": "replace", "path": "/description", "value": f"try {attempt}"}],
-            )
-            time.sleep(3)
-            if http.get(f"/api/admin/addons/{addon_id}/events").json()["integrationEvents"]:
-                break
-        else:
-            pytest.fail("real Unleash recorded no webhook delivery within 120 s")
-        return addon_id
+        return create_failing_webhook(http, "TUI flows", "tui-flows-hook")
 
 
 async def poll(
