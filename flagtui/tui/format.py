@@ -1,4 +1,12 @@
-"""How values look on screen, the same in every area (and stable for snapshot tests)."""
+"""How values look on screen, the same in every area (and stable for snapshot tests).
+
+This module is the display boundary: every string that comes from a server, a proxy or a config
+file (names, descriptions, messages, event data, URLs...) reaches the screen through `clean()`
+(a `str`, for places that take plain text: Inputs, Select labels as `Text`, toasts with
+markup off) or `safe()` (a `Text`, never parsed as markup). Both make control characters visible
+instead of sending them to the terminal, neutralise bidirectional overrides, and replace lone
+surrogates (which would end the app when written out).
+"""
 
 from __future__ import annotations
 
@@ -9,14 +17,58 @@ from rich.text import Text
 
 from flagtui.api.models import Feature, FeatureEnvironment, Project
 
+# C0 controls become their Unicode "control pictures" (ESC -> ␛); DEL -> ␡. Newline and tab
+# are kept in multi-line text and shown as ↵ and → in single-line places (cells, labels).
+_C0 = {code: chr(0x2400 + code) for code in range(0x20)}
+_C0[0x7F] = "\u2421"
+# C1 controls (0x80-0x9F: CSI, OSC, ST... as single bytes) and characters that reorder or hide
+# text (bidirectional overrides and isolates, zero-width spaces, the BOM): shown as <U+XXXX>.
+_HIDDEN = [
+    *range(0x80, 0xA0),
+    0x061C, 0x200B, 0x200E, 0x200F, *range(0x202A, 0x202F), 0x2060, *range(0x2066, 0x206A),
+    0xFEFF,
+]  # fmt: skip
+_VISIBLE = {**_C0, **{code: f"<U+{code:04X}>" for code in _HIDDEN}}
+_SINGLE_LINE = str.maketrans({**_VISIBLE, 0x0A: "↵", 0x09: "→"})
+_MULTI_LINE = str.maketrans({**_VISIBLE, 0x0A: "\n", 0x09: "\t"})
+
+
+def clean(value: object, *, multiline: bool = False) -> str:
+    """A server's or config's value as plain text that is safe to draw: no control sequence,
+    no reordering, no lone surrogate. `multiline` keeps newlines and tabs."""
+    text = value if isinstance(value, str) else str(value)
+    if text.isascii() and text.isprintable():
+        return text
+    text = text.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
+    return text.translate(_MULTI_LINE if multiline else _SINGLE_LINE)
+
+
+def safe(value: object, style: str = "", *, multiline: bool = False) -> Text:
+    """`clean()` as a Rich Text: shown exactly as written, never parsed as markup."""
+    return Text(clean(value, multiline=multiline), style=style, end="")
+
+
+class Clock:
+    """How times are shown, in every area at once: local time (the default) or UTC."""
+
+    utc = False
+
 
 def when(value: datetime | None, *, date_only: bool = False) -> str:
-    """Absolute UTC, never relative: `YYYY-MM-DD HH:MM`."""
+    """Absolute, never relative, with the zone named: `YYYY-MM-DD HH:MM CET` (local time, or
+    UTC when `Clock.utc`). A date alone carries no zone."""
     if value is None:
         return "—"
-    if value.tzinfo is not None:
-        value = value.astimezone(UTC)
-    return value.strftime("%Y-%m-%d" if date_only else "%Y-%m-%d %H:%M")
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=UTC)  # the API's times are UTC
+    value = value.astimezone(UTC if Clock.utc else None)
+    if date_only:
+        return value.strftime("%Y-%m-%d")
+    return value.strftime("%Y-%m-%d %H:%M ") + zone_name(value)
+
+
+def zone_name(value: datetime) -> str:
+    return "UTC" if Clock.utc else (value.tzname() or value.strftime("%z"))
 
 
 def lifetime(days: int | None) -> str:
