@@ -39,4 +39,23 @@ def freeze_cursors(app: FlagtuiApp) -> None:
 
 
 def text_of(app: FlagtuiApp, selector: str) -> str:
+    """A Static's content, whether or not anyone can see it: prefer `visible_text`."""
     return str(app.screen.query_one(selector, Static).render())
+
+
+def screen_lines(app: FlagtuiApp) -> list[str]:
+    """What a person sees: the composed top screen (toasts included), line by line."""
+    return [strip.text for strip in app.screen._compositor.render_strips()]
+
+
+def screen_text(app: FlagtuiApp) -> str:
+    return "\n".join(screen_lines(app))
+
+
+def visible_text(app: FlagtuiApp, selector: str) -> str:
+    """The text drawn in the widget's visible region ("" when it is hidden or has no room)."""
+    region = app.screen.query_one(selector).region.intersection(app.screen.region)
+    if not region.area:
+        return ""
+    strips = app.screen._compositor.render_strips()[region.y : region.bottom]
+    return "\n".join(strip.crop(region.x, region.right).text.rstrip() for strip in strips)
