@@ -1,37 +1,23 @@
-"""Profiles and token sources: precedence, refused permissions, and no token in any message."""
+"""Profiles and token sources: precedence, validation, and no token in any message."""
 
 from __future__ import annotations
 
 import logging
-import sys
 from pathlib import Path
 
+import certifi
 import pytest
 
 from flagtui import config
 from flagtui.config import ConfigError, Profile
 
-SECRET = "*:*.config-secret-93a7"
-
-
-@pytest.fixture(autouse=True)
-def isolated(tmp_path, monkeypatch):
-    monkeypatch.setenv("FLAGTUI_CONFIG", str(tmp_path / "config.toml"))
-    monkeypatch.setenv("FLAGTUI_CREDENTIALS", str(tmp_path / "creds" / "tokens.toml"))
-    monkeypatch.delenv("UNLEASH_URL", raising=False)
-    monkeypatch.delenv("UNLEASH_API_TOKEN", raising=False)
-    return tmp_path
-
-
-def write_config(tmp_path: Path, text: str) -> None:
-    (tmp_path / "config.toml").write_text(text)
+from .helpers import SECRET, python_command, write_config
 
 
 def command_profile(tmp_path: Path, code: str) -> str:
     """A profile whose token_command runs a Python script with `code`."""
-    script = tmp_path / "token_command.py"
-    script.write_text(code)
-    return f'[profiles.a]\nurl = "http://a.test"\ntoken_command = "{sys.executable} {script}"\n'
+    command = python_command(tmp_path, code)
+    return f'[profiles.a]\nurl = "http://a.test"\ntoken_command = "{command}"\n'
 
 
 PROFILES = """
@@ -167,3 +153,106 @@ def test_add_profile_appends_and_keeps_comments(isolated):
     text = (isolated / "config.toml").read_text()
     assert text.startswith("# my notes")
     assert config.select_profile(config.load_config(), "b").url == "http://b.test"
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf", "0", "-1", "1e9"])
+def test_timeout_must_be_finite_positive_and_bounded(isolated, value):
+    write_config(isolated, f'[profiles.a]\nurl = "http://a.test"\ntimeout = {value}\n')
+    with pytest.raises(ConfigError) as caught:
+        config.load_config()
+    message = str(caught.value)
+    assert "[profiles.a]: timeout must be a number of seconds greater than 0" in message
+    assert f"at most {config.MAX_TIMEOUT:g}" in message
+
+
+def test_a_config_path_that_is_a_directory_is_explained(isolated):
+    (isolated / "config.toml").mkdir()
+    with pytest.raises(ConfigError, match="is a directory, not a config file"):
+        config.load_config()
+
+
+def test_a_config_file_that_is_not_utf8_is_explained(isolated):
+    (isolated / "config.toml").write_bytes(b'[profiles.a]\nurl = "http://\xff"\n')
+    with pytest.raises(ConfigError, match="not UTF-8"):
+        config.load_config()
+
+
+def test_profile_names_in_the_file_are_plain(isolated):
+    write_config(isolated, '[profiles."team a"]\nurl = "http://a.test"\n')
+    with pytest.raises(ConfigError, match=r"'team a' is not allowed: use 1 to 64 letters"):
+        config.load_config()
+
+
+def ca_profile(path: Path) -> Profile:
+    return Profile(name="a", url="https://a.test", ca_bundle=str(path))
+
+
+@pytest.mark.parametrize(
+    ("setup", "message"),
+    [
+        (lambda p: None, "does not exist"),
+        (lambda p: p.mkdir(), "is a directory"),
+        (lambda p: p.write_text("not a certificate\n"), "holds no PEM certificate"),
+    ],
+)
+def test_a_bad_ca_bundle_is_explained(isolated, setup, message):
+    bundle = isolated / "ca.pem"
+    setup(bundle)
+    with pytest.raises(ConfigError, match=message) as caught:
+        config.make_client(ca_profile(bundle), config.Credential(SECRET, "test"))
+    assert f"ca_bundle {bundle} of profile 'a'" in str(caught.value)
+
+
+async def test_a_pem_ca_bundle_is_used(isolated):
+    bundle = isolated / "ca.pem"
+    bundle.write_text(Path(certifi.where()).read_text())
+    async with config.make_client(ca_profile(bundle), config.Credential(SECRET, "test")):
+        pass
+
+
+NOT_PLAIN = ['team "a"', "a\n[profiles.evil]", "a b", "", "-a", "x" * 65, "env"]
+
+
+@pytest.mark.parametrize("name", NOT_PLAIN)
+def test_add_profile_refuses_names_that_are_not_plain(isolated, name):
+    path = write_config(isolated, '# my notes\n[profiles.a]\nurl = "http://a.test"\n')
+    before = path.read_bytes()
+    with pytest.raises(ConfigError, match="profile name"):
+        config.add_profile(config.load_config(), Profile(name=name, url="http://b.test"))
+    assert path.read_bytes() == before
+
+
+def test_add_profile_refuses_a_url_with_a_newline(isolated):
+    path = write_config(isolated, '[profiles.a]\nurl = "http://a.test"\n')
+    before = path.read_bytes()
+    bad = Profile(name="b", url='http://b.test"\n[profiles.evil]\nurl = "http://evil.test')
+    with pytest.raises(ConfigError, match="must start with http"):
+        config.add_profile(config.load_config(), bad)
+    assert path.read_bytes() == before
+
+
+def test_add_profile_never_breaks_a_file_it_cannot_extend(isolated):
+    path = write_config(isolated, 'profiles = { a = { url = "http://a.test" } }\n')
+    before = path.read_bytes()
+    with pytest.raises(ConfigError, match="the file was left as it was"):
+        config.add_profile(config.load_config(), Profile(name="b", url="http://b.test"))
+    assert path.read_bytes() == before
+
+
+def test_add_profile_to_a_new_file_makes_it_the_default(isolated):
+    loaded = config.load_config()
+    config.add_profile(loaded, Profile(name="first", url="http://first.test"))
+    assert loaded.default_profile == "first"
+    assert config.select_profile(config.load_config(), None).url == "http://first.test"
+
+
+def test_add_profile_writes_through_a_symlink_and_keeps_the_mode(isolated):
+    real = isolated / "dotfiles" / "flagtui.toml"
+    real.parent.mkdir()
+    real.write_text('[profiles.a]\nurl = "http://a.test"\n')
+    real.chmod(0o640)
+    (isolated / "config.toml").symlink_to(real)
+    config.add_profile(config.load_config(), Profile(name="b", url="http://b.test"))
+    assert (isolated / "config.toml").is_symlink()
+    assert oct(real.stat().st_mode & 0o777) == oct(0o640)
+    assert set(config.load_config().profiles) == {"a", "b"}
