@@ -132,7 +132,7 @@ def _read_tokens(folder: int, path: Path) -> dict[str, str]:
         return {}
     except OSError as exc:
         raise _open_error(path, exc, "file") from None
-    with os.fdopen(fd, "rb") as opened:
+    try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             raise ConfigError(
@@ -141,7 +141,10 @@ def _read_tokens(folder: int, path: Path) -> dict[str, str]:
             )
         _check_private(path, info, 0o600)
         os.set_blocking(fd, True)
-        data = opened.read()
+        with os.fdopen(fd, "rb", closefd=False) as opened:
+            data = opened.read()
+    finally:
+        os.close(fd)
     return _parse_tokens(path, data)
 
 
