@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import contextlib
 import os
+import selectors
 import shlex
 import signal
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from types import FrameType
 
@@ -22,6 +24,7 @@ from flagtui.config.profiles import ConfigError, Profile, config_path
 # Long enough to touch a security key or unlock a password manager's agent.
 TIMEOUT = 30.0
 _GRACE = 1.0  # between SIGTERM and SIGKILL to the group
+_MAX_OUTPUT = 64 * 1024  # a token is far shorter; more is not kept
 
 
 class Interrupted(Exception):
@@ -66,7 +69,7 @@ def run_token_command(profile: Profile) -> str:
         ) from None
     try:
         with _sigterm_raises():
-            out, err = process.communicate(timeout=TIMEOUT)
+            out, err = _collect(process, time.monotonic() + TIMEOUT)
     except subprocess.TimeoutExpired:
         _stop(process)
         raise ConfigError(
@@ -82,6 +85,38 @@ def run_token_command(profile: Profile) -> str:
     finally:
         _signal_group(process.pid, signal.SIGKILL)  # whatever it left behind
     return _token_from(what, process.returncode, out, err)
+
+
+def _collect(process: subprocess.Popen[bytes], deadline: float) -> tuple[bytes, bytes]:
+    """stdout and stderr until the command exits (TimeoutExpired at the deadline). What it left
+    running is killed then: a helper holding the pipes open must not make us wait for it."""
+    assert process.stdout is not None and process.stderr is not None
+    out, err = process.stdout, process.stderr
+    sinks = {out.fileno(): bytearray(), err.fileno(): bytearray()}
+    exited_at: float | None = None
+    with selectors.DefaultSelector() as selector:
+        for fd in sinks:
+            selector.register(fd, selectors.EVENT_READ)
+        while selector.get_map():
+            now = time.monotonic()
+            if exited_at is None and process.poll() is not None:
+                _signal_group(process.pid, signal.SIGKILL)
+                exited_at = now
+            if exited_at is not None and now - exited_at > _GRACE:
+                break  # a process outside the group still holds a pipe
+            if exited_at is None and now > deadline:
+                raise subprocess.TimeoutExpired(process.args, TIMEOUT)
+            for key, _ in selector.select(0.05):
+                data = os.read(key.fd, 65536)
+                if data and len(sinks[key.fd]) < _MAX_OUTPUT:
+                    sinks[key.fd] += data
+                elif not data:
+                    selector.unregister(key.fd)
+    process.wait(max(0.0, deadline - time.monotonic()))  # it may have closed its pipes early
+    collected = bytes(sinks[out.fileno()]), bytes(sinks[err.fileno()])
+    out.close()
+    err.close()
+    return collected
 
 
 def _token_from(what: str, returncode: int, out: bytes, err: bytes) -> str:
