@@ -21,9 +21,11 @@ from flagtui.config import (
     Interrupted,
     Profile,
     add_profile,
+    check_ca_bundle,
     check_profile_name,
     load_config,
     make_client,
+    read_credentials,
     resolve_token,
     select_profile,
     store_token,
@@ -58,6 +60,9 @@ def run_login(args: argparse.Namespace) -> int:
         name = args.login_profile or args.profile or config.default_profile or "default"
         check_profile_name(name)
         profile = _login_profile(config, name, args.url)
+        # Files that would be refused are said before the token is typed.
+        check_ca_bundle(profile)
+        read_credentials()
         token = _read_token()
         if not token:
             return _fail("no token given")
