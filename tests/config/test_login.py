@@ -11,7 +11,7 @@ import pytest
 from flagtui import config
 from flagtui.cli import main
 
-from .helpers import write_config
+from .helpers import reads_any_file, write_config
 
 WRONG_TOKEN = "*:*.not-a-token-of-this-server"
 
@@ -91,19 +91,32 @@ def ca_bundle_not_pem(isolated: Path) -> str:
     return f"ca_bundle {isolated / 'ca.pem'} of profile 'a' holds no PEM certificate"
 
 
+def config_unreadable(isolated: Path) -> str:
+    write_config(isolated, '[profiles.a]\nurl = "http://127.0.0.1:9"\n').chmod(0)
+    return f"{isolated / 'config.toml'} cannot be read (permission denied): fix it with: chmod"
+
+
+def credentials_unreadable(isolated: Path) -> str:
+    a_profile(isolated)
+    config.credentials_path().chmod(0)
+    return f"{config.credentials_path()} cannot be read (permission denied)"
+
+
 FILE_PROBLEMS = [
     config_is_a_directory,
     credentials_malformed,
     credentials_are_a_directory,
     ca_bundle_missing,
     ca_bundle_not_pem,
+    *([] if reads_any_file() else [config_unreadable, credentials_unreadable]),
 ]
 
 
 @pytest.mark.parametrize("problem", FILE_PROBLEMS)
 def test_a_file_problem_stops_the_tui_launch_with_one_line(isolated, capsys, problem):
     said = problem(isolated)
-    assert main(["-P", "a"] if problem is not config_is_a_directory else []) == 2
+    whole_config = problem in (config_is_a_directory, config_unreadable)
+    assert main([] if whole_config else ["-P", "a"]) == 2
     assert said in one_line(capsys.readouterr().err)
 
 

@@ -11,7 +11,7 @@ import pytest
 from flagtui import config
 from flagtui.config import ConfigError, Profile
 
-from .helpers import SECRET, python_command, write_config
+from .helpers import SECRET, python_command, reads_any_file, write_config
 
 
 def command_profile(tmp_path: Path, code: str) -> str:
@@ -168,6 +168,14 @@ def test_timeout_must_be_finite_positive_and_bounded(isolated, value):
 def test_a_config_path_that_is_a_directory_is_explained(isolated):
     (isolated / "config.toml").mkdir()
     with pytest.raises(ConfigError, match="is a directory, not a config file"):
+        config.load_config()
+
+
+@pytest.mark.skipif(reads_any_file(), reason="file modes do not stop root")
+def test_an_unreadable_config_file_is_explained(isolated):
+    path = write_config(isolated, '[profiles.a]\nurl = "http://a.test"\n')
+    path.chmod(0)
+    with pytest.raises(ConfigError, match=r"cannot be read \(permission denied\): fix it with"):
         config.load_config()
 
 
