@@ -130,6 +130,8 @@ def run_profiles(args: argparse.Namespace) -> int:
         checked = [_check_profile(config.profiles[name]) for name in sorted(config.profiles)]
     except Interrupted as exc:
         return _fail(str(exc), exc.exit_code)
+    except KeyboardInterrupt:
+        return _fail("interrupted", 130)
     problems = checked.count(False)
     print(f"{config.path}: " + ("OK" if not problems else f"{problems} problem(s)"))
     return 1 if problems else 0

@@ -50,7 +50,13 @@ def token_source(profile: Profile) -> str:
 
 def resolve_token(profile: Profile) -> Credential:
     if _env_token_applies(profile):
-        return Credential(os.environ["UNLEASH_API_TOKEN"].strip(), "environment")
+        token = os.environ["UNLEASH_API_TOKEN"].strip()
+        if not token.isprintable():
+            raise ConfigError(
+                "UNLEASH_API_TOKEN holds several lines or control characters: set it to the "
+                "token alone"
+            )
+        return Credential(token, "environment")
     if profile.token_command:
         return Credential(run_token_command(profile), "token_command")
     stored = read_credentials().get(profile.name)

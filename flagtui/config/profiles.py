@@ -10,6 +10,7 @@ import math
 import os
 import re
 import ssl
+import stat
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -101,20 +102,32 @@ def check_url(url: str) -> None:
 def read_config_text(path: Path) -> str | None:
     """The config file's text, or None when there is none."""
     try:
-        data = path.read_bytes()
+        # O_NONBLOCK: a FIFO at the path must not hang flagtui (it is refused below).
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except FileNotFoundError:
         return None
-    except IsADirectoryError:
-        raise ConfigError(
-            f"{path} is a directory, not a config file: remove it, or point FLAGTUI_CONFIG "
-            "at a file"
-        ) from None
     except PermissionError:
         raise ConfigError(
             f"{path} cannot be read (permission denied): fix it with: chmod u+r {path}"
         ) from None
     except OSError as exc:
         raise ConfigError(f"{path} cannot be read ({exc.strerror}): fix or remove it") from None
+    try:
+        kind = os.fstat(fd).st_mode
+        if stat.S_ISDIR(kind):
+            raise ConfigError(
+                f"{path} is a directory, not a config file: remove it, or point FLAGTUI_CONFIG "
+                "at a file"
+            )
+        if not stat.S_ISREG(kind):
+            raise ConfigError(f"{path} is not a regular file: replace it with the config file")
+        os.set_blocking(fd, True)
+        with os.fdopen(fd, "rb", closefd=False) as opened:
+            data = opened.read()
+    except OSError as exc:
+        raise ConfigError(f"{path} cannot be read ({exc.strerror}): fix or remove it") from None
+    finally:
+        os.close(fd)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 from pathlib import Path
 
 import certifi
@@ -264,3 +265,18 @@ def test_add_profile_writes_through_a_symlink_and_keeps_the_mode(isolated):
     assert (isolated / "config.toml").is_symlink()
     assert oct(real.stat().st_mode & 0o777) == oct(0o640)
     assert set(config.load_config().profiles) == {"a", "b"}
+
+
+@pytest.mark.timeout(20)
+def test_a_fifo_at_the_config_path_does_not_hang(isolated):
+    os.mkfifo(isolated / "config.toml")
+    with pytest.raises(ConfigError, match="is not a regular file"):
+        config.load_config()
+
+
+def test_a_multi_line_environment_token_is_refused(monkeypatch):
+    monkeypatch.setenv("UNLEASH_URL", "http://127.0.0.1:4242")
+    monkeypatch.setenv("UNLEASH_API_TOKEN", f"{SECRET}\nX-Injected: 1")
+    with pytest.raises(ConfigError, match="UNLEASH_API_TOKEN holds several lines") as caught:
+        config.resolve_token(config.select_profile(config.load_config(), None))
+    assert SECRET not in str(caught.value)
