@@ -1,8 +1,8 @@
 """A profile's `token_command`: run without a shell, in its own process group, bounded in time.
 
-It runs before the TUI starts, so one line on stderr says it is running. On timeout, Ctrl-C or
-SIGTERM the whole group is killed (a password manager's helpers included), and whatever it left
-running when it exited too. Its stdout is the token: never shown, one line or refused.
+It runs before the TUI starts, so one line on stderr says it is running. On timeout, Ctrl-C,
+SIGTERM or SIGHUP the whole group is killed (a password manager's helpers included), and what
+it left running when it exited too. Its stdout is the token: never shown, one line or refused.
 """
 
 from __future__ import annotations
@@ -35,8 +35,15 @@ class Interrupted(Exception):
         self.exit_code = exit_code
 
 
-class _Terminated(BaseException):
-    """SIGTERM arrived while the command ran."""
+class _Signalled(BaseException):
+    """SIGTERM or SIGHUP arrived while the command ran."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+_ENDING_SIGNALS = {signal.SIGTERM: "terminated", signal.SIGHUP: "hung up"}
 
 
 def run_token_command(profile: Profile) -> str:
@@ -79,9 +86,11 @@ def run_token_command(profile: Profile) -> str:
     except KeyboardInterrupt:
         _stop(process)
         raise Interrupted(f"interrupted while the {what} ran; it was stopped", 130) from None
-    except _Terminated:
+    except _Signalled as caught:
         _stop(process)
-        raise Interrupted(f"terminated while the {what} ran; it was stopped", 143) from None
+        said = _ENDING_SIGNALS[signal.Signals(caught.signum)]
+        message = f"{said} while the {what} ran; it was stopped"
+        raise Interrupted(message, 128 + caught.signum) from None
     finally:
         _signal_group(process.pid, signal.SIGKILL)  # whatever it left behind
     return _token_from(what, process.returncode, out, err)
@@ -160,16 +169,18 @@ def _signal_group(pgid: int, signum: int) -> None:
 
 @contextlib.contextmanager
 def _sigterm_raises() -> Iterator[None]:
-    """Turn SIGTERM into an exception while the command runs, so its group is killed too."""
+    """Turn SIGTERM and SIGHUP (the terminal went away) into an exception while the command
+    runs, so its group is killed too instead of left behind."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
 
     def handler(signum: int, frame: FrameType | None) -> None:
-        raise _Terminated
+        raise _Signalled(signum)
 
-    previous = signal.signal(signal.SIGTERM, handler)
+    previous = {signum: signal.signal(signum, handler) for signum in _ENDING_SIGNALS}
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for signum, action in previous.items():
+            signal.signal(signum, action)

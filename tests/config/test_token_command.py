@@ -118,9 +118,13 @@ def launch(tmp_path: Path) -> subprocess.Popen[str]:
 
 @pytest.mark.parametrize(
     ("signum", "status", "said"),
-    [(signal.SIGINT, 130, "interrupted"), (signal.SIGTERM, 143, "terminated")],
+    [
+        (signal.SIGINT, 130, "interrupted"),
+        (signal.SIGTERM, 143, "terminated"),
+        (signal.SIGHUP, 129, "hung up"),
+    ],
 )
-def test_ctrl_c_or_sigterm_stops_it_cleanly(isolated, signum, status, said):
+def test_ctrl_c_sigterm_or_sighup_stops_it_cleanly(isolated, signum, status, said):
     profile_running(isolated, WITH_CHILD.format(then=HANG))
     flagtui_process = launch(isolated)
     try:
