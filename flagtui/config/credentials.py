@@ -97,7 +97,7 @@ def store_token(profile_name: str, token: str) -> Path:
             f"{path.parent} cannot be created ({exc.strerror}): create it with mode 700, "
             "or point FLAGTUI_CREDENTIALS elsewhere"
         ) from None
-    folder = _open_folder(path.parent, tighten=True)
+    folder = _open_folder(path.parent)
     assert folder is not None  # just created
     try:
         tokens = _read_tokens(folder, path)
@@ -108,11 +108,8 @@ def store_token(profile_name: str, token: str) -> Path:
     return path
 
 
-def _open_folder(folder: Path, *, tighten: bool = False) -> int | None:
-    """The folder, opened without following a link and checked; None when it does not exist.
-
-    With `tighten` (the user is storing a token), a folder of theirs open to others is made 0700
-    instead of refused."""
+def _open_folder(folder: Path) -> int | None:
+    """The folder, opened without following a link and checked; None when it does not exist."""
     try:
         fd = os.open(folder, _FOLDER_FLAGS)
     except FileNotFoundError:
@@ -120,11 +117,7 @@ def _open_folder(folder: Path, *, tighten: bool = False) -> int | None:
     except OSError as exc:
         raise _open_error(folder, exc, "folder") from None
     try:
-        info = os.fstat(fd)
-        if tighten and info.st_uid == os.geteuid() and stat.S_IMODE(info.st_mode) & 0o077:
-            os.fchmod(fd, 0o700)
-            info = os.fstat(fd)
-        _check_private(folder, info, 0o700)
+        _check_private(folder, os.fstat(fd), 0o700)
     except BaseException:
         os.close(fd)
         raise

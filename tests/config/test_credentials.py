@@ -138,13 +138,14 @@ def test_what_is_read_is_what_was_checked(isolated):
     assert seen <= {"good-token", "refused"}
 
 
-def test_store_token_makes_a_loose_folder_of_yours_private(isolated):
+def test_store_token_refuses_a_loose_folder_with_the_fix(isolated):
     folder = config.credentials_path().parent
-    folder.mkdir(mode=0o755)
+    folder.mkdir()
     folder.chmod(0o755)
-    config.store_token("a", SECRET)
-    assert oct(folder.stat().st_mode & 0o777) == oct(0o700)
-    assert config.resolve_token(PROFILE).token == SECRET
+    with pytest.raises(ConfigError, match=f"Fix it with: chmod 700 {folder}"):
+        config.store_token("a", SECRET)
+    assert not config.credentials_path().exists()
+    assert oct(folder.stat().st_mode & 0o777) == oct(0o755)
 
 
 def test_store_token_refuses_a_symlinked_file_and_leaves_its_target_alone(isolated):
