@@ -1,8 +1,9 @@
 """`flagtui login` stores a token for a profile; `flagtui profiles` lists them, never tokens.
 
-Exit status: 0 done, 1 the server refused (login) or a check found a problem (profiles --check),
-2 a problem with the config or credentials files (one line naming the file and the fix),
-130/143 interrupted while a token_command ran.
+Exit status: 0 done; 1 the server refused the token or could not be reached; 2 a problem with
+the config, credentials or ca_bundle files or a token_command (one line naming the file and the
+fix; `profiles` shows it in the profile's row); 129/130/143 SIGHUP, Ctrl-C or SIGTERM while a
+token_command ran.
 """
 
 from __future__ import annotations
@@ -101,6 +102,10 @@ def _login_profile(config: Config, name: str, url: str | None) -> Profile:
     return profile
 
 
+# What checking one profile found.
+OK, FILE_PROBLEM, SERVER_PROBLEM = "ok", "file problem", "server problem"
+
+
 def run_profiles(args: argparse.Namespace) -> int:
     try:
         config = load_config()
@@ -111,7 +116,7 @@ def run_profiles(args: argparse.Namespace) -> int:
     if not config.profiles:
         print(f"No profiles in {config.path}. Run `flagtui login --profile NAME --url URL`.")
         return 1 if args.check else 0
-    problems = 0
+    file_problems = 0
     print(f"{'':2}{'PROFILE':16} {'URL':40} {'ACCESS':10} TOKEN")
     for name, profile in sorted(config.profiles.items()):
         mark = "*" if name == config.default_profile else " "
@@ -122,37 +127,37 @@ def run_profiles(args: argparse.Namespace) -> int:
             source = token_source(profile)
         except ConfigError as exc:
             source = f"problem: {exc}"
-            problems += 1
+            file_problems += 1
         print(clean(f"{mark:2}{name:16} {profile.url:40} {access:10} {source}"))
     if not args.check:
-        return 1 if problems else 0
+        return 2 if file_problems else 0
     try:
         checked = [_check_profile(config.profiles[name]) for name in sorted(config.profiles)]
     except Interrupted as exc:
         return _fail(str(exc), exc.exit_code)
     except KeyboardInterrupt:
         return _fail("interrupted", 130)
-    problems = checked.count(False)
+    problems = len(checked) - checked.count(OK)
     print(f"{config.path}: " + ("OK" if not problems else f"{problems} problem(s)"))
-    return 1 if problems else 0
+    return 2 if FILE_PROBLEM in checked else 1 if problems else 0
 
 
-def _check_profile(profile: Profile) -> bool:
+def _check_profile(profile: Profile) -> str:
     """Ask the profile's server whether its token is accepted; one line saying what happened."""
     try:
         credential = resolve_token(profile)
         info = asyncio.run(_check(profile, credential))
     except ConfigError as exc:
         print(clean(f"check {profile.name}: problem: {exc}"))
-        return False
+        return FILE_PROBLEM
     except FlagtuiError as exc:
         said = f"the token ({credential.source}) was refused or the server not reached: {exc}"
         print(clean(f"check {profile.name}: problem: {said}"))
-        return False
+        return SERVER_PROBLEM
     print(
         clean(
             f"check {profile.name}: OK, {info.label} at {profile.url} accepted the token "
             f"({credential.source})"
         )
     )
-    return True
+    return OK

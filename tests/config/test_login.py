@@ -136,7 +136,7 @@ def test_a_config_directory_stops_profiles_with_one_line(isolated, capsys):
 def test_profiles_shows_a_refused_credentials_file_as_a_problem(isolated, capsys):
     a_profile(isolated)
     config.credentials_path().chmod(0o644)
-    assert main(["profiles"]) == 1
+    assert main(["profiles"]) == 2
     row = capsys.readouterr().out.splitlines()[1]
     assert "problem:" in row and "is accessible by others (mode 644)" in row
     assert f"chmod 600 {config.credentials_path()}" in row
@@ -175,6 +175,6 @@ def test_profiles_check_checks_the_ca_bundle(isolated, sandbox, capsys):
         isolated, f'[profiles.good]\nurl = "{sandbox.url}"\nca_bundle = "{isolated / "no.pem"}"\n'
     )
     config.store_token("good", sandbox.admin_token)
-    assert main(["profiles", "--check"]) == 1
+    assert main(["profiles", "--check"]) == 2
     out = capsys.readouterr().out
     assert f"check good: problem: ca_bundle {isolated / 'no.pem'} of profile 'good'" in out
