@@ -83,12 +83,13 @@ def config_path() -> Path:
     return Path(override) if override else config_dir() / "config.toml"
 
 
-def check_profile_name(name: str) -> None:
-    """Refuse a name that is not plain (quotes, spaces, newlines) or is reserved."""
-    if name == ENV_PROFILE:
-        raise ConfigError(f"the profile name {ENV_PROFILE!r} is reserved for UNLEASH_URL")
+def check_profile_name(name: str, *, new: bool = True) -> None:
+    """Refuse a name that is not plain (quotes, spaces, newlines), or, for a profile being
+    added, the one UNLEASH_URL uses."""
     if not _PROFILE_NAME.fullmatch(name):
         raise ConfigError(f"the profile name {name!r} is not allowed: use {PROFILE_NAME_RULE}")
+    if new and name == ENV_PROFILE:
+        raise ConfigError(f"the profile name {ENV_PROFILE!r} is reserved for UNLEASH_URL")
 
 
 def check_url(url: str) -> None:
@@ -174,7 +175,7 @@ def _parse_config(raw: dict[str, Any], config: Config) -> None:
 def _parse_profile(path: Path, name: str, values: object) -> Profile:
     where = f"{path}: [profiles.{name}]"
     try:
-        check_profile_name(name)
+        check_profile_name(name, new=False)
     except ConfigError as exc:
         raise ConfigError(f"{path}: {exc}") from None
     if not isinstance(values, dict):

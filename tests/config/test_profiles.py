@@ -280,3 +280,9 @@ def test_a_multi_line_environment_token_is_refused(monkeypatch):
     with pytest.raises(ConfigError, match="UNLEASH_API_TOKEN holds several lines") as caught:
         config.resolve_token(config.select_profile(config.load_config(), None))
     assert SECRET not in str(caught.value)
+
+
+def test_a_profile_named_env_in_the_file_wins_over_unleash_url(isolated, monkeypatch):
+    write_config(isolated, '[profiles.env]\nurl = "http://mine.test"\nread_only = true\n')
+    monkeypatch.setenv("UNLEASH_URL", "http://mine.test")
+    assert config.select_profile(config.load_config(), "env").read_only
