@@ -30,12 +30,15 @@ def one_line(err: str) -> str:
 
 def test_login_adds_a_profile_and_keeps_the_comments(isolated, sandbox, monkeypatch, capsys):
     path = write_config(isolated, '# my notes\n[profiles.old]\nurl = "http://old.test"  # kept\n')
-    assert login(monkeypatch, sandbox.admin_token, "--profile", "team-a", "--url", sandbox.url) == 0
+    # The status alone in the assertion: a failure must never print the token.
+    status = login(monkeypatch, sandbox.admin_token, "--profile", "team-a", "--url", sandbox.url)
+    assert status == 0
     text = path.read_text()
     assert text.startswith('# my notes\n[profiles.old]\nurl = "http://old.test"  # kept\n')
     profile = config.select_profile(config.load_config(), "team-a")
     assert profile.url == sandbox.url
-    assert config.resolve_token(profile).token == sandbox.admin_token
+    stored_is_typed = config.resolve_token(profile).token == sandbox.admin_token
+    assert stored_is_typed
     assert "Token for profile 'team-a' stored" in capsys.readouterr().out
 
 
@@ -43,7 +46,8 @@ def test_login_adds_a_profile_and_keeps_the_comments(isolated, sandbox, monkeypa
 def test_login_refuses_a_name_that_is_not_plain(isolated, sandbox, monkeypatch, capsys, name):
     path = write_config(isolated, '# my notes\n[profiles.old]\nurl = "http://old.test"\n')
     before = path.read_bytes()
-    assert login(monkeypatch, sandbox.admin_token, "--profile", name, "--url", sandbox.url) == 2
+    status = login(monkeypatch, sandbox.admin_token, "--profile", name, "--url", sandbox.url)
+    assert status == 2
     line = one_line(capsys.readouterr().err)
     assert "is not allowed: use 1 to 64 letters, digits, '.', '-' or '_'" in line
     assert path.read_bytes() == before
@@ -51,7 +55,8 @@ def test_login_refuses_a_name_that_is_not_plain(isolated, sandbox, monkeypatch, 
 
 
 def test_login_with_a_wrong_token_stores_nothing(isolated, sandbox, monkeypatch, capsys):
-    assert login(monkeypatch, WRONG_TOKEN, "--profile", "a", "--url", sandbox.url) == 1
+    status = login(monkeypatch, WRONG_TOKEN, "--profile", "a", "--url", sandbox.url)
+    assert status == 1
     assert "the token was not stored" in capsys.readouterr().err
     assert not (isolated / "config.toml").exists()
     assert not config.credentials_path().exists()
