@@ -27,7 +27,11 @@ def build_parser() -> argparse.ArgumentParser:
     login.add_argument("--url", default=None)
 
     profiles = sub.add_parser("profiles", help="list profiles (never shows tokens)")
-    profiles.add_argument("--check", action="store_true", help="validate the config file")
+    profiles.add_argument(
+        "--check",
+        action="store_true",
+        help="also ask each profile's server whether its token is accepted (and check ca_bundle)",
+    )
     return parser
 
 

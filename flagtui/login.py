@@ -1,4 +1,10 @@
-"""`flagtui login` stores a token for a profile; `flagtui profiles` lists them, never tokens."""
+"""`flagtui login` stores a token for a profile; `flagtui profiles` lists them, never tokens.
+
+Exit status: 0 done; 1 the server refused the token or could not be reached; 2 a problem with
+the config, credentials or ca_bundle files or a token_command (one line naming the file and the
+fix; `profiles` shows it in the profile's row); 129/130/143 SIGHUP, Ctrl-C or SIGTERM while a
+token_command ran.
+"""
 
 from __future__ import annotations
 
@@ -10,22 +16,28 @@ import sys
 from flagtui.api import FlagtuiError
 from flagtui.api.models import ServerInfo
 from flagtui.config import (
-    ENV_PROFILE,
+    Config,
     ConfigError,
     Credential,
+    Interrupted,
     Profile,
     add_profile,
+    check_ca_bundle,
+    check_profile_name,
     load_config,
     make_client,
+    read_credentials,
     resolve_token,
     select_profile,
     store_token,
     token_source,
 )
+from flagtui.config.writing import profile_added_text
+from flagtui.tui.format import clean
 
 
 def _fail(message: str, code: int = 2) -> int:
-    print(f"flagtui: {message}", file=sys.stderr)
+    print(f"flagtui: {clean(message)}", file=sys.stderr)
     return code
 
 
@@ -35,8 +47,9 @@ def _read_token() -> str:
     return sys.stdin.readline().strip()
 
 
-async def _check(profile: Profile, token: str) -> ServerInfo:
-    async with make_client(profile, Credential(token, "login")) as client:
+async def _check(profile: Profile, credential: Credential) -> ServerInfo:
+    """Connect, then an authenticated read: ui-config alone may answer without a valid token."""
+    async with make_client(profile, credential) as client:
         info = await client.connect()
         await client.list_feature_types()  # needs a valid token on every edition
         return info
@@ -46,41 +59,64 @@ def run_login(args: argparse.Namespace) -> int:
     try:
         config = load_config()
         name = args.login_profile or args.profile or config.default_profile or "default"
-        if name == ENV_PROFILE:
-            return _fail("the profile name 'env' is reserved for UNLEASH_URL")
-        existing = config.profiles.get(name)
-        if existing and args.url and existing.url.rstrip("/") != args.url.rstrip("/"):
-            where = f"{existing.url}; edit {config.path} to change it"
-            return _fail(f"profile {name!r} already points at {where}")
-        url = args.url or (existing.url if existing else None)
-        if not url:
-            return _fail(f"profile {name!r} is new: give its server with --url URL")
-        profile = existing or Profile(name=name, url=url)
+        check_profile_name(name)
+        profile = _login_profile(config, name, args.url)
+        # Files that would be refused are said before the token is typed.
+        check_ca_bundle(profile)
+        read_credentials()
         token = _read_token()
         if not token:
             return _fail("no token given")
         try:
-            info = asyncio.run(_check(profile, token))
+            info = asyncio.run(_check(profile, Credential(token, "login")))
         except FlagtuiError as exc:
             return _fail(f"the token was not stored: {exc}", 1)
         path = store_token(name, token)
-        if existing is None:
+        if name not in config.profiles:
             add_profile(config, profile)
     except ConfigError as exc:
         return _fail(str(exc))
-    print(f"Token for profile {name!r} stored in {path} (server: {info.label} at {url}).")
+    except (KeyboardInterrupt, EOFError):
+        return _fail("login cancelled; nothing was stored", 130)
+    print(
+        f"Token for profile {name!r} stored in {path} "
+        f"(server: {clean(info.label)} at {clean(profile.url)})."
+    )
     return 0
+
+
+def _login_profile(config: Config, name: str, url: str | None) -> Profile:
+    """The profile to log in to: the existing one, or a new one that the config file can take."""
+    existing = config.profiles.get(name)
+    if existing:
+        if url and existing.url.rstrip("/") != url.rstrip("/"):
+            raise ConfigError(
+                f"profile {name!r} already points at {existing.url}; "
+                f"edit {config.path} to change it"
+            )
+        return existing
+    if not url:
+        raise ConfigError(f"profile {name!r} is new: give its server with --url URL")
+    profile = Profile(name=name, url=url)
+    profile_added_text(config, profile)  # refused now, before a token is asked for
+    return profile
+
+
+# What checking one profile found.
+OK, FILE_PROBLEM, SERVER_PROBLEM = "ok", "file problem", "server problem"
 
 
 def run_profiles(args: argparse.Namespace) -> int:
     try:
         config = load_config()
+        if args.profile:
+            select_profile(config, args.profile)
     except ConfigError as exc:
-        return _fail(str(exc), 1)
+        return _fail(str(exc))
     if not config.profiles:
         print(f"No profiles in {config.path}. Run `flagtui login --profile NAME --url URL`.")
         return 1 if args.check else 0
-    problems = 0
+    file_problems = 0
     print(f"{'':2}{'PROFILE':16} {'URL':40} {'ACCESS':10} TOKEN")
     for name, profile in sorted(config.profiles.items()):
         mark = "*" if name == config.default_profile else " "
@@ -89,17 +125,39 @@ def run_profiles(args: argparse.Namespace) -> int:
             access += " PROD"
         try:
             source = token_source(profile)
-            if args.check:
-                resolve_token(profile)
         except ConfigError as exc:
             source = f"problem: {exc}"
-            problems += 1
-        print(f"{mark:2}{name:16} {profile.url:40} {access:10} {source}")
-    if args.check:
-        print(f"{config.path}: " + ("OK" if not problems else f"{problems} problem(s)"))
+            file_problems += 1
+        print(clean(f"{mark:2}{name:16} {profile.url:40} {access:10} {source}"))
+    if not args.check:
+        return 2 if file_problems else 0
     try:
-        if args.profile:
-            select_profile(config, args.profile)
+        checked = [_check_profile(config.profiles[name]) for name in sorted(config.profiles)]
+    except Interrupted as exc:
+        return _fail(str(exc), exc.exit_code)
+    except KeyboardInterrupt:
+        return _fail("interrupted", 130)
+    problems = len(checked) - checked.count(OK)
+    print(f"{config.path}: " + ("OK" if not problems else f"{problems} problem(s)"))
+    return 2 if FILE_PROBLEM in checked else 1 if problems else 0
+
+
+def _check_profile(profile: Profile) -> str:
+    """Ask the profile's server whether its token is accepted; one line saying what happened."""
+    try:
+        credential = resolve_token(profile)
+        info = asyncio.run(_check(profile, credential))
     except ConfigError as exc:
-        return _fail(str(exc), 1)
-    return 1 if problems else 0
+        print(clean(f"check {profile.name}: problem: {exc}"))
+        return FILE_PROBLEM
+    except FlagtuiError as exc:
+        said = f"the token ({credential.source}) was refused or the server not reached: {exc}"
+        print(clean(f"check {profile.name}: problem: {said}"))
+        return SERVER_PROBLEM
+    print(
+        clean(
+            f"check {profile.name}: OK, {info.label} at {profile.url} accepted the token "
+            f"({credential.source})"
+        )
+    )
+    return OK

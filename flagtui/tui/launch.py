@@ -1,11 +1,23 @@
-"""`flagtui` without a subcommand: resolve the profile and its token, then run the app."""
+"""`flagtui` without a subcommand: resolve the profile and its token, then run the app.
+
+A problem with the config or credentials is one line naming the file and the fix (exit 2);
+Ctrl-C or SIGTERM while a token_command runs stops it and exits 130 or 143, without a traceback.
+"""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
-from flagtui.config import ConfigError, load_config, make_client, resolve_token, select_profile
+from flagtui.config import (
+    ConfigError,
+    Interrupted,
+    load_config,
+    make_client,
+    resolve_token,
+    select_profile,
+)
+from flagtui.tui.format import clean
 
 
 def run_tui(args: argparse.Namespace) -> int:
@@ -14,8 +26,11 @@ def run_tui(args: argparse.Namespace) -> int:
         profile = select_profile(config, getattr(args, "profile", None))
         client = make_client(profile, resolve_token(profile))
     except ConfigError as exc:
-        print(f"flagtui: {exc}", file=sys.stderr)
+        print(f"flagtui: {clean(exc)}", file=sys.stderr)
         return 2
+    except Interrupted as exc:
+        print(f"flagtui: {clean(exc)}", file=sys.stderr)
+        return exc.exit_code
     from flagtui.tui.app import FlagtuiApp
 
     app = FlagtuiApp(client, profile)

@@ -1,0 +1,260 @@
+"""Profiles: the config file (TOML under platformdirs' user config dir), read and validated.
+
+Every problem with the file becomes a ConfigError naming the file and how to fix it, never a
+traceback: a missing file is no profiles, a directory or an unreadable file says so.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+import ssl
+import stat
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from platformdirs import user_config_dir
+
+from flagtui.api import AdminClient
+
+ENV_PROFILE = "env"
+PROFILE_KEYS: dict[str, type | tuple[type, ...]] = {
+    "url": str,
+    "read_only": bool,
+    "production": bool,
+    "timeout": (int, float),
+    "verify_tls": bool,
+    "ca_bundle": str,
+    "token_command": str,
+}
+# A request may take at most this long before it is given up (seconds).
+MAX_TIMEOUT = 600.0
+# Profile names end up in TOML keys, file names of state, messages and the header: keep them plain.
+PROFILE_NAME_RULE = "1 to 64 letters, digits, '.', '-' or '_', starting with a letter or digit"
+_PROFILE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+_URL_FORBIDDEN = re.compile(r"[\s\x00-\x1f\x7f-\x9f]")
+
+
+class ConfigError(Exception):
+    """A problem with the config or credentials, phrased with how to fix it."""
+
+
+@dataclass(frozen=True)
+class Profile:
+    name: str
+    url: str
+    read_only: bool = False
+    production: bool = False
+    timeout: float = 10.0
+    verify_tls: bool = True
+    ca_bundle: str | None = None
+    token_command: str | None = None
+
+    @property
+    def tls_verification_off(self) -> bool:
+        return not self.verify_tls and not self.ca_bundle
+
+
+@dataclass(frozen=True)
+class Credential:
+    token: str = field(repr=False)
+    source: str
+
+    def __repr__(self) -> str:
+        return f"Credential(source={self.source!r})"
+
+
+@dataclass
+class Config:
+    path: Path
+    default_profile: str | None = None
+    profiles: dict[str, Profile] = field(default_factory=dict)
+
+
+def config_dir() -> Path:
+    return Path(user_config_dir("flagtui", appauthor=False))
+
+
+def config_path() -> Path:
+    override = os.environ.get("FLAGTUI_CONFIG")
+    return Path(override) if override else config_dir() / "config.toml"
+
+
+def check_profile_name(name: str, *, new: bool = True) -> None:
+    """Refuse a name that is not plain (quotes, spaces, newlines), or, for a profile being
+    added, the one UNLEASH_URL uses."""
+    if not _PROFILE_NAME.fullmatch(name):
+        raise ConfigError(f"the profile name {name!r} is not allowed: use {PROFILE_NAME_RULE}")
+    if new and name == ENV_PROFILE:
+        raise ConfigError(f"the profile name {ENV_PROFILE!r} is reserved for UNLEASH_URL")
+
+
+def check_url(url: str) -> None:
+    if not url.startswith(("http://", "https://")) or _URL_FORBIDDEN.search(url):
+        raise ConfigError(
+            f"url {url!r} must start with http:// or https:// and have no spaces or control "
+            "characters"
+        )
+
+
+def read_config_text(path: Path) -> str | None:
+    """The config file's text, or None when there is none."""
+    try:
+        # O_NONBLOCK: a FIFO at the path must not hang flagtui (it is refused below).
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except FileNotFoundError:
+        return None
+    except PermissionError:
+        raise ConfigError(
+            f"{path} cannot be read (permission denied): fix it with: chmod u+r {path}"
+        ) from None
+    except OSError as exc:
+        raise ConfigError(f"{path} cannot be read ({exc.strerror}): fix or remove it") from None
+    try:
+        kind = os.fstat(fd).st_mode
+        if stat.S_ISDIR(kind):
+            raise ConfigError(
+                f"{path} is a directory, not a config file: remove it, or point FLAGTUI_CONFIG "
+                "at a file"
+            )
+        if not stat.S_ISREG(kind):
+            raise ConfigError(f"{path} is not a regular file: replace it with the config file")
+        os.set_blocking(fd, True)
+        with os.fdopen(fd, "rb", closefd=False) as opened:
+            data = opened.read()
+    except OSError as exc:
+        raise ConfigError(f"{path} cannot be read ({exc.strerror}): fix or remove it") from None
+    finally:
+        os.close(fd)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path}: not UTF-8 text; fix or remove it") from None
+
+
+def load_config(path: Path | None = None) -> Config:
+    path = path or config_path()
+    config = Config(path=path)
+    text = read_config_text(path)
+    if text is not None:
+        parse_config_text(text, config)
+    env_url = os.environ.get("UNLEASH_URL")
+    if env_url and ENV_PROFILE not in config.profiles:
+        config.profiles[ENV_PROFILE] = Profile(name=ENV_PROFILE, url=env_url)
+    return config
+
+
+def parse_config_text(text: str, config: Config) -> None:
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{config.path}: not valid TOML ({exc}); fix or remove it") from None
+    _parse_config(raw, config)
+
+
+def _parse_config(raw: dict[str, Any], config: Config) -> None:
+    unknown = set(raw) - {"default_profile", "profiles"}
+    if unknown:
+        raise ConfigError(f"{config.path}: unknown key {sorted(unknown)[0]!r} at the top level")
+    default = raw.get("default_profile")
+    if default is not None and not isinstance(default, str):
+        raise ConfigError(f"{config.path}: default_profile must be a profile name")
+    config.default_profile = default
+    profiles = raw.get("profiles", {})
+    if not isinstance(profiles, dict):
+        raise ConfigError(f"{config.path}: [profiles] must be a table of profiles")
+    for name, values in profiles.items():
+        config.profiles[name] = _parse_profile(config.path, name, values)
+    if default and default not in config.profiles:
+        raise ConfigError(f"{config.path}: default_profile {default!r} is not a profile")
+
+
+def _parse_profile(path: Path, name: str, values: object) -> Profile:
+    where = f"{path}: [profiles.{name}]"
+    try:
+        check_profile_name(name, new=False)
+    except ConfigError as exc:
+        raise ConfigError(f"{path}: {exc}") from None
+    if not isinstance(values, dict):
+        raise ConfigError(f"{where} must be a table")
+    for key, value in values.items():
+        if key == "token":
+            raise ConfigError(
+                f"{where}: tokens do not belong in the config file; "
+                f"run `flagtui login --profile {name}` to store it in the credentials file"
+            )
+        expected = PROFILE_KEYS.get(key)
+        if expected is None:
+            raise ConfigError(f"{where}: unknown key {key!r}")
+        if not isinstance(value, expected) or (expected is not bool and isinstance(value, bool)):
+            raise ConfigError(f"{where}: {key} has the wrong type ({type(value).__name__})")
+    if "url" not in values:
+        raise ConfigError(f"{where}: url is required")
+    try:
+        check_url(values["url"])
+    except ConfigError as exc:
+        raise ConfigError(f"{where}: {exc}") from None
+    timeout = values.get("timeout", 1)
+    # TOML allows nan and inf; neither bounds anything (nan > 0 is False, and so is nan <= 0).
+    if not (math.isfinite(timeout) and 0 < timeout <= MAX_TIMEOUT):
+        raise ConfigError(
+            f"{where}: timeout must be a number of seconds greater than 0 and at most "
+            f"{MAX_TIMEOUT:g} (it is {timeout!r})"
+        )
+    return Profile(name=name, **values)
+
+
+def select_profile(config: Config, name: str | None) -> Profile:
+    chosen = name or config.default_profile
+    if chosen is None:
+        if len(config.profiles) == 1:
+            return next(iter(config.profiles.values()))
+        if ENV_PROFILE in config.profiles:
+            return config.profiles[ENV_PROFILE]
+        if not config.profiles:
+            raise ConfigError(
+                "No profile is configured. Run `flagtui login --profile NAME --url URL`, "
+                "set UNLEASH_URL and UNLEASH_API_TOKEN, or try `flagtui demo`."
+            )
+        raise ConfigError(
+            f"Several profiles and no default_profile in {config.path}: "
+            f"choose one with -P ({', '.join(sorted(config.profiles))})."
+        )
+    if chosen not in config.profiles:
+        known = ", ".join(sorted(config.profiles)) or "none"
+        raise ConfigError(f"No profile named {chosen!r} (known: {known}).")
+    return config.profiles[chosen]
+
+
+def check_ca_bundle(profile: Profile) -> None:
+    """Refuse a ca_bundle that is missing, unreadable or holds no PEM certificate."""
+    if not profile.ca_bundle:
+        return
+    where = f"ca_bundle {profile.ca_bundle} of profile {profile.name!r}"
+    fix = f"fix the path in {config_path()} or point it at a PEM file of CA certificates"
+    try:
+        ssl.create_default_context(cafile=profile.ca_bundle)
+    except FileNotFoundError:
+        raise ConfigError(f"{where} does not exist: {fix}") from None
+    except IsADirectoryError:
+        raise ConfigError(f"{where} is a directory: {fix}") from None
+    except PermissionError:
+        raise ConfigError(f"{where} cannot be read (permission denied): {fix}") from None
+    except (OSError, ssl.SSLError, ValueError):
+        raise ConfigError(f"{where} holds no PEM certificate: {fix}") from None
+
+
+def make_client(profile: Profile, credential: Credential) -> AdminClient:
+    check_ca_bundle(profile)
+    verify: bool | str = profile.ca_bundle or profile.verify_tls
+    return AdminClient(
+        profile.url,
+        credential.token,
+        profile=profile.name,
+        read_only=profile.read_only,
+        timeout=profile.timeout,
+        verify=verify,
+    )
