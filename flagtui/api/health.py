@@ -1,9 +1,10 @@
 """Whether the server answers: updated by every request of the client, watched by the UI.
 
-A request that gets no answer (unreachable, timeout, TLS) or a 5xx (the server or its proxy
-failing) counts as a failure; any other answer, an error like 404 included, shows the server is
-there. Listeners are called on the transitions only (answering -> failing -> answering), so a
-watcher costs nothing per request.
+A request that gets no answer (unreachable, timeout, TLS) or a 502/503/504 (a proxy or load
+balancer saying the server behind it is down or unavailable) counts as a failure; any other
+answer, an error like 404 or 500 included, shows the server is there. Listeners are called on
+the transitions only (answering -> failing -> answering), so a watcher costs nothing per
+request.
 """
 
 from __future__ import annotations
@@ -14,13 +15,15 @@ from datetime import UTC, datetime
 
 from flagtui.api import errors
 
+UNAVAILABLE = frozenset({502, 503, 504})
+
 
 def is_outage(error: BaseException) -> bool:
     """True when the error means the server did not answer, or answered that it is failing."""
     if isinstance(error, errors.NotConnected):
         return is_outage(error.reason)
     if isinstance(error, errors.ServerError):
-        return True
+        return error.status in UNAVAILABLE
     return isinstance(error, errors.Unreachable | errors.RequestTimeout | errors.TlsError)
 
 

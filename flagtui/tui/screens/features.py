@@ -232,7 +232,8 @@ class FeaturesScreen(AreaScreen):
 
     def restart(self) -> None:
         self.page = 0
-        self.load_page()
+        if self.project is not None:  # else the projects are not read yet (or failed)
+            self.load_page()
 
     @on(Select.Changed, "#project")
     def _project_changed(self, event: Select.Changed) -> None:
