@@ -21,8 +21,6 @@ from textual.worker import WorkerFailed
 
 from flagtui.sandbox import SandboxServer
 from flagtui.tui.app import FlagtuiApp
-from flagtui.tui.format import when
-from flagtui.tui.screens.base import ago, moment
 from flagtui.tui.screens.deliveries import DeliveriesScreen
 from flagtui.tui.screens.feature_detail import FeatureDetailScreen
 from flagtui.tui.widgets.table import ResourceTable
@@ -267,6 +265,9 @@ async def test_a_feature_detail_whose_read_fails_says_so_instead_of_loading(
 
 
 def test_ages_are_rough_and_times_name_their_zone() -> None:
+    from flagtui.tui.format import when
+    from flagtui.tui.screens.base import ago, moment
+
     assert [ago(s) for s in (0, 40, 130, 3 * 3600, 3 * 86400)] == [
         "just now",
         "40 s ago",
