@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
+from textual.widgets import Select
 from textual.worker import WorkerFailed
 
 from flagtui.sandbox import SandboxServer
@@ -115,6 +116,27 @@ async def test_r_on_features_with_the_search_budget_spent_still_asks_the_server(
         assert fault.count("GET", listed) == 2
         assert fault.count("GET", "/api/admin/search/features") == 1
         assert re.search(r"page 1/\d+ · \d+ features", said(app, "#page-status"))
+
+
+async def test_r_with_the_search_budget_spent_says_when_it_will_ask(
+    build: Any, faulty: Any
+) -> None:
+    server, fault = faulty
+    # Three searches: the first page, the next one read ahead, the page of the stage filter.
+    app = build(server.url, server.admin_token, search_budget=(3, 60.0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settled(app, pilot)
+        app.screen.query_one("#stage", Select).value = "live"
+        await settled(app, pilot)
+        assert fault.count("GET", "/api/admin/search/features") == 3
+        shown = row_count(app)
+        assert shown > 0
+        await pilot.press("r")  # only the search endpoint filters by stage; none is left
+        await settled(app, pilot)
+        status = said(app, "#page-status")
+        assert re.search(rf"rows from {HOUR}, (just now|\d+ s ago); .*retrying in \d", status)
+        assert row_count(app) == shown
+        assert fault.count("GET", "/api/admin/search/features") == 3
 
 
 FIRST_READS = [
