@@ -181,18 +181,25 @@ async def test_features_whose_first_read_failed_say_so_and_recover_with_r(
         assert visible_text(app, "#project")  # the project picker got its choices
 
 
+# Access reloads with ctrl+r (r is typed into its user search).
 AREAS = [
-    pytest.param("feature-types", "/api/admin/feature-types", "#types-status", id="types"),
-    pytest.param("environments", "/api/admin/projects", "#envs-status", id="environments"),
-    pytest.param("integrations", "/api/admin/addons", "#integrations-status", id="integrations"),
-    pytest.param("failures", "/api/admin/addons", "#failures-status", id="failures"),
-    pytest.param("events", "/api/admin/events/search", "#events-status", id="events"),
+    pytest.param("feature-types", "/api/admin/feature-types", "#types-status", "r", id="types"),
+    pytest.param("environments", "/api/admin/projects", "#envs-status", "r", id="environments"),
+    pytest.param(
+        "integrations", "/api/admin/addons", "#integrations-status", "r", id="integrations"
+    ),
+    pytest.param("failures", "/api/admin/addons", "#failures-status", "r", id="failures"),
+    pytest.param("events", "/api/admin/events/search", "#events-status", "r", id="events"),
+    pytest.param(
+        "change-requests", "/api/admin/projects", "#area-status", "r", id="change-requests"
+    ),
+    pytest.param("access", "/api/admin/roles", "#area-status", "^r", id="access"),
 ]
 
 
-@pytest.mark.parametrize(("area", "path", "status"), AREAS)
+@pytest.mark.parametrize(("area", "path", "status", "reload_key"), AREAS)
 async def test_a_failed_first_read_is_said_in_the_area_and_r_recovers(
-    build: Any, faulty: Any, area: str, path: str, status: str
+    build: Any, faulty: Any, area: str, path: str, status: str, reload_key: str
 ) -> None:
     server, fault = faulty
     app = build(server.url, server.admin_token)
@@ -204,9 +211,9 @@ async def test_a_failed_first_read_is_said_in_the_area_and_r_recovers(
         await settled(app, pilot)
         line = said(app, status)
         assert f"Read failed: {method} {path}" in line
-        assert "500 InternalError: db down; r: try again" in line
+        assert f"500 InternalError: db down; {reload_key}: try again" in line
         assert not any(line in screen_text(app) for line in LOADING)
-        await pilot.press("r")
+        await pilot.press(reload_key.replace("^", "ctrl+"))
         await settled(app, pilot)
         assert row_count(app) > 0
         assert "Read failed" not in screen_text(app)

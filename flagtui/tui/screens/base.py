@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.screen import ModalScreen, Screen
 from textual.timer import Timer
 from textual.widgets import Static
@@ -178,8 +179,15 @@ class IOScreenMixin:
         said = describe_error(error)
         if group in self._read_at:
             return self.rows_age(group, f"refresh failed: {said}", shown)
-        again = "; r: try again" if hasattr(self, "action_reload") else ""
-        return f"Read failed: {said}{again}"
+        key = self.reload_key()
+        return f"Read failed: {said}" + (f"; {key}: try again" if key else "")
+
+    def reload_key(self) -> str | None:
+        """The key of the screen's reload action, as the key bar shows it."""
+        for binding in getattr(self, "BINDINGS", []):
+            if isinstance(binding, Binding) and binding.action == "reload":
+                return cast(Screen[Any], self).app.get_key_display(binding)
+        return None
 
     def detail_after_failure(self, group: str, error: BaseException, shown: Text | None) -> Text:
         """A detail view's text after a failed read: the failure, then what it showed before
