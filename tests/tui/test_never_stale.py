@@ -289,7 +289,7 @@ async def test_a_feature_detail_whose_read_fails_says_so_instead_of_loading(
         await pilot.press("r")
         await settled(app, pilot)
         detail = said(app, "#feature")
-        assert re.search(rf"shown from {HOUR}, (just now|\d+ s ago); refresh failed:", detail)
+        assert re.search(rf"details from {HOUR}, (just now|\d+ s ago); refresh failed:", detail)
         assert name in detail.split("refresh failed", 1)[1]  # the last good record stays
 
 

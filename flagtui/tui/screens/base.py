@@ -192,7 +192,7 @@ class IOScreenMixin:
     def detail_after_failure(self, group: str, error: BaseException, shown: Text | None) -> Text:
         """A detail view's text after a failed read: the failure, then what it showed before
         (only if it came from an earlier read)."""
-        note = safe(self.read_failure_text(group, error, shown="shown"), style="red")
+        note = safe(self.read_failure_text(group, error, shown="details"), style="red")
         return note if shown is None else Text.assemble(note, "\n\n", shown)
 
     def show_read_failure(self, group: str, error: BaseException) -> None:
