@@ -18,7 +18,7 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.worker import Worker, WorkerState
 
-from flagtui.api import AdminClient
+from flagtui.api import AdminClient, ApiError
 from flagtui.api.health import Health
 from flagtui.config import Profile
 from flagtui.tui.palette import FlagtuiCommands
@@ -37,12 +37,12 @@ BACK_NOTE_S = 60.0  # how long the header says the server is answering again
 def connection_note(health: Health) -> str:
     """The header's word on the connection: nothing while all is well."""
     if health.failing_since is not None:
-        failure = health.failure
-        status = getattr(failure, "status", None)
-        kind = f"{status} " if status else ""
-        kind += getattr(failure, "name", "") or type(failure).__name__
-        verb = "failing" if status else "not answering"
-        return f"⚠ {verb} since {moment(health.failing_since)} ({kind})"
+        failure = health.failure if isinstance(health.failure, ApiError) else None
+        status = failure.status if failure is not None else None
+        kind = failure.name if failure is not None else "no answer"
+        if status is not None:  # a proxy's 502/503/504: something answers, the server fails
+            return f"⚠ failing since {moment(health.failing_since)} ({status} {kind})"
+        return f"⚠ not answering since {moment(health.failing_since)} ({kind})"
     if health.back_at is not None:
         return f"✓ answering again since {moment(health.back_at)}"
     return ""
@@ -145,8 +145,9 @@ class FlagtuiApp(App[int]):
     def _forget_back_note(self) -> None:
         """Unless the server failed again (and came back later) meanwhile."""
         health = self.client.health
-        back_for = (datetime.now(UTC) - (health.back_at or datetime.now(UTC))).total_seconds()
-        if not health.failing and back_for >= BACK_NOTE_S - 1:
+        if health.failing or health.back_at is None:
+            return
+        if (datetime.now(UTC) - health.back_at).total_seconds() >= BACK_NOTE_S - 1:
             self.connection_note = ""
 
     def action_connect(self) -> None:

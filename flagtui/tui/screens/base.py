@@ -104,7 +104,8 @@ class IOScreenMixin:
             self._retry_counts.pop(group, None)
             if is_read_worker(worker):
                 self._read_at[group] = datetime.now(UTC)
-                for line in self._read_status_lines():
+                line = self.read_status_line()
+                if line is not None:
                     line.remove_class("-failed")
         elif event.state is WorkerState.ERROR and worker.error is not None:
             error = worker.error
@@ -159,12 +160,14 @@ class IOScreenMixin:
 
     def show_retry(self, group: str, message: str) -> None:
         """Shown in the screen's status line, if it has one (the notification says it anyway)."""
-        for line in self._read_status_lines():
+        line = self.read_status_line()
+        if line is not None:
             line.update(safe(self.rows_age(group, message)))
 
-    def _read_status_lines(self) -> list[Static]:
-        lines = cast(Screen[Any], self).query(self.READ_STATUS).results(Static)
-        return [line for line in lines][:1]
+    def read_status_line(self) -> Static | None:
+        for line in cast(Screen[Any], self).query(self.READ_STATUS).results(Static):
+            return line
+        return None
 
     def rows_age(self, group: str, then: str, shown: str = "rows") -> str:
         """`then` after the age of what is shown, if an earlier read of the group succeeded."""
@@ -197,7 +200,8 @@ class IOScreenMixin:
 
     def show_read_failure(self, group: str, error: BaseException) -> None:
         """A read of the group failed: say so in the status line, never leave "loading…"."""
-        for line in self._read_status_lines():
+        line = self.read_status_line()
+        if line is not None:
             line.update(safe(self.read_failure_text(group, error)))
             line.add_class("-failed")
 
