@@ -4,7 +4,8 @@ Read-only profiles are enforced here, once, in `_write`, before any request is b
 Capabilities (edition, event search route) come from ui-config on `connect()`. Other reads need
 not wait for it: the app builds its first screen and sends that screen's reads while connecting.
 A request that fails while the connection fails too raises `NotConnected` (one error to show,
-the connection's), see `_read`.
+the connection's), see `_read`. Every request's outcome goes to `health` (is the server
+answering?), which the UI watches.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from pydantic import TypeAdapter
 
 from flagtui.api import errors, validation
 from flagtui.api.capabilities import event_search_route, server_info
+from flagtui.api.health import Health
 from flagtui.api.models import (
     AddonList,
     ChangeRequest,
@@ -98,6 +100,7 @@ class AdminClient:
         self.profile = profile
         self.read_only = read_only
         self.server: ServerInfo | None = None
+        self.health = Health()
         self._http = Transport(
             self.base_url,
             token,
@@ -137,7 +140,7 @@ class AdminClient:
         """Read ui-config: version and edition decide which operations and routes are used."""
         done = self._connecting = asyncio.Event()
         try:
-            raw = await self._http.read("GET", "/api/admin/ui-config", _RAW)
+            raw = await self._observed(self._http.read("GET", "/api/admin/ui-config", _RAW))
             self.server = server_info(raw)
             self._event_route = event_search_route(self.server)
             if self.server.sandbox and not self._explicit_budget:
@@ -157,10 +160,20 @@ class AdminClient:
         if self._connect_error is not None:
             raise errors.NotConnected(self._connect_error) from None
 
+    async def _observed(self, request: Awaitable[T]) -> T:
+        """The request's answer or failure, recorded in `health`."""
+        try:
+            answer = await request
+        except errors.ApiError as exc:
+            self.health.failed(exc)
+            raise
+        self.health.succeeded()
+        return answer
+
     async def _unless_disconnected(self, request: Awaitable[T]) -> T:
         """The request's answer; its failure, or NotConnected if connecting failed too."""
         try:
-            return await request
+            return await self._observed(request)
         except errors.ApiError:
             await self._connected()
             raise
@@ -365,9 +378,12 @@ class AdminClient:
         sort_order: str = "asc",
         offset: int = 0,
         limit: int = 50,
+        fresh: bool = False,
     ) -> FeaturePage:
         """Server-side search. See `search_budget` for how real Unleash's
-        15-a-minute limit is spent: cached, then answered from the project list when it can."""
+        15-a-minute limit is spent: cached, then answered from the project list when it can.
+        `fresh` (a reload the user asked for) skips the cache: the answer is the server's now,
+        or RateLimited saying when the budget allows the next search."""
         params: dict[str, Any] = {
             "sortBy": sort_by,
             "sortOrder": sort_order,
@@ -382,7 +398,7 @@ class AdminClient:
             if values:
                 params[name] = _is_any_of(values)
         cache_key = tuple(sorted(params.items()))
-        cached = self._cached(cache_key)
+        cached = None if fresh else self._cached(cache_key)
         if cached is not None:
             return cached
         wait = self._search_budget.wait()
@@ -410,7 +426,7 @@ class AdminClient:
             )
         assert project is not None
         return page_from_list(
-            await self._project_features_cached(project),
+            await self._project_features_cached(project, fresh=fresh),
             query=query,
             types=types,
             states=states,
@@ -435,9 +451,9 @@ class AdminClient:
             return hit[1]
         return None
 
-    async def _project_features_cached(self, project: str) -> list[Feature]:
+    async def _project_features_cached(self, project: str, *, fresh: bool) -> list[Feature]:
         key = ("project-list", project)
-        cached = self._cached(key)
+        cached = None if fresh else self._cached(key)
         if cached is None:
             cached = await self.list_project_features(project)
             self._search_cache[key] = (time.monotonic(), cached)

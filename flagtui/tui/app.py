@@ -1,25 +1,29 @@
-"""FlagtuiApp: global bindings, the areas (one Textual mode each), connect on mount, SIGHUP."""
+"""FlagtuiApp: global bindings, the areas (one Textual mode each), connect on mount, SIGHUP, and
+the connection's state for the header (from the client's health record)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import signal
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import cast
 
-from textual import work
+from textual import on, work
 from textual.app import App
 from textual.binding import Binding
+from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.worker import Worker, WorkerState
 
-from flagtui.api import AdminClient
+from flagtui.api import AdminClient, ApiError
+from flagtui.api.health import Health
 from flagtui.config import Profile
 from flagtui.tui.palette import FlagtuiCommands
 from flagtui.tui.screens import AREAS, AREAS_BY_NAME, DEFAULT_AREA
-from flagtui.tui.screens.base import describe_error
+from flagtui.tui.screens.base import describe_error, moment
 from flagtui.tui.screens.connect import ConnectScreen
 from flagtui.tui.state import UiState, default_state_path
 from flagtui.tui.widgets.help import HelpScreen
@@ -27,6 +31,21 @@ from flagtui.tui.widgets.help import HelpScreen
 # A dropped SSH session sends SIGHUP; service managers and `kill` send SIGTERM.
 LEAVE_ON = (signal.SIGHUP, signal.SIGTERM)
 CONNECT_MODE = "connect"
+BACK_NOTE_S = 60.0  # how long the header says the server is answering again
+
+
+def connection_note(health: Health) -> str:
+    """The header's word on the connection: nothing while all is well."""
+    if health.failing_since is not None:
+        failure = health.failure if isinstance(health.failure, ApiError) else None
+        status = failure.status if failure is not None else None
+        kind = failure.name if failure is not None else "no answer"
+        if status is not None:  # a proxy's 502/503/504: something answers, the server fails
+            return f"⚠ failing since {moment(health.failing_since)} ({status} {kind})"
+        return f"⚠ not answering since {moment(health.failing_since)} ({kind})"
+    if health.back_at is not None:
+        return f"✓ answering again since {moment(health.back_at)}"
+    return ""
 
 
 class FlagtuiApp(App[int]):
@@ -50,6 +69,11 @@ class FlagtuiApp(App[int]):
     ]
 
     server_label: reactive[str] = reactive("connecting…")
+    connection_note: reactive[str] = reactive("")
+    """Said in the header when the server stopped answering, and for a while once it is back."""
+
+    class HealthChanged(Message):
+        """The client's health record changed (the server stopped or started answering)."""
 
     def __init__(
         self, client: AdminClient, profile: Profile, *, state_path: Path | None = None
@@ -91,11 +115,13 @@ class FlagtuiApp(App[int]):
         for signum in LEAVE_ON:
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
                 loop.add_signal_handler(signum, self._hang_up)
+        self.client.health.subscribe(self._health_changed)
         # The remembered area is built, and sends its first reads, while ui-config is read.
         self.action_connect()
         self.switch_area(self.ui_state.get("area") or DEFAULT_AREA)
 
     def on_unmount(self) -> None:
+        self.client.health.unsubscribe(self._health_changed)
         loop = asyncio.get_running_loop()
         for signum in LEAVE_ON:
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
@@ -105,6 +131,24 @@ class FlagtuiApp(App[int]):
         """The terminal went away (a dropped SSH session) or we were asked to stop: leave at
         once, restoring the terminal."""
         self.exit(return_code=0)
+
+    def _health_changed(self) -> None:
+        """Called by the client, inside a request: the header is updated through a message."""
+        self.post_message(self.HealthChanged())
+
+    @on(HealthChanged)
+    def _show_health(self) -> None:
+        self.connection_note = connection_note(self.client.health)
+        if self.connection_note and not self.client.health.failing:
+            self.set_timer(BACK_NOTE_S, self._forget_back_note)
+
+    def _forget_back_note(self) -> None:
+        """Unless the server failed again (and came back later) meanwhile."""
+        health = self.client.health
+        if health.failing or health.back_at is None:
+            return
+        if (datetime.now(UTC) - health.back_at).total_seconds() >= BACK_NOTE_S - 1:
+            self.connection_note = ""
 
     def action_connect(self) -> None:
         self.server_label = "connecting…"

@@ -208,4 +208,7 @@ class AccessScreen(ProjectAreaScreen):
         self.show_summary()
 
     def action_reload(self) -> None:
-        self.load()
+        if not self.project_ids:  # the first read failed: start again from the projects
+            self.load_projects()
+        else:
+            self.load()

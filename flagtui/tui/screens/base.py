@@ -8,19 +8,27 @@ the error's sentence. Screens that also show the error inline override `io_faile
 A read worker (named `load…` or `search…`, the house convention) that the server rate-limits
 (429) is run again by the handler itself after `Retry-After` seconds; the timer is cancelled when
 the screen is left or another worker of the group starts. Writes are never re-run.
+
+Any other failed read is said in the area's status line (`READ_STATUS`), replacing whatever
+"loading…" it showed: "Read failed: …; r: try again" when nothing was read yet, or "rows from
+14:03 CET, 2 min ago; refresh failed: …" when the rows on screen come from an earlier read.
 """
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
+from rich.text import Text
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.screen import ModalScreen, Screen
 from textual.timer import Timer
 from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
 from flagtui.api.errors import FlagtuiError, NotConnected, RateLimited
+from flagtui.tui.format import safe, when
 from flagtui.tui.widgets.header import FlagtuiHeader
 from flagtui.tui.widgets.keybar import KeyBar
 
@@ -41,7 +49,30 @@ MAX_RATE_LIMIT_RETRIES = 5
 
 def is_read(worker: Worker[Any], error: RateLimited) -> bool:
     """Only a worker that reads (by name) and whose refused request was a GET is re-run."""
-    return error.method == "GET" and worker.name.startswith(READ_WORKER_PREFIXES)
+    return error.method == "GET" and is_read_worker(worker)
+
+
+def is_read_worker(worker: Worker[Any]) -> bool:
+    return worker.name.startswith(READ_WORKER_PREFIXES)
+
+
+def ago(seconds: float) -> str:
+    """A rough age: "just now", "40 s ago", "2 min ago", "3 h ago", "2 days ago"."""
+    if seconds < 5:
+        return "just now"
+    if seconds < 60:
+        return f"{int(seconds)} s ago"
+    if seconds < 3600:
+        return f"{int(seconds // 60)} min ago"
+    if seconds < 48 * 3600:
+        return f"{int(seconds // 3600)} h ago"
+    return f"{int(seconds // 86400)} days ago"
+
+
+def moment(value: datetime) -> str:
+    """`format.when()`, without the date when it is today: "14:03 CET"."""
+    today = when(datetime.now(UTC), date_only=True)
+    return when(value).removeprefix(f"{today} ")
 
 
 class IOScreenMixin:
@@ -49,11 +80,14 @@ class IOScreenMixin:
 
     WRITE_ACTIONS: ClassVar[frozenset[str]] = frozenset()
     """Actions that change the server: hidden and refused on read-only profiles."""
+    READ_STATUS: ClassVar[str] = ".status-line"
+    """The Static that says how the area's reads went (the first one matching)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._retry_timers: dict[str, Timer] = {}
         self._retry_counts: dict[str, int] = {}
+        self._read_at: dict[str, datetime] = {}
 
     @property
     def flagtui(self) -> FlagtuiApp:
@@ -68,6 +102,11 @@ class IOScreenMixin:
             self.cancel_retry(group)
         elif event.state is WorkerState.SUCCESS:
             self._retry_counts.pop(group, None)
+            if is_read_worker(worker):
+                self._read_at[group] = datetime.now(UTC)
+                line = self.read_status_line()
+                if line is not None:
+                    line.remove_class("-failed")
         elif event.state is WorkerState.ERROR and worker.error is not None:
             error = worker.error
             limited = isinstance(error, RateLimited) and is_read(worker, error)
@@ -76,6 +115,8 @@ class IOScreenMixin:
             if isinstance(error, NotConnected):  # said once, on the connect screen
                 self.flagtui.show_connect_failure(describe_error(error.reason))
                 return
+            if is_read_worker(worker):
+                self.show_read_failure(group, error)
             self.io_failed(group, error)
 
     def on_screen_suspend(self) -> None:
@@ -119,10 +160,50 @@ class IOScreenMixin:
 
     def show_retry(self, group: str, message: str) -> None:
         """Shown in the screen's status line, if it has one (the notification says it anyway)."""
-        lines = cast(Screen[Any], self).query(".status-line").results(Static)
-        for line in lines:
-            line.update(message)
-            break
+        line = self.read_status_line()
+        if line is not None:
+            line.update(safe(self.rows_age(group, message)))
+
+    def read_status_line(self) -> Static | None:
+        for line in cast(Screen[Any], self).query(self.READ_STATUS).results(Static):
+            return line
+        return None
+
+    def rows_age(self, group: str, then: str, shown: str = "rows") -> str:
+        """`then` after the age of what is shown, if an earlier read of the group succeeded."""
+        read_at = self._read_at.get(group)
+        if read_at is None:
+            return then
+        age = ago((datetime.now(UTC) - read_at).total_seconds())
+        return f"{shown} from {moment(read_at)}, {age}; {then}"
+
+    def read_failure_text(self, group: str, error: BaseException, shown: str = "rows") -> str:
+        """What a failed read means for what is on screen."""
+        said = describe_error(error)
+        if group in self._read_at:
+            return self.rows_age(group, f"refresh failed: {said}", shown)
+        key = self.reload_key()
+        return f"Read failed: {said}" + (f"; {key}: try again" if key else "")
+
+    def reload_key(self) -> str | None:
+        """The key of the screen's reload action, as the key bar shows it."""
+        for binding in getattr(self, "BINDINGS", []):
+            if isinstance(binding, Binding) and binding.action == "reload":
+                return cast(Screen[Any], self).app.get_key_display(binding)
+        return None
+
+    def detail_after_failure(self, group: str, error: BaseException, shown: Text | None) -> Text:
+        """A detail view's text after a failed read: the failure, then what it showed before
+        (only if it came from an earlier read)."""
+        note = safe(self.read_failure_text(group, error, shown="details"), style="red")
+        return note if shown is None else Text.assemble(note, "\n\n", shown)
+
+    def show_read_failure(self, group: str, error: BaseException) -> None:
+        """A read of the group failed: say so in the status line, never leave "loading…"."""
+        line = self.read_status_line()
+        if line is not None:
+            line.update(safe(self.read_failure_text(group, error)))
+            line.add_class("-failed")
 
     def io_failed(self, group: str, error: BaseException) -> None:
         self.flagtui.notify(describe_error(error), title="Request failed", severity="error")

@@ -120,6 +120,7 @@ class ChangeRequestDetailScreen(AreaScreen):
         super().__init__()
         self.project = project
         self.cr_id = cr_id
+        self.change_request: ChangeRequest | None = None
 
     def compose_body(self) -> ComposeResult:
         with VerticalScroll(id="detail"):
@@ -132,7 +133,14 @@ class ChangeRequestDetailScreen(AreaScreen):
     @work(exclusive=True, group="change-request", exit_on_error=False)
     async def load(self) -> None:
         cr = await self.flagtui.client.get_change_request(self.project, self.cr_id)
+        self.change_request = cr
         self.query_one("#change-request", Static).update(change_request_text(cr))
+
+    def show_read_failure(self, group: str, error: BaseException) -> None:
+        cr = self.change_request
+        shown = change_request_text(cr) if cr is not None else None
+        text = self.detail_after_failure(group, error, shown)
+        self.query_one("#change-request", Static).update(text)
 
     def action_reload(self) -> None:
         self.load()
@@ -189,7 +197,10 @@ class ChangeRequestsScreen(ProjectAreaScreen):
         self.query_one(FilteredTable).display = False
 
     def action_reload(self) -> None:
-        self.load()
+        if not self.project_ids:  # the first read failed: start again from the projects
+            self.load_projects()
+        else:
+            self.load()
 
     @property
     def selected(self) -> ChangeRequest | None:

@@ -144,6 +144,8 @@ class DeliveriesScreen(AreaScreen):
         Binding("r", "reload", "Reload", id="deliveries.reload", tooltip="Read the page again"),
     ]  # fmt: skip
 
+    READ_STATUS = "#deliveries-status"
+
     def __init__(self, addon: Addon) -> None:
         super().__init__()
         self.addon = addon

@@ -97,7 +97,10 @@ class EnvironmentsScreen(AreaScreen):
         )
 
     def action_reload(self) -> None:
-        self.load()
+        if not self._project_ids:  # the first read failed (or found none): read them again
+            self.load_projects()
+        else:
+            self.load()
 
     def action_remove(self) -> None:
         name = self.query_one(ResourceTable).selected_key

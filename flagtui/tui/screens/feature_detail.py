@@ -134,6 +134,10 @@ class FeatureDetailScreen(AreaScreen):
     async def load(self) -> None:
         self.show(await self.flagtui.client.get_feature(self.project, self.feature_name))
 
+    def show_read_failure(self, group: str, error: BaseException) -> None:
+        shown = feature_text(self.feature) if self.feature is not None else None
+        self.query_one("#feature", Static).update(self.detail_after_failure(group, error, shown))
+
     def show(self, feature: Feature) -> None:
         self.feature = feature
         self.query_one("#feature", Static).update(feature_text(feature))

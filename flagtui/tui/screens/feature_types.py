@@ -18,6 +18,7 @@ from flagtui.tui.screens.base import AreaScreen, FlagtuiModal, describe_error
 from flagtui.tui.widgets.table import FilteredTable, ResourceTable
 
 COLUMNS = [("id", "Id"), ("name", "Name"), ("lifetime", "Lifetime"), ("about", "Description")]
+HINT = "Lifetime: days until a flag of the type is marked potentially stale."
 
 
 def parse_lifetime(text: str) -> int | None:
@@ -98,10 +99,7 @@ class FeatureTypesScreen(AreaScreen):
         self.types: dict[str, FeatureType] = {}
 
     def compose_body(self) -> ComposeResult:
-        yield Static(
-            "Lifetime: days until a flag of the type is marked potentially stale.",
-            classes="status-line",
-        )
+        yield Static(HINT, id="types-status", classes="status-line")
         yield FilteredTable(ResourceTable(COLUMNS, id="types"))
 
     def on_mount(self) -> None:
@@ -114,6 +112,7 @@ class FeatureTypesScreen(AreaScreen):
         self.types = {t.id: t for t in types}
         rows = [(t.id, (t.id, t.name, lifetime(t.lifetime_days), t.description)) for t in types]
         self.query_one(ResourceTable).set_rows(rows)
+        self.query_one("#types-status", Static).update(HINT)
 
     def action_reload(self) -> None:
         self.load()

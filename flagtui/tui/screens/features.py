@@ -115,7 +115,18 @@ class FeaturesScreen(AreaScreen):
         remembered = self.flagtui.project
         self.project = remembered if remembered in ids else ids[0]
         self.flagtui.project = self.project
+        self.fill_filters()
         self.restart()
+
+    def fill_filters(self) -> None:
+        """After a failed first read the filters were mounted empty: give them the choices."""
+        projects, types = self._choices or ([], [])
+        for select in self.query("#project").results(Select):
+            with self.prevent(Select.Changed):
+                select.set_options(project_options(projects))
+                select.value = self.project if self.project is not None else Select.NULL
+        for select in self.query("#type").results(Select):
+            select.set_options((t.name, t.id) for t in types)
 
     def show_filters_later(self) -> None:
         """Once the rows are on screen (`call_after_refresh` may run before they are drawn)."""
@@ -168,7 +179,8 @@ class FeaturesScreen(AreaScreen):
         }
 
     @work(exclusive=True, group="features", exit_on_error=False)
-    async def load_page(self) -> None:
+    async def load_page(self, fresh: bool = False) -> None:
+        """`fresh`: ask the server, never the client's search cache (the user pressed r)."""
         if self.project is None:
             return
         status = self.query_one("#page-status", Static)
@@ -178,12 +190,13 @@ class FeaturesScreen(AreaScreen):
             **self._requested,
             offset=self.page * PAGE_SIZE,
             limit=PAGE_SIZE,
+            fresh=fresh,
         )
         self.total = page.total
         pages = max(1, ceil(page.total / PAGE_SIZE))
         if self.page >= pages:
             self.page = pages - 1
-            self.load_page()
+            self.load_page(fresh)
             return
         self.features = page.features
         self.show_rows()
@@ -219,7 +232,8 @@ class FeaturesScreen(AreaScreen):
 
     def restart(self) -> None:
         self.page = 0
-        self.load_page()
+        if self.project is not None:  # else the projects are not read yet (or failed)
+            self.load_page()
 
     @on(Select.Changed, "#project")
     def _project_changed(self, event: Select.Changed) -> None:
@@ -258,7 +272,10 @@ class FeaturesScreen(AreaScreen):
             self.load_page()
 
     def action_reload(self) -> None:
-        self.load_page()
+        if self._choices is None:  # the first read failed: start again from the projects
+            self.load_choices()
+        else:
+            self.load_page(fresh=True)
 
     @on(DataTable.RowSelected)
     def action_open(self) -> None:

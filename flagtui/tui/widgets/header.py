@@ -1,4 +1,5 @@
-"""The header on every screen: who and where (profile, URL, server, lock) plus the area bar."""
+"""The header on every screen: who and where (profile, URL, server, lock), whether the server
+answers (`FlagtuiApp.connection_note`), plus the area bar."""
 
 from __future__ import annotations
 
@@ -29,15 +30,19 @@ class FlagtuiHeader(Vertical):
         self.set_class(app.profile.production, "-production")
         self.set_class(app.read_only, "-read-only")
         self.watch(app, "server_label", self._show_context)
+        self.watch(app, "connection_note", self._show_context)
         self._show_area_bar()
 
     def _show_context(self) -> None:
         app = cast("FlagtuiApp", self.app)
         profile = app.profile
-        parts = [
-            Content.styled(f" {profile.name} ", "bold reverse"),
-            Content(f" {profile.url} · {app.server_label}"),
-        ]
+        parts = [Content.styled(f" {profile.name} ", "bold reverse")]
+        # First after the profile, so that a narrow terminal shows it too.
+        note = app.connection_note
+        self.set_class(note.startswith("⚠"), "-failing")
+        if note:
+            parts.append(Content.styled(f" {note} ", "bold"))
+        parts.append(Content(f" {profile.url} · {app.server_label}"))
         if app.read_only:
             parts.append(Content.styled("  🔒 RO", "bold"))
         if profile.production:

@@ -1,0 +1,74 @@
+"""Whether the server answers: updated by every request of the client, watched by the UI.
+
+A request that gets no answer (unreachable, timeout, TLS) or a 502/503/504 (a proxy or load
+balancer saying the server behind it is down or unavailable) counts as a failure; any other
+answer, an error like 404 or 500 included, shows the server is there. Listeners are called on
+the transitions only (answering -> failing -> answering), so a watcher costs nothing per
+request.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from flagtui.api import errors
+
+UNAVAILABLE = frozenset({502, 503, 504})
+
+
+def is_outage(error: BaseException) -> bool:
+    """True when the error means the server did not answer, or answered that it is failing."""
+    if isinstance(error, errors.NotConnected):
+        return is_outage(error.reason)
+    if isinstance(error, errors.ServerError):
+        return error.status in UNAVAILABLE
+    return isinstance(error, errors.Unreachable | errors.RequestTimeout | errors.TlsError)
+
+
+@dataclass
+class Health:
+    last_success: datetime | None = None
+    failing_since: datetime | None = None
+    """The first failure since the last success; None while the server answers."""
+    failure: errors.FlagtuiError | None = None
+    """The latest failure, while failing."""
+    back_at: datetime | None = None
+    """When the server answered again after failing (None if it never failed)."""
+    _listeners: list[Callable[[], None]] = field(default_factory=list, repr=False)
+
+    @property
+    def failing(self) -> bool:
+        return self.failing_since is not None
+
+    def subscribe(self, listener: Callable[[], None]) -> None:
+        """`listener()` is called whenever `failing` changes."""
+        self._listeners.append(listener)
+
+    def unsubscribe(self, listener: Callable[[], None]) -> None:
+        if listener in self._listeners:
+            self._listeners.remove(listener)
+
+    def succeeded(self) -> None:
+        now = datetime.now(UTC)
+        self.last_success = now
+        if self.failing_since is not None:
+            self.failing_since = None
+            self.failure = None
+            self.back_at = now
+            self._changed()
+
+    def failed(self, error: BaseException) -> None:
+        """Record a request's error; errors that are answers count as successes."""
+        if not is_outage(error):
+            self.succeeded()
+            return
+        self.failure = error if isinstance(error, errors.FlagtuiError) else None
+        if self.failing_since is None:
+            self.failing_since = datetime.now(UTC)
+            self._changed()
+
+    def _changed(self) -> None:
+        for listener in list(self._listeners):
+            listener()
