@@ -317,7 +317,7 @@ class HostileData:
             ("feature-metadata-updated", {"description": f"hx-event-bidi {BIDI_TEXT} {EMOJI}"}),
         ]
         for k, (type_, data) in enumerate(kinds):
-            eid, when = first + k, self.ago(3 - k * 0.5)
+            eid, when = first + k, self.ago((4 - k) / 60)  # the newest events and deliveries
             feature, user = FEATURES[k][0], k % len(self.user_ids)
             pre = {"description": hostile("hx-event-predata")} if "updated" in type_ else None
             record = {
