@@ -2,7 +2,7 @@
 
 Sizes: `empty` (tokens and their two users, roles, feature types), `demo` (a few hundred
 features, several thousand events, a few thousand integration deliveries), `large` (50,000
-features, 200,000 events and their deliveries). Both also hold the `hostile` project
+features, 200,000 events and their deliveries). `demo` also holds the `hostile` project
 (`hostile_data`), whose records carry text that attacks terminals. Everything is inserted
 with executemany in one transaction.
 """
@@ -937,8 +937,9 @@ class Generator:
         self.change_requests()
         self.addons()
         self.audit_log()
-        add_hostile_project(self.conn, self.now)  # after the seeded data, which it leaves as is
 
 
 def populate(conn: sqlite3.Connection, tokens: Tokens, size: str, seed: int, now: datetime) -> None:
     Generator(conn, seed, now, SIZES[size]).run(tokens)
+    if size == "demo":  # after the seeded data, which it leaves as is
+        add_hostile_project(conn, now)
