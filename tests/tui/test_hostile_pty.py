@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from .hostile_pty import Walk, open_flagtui
+from hostile_pty import Walk, open_flagtui
 
 CTRL_P = "\x10"
 

@@ -26,7 +26,7 @@ from pty_term import Term, Timeout
 
 from flagtui.sandbox import hostile_data as hx
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 ENV_PROFILE = "env"  # the profile flagtui makes from UNLEASH_URL
 WAIT_S = 20.0
 
@@ -83,12 +83,14 @@ class Walk:
     def __init__(self, term: Term) -> None:
         self.term = term
         self.seen: list[str] = []
+        self._scanned = 0  # raw output already looked at while waiting
 
     def step(self, name: str, keys: list[str], *expected: str, gone: str = "") -> None:
         """Press `keys`, then wait until every `expected` text is on screen (and `gone` is
         not); fail at once, naming the screen, on a crash, a traceback or an offence."""
         for key in keys:
             self.term.send(key)
+            self.term.settle(quiet=0.05, limit=1)  # a key that moves focus, before the next
 
         def reached(t: Term) -> bool:
             shown = all(t.has(text) for text in expected) and not (gone and t.has(gone))
@@ -107,7 +109,12 @@ class Walk:
         self.seen.append(name)
 
     def _broken(self) -> bool:
-        return self.term.proc.poll() is not None or bool(TRACEBACK.search(self.term.text()))
+        """Stop waiting: the program ended, shows a traceback, or wrote an offence (a cleared
+        screen may never show the awaited text)."""
+        if self.term.proc.poll() is not None or TRACEBACK.search(self.term.text()):
+            return True
+        start, self._scanned = max(0, self._scanned - 256), len(self.term.raw)
+        return bool(offences(bytes(self.term.raw[start:])))
 
     def check(self, name: str, *, running: bool = True) -> None:
         after = f"after {', '.join(self.seen) or 'start'}; at {name}"
