@@ -86,11 +86,12 @@ class Walk:
         self._scanned = 0  # raw output already looked at while waiting
 
     def step(self, name: str, keys: list[str], *expected: str, gone: str = "") -> None:
-        """Press `keys`, then wait until every `expected` text is on screen (and `gone` is
-        not); fail at once, naming the screen, on a crash, a traceback or an offence."""
+        """Press `keys` (each a named key, or text typed in one write), then wait until every
+        `expected` text is on screen (and `gone` is not); fail at once, naming the screen, on a
+        crash, a traceback or an offence."""
         for key in keys:
             self.term.send(key)
-            self.term.settle(quiet=0.05, limit=1)  # a key that moves focus, before the next
+            self.term.settle(quiet=0.05, limit=1)  # a key may move focus: before the next
 
         def reached(t: Term) -> bool:
             shown = all(t.has(text) for text in expected) and not (gone and t.has(gone))
