@@ -120,7 +120,10 @@ def test_flagtui_in_a_real_terminal_on_hostile_text_stored_by_real_unleash(
         walk.step("back to the detail", ["escape"], "Copy name", gone="Review & send")
         walk.step("back to the features", ["escape"], "n/p Page", gone="Copy name")
         walk.step("integrations", ["4"], "Deliveries")
-        walk.step("the hostile webhook", ["/", f"hx-addon-{name}", "enter"], "bodyTemplate")
+        addon = f"hx-addon-{name}"
+        walk.step("the hostile webhook, filtered", ["/", addon, "enter"], addon)
+        walk.step("its deliveries", ["enter"], f"#{hostile_on_unleash.addon} · {addon}", "f Failed")
+        walk.step("back to the integrations", ["escape"], "⏎ Deliveries", gone="f Failed")
         walk.step("event log", ["6"], "50/100")
         walk.step("the flag's events", ["s", "tab", "tab", name, "enter"], "feature-tagged")
         walk.step("an event's detail", ["enter"], "Copy id")
