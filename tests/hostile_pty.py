@@ -98,12 +98,8 @@ class Walk:
             return shown or self._broken()
 
         try:
-            self.term.wait_for(
-                reached,
-                WAIT_S,
-                name,
-            )
-        except Timeout as exc:
+            self.term.wait_for(reached, WAIT_S, name)
+        except Timeout as exc:  # exited, or alive but never showed the screen (hung, refused)
             raise AssertionError(f"{name}: {exc}") from None
         self.term.settle(quiet=0.2, limit=3)
         self.check(name)

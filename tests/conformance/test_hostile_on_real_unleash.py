@@ -16,6 +16,7 @@ import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -105,13 +106,14 @@ async def test_real_unleash_refuses_an_unknown_type_on_create_and_a_long_tag(
 
 
 def test_flagtui_in_a_real_terminal_on_hostile_text_stored_by_real_unleash(
-    real_unleash: object, hostile_on_unleash: Hostile, tmp_path: Path
+    real_unleash: Any, hostile_on_unleash: Hostile, tmp_path: Path
 ) -> None:
     """Few feature searches (real Unleash allows 15 a minute per client IP, shared): the one
     on start and the one for the flag's name."""
     name = hostile_on_unleash.feature
-    url, token = real_unleash.url, real_unleash.token  # type: ignore[attr-defined]
-    with open_flagtui(url, token, tmp_path, area="features", project="default") as term:
+    with open_flagtui(
+        real_unleash.url, real_unleash.token, tmp_path, area="features", project="default"
+    ) as term:
         walk = Walk(term)
         walk.step("features", [], "n/p Page")
         walk.step("search for the flag", ["s", name, "enter"], name, "1 feature")
