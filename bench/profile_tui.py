@@ -20,6 +20,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent / "tests"))  # pty_term: shared with the pty tests
 
 import run  # noqa: E402
 from pty_term import Term  # noqa: E402

@@ -30,6 +30,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))  # pty_term: shared with the pty tests
 
 import httpx  # noqa: E402
 from pty_term import Term, Timeout  # noqa: E402
@@ -40,7 +41,7 @@ CACHE = ROOT / ".tmp" / "bench"
 COLS, ROWS = 80, 24
 # Everything that decides the content of a generated database: its hash names the cache file.
 DATA_SOURCES = [
-    "demo_data.py", "create.py", "db.py", "auth.py", "clock.py", "features.py",
+    "demo_data.py", "hostile_data.py", "create.py", "db.py", "auth.py", "clock.py", "features.py",
     "feature_types.py", "integrations.py", "event_types.py",
 ]  # fmt: skip
 

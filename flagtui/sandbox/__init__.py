@@ -35,6 +35,9 @@ enterprise-only operations), with these choices:
 - Integration events: limit/offset must be non-negative integers (400 otherwise); a limit of
   0 or above 100 falls back to 50 (real Unleash); unknown addon 404 (contract).
 - Paging of browse lists: same rule (default 50, maximum 100); offsets above 2147483647 400.
+- The demo data holds a `hostile` project (`hostile_data`): every kind of record in it carries
+  text that attacks terminal UIs (markup, OSC 52/0, CSI, C1, BiDi, 2,000 characters...), stored
+  and served as sent, like Unleash.
 - Demo data is generated around a fixed moment (2025-06-02, stable tests and screenshots);
   `python -m flagtui.sandbox` / `flagtui sandbox` generate a new database around the
   present (`create_database(..., now=None)`).

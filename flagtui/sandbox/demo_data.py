@@ -2,8 +2,9 @@
 
 Sizes: `empty` (tokens and their two users, roles, feature types), `demo` (a few hundred
 features, several thousand events, a few thousand integration deliveries), `large` (50,000
-features, 200,000 events and their deliveries). Everything is inserted with executemany in
-one transaction.
+features, 200,000 events and their deliveries). `demo` also holds the `hostile` project
+(`hostile_data`), whose records carry text that attacks terminals. Everything is inserted
+with executemany in one transaction.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from flagtui.sandbox.clock import iso
 from flagtui.sandbox.db import dumps
 from flagtui.sandbox.feature_types import reevaluate
 from flagtui.sandbox.features import STAGES, search_text
+from flagtui.sandbox.hostile_data import add_hostile_project
 from flagtui.sandbox.integrations import deliveries as integration_rows
 from flagtui.sandbox.integrations import subscriptions
 
@@ -939,3 +941,5 @@ class Generator:
 
 def populate(conn: sqlite3.Connection, tokens: Tokens, size: str, seed: int, now: datetime) -> None:
     Generator(conn, seed, now, SIZES[size]).run(tokens)
+    if size == "demo":  # after the seeded data, which it leaves as is
+        add_hostile_project(conn, now)

@@ -44,7 +44,7 @@ async def test_event_search_limit(admin: httpx.AsyncClient, limit: int, status: 
     if status == 200:
         body = response.json()
         assert body["version"] == 1 and len(body["events"]) == limit
-        assert body["totalEvents"] == 6000
+        assert body["totalEvents"] == 6004  # 6000 seeded, 4 of the hostile project
 
 
 @pytest.mark.parametrize(
@@ -58,10 +58,10 @@ async def test_event_search_validates_types(admin: httpx.AsyncClient, body: obje
 async def test_event_search_filters_and_pages_by_event_id(admin: httpx.AsyncClient) -> None:
     first = (await admin.post("/api/admin/events/search", json={"limit": 10})).json()
     ids = [e["id"] for e in first["events"]]
-    assert ids == sorted(ids, reverse=True) and ids[0] == 6000
+    assert ids == sorted(ids, reverse=True) and ids[0] == 6004
     page = (await admin.post("/api/admin/events/search", json={"limit": 5, "offset": 100})).json()
     assert [e["id"] for e in page["events"]] == [100, 99, 98, 97, 96]
-    assert page["totalEvents"] == 6000
+    assert page["totalEvents"] == 6004
     typed = (
         await admin.post(
             "/api/admin/events/search", json={"type": "feature-tagged", "project": "payments"}
@@ -70,7 +70,7 @@ async def test_event_search_filters_and_pages_by_event_id(admin: httpx.AsyncClie
     assert typed["events"] and all(
         e["type"] == "feature-tagged" and e["project"] == "payments" for e in typed["events"]
     )
-    assert typed["totalEvents"] < 6000
+    assert typed["totalEvents"] < 6004
     feature = typed["events"][0]["featureName"]
     exact = await events_of(admin, feature=feature)
     assert exact and all(e["featureName"] == feature for e in exact)
@@ -249,13 +249,14 @@ async def test_browse_shapes(viewer: httpx.AsyncClient, admin: httpx.AsyncClient
         "operational": 7,
         "kill-switch": None,
         "permission": None,
+        "hx-type": 30,  # the hostile project's
     }
     roles = (await viewer.get("/api/admin/roles")).json()["roles"]
     assert {r["type"] for r in roles} == {"root", "root-custom", "project", "custom"}
     groups = (await viewer.get("/api/admin/groups")).json()["groups"]
     assert all(g["userCount"] == len(g["users"]) for g in groups)
     users = (await admin.get("/api/admin/user-admin")).json()
-    assert len(users["users"]) == 40
+    assert len(users["users"]) == 43  # 3 of them hostile
     open_crs = (await viewer.get("/api/admin/search/change-requests?state=IS:open")).json()
     assert {c["state"] for c in open_crs["changeRequests"]} <= {
         "Draft",

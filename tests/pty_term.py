@@ -1,7 +1,9 @@
 """A program in a real pseudo-terminal, its output read through the pyte terminal emulator.
 
 Times are taken when the bytes ARRIVE on the pty master (before pyte parses them), so the
-emulator's own parsing cost is not charged to the program under test.
+emulator's own parsing cost is not charged to the program under test. With `record=True` every
+byte the program wrote is kept in `raw`, for tests that check what reached the terminal.
+Shared by the benchmarks (bench/) and the pty tests.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ class Term:
         cols: int = 80,
         rows: int = 24,
         cwd: str | None = None,
+        record: bool = False,
     ) -> None:
         self.screen = pyte.Screen(cols, rows)
         self.stream = pyte.ByteStream(self.screen)
@@ -65,6 +68,8 @@ class Term:
         self.last_arrival = self.t0
         self.bytes_read = 0
         self.eof = False
+        self.record = record
+        self.raw = bytearray()
 
     # -- reading -------------------------------------------------------------------------------
 
@@ -93,6 +98,8 @@ class Term:
         if chunks:
             data = b"".join(chunks)
             self.bytes_read += len(data)
+            if self.record:
+                self.raw += data
             self.stream.feed(data)
             self.last_arrival = arrived
             return arrived

@@ -1,0 +1,136 @@
+"""The sandbox's hostile strings on a real Unleash: what it stores as sent, what it refuses, and
+flagtui in a real terminal on what it stored (the same checks as tests/tui/test_hostile_pty.py).
+
+Real Unleash OSS 8.2 stores descriptions, PATCHed feature types, tag values and integration
+descriptions and parameters as sent, control characters, markup and BiDi included. It refuses:
+a new flag whose type is not a known feature type (400; a PATCH to any type is accepted), and a
+tag value above its length limit (the 62-character OSC 52 string; shorter control sequences are
+accepted), and a webhook URL whose host does not resolve (500 UnknownError ENOTFOUND: it
+looks the host up when the integration is saved). Projects, feature types, groups and change
+requests cannot be created on OSS.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from hostile_pty import Walk, open_flagtui
+
+from flagtui.sandbox import hostile_data as hx
+
+pytestmark = pytest.mark.unleash
+
+FEATURES = "/api/admin/projects/default/features"
+# Real Unleash resolves a webhook's host when it is saved: loopback, with a token in the query.
+WEBHOOK_URL = "http://127.0.0.1:9/flags?token=hx-webhook-s3cret&team=ops"
+TAGS = ["[/x]", hx.MARKUP[:40], f"hx {hx.BIDI_TEXT}", hx.EMOJI, hx.CSI_CLEAR, hx.OSC0, "ab\x9bcd"]
+
+
+@dataclass
+class Hostile:
+    feature: str
+    description: str
+    addon: int
+
+
+@pytest.fixture
+async def hostile_on_unleash(unleash_admin: httpx.AsyncClient) -> AsyncIterator[Hostile]:
+    """A flag with a hostile description, type and tags, and a disabled webhook with a hostile
+    description, body template and a URL with a token; all removed afterwards."""
+    name = f"hx-real-{uuid.uuid4().hex[:10]}"
+    description = hx.hostile("hx-desc-real", long=True)
+    addon_id: int | None = None
+    try:
+        created = await unleash_admin.post(
+            FEATURES, json={"name": name, "type": "release", "description": description}
+        )
+        assert created.status_code == 201, created.text
+        addon = await unleash_admin.post(
+            "/api/admin/addons",
+            json={
+                "provider": "webhook",
+                "description": hx.hostile(f"hx-addon-{name}", lines=False),
+                "enabled": False,
+                "parameters": {"url": WEBHOOK_URL, "bodyTemplate": hx.hostile("hx-body")},
+                "events": ["feature-created"],
+                "projects": ["default"],
+                "environments": [],
+            },
+        )
+        assert addon.status_code == 201, addon.text
+        addon_id = addon.json()["id"]
+        patched = await unleash_admin.patch(
+            f"{FEATURES}/{name}", json=[{"op": "replace", "path": "/type", "value": "[/x]"}]
+        )
+        assert patched.status_code == 200, patched.text
+        for value in TAGS:
+            tagged = await unleash_admin.post(
+                f"/api/admin/features/{name}/tags", json={"type": "simple", "value": value}
+            )
+            assert tagged.status_code == 201, (value, tagged.text)
+        yield Hostile(name, description, addon_id)
+    finally:
+        if addon_id is not None:
+            await unleash_admin.delete(f"/api/admin/addons/{addon_id}")
+        await unleash_admin.delete(f"{FEATURES}/{name}")
+        await unleash_admin.post("/api/admin/projects/default/delete", json={"features": [name]})
+
+
+async def test_real_unleash_stores_hostile_text_as_sent(
+    unleash_admin: httpx.AsyncClient, hostile_on_unleash: Hostile
+) -> None:
+    feature = (await unleash_admin.get(f"{FEATURES}/{hostile_on_unleash.feature}")).json()
+    assert feature["description"] == hostile_on_unleash.description
+    assert feature["type"] == "[/x]"
+    tags = await unleash_admin.get(f"/api/admin/features/{hostile_on_unleash.feature}/tags")
+    assert {t["value"] for t in tags.json()["tags"]} == set(TAGS)
+
+
+async def test_real_unleash_refuses_an_unknown_type_on_create_and_a_long_tag(
+    unleash_admin: httpx.AsyncClient, hostile_on_unleash: Hostile
+) -> None:
+    name = f"hx-refused-{uuid.uuid4().hex[:10]}"
+    refused = await unleash_admin.post(FEATURES, json={"name": name, "type": "[/x]"})
+    assert refused.status_code == 400 and refused.json()["name"] == "BadDataError"
+    tag = await unleash_admin.post(
+        f"/api/admin/features/{hostile_on_unleash.feature}/tags",
+        json={"type": "simple", "value": hx.OSC52},
+    )
+    assert tag.status_code == 400, tag.text
+
+
+def test_flagtui_in_a_real_terminal_on_hostile_text_stored_by_real_unleash(
+    real_unleash: Any, hostile_on_unleash: Hostile, tmp_path: Path
+) -> None:
+    """Few feature searches (real Unleash allows 15 a minute per client IP, shared): the one
+    on start and the one for the flag's name."""
+    name = hostile_on_unleash.feature
+    with open_flagtui(
+        real_unleash.url, real_unleash.token, tmp_path, area="features", project="default"
+    ) as term:
+        walk = Walk(term)
+        walk.step("features", [], "n/p Page")
+        walk.step("search for the flag", ["s", name, "enter"], name, "1 feature")
+        walk.step("the flag's detail", ["enter"], "hx-desc-real", "Copy name")
+        walk.step("the patch form", ["e"], f"Patch {name}", "Review & send")
+        walk.step("back to the detail", ["escape"], "Copy name", gone="Review & send")
+        walk.step("back to the features", ["escape"], "n/p Page", gone="Copy name")
+        walk.step("integrations", ["4"], "Deliveries")
+        addon = f"hx-addon-{name}"
+        walk.step("the hostile webhook, filtered", ["/", addon, "enter"], addon)
+        walk.step("its deliveries", ["enter"], f"#{hostile_on_unleash.addon} · {addon}", "f Failed")
+        walk.step("back to the integrations", ["escape"], "⏎ Deliveries", gone="f Failed")
+        walk.step("event log", ["6"], "50/100")
+        walk.step("the flag's events", ["s", "tab", "tab", name, "enter"], "feature-tagged")
+        walk.step("an event's detail", ["enter"], "Copy id")
+        walk.step("back to the event log", ["escape"], "50/100", gone="Copy id")
+        term.send("q")
+        assert term.proc.wait(timeout=10) == 0
+        term.settle(quiet=0.2, limit=3)
+        walk.check("after quitting", running=False)
