@@ -161,6 +161,8 @@ class AdminClient:
         """The request's answer; its failure, or NotConnected if connecting failed too."""
         try:
             return await request
+        except errors.OutcomeUnknown:
+            raise  # what the write may have done matters more than why connecting failed
         except errors.ApiError:
             await self._connected()
             raise
