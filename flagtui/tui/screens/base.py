@@ -6,21 +6,28 @@ the error's sentence. Screens that also show the error inline override `io_faile
 `super()`.
 
 A read worker (named `load…` or `search…`, the house convention) that the server rate-limits
-(429) is run again by the handler itself after `Retry-After` seconds; the timer is cancelled when
-the screen is left or another worker of the group starts. Writes are never re-run.
+(429) is run again by the handler itself after `Retry-After` seconds (the client caps it at a
+few minutes); the screen says when, and its reload key retries at once: the timer is cancelled
+when the screen is left or another worker of the group starts. Writes are never re-run.
+
+A write whose outcome is unknown (`OutcomeUnknown`: sent, then no complete answer) says how to
+check; `write_in_flight` lets a screen refuse a second write while one is under way.
 """
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.screen import ModalScreen, Screen
 from textual.timer import Timer
 from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
-from flagtui.api.errors import FlagtuiError, NotConnected, RateLimited
+from flagtui.api.errors import FlagtuiError, NotConnected, OutcomeUnknown, RateLimited
+from flagtui.tui.format import when
 from flagtui.tui.widgets.header import FlagtuiHeader
 from flagtui.tui.widgets.keybar import KeyBar
 
@@ -107,10 +114,31 @@ class IOScreenMixin:
 
         self.cancel_retry(worker.group)
         self._retry_timers[worker.group] = screen.set_timer(error.retry_after, rerun)
-        message = f"Rate limited by the server: retrying in {error.retry_after:g} s"
+        at = when(datetime.now(UTC) + timedelta(seconds=error.retry_after + 59))  # rounded up
+        message = f"Rate limited by the server: retrying in {error.retry_after:g} s (by {at})"
+        key = self.reload_key()
+        if key:
+            message += f"; {key} retries now"
         self.show_retry(worker.group, message)
         self.flagtui.notify(f"{message}.\n{error}", title="Rate limited", severity="warning")
         return True
+
+    def write_in_flight(self, group: str) -> bool:
+        """True while this screen's worker of `group` is pending or running: a write already
+        sent is never sent again by a second key press."""
+        return any(
+            worker.node is self
+            and worker.group == group
+            and worker.state in (WorkerState.PENDING, WorkerState.RUNNING)
+            for worker in self.flagtui.workers
+        )
+
+    def reload_key(self) -> str:
+        """The key of the screen's reload action ("" if it has none)."""
+        for binding in getattr(type(self), "BINDINGS", []):
+            if isinstance(binding, Binding) and binding.action == "reload":
+                return binding.key_display or binding.key
+        return ""
 
     def cancel_retry(self, group: str) -> None:
         timer = self._retry_timers.pop(group, None)
@@ -125,6 +153,15 @@ class IOScreenMixin:
             break
 
     def io_failed(self, group: str, error: BaseException) -> None:
+        if isinstance(error, OutcomeUnknown):
+            check = f"press {self.reload_key()} to " if self.reload_key() else ""
+            self.flagtui.notify(
+                f"{describe_error(error)}.\nTo check, {check}read the current state before"
+                " trying again.",
+                title="Outcome unknown",
+                severity="error",
+            )
+            return
         self.flagtui.notify(describe_error(error), title="Request failed", severity="error")
 
 
