@@ -133,6 +133,18 @@ class IOScreenMixin:
             for worker in self.flagtui.workers
         )
 
+    def still_sending(self, group: str) -> bool:
+        """True (and the screen says so) while a write of `group` is in flight: the caller then
+        sends nothing."""
+        if not self.write_in_flight(group):
+            return False
+        self.flagtui.notify(
+            "sending… the last change is still waiting for its answer: not sent again",
+            severity="warning",
+            timeout=4,
+        )
+        return True
+
     def reload_key(self) -> str:
         """The key of the screen's reload action ("" if it has none)."""
         for binding in getattr(type(self), "BINDINGS", []):

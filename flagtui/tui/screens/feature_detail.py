@@ -180,16 +180,9 @@ class FeatureDetailScreen(AreaScreen):
 
         self.app.push_screen(PatchFormScreen(self.project, self.feature), saved)
 
-    def _writing(self) -> bool:
-        """A write of this screen is in flight: say so, send nothing more."""
-        if self.write_in_flight("feature-write"):
-            self.notify("sending… the last change is waiting for its answer", timeout=3)
-            return True
-        return False
-
     def action_uncomplete(self) -> None:
         def answered(yes: bool | None) -> None:
-            if yes and not self._writing():
+            if yes and not self.still_sending("feature-write"):
                 self.uncomplete()
 
         body = f"{self.feature_name} leaves the completed stage and returns to its previous stage."
@@ -208,7 +201,7 @@ class FeatureDetailScreen(AreaScreen):
 
     def action_revive(self) -> None:
         def answered(yes: bool | None) -> None:
-            if yes and not self._writing():
+            if yes and not self.still_sending("feature-write"):
                 self.revive()
 
         body = (
