@@ -74,18 +74,20 @@ async def test_a_second_send_while_the_first_is_in_flight_is_refused(
         await pilot.pause()
         await pilot.click("#confirm")
         await pilot.pause(0.2)
-        assert "sending…" in visible_text(app, "#form-error")
+        while_sending = visible_text(app, "#form-error")
         await pilot.press("ctrl+r")
         await pilot.pause()
         if isinstance(app.screen, ConfirmModal):  # what old main did
             await pilot.click("#confirm")
             await pilot.pause()
+        second_press = visible_text(app, "#form-error")
         assert app.screen is form
-        assert "not sent again" in visible_text(app, "#form-error")
         await asyncio.sleep(1.6)
         await settle(app, pilot)
+        assert fault.count("PATCH", f"/features/{name}") == 1
         assert isinstance(app.screen, FeatureDetailScreen)
-    assert fault.count("PATCH", f"/features/{name}") == 1
+    assert "sending…" in while_sending
+    assert "not sent again" in second_press
     assert (await client.get_feature(PROJECT, name)).description == "typed by hand"
 
 
