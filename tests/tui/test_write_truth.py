@@ -17,6 +17,7 @@ from textual.widgets import Checkbox, Input
 
 from flagtui.api import AdminClient
 from flagtui.tui.screens.feature_detail import FeatureDetailScreen
+from flagtui.tui.screens.feature_types import FeatureTypesScreen, LifetimeModal
 from flagtui.tui.screens.features import FeaturesScreen
 from flagtui.tui.screens.patch_form import PatchFormScreen
 from flagtui.tui.widgets.confirm import ConfirmModal
@@ -203,3 +204,36 @@ async def test_a_long_retry_after_is_capped_said_and_r_retries_now(
         await settle(app, pilot)
         assert fault.count("GET", FEATURE + name) == 2
         assert str(app.screen.query_one("#feature").render()).startswith(name)
+
+
+async def test_the_lifetime_dialog_sends_once_and_says_so(
+    build: Any, faulty: Any, client: AdminClient
+) -> None:
+    """Failed on old main: a second Enter while the first PUT was in flight sent another."""
+    server, fault = faulty
+    app = build(server.url, server.admin_token)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("2")
+        await settle(app, pilot)
+        assert isinstance(app.screen, FeatureTypesScreen)
+        table = app.screen.query_one(ResourceTable)
+        table.move_cursor(row=table.get_row_index("release"))
+        await pilot.press("e")
+        await pilot.pause()
+        assert isinstance(app.screen, LifetimeModal)
+        app.screen.query_one(Input).value = "77"
+        fault.delay_answers = 1.5
+        await pilot.press("enter")
+        await pilot.pause(0.2)
+        while_sending = visible_text(app, "#lifetime-error")
+        await pilot.press("enter")
+        await pilot.pause()
+        second_press = visible_text(app, "#lifetime-error")
+        await asyncio.sleep(1.6)
+        await settle(app, pilot)
+        assert fault.count("PUT", "/feature-types/release/lifetime") == 1
+        assert isinstance(app.screen, FeatureTypesScreen)
+    assert "sending…" in while_sending and "already sent" in second_press
+    types = {t.id: t for t in await client.list_feature_types()}
+    assert types["release"].lifetime_days == 77
