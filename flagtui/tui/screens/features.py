@@ -266,6 +266,9 @@ class FeaturesScreen(AreaScreen):
     def action_archived(self) -> None:
         """Switch the stage filter between "archived" and any stage (mounting it if needed)."""
         self.show_filters()
+        self.call_after_refresh(self._toggle_archived)
+
+    def _toggle_archived(self) -> None:
         stage = self.query_one("#stage", Select)
         stage.value = Select.NULL if stage.value == "archived" else "archived"
 
