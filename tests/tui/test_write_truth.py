@@ -237,3 +237,29 @@ async def test_the_lifetime_dialog_sends_once_and_says_so(
     assert "sending…" in while_sending and "already sent" in second_press
     types = {t.id: t for t in await client.list_feature_types()}
     assert types["release"].lifetime_days == 77
+
+
+async def test_an_uncomplete_whose_connection_breaks_says_how_to_check(
+    build: Any, faulty: Any, client: AdminClient
+) -> None:
+    """Failed on old main: "Request failed … Unreachable" for a write the server applied."""
+    server, fault = faulty
+    page = await client.search_features(project=PROJECT, lifecycle=["completed"], limit=1)
+    name = page.features[0].name
+    drop = DropAnswers()
+    app = build(server.url, server.admin_token, transport=drop)
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await settle(app, pilot)
+        app.push_screen(FeatureDetailScreen(PROJECT, name))
+        await settle(app, pilot)
+        drop.methods.add("POST")
+        await pilot.press("u")
+        await pilot.pause()
+        await pilot.click("#confirm")
+        await settle(app, pilot)
+        text = " ".join(screen_text(app).replace("▌", " ").split())
+        assert "Outcome unknown" in text and "may or may not have been applied" in text
+        assert "press r to read the current state" in text
+    assert fault.count("POST", f"/features/{name}/lifecycle/uncomplete") == 1
+    feature = await client.get_feature(PROJECT, name)
+    assert feature.lifecycle is not None and feature.lifecycle.stage != "completed"

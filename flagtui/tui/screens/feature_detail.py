@@ -16,6 +16,7 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
+from flagtui.api.errors import FlagtuiError
 from flagtui.api.models import Constraint, Feature, Strategy, Variant
 from flagtui.tui.format import when, yes_no
 from flagtui.tui.screens.base import AreaScreen
@@ -194,7 +195,12 @@ class FeatureDetailScreen(AreaScreen):
     async def uncomplete(self) -> None:
         client = self.flagtui.client
         await client.uncomplete_feature(self.project, self.feature_name)
-        feature = await client.get_feature(self.project, self.feature_name)
+        try:
+            feature = await client.get_feature(self.project, self.feature_name)
+        except FlagtuiError as exc:  # the write is done: only the read after it failed
+            said = f"{self.feature_name} marked uncompleted; reading it again failed: {exc}"
+            self.notify(said, severity="warning")
+            return
         self.show(feature)
         stage = feature.lifecycle.stage if feature.lifecycle else "unknown"
         self.notify(f"{self.feature_name} marked uncompleted (stage now {stage})")
