@@ -25,7 +25,9 @@ enterprise-only operations), with these choices:
   archived feature is a 404 "Could not find feature flag with name …" and the project's
   feature list leaves it out; PATCH still reaches it (`/archived` false revives it). Feature
   search finds archived features with `lifecycle` naming `archived` or `archived=IS:true`,
-  combined with the other stages as real Unleash does (see `lifecycle_filter`).
+  combined with the other stages as real Unleash does (see `lifecycle_filter`). Older
+  Unleash's `GET /api/admin/archive/features[/:project]` is gone in 8.2 (404 "not
+  available"); the sandbox does not serve it either.
 - Revive: POST /api/admin/projects/:p/revive `{features: [names]}`, 200 no body. Unknown
   project 404; a body without an array of strings 400 (real Unleash lets non-strings through);
   a name of another project's feature 403; unknown or live names are skipped. A revived
