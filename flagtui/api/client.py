@@ -4,8 +4,7 @@ Read-only profiles are enforced here, once, in `_write`, before any request is b
 Capabilities (edition, event search route) come from ui-config on `connect()`. Other reads need
 not wait for it: the app builds its first screen and sends that screen's reads while connecting.
 A request that fails while the connection fails too raises `NotConnected` (one error to show,
-the connection's), see `_read`. Archived flags (list, find, revive) are methods too, mixed in
-from `archive`.
+the connection's), see `_read`.
 """
 
 from __future__ import annotations
@@ -82,7 +81,7 @@ _FEATURE_PAGE = _adapter(FeaturePage)
 _RAW = _adapter(RawObject)
 
 
-class AdminClient(ArchiveOperations):
+class AdminClient(ArchiveOperations):  # archived flags: list, find, revive (see `archive`)
     def __init__(
         self,
         base_url: str,

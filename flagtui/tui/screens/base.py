@@ -16,7 +16,7 @@ check; `write_in_flight` lets a screen refuse a second write while one is under 
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from textual.app import ComposeResult
@@ -114,7 +114,8 @@ class IOScreenMixin:
 
         self.cancel_retry(worker.group)
         self._retry_timers[worker.group] = screen.set_timer(error.retry_after, rerun)
-        at = when(datetime.now(UTC) + timedelta(seconds=error.retry_after + 59))  # rounded up
+        due = datetime.now(UTC).timestamp() + error.retry_after + 59  # HH:MM, rounded up
+        at = when(datetime.fromtimestamp(due, UTC))
         message = f"Rate limited by the server: retrying in {error.retry_after:g} s (by {at})"
         key = self.reload_key()
         if key:
@@ -145,12 +146,12 @@ class IOScreenMixin:
         )
         return True
 
-    def reload_key(self) -> str:
-        """The key of the screen's reload action ("" if it has none)."""
-        for binding in getattr(type(self), "BINDINGS", []):
+    def reload_key(self) -> str | None:
+        """The key of the screen's reload action, as the key bar shows it."""
+        for binding in getattr(self, "BINDINGS", []):
             if isinstance(binding, Binding) and binding.action == "reload":
-                return binding.key_display or binding.key
-        return ""
+                return cast(Screen[Any], self).app.get_key_display(binding)
+        return None
 
     def cancel_retry(self, group: str) -> None:
         timer = self._retry_timers.pop(group, None)
@@ -166,7 +167,8 @@ class IOScreenMixin:
 
     def io_failed(self, group: str, error: BaseException) -> None:
         if isinstance(error, OutcomeUnknown):
-            check = f"press {self.reload_key()} to " if self.reload_key() else ""
+            key = self.reload_key()
+            check = f"press {key} to " if key else ""
             self.flagtui.notify(
                 f"{describe_error(error)}.\nTo check, {check}read the current state before"
                 " trying again.",
