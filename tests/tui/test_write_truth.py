@@ -174,6 +174,7 @@ async def test_archived_flags_are_listed_opened_and_revived(make_app, client) ->
         await settle(app, pilot)
         assert isinstance(app.screen, FeatureDetailScreen)
         assert "v revives it" in screen_text(app) and "reading" not in screen_text(app)
+        assert "0 strategies" not in screen_text(app)
         await pilot.press("v")
         await pilot.pause()
         assert isinstance(app.screen, ConfirmModal)

@@ -90,7 +90,12 @@ def feature_text(f: Feature, *, complete: bool = True) -> Text:
     if not f.environments:
         out.append("  —\n")
     if not complete:
-        out.append("\nreading strategies, variants, tags and dependencies…\n", style="dim italic")
+        note = (
+            "archived: its row in the archive has no strategies, variants or dependencies"
+            if f.is_archived
+            else "reading strategies, variants, tags and dependencies…"
+        )
+        out.append(f"\n{note}\n", style="dim italic")
         return out
     _section(out, "Variants", [_variant(v) for v in f.variants or []])
     _section(out, "Tags", [f"{t.type}:{t.value}" for t in f.tags or []])
@@ -146,7 +151,9 @@ class FeatureDetailScreen(AreaScreen):
 
     def show(self, feature: Feature) -> None:
         self.feature = feature
-        self.query_one("#feature", Static).update(feature_text(feature))
+        # an archived flag is its archive row (no live record): never shown as "0 strategies"
+        complete = not feature.is_archived
+        self.query_one("#feature", Static).update(feature_text(feature, complete=complete))
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
