@@ -21,6 +21,7 @@ import httpx
 from pydantic import TypeAdapter
 
 from flagtui.api import errors, validation
+from flagtui.api.archive import ArchiveOperations
 from flagtui.api.capabilities import event_search_route, server_info
 from flagtui.api.health import Health
 from flagtui.api.models import (
@@ -82,7 +83,7 @@ _FEATURE_PAGE = _adapter(FeaturePage)
 _RAW = _adapter(RawObject)
 
 
-class AdminClient:
+class AdminClient(ArchiveOperations):  # archived flags: list, find, revive (see `archive`)
     def __init__(
         self,
         base_url: str,
@@ -174,6 +175,8 @@ class AdminClient:
         """The request's answer; its failure, or NotConnected if connecting failed too."""
         try:
             return await self._observed(request)
+        except errors.OutcomeUnknown:
+            raise  # what the write may have done matters more than why connecting failed
         except errors.ApiError:
             await self._connected()
             raise
@@ -219,14 +222,21 @@ class AdminClient:
     async def patch_feature(
         self, project: str, feature: str, ops: Iterable[PatchOperation | Mapping[str, Any]]
     ) -> Feature:
-        """Operation 1. Real Unleash answers a short row; then the full feature is read."""
+        """Operation 1. Real Unleash answers a short row; then the full feature is read: from
+        the archived flags if the patch archived it (the live read is a 404 then). The patch was
+        applied once the server said so: if that read fails, its short answer is returned."""
         body = [op.to_wire() for op in validation.patch_operations(ops)]
         path = f"/api/admin/projects/{_seg(project)}/features/{_seg(feature)}"
         updated = await self._write("patch feature", "PATCH", path, _FEATURE, body)
         assert updated is not None
         if updated.is_full:
             return updated
-        return await self.get_feature(project, feature)
+        try:
+            if updated.is_archived:
+                return await self.find_archived_feature(project, feature) or updated
+            return await self.get_feature(project, feature)
+        except errors.FlagtuiError:
+            return updated
 
     async def list_integration_events(
         self, addon_id: int | str, *, limit: int = 50, offset: int = 0

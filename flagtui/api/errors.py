@@ -152,19 +152,22 @@ class Unreachable(ApiError):
 
 
 class RequestTimeout(ApiError):
-    """No answer in time. For a write, the outcome is unknown: re-read, do not resend."""
+    """No complete answer in time, for a read or a write that was not sent (not applied)."""
 
     default_name = "Timeout"
 
-    def __init__(self, method: str, path: str, *, outcome_unknown: bool, **kwargs: Any) -> None:
-        self.outcome_unknown = outcome_unknown
-        super().__init__(method, path, **kwargs)
+
+class OutcomeUnknown(ApiError):
+    """A write that may have reached the server got no complete answer (a timeout, or the
+    connection broke): it may or may not have been applied. Re-read before sending again."""
+
+    default_name = "OutcomeUnknown"
 
     def describe(self) -> str:
-        text = super().describe()
-        if self.outcome_unknown:
-            text += "; the change may or may not have been applied: re-read before retrying"
-        return text
+        return (
+            f"{super().describe()}; the change may or may not have been applied: "
+            "re-read before retrying"
+        )
 
 
 class TlsError(ApiError):

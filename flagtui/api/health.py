@@ -24,7 +24,8 @@ def is_outage(error: BaseException) -> bool:
         return is_outage(error.reason)
     if isinstance(error, errors.ServerError):
         return error.status in UNAVAILABLE
-    return isinstance(error, errors.Unreachable | errors.RequestTimeout | errors.TlsError)
+    no_answer = errors.Unreachable | errors.RequestTimeout | errors.OutcomeUnknown | errors.TlsError
+    return isinstance(error, no_answer)
 
 
 @dataclass

@@ -135,6 +135,10 @@ class Feature(Record):
         answer). Lifecycle is not required: a brand-new flag on real Unleash has none yet."""
         return self.environments is not None
 
+    @property
+    def is_archived(self) -> bool:
+        return bool(self.archived) or self.archived_at is not None
+
 
 class FeaturePage(Record):
     """One page of feature search. `source` is "project-list" when the search budget of real

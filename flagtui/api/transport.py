@@ -1,13 +1,21 @@
 """HTTP plumbing of the admin client: one httpx.AsyncClient, error mapping, bounded read retries.
 
-Reads are retried on connection errors and 502/503/504 with a short, bounded backoff; writes are
-never retried (a write that timed out after sending has an unknown outcome, and says so).
+The profile's `timeout` bounds a whole request, from connecting to the last byte of the answer
+(httpx's own timeout bounds each socket operation: a server trickling a byte at a time would
+hold it forever). Reads are retried on connection errors and 502/503/504 with a short, bounded
+backoff. Writes are never retried: a write that failed before its request went out raises
+Unreachable or RequestTimeout (not applied); once the request may have been sent, a timeout or
+a broken connection raises OutcomeUnknown (re-read before sending again).
 """
 
 from __future__ import annotations
 
 import asyncio
+import datetime
+import email.utils
+import math
 import ssl
+import time
 from collections.abc import Sequence
 from typing import Any, TypeVar
 
@@ -22,6 +30,8 @@ T = TypeVar("T")
 
 RETRY_STATUSES = frozenset({502, 503, 504})
 DEFAULT_RETRY_DELAYS = (0.25, 0.75)
+RETRY_AFTER_DEFAULT_S = 60.0  # a 429 without a readable Retry-After
+RETRY_AFTER_MAX_S = 180.0  # a server asking for longer is asked again after this
 
 
 class Transport:
@@ -37,6 +47,7 @@ class Transport:
         transport: httpx.AsyncBaseTransport | None = None,
     ) -> None:
         self.profile = profile
+        self.timeout = timeout
         self.retry_delays = tuple(retry_delays)
         self.requests_sent = 0
         verify_arg: bool | ssl.SSLContext = (
@@ -92,27 +103,34 @@ class Transport:
     ) -> httpx.Response:
         where: dict[str, Any] = {"profile": self.profile}
         self.requests_sent += 1
+        sent = _SendProgress()
         try:
-            response = await self._http.request(method, path, params=params, json=json)
-        except httpx.TimeoutException as exc:
-            # A connect or pool timeout means nothing was sent; a read timeout after a write
-            # leaves the outcome unknown.
-            sent = not isinstance(exc, httpx.ConnectTimeout | httpx.PoolTimeout)
-            raise errors.RequestTimeout(
-                method,
-                path,
-                outcome_unknown=write and sent,
-                message="no answer within the timeout",
-                **where,
-            ) from None
+            async with asyncio.timeout(self.timeout):
+                response = await self._http.request(
+                    method, path, params=params, json=json, extensions={"trace": sent.trace}
+                )
+        except (TimeoutError, httpx.TimeoutException) as exc:
+            not_sent = isinstance(exc, httpx.ConnectTimeout | httpx.PoolTimeout) or (
+                isinstance(exc, TimeoutError) and sent.known and not sent.started
+            )
+            said = f"no complete answer within {self.timeout:g} s"
+            if write and not not_sent:
+                raise errors.OutcomeUnknown(
+                    method, path, name="Timeout", message=said, **where
+                ) from None
+            raise errors.RequestTimeout(method, path, message=said, **where) from None
         except httpx.ConnectError as exc:
             if _is_tls_failure(exc):
                 raise errors.TlsError(method, path, message=_tls_message(exc), **where) from None
             raise errors.Unreachable(method, path, message=_connect_message(exc), **where) from None
         except httpx.TransportError as exc:
-            raise errors.Unreachable(
-                method, path, message=f"connection failed ({type(exc).__name__})", **where
-            ) from None
+            said = f"connection failed ({type(exc).__name__})"
+            if write and (sent.started or not sent.known):
+                said = f"the connection broke before the answer ({type(exc).__name__})"
+                raise errors.OutcomeUnknown(
+                    method, path, name="ConnectionLost", message=said, **where
+                ) from None
+            raise errors.Unreachable(method, path, message=said, **where) from None
         if response.is_success:
             return response
         raise _error_from_response(method, path, response, self.profile)
@@ -174,11 +192,39 @@ def _text_summary(response: httpx.Response) -> str:
 
 
 def _retry_after(response: httpx.Response) -> float:
-    raw = response.headers.get("retry-after", "")
+    """Seconds to wait: Retry-After as seconds or an HTTP date, capped; a default if unreadable."""
+    return parse_retry_after(response.headers.get("retry-after", ""), now=time.time())
+
+
+def parse_retry_after(raw: str, *, now: float) -> float:
+    raw = raw.strip()
     try:
-        return max(0.0, float(raw))
+        seconds = float(raw)
     except ValueError:
-        return 60.0
+        try:
+            date = email.utils.parsedate_to_datetime(raw)
+            if date.tzinfo is None:  # HTTP dates are GMT
+                date = date.replace(tzinfo=datetime.UTC)
+            seconds = date.timestamp() - now
+        except (TypeError, ValueError, IndexError, OverflowError):
+            return RETRY_AFTER_DEFAULT_S
+    if math.isnan(seconds):
+        return RETRY_AFTER_DEFAULT_S
+    return min(max(0.0, seconds), RETRY_AFTER_MAX_S)
+
+
+class _SendProgress:
+    """httpcore's trace events of one request: whether its bytes may have left this machine.
+    `known` stays False on transports that report no events (httpx.MockTransport)."""
+
+    def __init__(self) -> None:
+        self.known = False
+        self.started = False
+
+    async def trace(self, event: str, info: dict[str, Any]) -> None:
+        self.known = True
+        if "send_request_headers.started" in event:
+            self.started = True
 
 
 def _is_tls_failure(exc: httpx.ConnectError) -> bool:

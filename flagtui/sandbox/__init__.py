@@ -21,6 +21,18 @@ enterprise-only operations), with these choices:
 - PATCH feature: the contract's five ops (`test` is a 400); only description, type, stale,
   impressionData and archived may change (400 otherwise); type must be a known feature type.
   Answers the full Feature record (plus potentiallyStale). See `features`.
+- Archived features (the contract has no archive operations; real Unleash 8.2's): GET of an
+  archived feature is a 404 "Could not find feature flag with name …" and the project's
+  feature list leaves it out; PATCH still reaches it (`/archived` false revives it). Feature
+  search finds archived features with `lifecycle` naming `archived` or `archived=IS:true`,
+  combined with the other stages as real Unleash does (see `lifecycle_filter`). Older
+  Unleash's `GET /api/admin/archive/features[/:project]` is gone in 8.2 (404 "not
+  available"); the sandbox does not serve it either.
+- Revive: POST /api/admin/projects/:p/revive `{features: [names]}`, 200 no body. Unknown
+  project 404; a body without an array of strings 400 (real Unleash lets non-strings through);
+  a name of another project's feature 403; unknown or live names are skipped. A revived
+  feature restarts its lifecycle at `initial` with every environment disabled and records
+  feature-revived (no data). See `archive`.
 - Uncomplete on a feature that is not completed: 200, nothing changes, no event.
 - Feature type lifetime: 200 with the type; null/0 = never; negative, non-integer or above
   2147483647: 400; unknown type 404; staleness re-evaluated in the request.

@@ -24,6 +24,7 @@ from starlette.routing import Route
 
 from flagtui.sandbox import (
     access,
+    archive,
     change_requests,
     events,
     feature_types,
@@ -165,6 +166,9 @@ def routes() -> list[Route]:
             methods=["POST"],
         ),
         Route("/api/admin/search/features", endpoint(features.search_features), methods=["GET"]),
+        Route(
+            f"{project}/revive", endpoint(archive.revive, write=True, body=True), methods=["POST"]
+        ),
         Route(
             "/api/admin/environments/project/{project}",
             endpoint(projects.project_environments),

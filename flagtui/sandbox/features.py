@@ -29,6 +29,7 @@ from flagtui.sandbox.clock import now_iso
 from flagtui.sandbox.errors import bad_request, not_found
 from flagtui.sandbox.events import record
 from flagtui.sandbox.inputs import Call, page, query_filter
+from flagtui.sandbox.lifecycle_filter import lifecycle_where
 from flagtui.sandbox.users import briefs
 
 STAGES = ("initial", "pre-live", "live", "completed", "archived")
@@ -170,8 +171,13 @@ def _unknown_user(user_id: int) -> dict[str, Any]:
 
 
 def get_feature(call: Call) -> dict[str, Any]:
+    """Live features only: an archived one is a 404, as on real Unleash (search finds it)."""
+    name = call.path["feature"]
     with call.db.read() as conn:
-        return feature_record(conn, _row(conn, call.path["project"], call.path["feature"]))
+        row = _row(conn, call.path["project"], name)
+        if row["archived_at"] is not None:
+            raise not_found(f"Could not find feature flag with name {name}")
+        return feature_record(conn, row)
 
 
 def _validate_operations(body: Any) -> list[dict[str, Any]]:
@@ -502,10 +508,11 @@ def search_features(call: Call) -> dict[str, Any]:
         params.append(q["query"].casefold())
     _in("project", call, "project", where, params)
     _in("type", call, "type", where, params)
-    _in("stage", call, "lifecycle", where, params)
+    by_lifecycle = lifecycle_where(q, where, params)
     state = query_filter(q, "state")
     if state is None:
-        where.append("archived_at IS NULL")
+        if not by_lifecycle:
+            where.append("archived_at IS NULL")
     else:
         unknown = [v for v in state.values if v not in STATE_CLAUSES]
         if unknown:

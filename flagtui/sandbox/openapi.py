@@ -471,6 +471,15 @@ def _paths() -> dict[str, Any]:
         f"{feature}/lifecycle/uncomplete": {
             "post": op("Set feature uncompleted", None, [401, 403, 404], params=PF)
         },
+        f"{project}/revive": {
+            "post": op(
+                "Revive archived features (unknown or live names are skipped)",
+                None,
+                [400, 401, 403, 404],
+                params=P,
+                body=obj({"features": array(STRING)}, ["features"]),
+            )
+        },
         "/api/admin/search/features": {
             "get": op(
                 "Search features",
@@ -481,7 +490,8 @@ def _paths() -> dict[str, Any]:
                     query_param("project", filt),
                     query_param("type", filt),
                     query_param("state", f"{filt} over active, stale, potentially-stale, archived"),
-                    query_param("lifecycle", f"{filt} over lifecycle stages"),
+                    query_param("lifecycle", f"{filt} over lifecycle stages (archived included)"),
+                    query_param("archived", "IS:true: archived features only (deprecated)"),
                     query_param(
                         "sortBy",
                         "name, type, project, createdAt, lastSeenAt, stale,"

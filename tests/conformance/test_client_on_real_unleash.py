@@ -153,3 +153,21 @@ async def test_bad_token_is_authentication_required(real_unleash):
         with pytest.raises(errors.AuthenticationRequired) as caught:
             await client.list_feature_types()
     assert "not-a-real-token" not in str(caught.value)
+
+
+async def test_archive_through_patch_is_confirmed_from_the_archive_then_revived(
+    real_client, real_feature
+):
+    """Failed on old main: the PATCH was applied, then the live read's 404 was raised."""
+    archive = [PatchOperation(op="replace", path="/archived", value=True)]
+    archived = await real_client.patch_feature("default", real_feature, archive)
+    assert archived.name == real_feature and archived.is_archived
+    assert archived.environments is not None  # the archive's row, not the short answer
+    listed = await real_client.list_archived_features("default", query=real_feature)
+    assert real_feature in [f.name for f in listed.features]
+    opened = await real_client.get_feature_or_archived("default", real_feature)
+    assert opened.is_archived
+    await real_client.revive_features("default", [real_feature])
+    live = await real_client.get_feature("default", real_feature)
+    assert not live.is_archived
+    assert await real_client.find_archived_feature("default", real_feature) is None

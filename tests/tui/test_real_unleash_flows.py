@@ -23,7 +23,7 @@ import httpx
 import pytest
 from real_webhook import create_failing_webhook
 from textual.command import CommandList, CommandPalette
-from textual.widgets import Input
+from textual.widgets import Checkbox, Input
 
 from flagtui.api import AdminClient
 from flagtui.config import Profile
@@ -398,3 +398,34 @@ async def test_enterprise_areas_say_they_need_enterprise(tmp_path: Path) -> None
     assert "Go to Project access (needs Enterprise)" in prompts
     assert "Go to Change requests (needs Enterprise)" in prompts
     assert "Go to Event log" in prompts
+
+
+async def test_archive_through_the_form_then_revive_from_the_detail(server: Server) -> None:
+    """Failed on old main on real Unleash: the PATCH archived the flag, then the live read's 404
+    was shown as "Request failed"; an archived flag could not be opened."""
+    name = await a_feature(server)
+    app = server.app("feature-types")
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await open_detail(app, pilot, server.project, name)
+        await pilot.press("e")
+        await settle(pilot)
+        assert isinstance(app.screen, PatchFormScreen)
+        app.screen.query_one("#archived", Checkbox).value = True
+        await pilot.press("ctrl+r")
+        await pilot.pause()
+        await pilot.click("#confirm")
+        await settle(pilot)
+        assert isinstance(app.screen, FeatureDetailScreen)
+        assert "v revives it" in shown(app)
+        assert not [n for n in app._notifications if n.severity == "error"]
+        assert await server.check.find_archived_feature(server.project, name) is not None
+        await open_detail(app, pilot, server.project, name)  # opened again: from the archive
+        assert "v revives it" in shown(app)
+        await pilot.press("v")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmModal)
+        await pilot.click("#confirm")
+        await settle(pilot)
+        assert "v revives it" not in shown(app)
+        assert not [n for n in app._notifications if n.severity == "error"]
+    assert not (await server.check.get_feature(server.project, name)).is_archived

@@ -176,7 +176,7 @@ class AccessScreen(ProjectAreaScreen):
             return
 
         def answered(yes: bool | None) -> None:
-            if yes:
+            if yes and not self.still_sending("grant"):
                 self.grant(project, roles, users, groups)
 
         text = summary(project, roles, users, groups) + "?"

@@ -6,12 +6,16 @@ the error's sentence. Screens that also show the error inline override `io_faile
 `super()`.
 
 A read worker (named `load…` or `search…`, the house convention) that the server rate-limits
-(429) is run again by the handler itself after `Retry-After` seconds; the timer is cancelled when
-the screen is left or another worker of the group starts. Writes are never re-run.
+(429) is run again by the handler itself after `Retry-After` seconds (the client caps it at a
+few minutes); the screen says when, and its reload key retries at once: the timer is cancelled
+when the screen is left or another worker of the group starts. Writes are never re-run.
 
 Any other failed read is said in the area's status line (`READ_STATUS`), replacing whatever
 "loading…" it showed: "Read failed: …; r: try again" when nothing was read yet, or "rows from
 14:03 CET, 2 min ago; refresh failed: …" when the rows on screen come from an earlier read.
+
+A write whose outcome is unknown (`OutcomeUnknown`: sent, then no complete answer) says how to
+check; `write_in_flight` lets a screen refuse a second write while one is under way.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ from textual.timer import Timer
 from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
-from flagtui.api.errors import FlagtuiError, NotConnected, RateLimited
+from flagtui.api.errors import FlagtuiError, NotConnected, OutcomeUnknown, RateLimited
 from flagtui.tui.format import safe, when
 from flagtui.tui.widgets.header import FlagtuiHeader
 from flagtui.tui.widgets.keybar import KeyBar
@@ -148,10 +152,44 @@ class IOScreenMixin:
 
         self.cancel_retry(worker.group)
         self._retry_timers[worker.group] = screen.set_timer(error.retry_after, rerun)
-        message = f"Rate limited by the server: retrying in {error.retry_after:g} s"
+        due = datetime.now(UTC).timestamp() + error.retry_after + 59  # HH:MM, rounded up
+        at = when(datetime.fromtimestamp(due, UTC))
+        message = f"Rate limited by the server: retrying in {error.retry_after:g} s (by {at})"
+        key = self.reload_key()
+        if key:
+            message += f"; {key} retries now"
         self.show_retry(worker.group, message)
         self.flagtui.notify(f"{message}.\n{error}", title="Rate limited", severity="warning")
         return True
+
+    def write_in_flight(self, group: str) -> bool:
+        """True while this screen's worker of `group` is pending or running: a write already
+        sent is never sent again by a second key press."""
+        return any(
+            worker.node is self
+            and worker.group == group
+            and worker.state in (WorkerState.PENDING, WorkerState.RUNNING)
+            for worker in self.flagtui.workers
+        )
+
+    def still_sending(self, group: str) -> bool:
+        """True (and the screen says so) while a write of `group` is in flight: the caller then
+        sends nothing."""
+        if not self.write_in_flight(group):
+            return False
+        self.flagtui.notify(
+            "sending… the last change is still waiting for its answer: not sent again",
+            severity="warning",
+            timeout=4,
+        )
+        return True
+
+    def reload_key(self) -> str | None:
+        """The key of the screen's reload action, as the key bar shows it."""
+        for binding in getattr(self, "BINDINGS", []):
+            if isinstance(binding, Binding) and binding.action == "reload":
+                return cast(Screen[Any], self).app.get_key_display(binding)
+        return None
 
     def cancel_retry(self, group: str) -> None:
         timer = self._retry_timers.pop(group, None)
@@ -185,13 +223,6 @@ class IOScreenMixin:
         key = self.reload_key()
         return f"Read failed: {said}" + (f"; {key}: try again" if key else "")
 
-    def reload_key(self) -> str | None:
-        """The key of the screen's reload action, as the key bar shows it."""
-        for binding in getattr(self, "BINDINGS", []):
-            if isinstance(binding, Binding) and binding.action == "reload":
-                return cast(Screen[Any], self).app.get_key_display(binding)
-        return None
-
     def detail_after_failure(self, group: str, error: BaseException, shown: Text | None) -> Text:
         """A detail view's text after a failed read: the failure, then what it showed before
         (only if it came from an earlier read)."""
@@ -206,6 +237,16 @@ class IOScreenMixin:
             line.add_class("-failed")
 
     def io_failed(self, group: str, error: BaseException) -> None:
+        if isinstance(error, OutcomeUnknown):
+            key = self.reload_key()
+            check = f"press {key} to " if key else ""
+            self.flagtui.notify(
+                f"{describe_error(error)}.\nTo check, {check}read the current state before"
+                " trying again.",
+                title="Outcome unknown",
+                severity="error",
+            )
+            return
         self.flagtui.notify(describe_error(error), title="Request failed", severity="error")
 
 

@@ -218,7 +218,7 @@ class ChangeRequestsScreen(ProjectAreaScreen):
             return
 
         def answered(yes: bool | None) -> None:
-            if yes:
+            if yes and not self.still_sending("change-request-delete"):
                 self.delete(project, cr)
 
         body = Text.assemble(

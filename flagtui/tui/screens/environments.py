@@ -112,7 +112,7 @@ class EnvironmentsScreen(AreaScreen):
             return
 
         def answered(yes: bool | None) -> None:
-            if yes:
+            if yes and not self.still_sending("env-remove"):
                 self.remove_environment(project, name)
 
         body = (
@@ -122,7 +122,7 @@ class EnvironmentsScreen(AreaScreen):
         title = f"Remove {name} from {project}?"
         self.app.push_screen(TypedConfirmModal(title, body, name, confirm_label="Remove"), answered)
 
-    @work(exclusive=True, group="environments", exit_on_error=False)
+    @work(exclusive=True, group="env-remove", exit_on_error=False)
     async def remove_environment(self, project: str, name: str) -> None:
         await self.flagtui.client.remove_project_environment(project, name)
         self.notify(f"{name} removed from {project}")

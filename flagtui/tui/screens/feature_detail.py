@@ -1,5 +1,9 @@
 """One feature in full (one `get_feature` request): environments, strategies, variants, tags,
-dependencies, children, collaborators, lifecycle. `e` patches it, `u` marks it uncompleted."""
+dependencies, children, collaborators, lifecycle. `e` patches it, `u` marks it uncompleted.
+
+An archived feature has no live record (real Unleash answers 404): its row in the archived
+flags is shown instead, and `v` revives it. One write at a time: a key pressed while one is
+in flight says so and sends nothing."""
 
 from __future__ import annotations
 
@@ -12,6 +16,7 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
+from flagtui.api.errors import FlagtuiError
 from flagtui.api.models import Constraint, Feature, Strategy, Variant
 from flagtui.tui.format import when, yes_no
 from flagtui.tui.screens.base import AreaScreen
@@ -58,6 +63,8 @@ def feature_text(f: Feature, *, complete: bool = True) -> Text:
     out.append(f"{f.name}", style="bold")
     out.append(f"  {f.type or ''} · project {f.project or '?'}\n")
     out.append(f"{f.description or '(no description)'}\n", style="italic")
+    if f.is_archived:
+        out.append(f"Archived {when(f.archived_at)} · v revives it\n", style="bold yellow")
     stage = f.lifecycle.stage if f.lifecycle else "—"
     since = f" since {when(f.lifecycle.entered_stage_at)}" if f.lifecycle else ""
     out.append(f"\nStage {stage}{since}\n")
@@ -83,7 +90,12 @@ def feature_text(f: Feature, *, complete: bool = True) -> Text:
     if not f.environments:
         out.append("  —\n")
     if not complete:
-        out.append("\nreading strategies, variants, tags and dependencies…\n", style="dim italic")
+        note = (
+            "archived: its row in the archive has no strategies, variants or dependencies"
+            if f.is_archived
+            else "reading strategies, variants, tags and dependencies…"
+        )
+        out.append(f"\n{note}\n", style="dim italic")
         return out
     _section(out, "Variants", [_variant(v) for v in f.variants or []])
     _section(out, "Tags", [f"{t.type}:{t.value}" for t in f.tags or []])
@@ -101,12 +113,14 @@ def feature_text(f: Feature, *, complete: bool = True) -> Text:
 
 class FeatureDetailScreen(AreaScreen):
     AREA = "features"
-    WRITE_ACTIONS = frozenset({"edit", "uncomplete"})
+    WRITE_ACTIONS = frozenset({"edit", "uncomplete", "revive"})
     BINDINGS: ClassVar = [
         Binding("escape", "app.pop_screen", "Back", id="detail.back", tooltip="Back to the list"),
         Binding("e", "edit", "Edit", id="detail.edit", tooltip="Patch description, type, flags"),
         Binding("u", "uncomplete", "Uncomplete", id="detail.uncomplete",
                 tooltip="Mark the completed feature uncompleted"),
+        Binding("v", "revive", "Revive", id="detail.revive",
+                tooltip="Bring the archived feature back (environments off, lifecycle restarts)"),
         Binding("r", "reload", "Reload", id="detail.reload", tooltip="Read the feature again"),
         Binding("y", "copy", "Copy name", id="detail.copy", tooltip="Copy the feature's name"),
     ]  # fmt: skip
@@ -132,7 +146,8 @@ class FeatureDetailScreen(AreaScreen):
 
     @work(exclusive=True, group="feature", exit_on_error=False)
     async def load(self) -> None:
-        self.show(await self.flagtui.client.get_feature(self.project, self.feature_name))
+        client = self.flagtui.client
+        self.show(await client.get_feature_or_archived(self.project, self.feature_name))
 
     def show_read_failure(self, group: str, error: BaseException) -> None:
         shown = feature_text(self.feature) if self.feature is not None else None
@@ -140,11 +155,16 @@ class FeatureDetailScreen(AreaScreen):
 
     def show(self, feature: Feature) -> None:
         self.feature = feature
-        self.query_one("#feature", Static).update(feature_text(feature))
+        # an archived flag is its archive row (no live record): never shown as "0 strategies"
+        complete = not feature.is_archived
+        self.query_one("#feature", Static).update(feature_text(feature, complete=complete))
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "uncomplete" and not self._completed:
+            return False
+        archived = self.feature is not None and self.feature.is_archived
+        if action == "revive" and not archived:
             return False
         return super().check_action(action, parameters)
 
@@ -174,7 +194,7 @@ class FeatureDetailScreen(AreaScreen):
 
     def action_uncomplete(self) -> None:
         def answered(yes: bool | None) -> None:
-            if yes:
+            if yes and not self.still_sending("feature-write"):
                 self.uncomplete()
 
         body = f"{self.feature_name} leaves the completed stage and returns to its previous stage."
@@ -182,11 +202,35 @@ class FeatureDetailScreen(AreaScreen):
             ConfirmModal("Mark feature uncompleted?", body, confirm_label="Uncomplete"), answered
         )
 
-    @work(exclusive=True, group="feature", exit_on_error=False)
+    @work(exclusive=True, group="feature-write", exit_on_error=False)
     async def uncomplete(self) -> None:
         client = self.flagtui.client
         await client.uncomplete_feature(self.project, self.feature_name)
-        feature = await client.get_feature(self.project, self.feature_name)
+        try:
+            feature = await client.get_feature(self.project, self.feature_name)
+        except FlagtuiError as exc:  # the write is done: only the read after it failed
+            said = f"{self.feature_name} marked uncompleted; reading it again failed: {exc}"
+            self.notify(said, severity="warning")
+            return
         self.show(feature)
         stage = feature.lifecycle.stage if feature.lifecycle else "unknown"
         self.notify(f"{self.feature_name} marked uncompleted (stage now {stage})")
+
+    def action_revive(self) -> None:
+        def answered(yes: bool | None) -> None:
+            if yes and not self.still_sending("feature-write"):
+                self.revive()
+
+        body = (
+            f"{self.feature_name} leaves the archive. As Unleash does, its lifecycle restarts"
+            " and every environment is disabled."
+        )
+        self.app.push_screen(
+            ConfirmModal("Revive archived feature?", body, confirm_label="Revive"), answered
+        )
+
+    @work(exclusive=True, group="feature-write", exit_on_error=False)
+    async def revive(self) -> None:
+        await self.flagtui.client.revive_features(self.project, [self.feature_name])
+        self.notify(f"{self.feature_name} revived: its environments are off")
+        self.load()  # a failure of this read is its own: the revive is done

@@ -10,7 +10,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Button, Input, Label, Static
 
-from flagtui.api.errors import InvalidArgument
+from flagtui.api.errors import InvalidArgument, OutcomeUnknown
 from flagtui.api.models import FeatureType
 from flagtui.api.validation import MAX_LIFETIME_DAYS, lifetime_days
 from flagtui.tui.format import lifetime
@@ -66,12 +66,15 @@ class LifetimeModal(FlagtuiModal):
     @on(Button.Pressed, "#save")
     def save(self) -> None:
         error = self.query_one("#lifetime-error", Static)
+        if self.write_in_flight("lifetime"):
+            error.update("sending… (the lifetime already sent is waiting for its answer)")
+            return
         try:
             days = parse_lifetime(self.query_one("#lifetime", Input).value)
         except InvalidArgument as exc:
             error.update(f"Not sent — {exc.limit}")
             return
-        error.update("")
+        error.update("sending…")
         self.send(days)
 
     @work(exclusive=True, group="lifetime", exit_on_error=False)
@@ -81,7 +84,12 @@ class LifetimeModal(FlagtuiModal):
         self.dismiss(updated)
 
     def io_failed(self, group: str, error: BaseException) -> None:
-        self.query_one("#lifetime-error", Static).update(f"Not applied — {describe_error(error)}")
+        said = (
+            "Outcome unknown — close and press r to read the types before saving again"
+            if isinstance(error, OutcomeUnknown)
+            else "Not applied"
+        )
+        self.query_one("#lifetime-error", Static).update(f"{said} — {describe_error(error)}")
         super().io_failed(group, error)
 
 

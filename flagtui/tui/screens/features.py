@@ -1,5 +1,6 @@
 """Features: one page (50) of a project's flags at a time, searched, filtered and sorted by the
-server. Enter opens the feature's detail."""
+server. Enter opens the feature's detail. `a` shows the archived flags (the stage filter set to
+"archived") and back; an archived flag opens like any other and can be revived from its detail."""
 
 from __future__ import annotations
 
@@ -51,7 +52,7 @@ def feature_row(feature: Feature, short: dict[str, str], name_width: int) -> Row
     cells = (
         clip(feature.name, name_width),
         feature.type or "",
-        feature.lifecycle.stage if feature.lifecycle else "",
+        "archived" if feature.is_archived else feature.lifecycle.stage if feature.lifecycle else "",
         staleness(feature),
         env_flags(feature.environments, short),
         when(feature.created_at, date_only=True),
@@ -72,6 +73,8 @@ class FeaturesScreen(AreaScreen):
         Binding("s", "focus_search", "Search", show=False, id="features.search",
                 tooltip="Search by name (also /)"),
         Binding("r", "reload", "Reload", id="features.reload", tooltip="Read the page again"),
+        Binding("a", "archived", "Archived", id="features.archived",
+                tooltip="Show the archived flags (again: the live ones)"),
         Binding("escape", "leave_search", "Back to the table", show=False,
                 id="features.leave-search", tooltip="Leave the search box (keeps the text)"),
     ]  # fmt: skip
@@ -276,6 +279,15 @@ class FeaturesScreen(AreaScreen):
             self.load_choices()
         else:
             self.load_page(fresh=True)
+
+    def action_archived(self) -> None:
+        """Switch the stage filter between "archived" and any stage (mounting it if needed)."""
+        self.show_filters()
+        self.call_after_refresh(self._toggle_archived)
+
+    def _toggle_archived(self) -> None:
+        stage = self.query_one("#stage", Select)
+        stage.value = Select.NULL if stage.value == "archived" else "archived"
 
     @on(DataTable.RowSelected)
     def action_open(self) -> None:

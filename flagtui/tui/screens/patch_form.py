@@ -1,8 +1,11 @@
 """Patch a feature (operation 1): a form of its metadata, or a raw JSON Patch in advanced mode.
 
 The exact patch (only changed fields, as `replace` ops) is shown for confirmation before it is
-sent. A failure is shown next to the form and keeps every input. A send that got no answer in time
-may have been applied: the form offers to re-read the feature (F5) rather than to resend.
+sent. While it is sent the form says "sending…" and refuses to send again. A failure is shown
+next to the form and keeps every input. A send that got no complete answer (a timeout, or the
+connection broke after sending) may have been applied: the form offers to re-read the feature
+(F5) rather than to resend. After a refusal the form re-reads the feature quietly: whatever the
+outcome, what it compares the inputs with is the server's current record.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Checkbox, Input, Label, Select, Static, TextArea
 
-from flagtui.api.errors import InvalidArgument, RequestTimeout
+from flagtui.api.errors import InvalidArgument, OutcomeUnknown
 from flagtui.api.models import Feature
 from flagtui.api.validation import patch_operations
 from flagtui.tui.screens.base import IOScreenMixin, describe_error
@@ -27,9 +30,12 @@ from flagtui.tui.widgets.header import FlagtuiHeader
 from flagtui.tui.widgets.keybar import KeyBar
 
 OUTCOME_UNKNOWN = (
-    "The server did not answer in time; the change may or may not have been applied. "
+    "The server's answer did not arrive (no answer in time, or the connection broke); "
+    "the change may or may not have been applied. "
     "Press F5 to re-read the feature before sending again."
 )
+SENDING = "sending…"
+STILL_SENDING = "sending… (the patch already sent is waiting for its answer: not sent again)"
 FLAGS = (("stale", "stale"), ("impressionData", "impression_data"), ("archived", "archived"))
 
 
@@ -142,6 +148,9 @@ class PatchFormScreen(IOScreenMixin, Screen[Feature | None]):
         self.dismiss(None)
 
     def action_review(self) -> None:
+        if self.write_in_flight("patch"):
+            self.show_error(STILL_SENDING)
+            return
         try:
             ops = self.raw_ops() if self.advanced else self.changed_ops()
         except InvalidArgument as exc:
@@ -155,8 +164,12 @@ class PatchFormScreen(IOScreenMixin, Screen[Feature | None]):
         body = Syntax(text, "json", theme="ansi_dark", word_wrap=True)
 
         def answered(yes: bool | None) -> None:
-            if yes:
+            if yes and self.write_in_flight("patch"):
+                self.show_error(STILL_SENDING)
+            elif yes:
+                self.show_error(SENDING)
                 self.send(ops)
+                self.refresh_bindings()
 
         title = f"Send this JSON Patch to {self.feature.name}?"
         self.app.push_screen(ConfirmModal(title, body, confirm_label="Send"), answered)
@@ -164,11 +177,17 @@ class PatchFormScreen(IOScreenMixin, Screen[Feature | None]):
     @work(exclusive=True, group="patch", exit_on_error=False)
     async def send(self, ops: list[dict[str, Any]]) -> None:
         updated = await self.flagtui.client.patch_feature(self.project, self.feature.name, ops)
-        self.notify(f"{updated.name} updated ({len(ops)} change{'s' * (len(ops) != 1)})")
+        self.feature = updated
+        changes = f"{len(ops)} change{'s' * (len(ops) != 1)}"
+        archived = any(op.get("path") == "/archived" for op in ops)
+        if archived and updated.is_archived:
+            self.notify(f"{updated.name} archived ({changes}); listed with the archived flags")
+        else:
+            self.notify(f"{updated.name} updated ({changes})")
         self.dismiss(updated)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "reread" and not self.outcome_unknown:
+        if action == "reread" and (not self.outcome_unknown or self.write_in_flight("patch")):
             return False
         return super().check_action(action, parameters)
 
@@ -179,7 +198,8 @@ class PatchFormScreen(IOScreenMixin, Screen[Feature | None]):
     async def reread(self) -> None:
         """Take the server's current feature as the form's baseline; the inputs stay as typed."""
         self.show_error(f"Re-reading {self.feature.name}…")
-        self.feature = await self.flagtui.client.get_feature(self.project, self.feature.name)
+        client = self.flagtui.client
+        self.feature = await client.get_feature_or_archived(self.project, self.feature.name)
         self.outcome_unknown = False
         self.refresh_bindings()
         if self.advanced:
@@ -189,13 +209,23 @@ class PatchFormScreen(IOScreenMixin, Screen[Feature | None]):
         else:
             self.show_error("Re-read: the server already has these values; nothing to send.")
 
+    @work(exclusive=True, group="patch-baseline", exit_on_error=False)
+    async def refresh_baseline(self) -> None:
+        """After a refusal: the server's current record becomes the baseline, quietly (the
+        refusal stays on screen, the inputs as typed)."""
+        client = self.flagtui.client
+        self.feature = await client.get_feature_or_archived(self.project, self.feature.name)
+
     def io_failed(self, group: str, error: BaseException) -> None:
-        if group == "patch" and isinstance(error, RequestTimeout) and error.outcome_unknown:
+        if group == "patch-baseline":
+            return  # the refusal on screen matters more; the baseline stays the last one read
+        if group == "patch" and isinstance(error, OutcomeUnknown):
             self.outcome_unknown = True
             self.refresh_bindings()
             self.show_error(f"{OUTCOME_UNKNOWN}\n{describe_error(error)}")
         elif group == "patch":
             self.show_error(f"Not applied — {describe_error(error)}")
+            self.refresh_baseline()
         elif group == "patch-reread":
             self.show_error(f"Could not re-read — {describe_error(error)}")
         super().io_failed(group, error)

@@ -1,0 +1,61 @@
+"""Reviving archived features: POST /api/admin/projects/:p/revive `{features: [names]}`, the
+route real Unleash's UI uses (the contract has no archive operations; see the package
+docstring for the choices).
+
+Like real Unleash 8.2: 200 with no body; names that are unknown or not archived are skipped;
+a revived feature leaves the archive with its lifecycle restarted at `initial` and every
+environment disabled, and records feature-revived.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flagtui.sandbox.clock import now_iso
+from flagtui.sandbox.errors import ApiError, bad_request, not_found
+from flagtui.sandbox.events import record
+from flagtui.sandbox.inputs import Call, require_object
+
+
+def _names(body: Any) -> list[str]:
+    features = require_object(body).get("features")
+    if not isinstance(features, list) or not all(isinstance(f, str) for f in features):
+        raise bad_request('"features" must be an array of feature names')
+    return list(dict.fromkeys(features))
+
+
+def revive(call: Call) -> None:
+    project = call.path["project"]
+    names = _names(call.body)
+    with call.db.write() as conn:
+        if conn.execute("SELECT 1 FROM projects WHERE id = ?", (project,)).fetchone() is None:
+            raise not_found(f"Active project with id {project} does not exist")
+        marks = ",".join("?" * len(names))
+        rows = conn.execute(
+            f"SELECT name, project, archived_at FROM features WHERE name IN ({marks})", names
+        ).fetchall()
+        elsewhere = sorted({r["project"] for r in rows if r["project"] != project})
+        if elsewhere:
+            raise ApiError(
+                403,
+                f"The features exist, but their projects ({', '.join(elsewhere)}) do not"
+                f" match the project in the request URL ({project}).",
+            )
+        now = now_iso()
+        for row in rows:
+            if row["archived_at"] is None:
+                continue
+            name = row["name"]
+            conn.execute("UPDATE features SET archived_at = NULL WHERE name = ?", (name,))
+            conn.execute("DELETE FROM lifecycle_stages WHERE feature = ?", (name,))
+            conn.execute(
+                "INSERT INTO lifecycle_stages (feature, stage, entered_at)"
+                " VALUES (?, 'initial', ?)",
+                (name, now),
+            )
+            conn.execute(
+                "UPDATE features SET stage = 'initial', stage_entered_at = ? WHERE name = ?",
+                (now, name),
+            )
+            conn.execute("UPDATE feature_environments SET enabled = 0 WHERE feature = ?", (name,))
+            record(conn, call.caller, "feature-revived", project=project, feature=name)

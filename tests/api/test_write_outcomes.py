@@ -1,0 +1,156 @@
+"""Time limits and write outcomes against small loopback servers that misbehave on purpose:
+one trickles its answer a byte at a time, one closes or resets the connection once it has read
+the request. No real server does this on demand, hence the fault servers."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import socket
+import struct
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+
+import httpx
+import pytest
+
+from flagtui.api import AdminClient, errors
+from flagtui.api.transport import RETRY_AFTER_DEFAULT_S, RETRY_AFTER_MAX_S, parse_retry_after
+
+Handler = Callable[[asyncio.StreamReader, asyncio.StreamWriter], Awaitable[None]]
+FEATURE = "/api/admin/projects/default/features/f"
+
+
+async def read_request(reader: asyncio.StreamReader) -> bytes:
+    head = await reader.readuntil(b"\r\n\r\n")
+    length = 0
+    for line in head.split(b"\r\n"):
+        if line.lower().startswith(b"content-length:"):
+            length = int(line.split(b":", 1)[1])
+    return head + (await reader.readexactly(length) if length else b"")
+
+
+@contextlib.asynccontextmanager
+async def fault_server(handler: Handler) -> AsyncIterator[tuple[str, list[bytes]]]:
+    """A loopback HTTP server running `handler` per connection; yields its URL and the
+    requests it read."""
+    seen: list[bytes] = []
+
+    async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            seen.append(await read_request(reader))
+            await handler(reader, writer)
+        except (ConnectionError, asyncio.IncompleteReadError):
+            pass
+        finally:
+            writer.close()
+
+    server = await asyncio.start_server(serve, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    try:
+        yield f"http://127.0.0.1:{port}", seen
+    finally:
+        server.close()
+
+
+async def trickle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    """A 200 whose 100-byte body comes one byte every 0.2 s (20 s in all)."""
+    writer.write(
+        b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n"
+    )
+    for _ in range(100):
+        writer.write(b" ")
+        await writer.drain()
+        await asyncio.sleep(0.2)
+
+
+async def hang_up(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    """Read the request, answer nothing, close: httpx's RemoteProtocolError."""
+
+
+async def reset(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    """Read the request, then reset the connection (RST, not FIN): httpx's ReadError."""
+    sock = writer.get_extra_info("socket")
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+
+
+def client(url: str, timeout: float = 1.0) -> AdminClient:
+    return AdminClient(url, "*:*.t", profile="p", timeout=timeout, retry_delays=(0, 0))
+
+
+@pytest.mark.parametrize("write", [False, True], ids=["read", "write"])
+async def test_timeout_bounds_the_whole_request_not_each_byte(write: bool) -> None:
+    async with fault_server(trickle) as (url, seen), client(url) as api:
+        started = time.monotonic()
+        expected = errors.OutcomeUnknown if write else errors.RequestTimeout
+        with pytest.raises(expected) as caught:
+            if write:
+                await api.uncomplete_feature("default", "f")
+            else:
+                await api.list_feature_types()
+        assert time.monotonic() - started < 4  # 1 s timeout; the answer would take 20 s
+    assert "within 1 s" in str(caught.value)
+    if write:
+        assert len(seen) == 1, "a write is never sent twice"
+
+
+@pytest.mark.parametrize("fault", [hang_up, reset], ids=["hang-up", "reset"])
+async def test_a_write_whose_connection_breaks_after_sending_has_an_unknown_outcome(fault):
+    async with fault_server(fault) as (url, seen), client(url) as api:
+        with pytest.raises(errors.OutcomeUnknown) as caught:
+            await api.patch_feature("default", "f", [{"op": "replace", "path": "/stale",
+                                                       "value": True}])  # fmt: skip
+    assert len(seen) == 1 and seen[0].startswith(b"PATCH " + FEATURE.encode())
+    assert "may or may not have been applied" in str(caught.value)
+    assert caught.value.name == "ConnectionLost"
+
+
+@pytest.mark.parametrize("fault", [hang_up, reset], ids=["hang-up", "reset"])
+async def test_a_read_whose_connection_breaks_is_retried_then_unreachable(fault):
+    async with fault_server(fault) as (url, seen), client(url) as api:
+        with pytest.raises(errors.Unreachable):
+            await api.list_feature_types()
+    assert len(seen) == 3  # the bounded retries of a read
+
+
+async def test_a_write_that_cannot_connect_was_not_applied() -> None:
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    async with client(f"http://127.0.0.1:{port}") as api:
+        with pytest.raises(errors.Unreachable) as caught:
+            await api.remove_project_environment("default", "dev")
+    assert not isinstance(caught.value, errors.OutcomeUnknown)
+    assert "may or may not" not in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("header", "seconds"),
+    [
+        ("7", 7.0),
+        ("0.5", 0.5),
+        ("3600", RETRY_AFTER_MAX_S),
+        ("inf", RETRY_AFTER_MAX_S),
+        ("-inf", 0.0),
+        ("-5", 0.0),
+        ("nan", RETRY_AFTER_DEFAULT_S),
+        ("soon", RETRY_AFTER_DEFAULT_S),
+        ("", RETRY_AFTER_DEFAULT_S),
+        ("Thu, 01 Jan 1970 00:00:30 GMT", 30.0),
+        ("Thu, 01 Jan 1970 01:00:00 GMT", RETRY_AFTER_MAX_S),
+        ("Wed, 31 Dec 1969 23:59:00 GMT", 0.0),
+    ],
+)
+def test_retry_after_is_seconds_or_an_http_date_and_capped(header: str, seconds: float) -> None:
+    assert parse_retry_after(header, now=0.0) == pytest.approx(seconds)
+
+
+async def test_a_429_asking_for_an_hour_is_retried_within_minutes() -> None:
+    def handler(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(429, text="slow down", headers={"retry-after": "3600"})
+
+    transport = httpx.MockTransport(handler)
+    async with AdminClient("http://x.test", "*:*.t", profile="p", transport=transport) as api:
+        with pytest.raises(errors.RateLimited) as caught:
+            await api.list_feature_types()
+    assert caught.value.retry_after == RETRY_AFTER_MAX_S <= 300

@@ -1,0 +1,85 @@
+"""Archived features on the sandbox, as on real Unleash 8.2: found by the feature search's
+lifecycle filter, a 404 on the live read, revived through POST /projects/:p/revive."""
+
+from __future__ import annotations
+
+import httpx
+
+from tests.sandbox.conftest import a_feature, events_of
+from tests.sandbox.test_auth_and_errors import assert_error
+
+SEARCH = "/api/admin/search/features"
+
+
+def path(feature: dict) -> str:
+    return f"/api/admin/projects/{feature['project']}/features/{feature['name']}"
+
+
+async def archive(admin: httpx.AsyncClient, feature: dict) -> None:
+    ops = [{"op": "replace", "path": "/archived", "value": True}]
+    assert (await admin.patch(path(feature), json=ops)).status_code == 200
+
+
+async def names(admin: httpx.AsyncClient, query: str) -> list[str]:
+    response = await admin.get(f"{SEARCH}?limit=100&{query}")
+    assert response.status_code == 200
+    return [f["name"] for f in response.json()["features"]]
+
+
+async def test_lifecycle_archived_lists_archived_features(admin: httpx.AsyncClient) -> None:
+    """Failed on old main: the filter was ANDed with "not archived" and returned nothing."""
+    response = await admin.get(f"{SEARCH}?project=IS:payments&lifecycle=IS:archived&limit=100")
+    body = response.json()
+    assert body["total"] > 0
+    assert all(f["archivedAt"] and f["project"] == "payments" for f in body["features"])
+    old_style = await names(admin, "project=IS:payments&archived=IS:true")
+    assert old_style == [f["name"] for f in body["features"]]
+
+
+async def test_a_flag_archived_now_is_listed_and_its_live_read_is_404(
+    admin: httpx.AsyncClient,
+) -> None:
+    feature = await a_feature(admin, "&lifecycle=IS:live")
+    await archive(admin, feature)
+    query = f"query={feature['name']}&project=IS:{feature['project']}"
+    assert feature["name"] in await names(admin, f"{query}&lifecycle=IS:archived")
+    assert feature["name"] not in await names(admin, query)
+    # archived plus the live stages: both kinds, as real Unleash combines them
+    both = await names(admin, f"project=IS:{feature['project']}&lifecycle=IS_ANY_OF:live,archived")
+    assert feature["name"] in both
+    response = await admin.get(path(feature))
+    assert_error(response, 404, "NotFoundError")
+    assert feature["name"] in response.json()["message"]
+
+
+async def test_revive_brings_archived_flags_back_to_initial_with_environments_off(
+    admin: httpx.AsyncClient,
+) -> None:
+    feature = await a_feature(admin, "&lifecycle=IS:live")
+    await archive(admin, feature)
+    revive = f"/api/admin/projects/{feature['project']}/revive"
+    body = {"features": [feature["name"], "no-such-flag"]}
+    response = await admin.post(revive, json=body)
+    assert response.status_code == 200 and response.content == b""
+    live = (await admin.get(path(feature))).json()
+    assert live["archived"] is False and live["archivedAt"] is None
+    assert live["lifecycle"]["stage"] == "initial"
+    assert not any(e["enabled"] for e in live["environments"])
+    latest = (await events_of(admin, feature=feature["name"]))[0]
+    assert latest["type"] == "feature-revived"
+    before = len(await events_of(admin, feature=feature["name"]))
+    assert (await admin.post(revive, json=body)).status_code == 200  # live: skipped
+    assert len(await events_of(admin, feature=feature["name"])) == before
+
+
+async def test_revive_refusals(admin: httpx.AsyncClient, viewer: httpx.AsyncClient) -> None:
+    feature = await a_feature(admin, "&project=IS:payments")
+    ok = {"features": [feature["name"]]}
+    assert_error(await admin.post("/api/admin/projects/nope/revive", json=ok), 404, "NotFoundError")
+    for bad in ({}, {"features": "x"}, {"features": [1]}, []):
+        response = await admin.post("/api/admin/projects/payments/revive", json=bad)
+        assert_error(response, 400, "ValidationError")
+    response = await admin.post("/api/admin/projects/growth/revive", json=ok)
+    assert_error(response, 403, "NoAccessError")
+    response = await viewer.post("/api/admin/projects/payments/revive", json=ok)
+    assert_error(response, 403, "NoAccessError")
