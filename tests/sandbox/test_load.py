@@ -67,7 +67,8 @@ def initial_state(db: Path) -> tuple[list[tuple[str, str, int, str | None]], dic
     conn = sqlite3.connect(db)
     try:
         features = conn.execute(
-            "SELECT name, project, stale, description FROM features ORDER BY name"
+            "SELECT name, project, stale, description FROM features"
+            " WHERE archived_at IS NULL ORDER BY name"
         ).fetchall()
         lifetimes = dict(conn.execute("SELECT id, lifetime_days FROM feature_types").fetchall())
     finally:
