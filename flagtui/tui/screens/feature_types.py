@@ -8,7 +8,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.widgets import Button, Input, Label, Static
+from textual.widgets import Button, Input
 
 from flagtui.api.errors import InvalidArgument
 from flagtui.api.models import FeatureType
@@ -16,6 +16,7 @@ from flagtui.api.validation import MAX_LIFETIME_DAYS, lifetime_days
 from flagtui.tui.format import lifetime
 from flagtui.tui.screens.base import AreaScreen, FlagtuiModal, describe_error
 from flagtui.tui.widgets.table import FilteredTable, ResourceTable
+from flagtui.tui.widgets.text import MessageLine, PlainLabel, PlainStatic
 
 COLUMNS = [("id", "Id"), ("name", "Name"), ("lifetime", "Lifetime"), ("about", "Description")]
 
@@ -46,13 +47,13 @@ class LifetimeModal(FlagtuiModal):
     def compose(self) -> ComposeResult:
         t = self.feature_type
         with Vertical(classes="dialog"):
-            yield Label(f"Lifetime of {t.name} ({t.id})", classes="dialog-title")
-            yield Label(
+            yield PlainLabel(f"Lifetime of {t.name} ({t.id})", classes="dialog-title")
+            yield PlainLabel(
                 f"Days until potentially stale, or never. Now: {lifetime(t.lifetime_days)}."
             )
             current = "never" if not t.lifetime_days else str(t.lifetime_days)
             yield Input(current, id="lifetime", placeholder="days or never")
-            yield Static("", id="lifetime-error", classes="error-line")
+            yield MessageLine(id="lifetime-error", classes="error-line")
             yield Button("Save", id="save", variant="primary")
 
     def on_mount(self) -> None:
@@ -64,11 +65,11 @@ class LifetimeModal(FlagtuiModal):
     @on(Input.Submitted)
     @on(Button.Pressed, "#save")
     def save(self) -> None:
-        error = self.query_one("#lifetime-error", Static)
+        error = self.query_one("#lifetime-error", MessageLine)
         try:
             days = parse_lifetime(self.query_one("#lifetime", Input).value)
         except InvalidArgument as exc:
-            error.update(f"Not sent — {exc.limit}")
+            error.update(f"Not sent — {exc}")
             return
         error.update("")
         self.send(days)
@@ -80,7 +81,9 @@ class LifetimeModal(FlagtuiModal):
         self.dismiss(updated)
 
     def io_failed(self, group: str, error: BaseException) -> None:
-        self.query_one("#lifetime-error", Static).update(f"Not applied — {describe_error(error)}")
+        self.query_one("#lifetime-error", MessageLine).update(
+            f"Not applied — {describe_error(error)}"
+        )
         super().io_failed(group, error)
 
 
@@ -98,7 +101,7 @@ class FeatureTypesScreen(AreaScreen):
         self.types: dict[str, FeatureType] = {}
 
     def compose_body(self) -> ComposeResult:
-        yield Static(
+        yield PlainStatic(
             "Lifetime: days until a flag of the type is marked potentially stale.",
             classes="status-line",
         )

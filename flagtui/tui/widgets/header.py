@@ -9,6 +9,7 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.widgets import Static
 
+from flagtui.tui.format import clean
 from flagtui.tui.screens import AREAS
 
 if TYPE_CHECKING:
@@ -35,8 +36,8 @@ class FlagtuiHeader(Vertical):
         app = cast("FlagtuiApp", self.app)
         profile = app.profile
         parts = [
-            Content.styled(f" {profile.name} ", "bold reverse"),
-            Content(f" {profile.url} · {app.server_label}"),
+            Content.styled(f" {clean(profile.name)} ", "bold reverse"),
+            Content(f" {clean(profile.url)} · {clean(app.server_label)}"),
         ]
         if app.read_only:
             parts.append(Content.styled("  🔒 RO", "bold"))
