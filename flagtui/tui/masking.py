@@ -23,8 +23,7 @@ def mask_url(url: str) -> str:
     out = f"{scheme}://{MASK + '@' if at else ''}{host}"
     rest, hash_, fragment = rest.partition("#")
     path, question, query = rest.partition("?")
-    if path not in ("", "/"):
-        out += "/" + MASK
+    out += path if path in ("", "/") else "/" + MASK
     if question:
         out += "?" + "&".join(_masked_parameter(item) for item in query.split("&"))
     if hash_:
