@@ -59,3 +59,22 @@ def visible_text(app: FlagtuiApp, selector: str) -> str:
         return ""
     strips = app.screen._compositor.render_strips()[region.y : region.bottom]
     return "\n".join(strip.crop(region.x, region.right).text.rstrip() for strip in strips)
+
+
+def toast_text(app: FlagtuiApp) -> str:
+    """The toasts on screen as a person reads them, one per line: each toast's lines joined
+    again (a line that fills the toast's width was folded inside a word, the others at a
+    space). Needs `app.run_test(notifications=True)`: Pilot hides toasts by default."""
+    strips = app.screen._compositor.render_strips()
+    toasts = []
+    for toast in app.screen.query("Toast"):
+        region = toast.region.intersection(app.screen.region)
+        width = region.width - 3  # the border (1) and padding (1 each side)
+        text = previous = ""
+        for y in range(region.y, region.bottom):
+            line = strips[y].crop(region.x + 2, region.right - 1).text.rstrip()
+            if line:
+                text += ("" if not text or len(previous) >= width else " ") + line
+                previous = line
+        toasts.append(text)
+    return "\n".join(toasts)

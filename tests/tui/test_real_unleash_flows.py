@@ -40,6 +40,7 @@ from flagtui.tui.widgets.confirm import ConfirmModal, TypedConfirmModal
 from flagtui.tui.widgets.table import ResourceTable
 
 from .areas import rows, settle
+from .helpers import visible_text
 
 REAL_URL, REAL_TOKEN = os.environ.get("UNLEASH_URL"), os.environ.get("UNLEASH_API_TOKEN")
 NO_REAL = pytest.mark.skipif(
@@ -159,7 +160,7 @@ async def open_detail(app: FlagtuiApp, pilot: Any, project: str, name: str) -> N
 
 
 def shown(app: FlagtuiApp) -> str:
-    return str(app.screen.query_one("#feature").render())
+    return visible_text(app, "#feature")
 
 
 async def test_patch_form_changes_the_description(server: Server) -> None:
@@ -380,7 +381,7 @@ async def test_enterprise_areas_say_they_need_enterprise(tmp_path: Path) -> None
             for key, what in (("8", "Project access"), ("9", "Change requests")):
                 await pilot.press(key)
                 await settle(pilot)
-                status = str(app.screen.query_one("#area-status").render())
+                status = visible_text(app, "#area-status")
                 assert status == f"{what} needs Unleash Enterprise (this server is OSS {version})."
             assert not app._notifications
             await pilot.press("ctrl+p")
