@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
+from textual.errors import NoWidget
 from textual.pilot import Pilot
 from textual.widgets import Static
 
@@ -54,7 +55,14 @@ def screen_text(app: FlagtuiApp) -> str:
 
 def visible_text(app: FlagtuiApp, selector: str) -> str:
     """The text drawn in the widget's visible region ("" when it is hidden or has no room)."""
-    region = app.screen.query_one(selector).region.intersection(app.screen.region)
+    widget = app.screen.query_one(selector)
+    if not widget.display or not widget.visible:
+        return ""
+    try:  # clipped by the containers it scrolls in, not only by the screen
+        region = app.screen.find_widget(widget).visible_region
+    except NoWidget:  # not in the composition: hidden, or an ancestor is
+        return ""
+    region = region.intersection(app.screen.region)
     if not region.area:
         return ""
     strips = app.screen._compositor.render_strips()[region.y : region.bottom]

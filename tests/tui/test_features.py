@@ -47,7 +47,7 @@ async def test_table_pages_and_searches_on_the_server(make_app, client) -> None:
 
 async def test_enter_opens_the_detail_of_the_selected_feature(make_app, client) -> None:
     app = make_app()
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with app.run_test(size=(80, 120)) as pilot:  # room for the whole detail
         await settle(app, pilot)
         name = app.screen.query_one(ResourceTable).selected_key
         await pilot.press("enter")
