@@ -122,3 +122,49 @@ async def test_confirm_dialog_names_are_data(make_app) -> None:
         app.push_screen(ConfirmModal(f"Remove {HOSTILE}?", f"Flags of {HOSTILE} lose it."))
         await settle(app, pilot)
         assert_shown_as_data(screen_text(app))
+
+
+def assert_inert(text: str) -> None:
+    assert "\x1b" not in text and "\x07" not in text and "\u202e" not in text
+
+
+async def test_hostile_store_values_in_every_area(make_app, sandbox, tmp_path) -> None:
+    """Fails on main: a group named with `[/x]` ends the app in Project access (SelectionList
+    labels are markup), and the other areas draw the escape sequences raw."""
+    with sqlite3.connect(sandbox.db_path) as conn:
+        conn.execute("UPDATE addons SET description = ?", (HOSTILE,))
+        conn.execute("UPDATE groups_ SET name = name || ' [/x]'")
+        conn.execute("UPDATE roles SET name = name || ' [/x]' WHERE type NOT LIKE 'root%'")
+        conn.execute("UPDATE change_requests SET title = ?", (HOSTILE,))
+        conn.execute("UPDATE users SET name = ? WHERE username = 'cmartin'", (HOSTILE,))
+    app = app_in(make_app, tmp_path, "integrations")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        assert "␛]52;c;aGFja2Vk" in screen_text(app)
+        assert_inert(screen_text(app))
+        await pilot.press("enter")  # the deliveries' title names the integration
+        await settle(app, pilot)
+        assert "␛]52;c;aGFja2Vk" in screen_text(app)
+        assert_inert(screen_text(app))
+        await pilot.press("escape", "8")
+        await settle(app, pilot)
+        assert "Owner [/x]" in screen_text(app) and " [/x]" in visible_text(app, "#groups")
+        await pilot.press("9")
+        await settle(app, pilot)
+        assert "␛]52;c" in screen_text(app)
+        assert_inert(screen_text(app))
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert "<U+202E>evil" in screen_text(app)
+        assert_inert(screen_text(app))
+        await pilot.press("escape", "d")  # the delete dialog names the change request
+        await settle(app, pilot)
+        assert "␛]52;c;aGFja2Vk" in screen_text(app)
+        assert_inert(screen_text(app))
+        await pilot.press("escape", "7")
+        await settle(app, pilot)
+        await pilot.press("s", *"cmartin")
+        await pilot.pause(0.5)
+        await settle(app, pilot)
+        assert "␛]52" in screen_text(app)
+        assert_inert(screen_text(app))
