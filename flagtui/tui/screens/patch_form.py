@@ -35,6 +35,11 @@ OUTCOME_UNKNOWN = (
 FLAGS = (("stale", "stale"), ("impressionData", "impression_data"), ("archived", "archived"))
 
 
+def _names(text: str, wire: str) -> bool:
+    """Whether a server's path or sentence names the field: `/type`, `"type"` or `type`."""
+    return text == wire or f"/{wire}" in text or f'"{wire}"' in text
+
+
 def _flag_label(wire: str, value: bool) -> str:
     return f"{wire}: {'yes' if value else 'no'}"
 
@@ -142,17 +147,21 @@ class PatchFormScreen(IOScreenMixin, Screen[Feature | None]):
         self.query_one("#form-error", MessageLine).update(message)
 
     def show_field_error(self, error: BaseException) -> None:
-        """A refusal that names a field (`/type` in its details or its message) is also said
-        next to that field."""
+        """A refusal that names a field (`/type` in a detail's path or message, or `"type"` in
+        the server's message) is also said next to that field."""
         if not isinstance(error, ApiError) or self.advanced:
             return
-        said = [str(d.get("path", "")) for d in error.details]
-        said += [str(d.get("message", "")) for d in error.details] + [error.message]
         for wire in ("description", "type", *(w for w, _ in FLAGS)):
-            if any(f"/{wire}" in text or f'"{wire}"' in text or text == wire for text in said):
-                reason = next((d.get("message") for d in error.details if d.get("message")), "")
+            reasons = [
+                str(d.get("message") or error.message or error.name)
+                for d in error.details
+                if _names(str(d.get("path", "")), wire) or _names(str(d.get("message", "")), wire)
+            ]
+            if not reasons and _names(error.message, wire):
+                reasons = [error.message]
+            if reasons:
                 self.query_one(f"#{wire}-error", MessageLine).update(
-                    f"↑ refused: {reason or error.message or error.name}"
+                    f"↑ refused: {'; '.join(reasons)}"
                 )
 
     def action_toggle_mode(self) -> None:
