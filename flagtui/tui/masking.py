@@ -5,7 +5,10 @@ userinfo, path, query values and fragment, where webhook tokens live."""
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 from typing import Any
+
+from rich.text import Text
 
 MASK = "•••••"
 SERVER_MASK = "*****"  # what Unleash sends in place of a sensitive parameter
@@ -41,6 +44,22 @@ def _masked_parameter(item: str) -> str:
 def mask_urls(text: str) -> str:
     """Every URL in a free text (a message, a JSON document) masked by `mask_url`."""
     return URL.sub(lambda match: mask_url(match.group(0)), text)
+
+
+def mask_text(text: Text) -> Text:
+    """`mask_urls` on a styled text (a detail), run by run, the styles kept on their words."""
+    plain = text.plain
+    if mask_urls(plain) == plain:
+        return text
+    cuts = sorted({0, len(plain), *(s.start for s in text.spans), *(s.end for s in text.spans)})
+    out = Text(style=text.style, end=text.end)
+    for start, end in pairwise(cuts):
+        at = len(out)
+        out.append(mask_urls(plain[start:end]))
+        for span in text.spans:
+            if span.start <= start and end <= span.end:
+                out.stylize(span.style, at, len(out))
+    return out
 
 
 def masked(name: str, value: Any, sensitive: set[str]) -> str:

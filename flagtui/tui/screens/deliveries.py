@@ -15,7 +15,7 @@ from textual.widgets import DataTable, Static
 
 from flagtui.api.models import Addon, IntegrationEvent
 from flagtui.tui.format import time_width, when
-from flagtui.tui.masking import mask_urls
+from flagtui.tui.masking import mask_text, mask_urls
 from flagtui.tui.screens.base import AreaScreen
 from flagtui.tui.screens.event_detail import event_text, pretty, section
 from flagtui.tui.widgets.table import FilteredTable, ResourceTable, Row
@@ -78,28 +78,32 @@ def preview_text(delivery: IntegrationEvent | None, integration: str = "") -> Te
 
 
 def delivery_text(delivery: IntegrationEvent, integration: str, *, reveal: bool = False) -> Text:
-    """The delivery in full; URLs in its state details and details masked unless `reveal`."""
-    shown_url = (lambda text: text) if reveal else mask_urls
+    """The delivery in full, the event that triggered it included; the URLs in it masked unless
+    `reveal` (the heading says which, when there is any URL to mask)."""
     out = Text()
     out.append(f"Delivery {delivery.id}", style="bold")
     out.append(f" to {integration} · {when(delivery.created_at)} · ")
     out.append_text(state_text(delivery.state))
-    out.append(f"\n{shown_url(delivery.state_details or '(no state details)')}\n")
+    out.append(f"\n{delivery.state_details or '(no state details)'}\n")
     details = dict(delivery.details or {})
-    section(out, "Delivery details" + ("" if reveal else " (URLs masked: v reveals them)"))
+    section(out, "Delivery details")
     if "message" in details:
-        out.append(f"message   {shown_url(str(details.pop('message')))}\n")
+        out.append(f"message   {details.pop('message')}\n")
     if "channels" in details:
         channels = details.pop("channels")
         shown = ", ".join(channels) if isinstance(channels, list) else str(channels)
         out.append(f"channels  {shown}\n")
     if details:
-        out.append(shown_url(pretty(details)) + "\n")
+        out.append(pretty(details) + "\n")
     elif not delivery.details:
         out.append("—\n")
     section(out, "Triggering event")
     out.append_text(event_text(delivery.event) if delivery.event else Text("—\n"))
-    return out
+    masked = mask_text(out)
+    if masked is out:  # no URL in it
+        return out
+    note = "URLs shown in full: v masks them\n" if reveal else "URLs masked: v reveals them\n"
+    return Text.assemble((note, "dim italic"), out if reveal else masked)
 
 
 class DeliveryDetailScreen(AreaScreen):
@@ -132,7 +136,7 @@ class DeliveryDetailScreen(AreaScreen):
 
     def action_reveal(self) -> None:
         self.revealed = not self.revealed
-        self.redraw_times()
+        self.query_one("#delivery", PlainStatic).update(self._text())
 
     def action_copy(self) -> None:
         self.app.copy_to_clipboard(self.delivery.id)
