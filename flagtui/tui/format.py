@@ -2,10 +2,15 @@
 
 This module is the display boundary: every string that comes from a server, a proxy or a config
 file (names, descriptions, messages, event data, URLs...) reaches the screen through `clean()`
-(a `str`, for places that take plain text: Inputs, Select labels as `Text`, toasts with
-markup off) or `safe()` (a `Text`, never parsed as markup). Both make control characters visible
-instead of sending them to the terminal, neutralise bidirectional overrides, and replace lone
-surrogates (which would end the app when written out).
+(a `str`, for places that take plain text: Inputs, toasts with markup off) or `safe()` (a `Text`,
+never parsed as markup: Select, OptionList and SelectionList labels, see `options()`). A styled
+Text assembled from server values goes through `safe_text()`. All make control characters
+visible instead of sending them to the terminal, neutralise bidirectional overrides, and replace
+lone surrogates (which would end the app when written out).
+
+Where it is applied once for everyone: widgets/text.py (PlainStatic, PlainLabel, MessageLine:
+every str or Text they are given), widgets/table.py (every cell), the app's `notify()` (every
+toast), widgets/confirm.py (titles and bodies), widgets/header.py and palette.py.
 """
 
 from __future__ import annotations
