@@ -14,6 +14,7 @@ from textual import on, work
 from textual.app import App
 from textual.binding import Binding
 from textual.message import Message
+from textual.notifications import SeverityLevel
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.worker import Worker, WorkerState
@@ -21,9 +22,10 @@ from textual.worker import Worker, WorkerState
 from flagtui.api import AdminClient, ApiError
 from flagtui.api.health import Health
 from flagtui.config import Profile
+from flagtui.tui.format import Clock, clean
 from flagtui.tui.palette import FlagtuiCommands
 from flagtui.tui.screens import AREAS, AREAS_BY_NAME, DEFAULT_AREA
-from flagtui.tui.screens.base import describe_error, moment
+from flagtui.tui.screens.base import IOScreenMixin, describe_error, moment
 from flagtui.tui.screens.connect import ConnectScreen
 from flagtui.tui.state import UiState, default_state_path
 from flagtui.tui.widgets.help import HelpScreen
@@ -55,6 +57,14 @@ class FlagtuiApp(App[int]):
     BINDINGS = [
         Binding("question_mark", "help", "Help", id="app.help", tooltip="Every key of this screen"),
         Binding("q", "quit", "Quit", id="app.quit", tooltip="Leave flagtui"),
+        Binding(
+            "z",
+            "toggle_utc",
+            "Local time/UTC",
+            show=False,
+            id="app.utc",
+            tooltip="Show every time in UTC, or in local time (each with its zone named)",
+        ),
         *(
             Binding(
                 area.key,
@@ -184,6 +194,34 @@ class FlagtuiApp(App[int]):
 
     def action_switch_area(self, name: str) -> None:
         self.switch_area(name)
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Every toast is plain text: its message and title often carry a server's words (a
+        name, an error message), so markup is off and control characters are made visible."""
+        super().notify(
+            clean(message, multiline=True),
+            title=clean(title),
+            severity=severity,
+            timeout=timeout,
+            markup=False,
+        )
+
+    def action_toggle_utc(self) -> None:
+        """Every time on screen in UTC, or back in local time: the open screens redraw theirs
+        now, the others when they are shown again (see IOScreenMixin.on_screen_resume)."""
+        Clock.utc = not Clock.utc
+        for screen in self.screen_stack:
+            if isinstance(screen, IOScreenMixin):
+                screen.times_changed()
+        self.notify("Times in UTC" if Clock.utc else "Times in local time", timeout=3)
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):

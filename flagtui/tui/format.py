@@ -2,20 +2,29 @@
 
 This module is the display boundary: every string that comes from a server, a proxy or a config
 file (names, descriptions, messages, event data, URLs...) reaches the screen through `clean()`
-(a `str`, for places that take plain text: Inputs, Select labels as `Text`, toasts with
-markup off) or `safe()` (a `Text`, never parsed as markup). Both make control characters visible
-instead of sending them to the terminal, neutralise bidirectional overrides, and replace lone
-surrogates (which would end the app when written out).
+(a `str`, for places that take plain text: Inputs, toasts with markup off) or `safe()` (a `Text`,
+never parsed as markup: Select, OptionList and SelectionList labels, see `options()`). A styled
+Text assembled from server values goes through `safe_text()`. All make control characters
+visible instead of sending them to the terminal, neutralise bidirectional overrides, and replace
+lone surrogates (which would end the app when written out).
+
+Where it is applied once for everyone: widgets/text.py (PlainStatic, PlainLabel, MessageLine:
+every str or Text they are given), widgets/table.py (every cell), the app's `notify()` (every
+toast), widgets/confirm.py (titles and bodies), widgets/header.py and palette.py.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import UTC, datetime
+from itertools import pairwise
+from typing import TypeVar
 
 from rich.text import Text
 
 from flagtui.api.models import Feature, FeatureEnvironment, Project
+
+V = TypeVar("V")
 
 # C0 controls become their Unicode "control pictures" (ESC -> ␛); DEL -> ␡. Newline and tab
 # are kept in multi-line text and shown as ↵ and → in single-line places (cells, labels).
@@ -48,6 +57,24 @@ def safe(value: object, style: str = "", *, multiline: bool = False) -> Text:
     return Text(clean(value, multiline=multiline), style=style, end="")
 
 
+def safe_text(text: Text, *, multiline: bool = True) -> Text:
+    """A Text assembled from server values (a detail, a cell), cleaned run by run: the styles
+    stay on the same words, control characters become visible (newlines and tabs kept when
+    `multiline`)."""
+    plain = text.plain
+    if clean(plain, multiline=multiline) == plain:
+        return text
+    cuts = sorted({0, len(plain), *(s.start for s in text.spans), *(s.end for s in text.spans)})
+    out = Text(style=text.style, end=text.end, no_wrap=text.no_wrap, overflow=text.overflow)
+    for start, end in pairwise(cuts):
+        at = len(out)
+        out.append(clean(plain[start:end], multiline=multiline))
+        for span in text.spans:
+            if span.start <= start and end <= span.end:
+                out.stylize(span.style, at, len(out))
+    return out
+
+
 class Clock:
     """How times are shown, in every area at once: local time (the default) or UTC."""
 
@@ -69,6 +96,12 @@ def when(value: datetime | None, *, date_only: bool = False) -> str:
 
 def zone_name(value: datetime) -> str:
     return "UTC" if Clock.utc else (value.tzname() or value.strftime("%z"))
+
+
+def time_width() -> int:
+    """The widest `when()` this year (summer and winter zones differ: CET, CEST), for columns."""
+    year = datetime.now(UTC).year
+    return max(len(when(datetime(year, month, 1, tzinfo=UTC))) for month in (1, 7))
 
 
 def lifetime(days: int | None) -> str:
@@ -99,14 +132,19 @@ def env_flags(environments: list[FeatureEnvironment] | None, short: dict[str, st
     for index, env in enumerate(environments or []):
         if index:
             out.append(" ")
-        out.append(short.get(env.name, env.name))
+        out.append(clean(short.get(env.name, env.name)))
         out.append("✓" if env.enabled else "✗", style="green" if env.enabled else "red")
     return out
 
 
-def project_options(projects: list[Project]) -> list[tuple[str, str]]:
+def project_options(projects: list[Project]) -> list[tuple[Text, str]]:
     """A project picker's (label, id) pairs: the name, and the id too when it differs."""
-    return [(p.name if p.name == p.id else f"{p.name} ({p.id})", p.id) for p in projects]
+    return [(safe(p.name if p.name == p.id else f"{p.name} ({p.id})"), p.id) for p in projects]
+
+
+def options(pairs: Iterable[tuple[object, V]]) -> list[tuple[Text, V]]:
+    """(label, value) pairs for a Select, OptionList or SelectionList: labels through `safe`."""
+    return [(safe(label), value) for label, value in pairs]
 
 
 def yes_no(value: bool | None) -> str:

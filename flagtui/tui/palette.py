@@ -7,7 +7,9 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, cast
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.markup import escape
 
+from flagtui.tui.format import clean, safe
 from flagtui.tui.screens import AREAS
 
 if TYPE_CHECKING:
@@ -36,13 +38,19 @@ class FlagtuiCommands(Provider):
                 binding.tooltip,
             )
 
-    async def discover(self) -> Hits:
+    def _shown(self) -> Iterator[Command]:
+        """Titles and help as data: the palette parses both as markup (`help` always)."""
         for title, command, help_text in self._commands():
-            yield DiscoveryHit(title, command, help=help_text)
+            yield clean(title), command, escape(clean(help_text))
+
+    async def discover(self) -> Hits:
+        for title, command, help_text in self._shown():
+            yield DiscoveryHit(safe(title), command, text=title, help=help_text)
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
-        for title, command, help_text in self._commands():
+        for title, command, help_text in self._shown():
             score = matcher.match(title)
             if score > 0:
-                yield Hit(score, matcher.highlight(title), command, text=title, help=help_text)
+                shown = matcher.highlight(escape(title))  # which parses markup
+                yield Hit(score, shown, command, text=title, help=help_text)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Callable
+import os
+import time
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -12,8 +14,36 @@ import pytest
 from flagtui.api import AdminClient
 from flagtui.config import Profile
 from flagtui.tui.app import FlagtuiApp
+from flagtui.tui.format import Clock
 
 MakeApp = Callable[..., FlagtuiApp]
+
+# Times are shown in local time with the zone named: UTC for every test (stable snapshots),
+# unless a test sets another zone with `in_zone`.
+os.environ["TZ"] = "UTC"
+time.tzset()
+
+
+@pytest.fixture(autouse=True)
+def utc_clock() -> Iterator[None]:
+    """Each test starts in local time (UTC, above), whatever the one before toggled."""
+    Clock.utc = False
+    yield
+    Clock.utc = False
+    if os.environ.get("TZ") != "UTC":
+        os.environ["TZ"] = "UTC"
+        time.tzset()
+
+
+@pytest.fixture
+def in_zone() -> Callable[[str], None]:
+    """`in_zone("Europe/Berlin")`: local time is that zone for the rest of the test."""
+
+    def switch(zone: str) -> None:
+        os.environ["TZ"] = zone
+        time.tzset()
+
+    return switch
 
 
 @pytest.fixture

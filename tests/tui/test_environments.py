@@ -8,7 +8,7 @@ from flagtui.tui.screens.environments import EnvironmentsScreen
 from flagtui.tui.widgets.confirm import TypedConfirmModal
 from flagtui.tui.widgets.table import ResourceTable
 
-from .helpers import settle, text_of
+from .helpers import settle, visible_text
 
 
 async def open_environments(app, pilot) -> EnvironmentsScreen:
@@ -43,7 +43,7 @@ async def test_remove_environment_after_typing_its_name(make_app, client) -> Non
         await pilot.press("enter")
         await settle(app, pilot)
         assert app.screen is screen
-        assert f"{len(linked) - 1} of" in text_of(app, "#envs-status")
+        assert f"{len(linked) - 1} of" in visible_text(app, "#envs-status")
     after = {e.name: e.visible for e in await client.list_project_environments(project)}
     assert after[target] is False
 

@@ -9,6 +9,7 @@ from flagtui.tui.screens.events import EventsScreen
 from flagtui.tui.widgets.table import ResourceTable
 
 from .areas import app_in, settle
+from .helpers import visible_text
 
 
 def keys(app) -> list[str]:
@@ -75,4 +76,4 @@ async def test_unknown_type_sends_nothing(make_app, tmp_path) -> None:
         await pilot.press("s", "enter")
         await settle(pilot)
         assert app.client.requests_sent == before
-        assert "not an event type" in str(app.screen.query_one("#events-status").render())
+        assert "not an event type" in visible_text(app, "#events-status")

@@ -34,7 +34,7 @@ from flagtui.tui.screens.features import FeaturesScreen
 from flagtui.tui.screens.patch_form import PatchFormScreen
 from flagtui.tui.widgets.table import ResourceTable
 
-from .helpers import text_of
+from .helpers import toast_text, visible_text
 
 SEARCH = "/api/admin/search/features"
 PROJECT = "payments"
@@ -136,7 +136,8 @@ async def settle(app: FlagtuiApp, pilot: Any, rounds: int = 4) -> None:
 
 
 def messages(app: FlagtuiApp) -> str:
-    return "\n".join(n.message for n in app._notifications)
+    """The toasts on screen (the app must run with notifications=True)."""
+    return toast_text(app)
 
 
 def row_count(app: FlagtuiApp) -> int:
@@ -170,7 +171,7 @@ async def test_unreachable_at_start_then_retry_connects(build: Any, sandbox_db: 
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
         assert isinstance(app.screen, ConnectScreen)
-        status = text_of(app, "#connect-status")
+        status = visible_text(app, "#connect-status")
         assert "Could not connect" in status
         assert "GET /api/admin/ui-config (profile p) failed: Unreachable: cannot connect" in status
         with SandboxServer(sandbox_db, port=port):
@@ -185,7 +186,7 @@ async def test_server_dies_mid_session_and_comes_back(build: Any, sandbox_db: Pa
     port = server.port
     app = build(server.url, server.admin_token)
     try:
-        async with app.run_test(size=(80, 24)) as pilot:
+        async with app.run_test(size=(80, 24), notifications=True) as pilot:
             await settle(app, pilot)
             name = await open_detail(app, pilot)
             server.stop()
@@ -198,8 +199,8 @@ async def test_server_dies_mid_session_and_comes_back(build: Any, sandbox_db: Pa
             app.screen.query_one("#feature", Static).update("")
             await pilot.press("r")
             await settle(app, pilot)
-            assert name in text_of(app, "#feature")
-            assert not app._notifications
+            assert name in visible_text(app, "#feature")
+            assert not messages(app)
     finally:
         server.stop()
 
@@ -242,10 +243,10 @@ async def test_a_failed_read_says_what_was_tried_and_what_the_server_said(
 ) -> None:
     server, fault = faulty
     app = build(server.url, server.admin_token)
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await settle(app, pilot)
         name = await open_detail(app, pilot)
-        assert name in text_of(app, "#feature")
+        assert name in visible_text(app, "#feature")
         fault.fail("GET", FEATURE + name, respond)
         await pilot.press("r")
         await settle(app, pilot)
@@ -259,7 +260,7 @@ async def test_a_failed_read_says_what_was_tried_and_what_the_server_said(
 async def test_a_read_slower_than_the_timeout(build: Any, faulty: Any) -> None:
     server, fault = faulty
     app = build(server.url, server.admin_token, timeout=0.2)
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await settle(app, pilot)
         name = await open_detail(app, pilot)
         fault.delay_answers = 0.5
@@ -283,7 +284,7 @@ def rate_limited_once(fault: FaultApp, path: str) -> None:
 async def test_429_on_a_read_says_when_it_retries_and_does(build: Any, faulty: Any) -> None:
     server, fault = faulty
     app = build(server.url, server.admin_token)
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await settle(app, pilot)
         name = await first_feature(app)
         rate_limited_once(fault, FEATURE + name)
@@ -292,11 +293,11 @@ async def test_429_on_a_read_says_when_it_retries_and_does(build: Any, faulty: A
         assert f"Rate limited by the server: retrying in {RETRY_AFTER_S:g} s" in text
         assert f"GET {FEATURE}{name} (profile p) failed: 429 RateLimited: slow down" in text
         assert fault.count("GET", FEATURE + name) == 1
-        assert text_of(app, "#feature").startswith("loading")
+        assert visible_text(app, "#feature").startswith("loading")
         await asyncio.sleep(RETRY_AFTER_S + 0.1)
         await settle(app, pilot)
         assert fault.count("GET", FEATURE + name) == 2
-        assert text_of(app, "#feature").startswith(name)
+        assert visible_text(app, "#feature").startswith(name)
 
 
 async def test_a_pending_429_retry_is_dropped_when_the_screen_is_left(
@@ -372,7 +373,7 @@ async def test_a_refused_patch_keeps_the_input_and_is_never_resent(
         await asyncio.sleep(0.3)
         await settle(app, pilot)
         assert app.screen is form
-        error = text_of(app, "#form-error")
+        error = visible_text(app, "#form-error")
         assert f"Not applied — PATCH /api/admin/projects/{PROJECT}/features/{name}" in error
         assert said in error
         assert form.query_one("#description", Input).value == "typed by hand"
@@ -385,7 +386,7 @@ async def test_a_feature_deleted_by_someone_else_is_404_on_reload(
     server, fault = faulty
     name = (await client.search_features(project=PROJECT, limit=1)).features[0].name
     app = build(server.url, server.admin_token)
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await settle(app, pilot)
         app.push_screen(FeatureDetailScreen(PROJECT, name))
         await settle(app, pilot)
@@ -409,14 +410,14 @@ async def test_a_patch_without_answer_offers_a_re_read_not_a_resend(
         assert form.check_action("reread", ()) is False
         fault.delay_answers = 0.4
         await send_form(app, pilot)
-        error = text_of(app, "#form-error")
+        error = visible_text(app, "#form-error")
         assert "the change may or may not have been applied" in error
         assert "F5" in error and "Timeout" in error
         assert form.query_one("#description", Input).value == "typed by hand"
         fault.delay_answers = 0
         await pilot.press("f5")
         await settle(app, pilot)
-        assert "the server already has these values" in text_of(app, "#form-error")
+        assert "the server already has these values" in visible_text(app, "#form-error")
         assert form.query_one("#description", Input).value == "typed by hand"
         assert fault.count("PATCH", f"/features/{name}") == 1
     assert (await client.get_feature(PROJECT, name)).description == "typed by hand"
@@ -430,7 +431,7 @@ async def test_a_tls_certificate_error_names_the_fix(build: Any) -> None:
     app = build("https://flags.example", "tok", transport=httpx.MockTransport(refuse))
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
-        status = text_of(app, "#connect-status")
+        status = visible_text(app, "#connect-status")
         assert "GET /api/admin/ui-config (profile p) failed: TLSError" in status
         assert "certificate could not be verified (set ca_bundle in the profile)" in status
         assert app.is_running
@@ -447,7 +448,7 @@ async def test_a_redirect_to_another_host_is_not_followed(
         location = f"http://localhost:{other.port}{SEARCH}"
         fault.fail("GET", SEARCH, lambda: Response(status_code=307, headers={"Location": location}))
         app = build(server.url, server.admin_token)
-        async with app.run_test(size=(80, 24)) as pilot:
+        async with app.run_test(size=(80, 24), notifications=True) as pilot:
             await settle(app, pilot)
             text = messages(app)
             assert f"GET {SEARCH} (profile p) failed: 307" in text

@@ -7,7 +7,7 @@ from textual.widgets import Input
 from flagtui.tui.screens.feature_types import FeatureTypesScreen, LifetimeModal
 from flagtui.tui.widgets.table import ResourceTable
 
-from .helpers import settle, text_of
+from .helpers import settle, visible_text
 
 
 async def open_editor(app, pilot, type_id: str) -> LifetimeModal:
@@ -58,7 +58,7 @@ async def test_invalid_lifetimes_are_refused_inline_and_kept(make_app, client) -
             await pilot.press("enter")
             await pilot.pause()
             assert app.screen is modal
-            assert "Not sent — " in text_of(app, "#lifetime-error")
+            assert "Not sent — " in visible_text(app, "#lifetime-error")
             assert modal.query_one(Input).value == bad
     assert {t.id: t.lifetime_days for t in await client.list_feature_types()} == before
 

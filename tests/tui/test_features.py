@@ -11,7 +11,7 @@ from flagtui.tui.screens.patch_form import PatchFormScreen
 from flagtui.tui.widgets.confirm import ConfirmModal
 from flagtui.tui.widgets.table import ResourceTable
 
-from .helpers import settle, text_of
+from .helpers import settle, visible_text
 
 
 async def first_project(client: AdminClient) -> str:
@@ -33,7 +33,7 @@ async def test_table_pages_and_searches_on_the_server(make_app, client) -> None:
         await settle(app, pilot)
         table = app.screen.query_one(ResourceTable)
         assert table.row_count == min(total, 50)
-        assert f"page 1/{-(-total // 50)} · {total} features" in text_of(app, "#page-status")
+        assert f"page 1/{-(-total // 50)} · {total} features" in visible_text(app, "#page-status")
         first = table.selected_key
         assert first is not None
         await pilot.press("s")
@@ -47,13 +47,13 @@ async def test_table_pages_and_searches_on_the_server(make_app, client) -> None:
 
 async def test_enter_opens_the_detail_of_the_selected_feature(make_app, client) -> None:
     app = make_app()
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with app.run_test(size=(80, 120)) as pilot:  # room for the whole detail
         await settle(app, pilot)
         name = app.screen.query_one(ResourceTable).selected_key
         await pilot.press("enter")
         await settle(app, pilot)
         assert isinstance(app.screen, FeatureDetailScreen)
-        text = text_of(app, "#feature")
+        text = visible_text(app, "#feature")
         assert name in text and "Environments" in text and "production" in text
         assert "strategies" in text and "Collaborators" in text  # the full record
         assert "reading strategies" not in text
@@ -96,7 +96,7 @@ async def test_patch_form_sends_the_changed_fields_after_confirmation(make_app, 
         await pilot.click("#confirm")
         await settle(app, pilot)
         assert isinstance(app.screen, FeatureDetailScreen)
-        assert "Edited from the TUI" in text_of(app, "#feature")
+        assert "Edited from the TUI" in visible_text(app, "#feature")
     after = await client.get_feature(project, name)
     assert after.description == "Edited from the TUI"
     assert after.stale is (not before.stale)
@@ -118,11 +118,11 @@ async def test_raw_patch_is_validated_before_sending_and_input_kept(make_app, cl
         await pilot.press("ctrl+r")
         await pilot.pause()
         assert isinstance(app.screen, PatchFormScreen)
-        assert "patch[0].op: one of add, remove" in text_of(app, "#form-error")
+        assert "patch[0].op: one of add, remove" in visible_text(app, "#form-error")
         raw.text = "[{"
         await pilot.press("ctrl+r")
         await pilot.pause()
-        assert "Not sent — JSON: line 1" in text_of(app, "#form-error")
+        assert "Not sent — JSON: line 1" in visible_text(app, "#form-error")
         assert raw.text == "[{"
     assert (await client.get_feature(project, name)).description == before.description
 
@@ -143,7 +143,7 @@ async def test_a_refused_patch_shows_the_error_and_keeps_the_input(make_app, cli
         await pilot.click("#confirm")
         await settle(app, pilot)
         assert isinstance(app.screen, PatchFormScreen)
-        error = text_of(app, "#form-error")
+        error = visible_text(app, "#form-error")
         assert "403 NoAccessError" in error and f"PATCH /api/admin/projects/{project}" in error
         assert app.screen.query_one("#description", Input).value == "viewer was here"
     assert (await client.get_feature(project, name)).description == before.description
@@ -157,13 +157,13 @@ async def test_uncomplete_returns_the_feature_to_its_previous_stage(make_app, cl
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
         await open_detail(app, pilot, feature.project, feature.name)
-        assert "Stage completed" in text_of(app, "#feature")
+        assert "Stage completed" in visible_text(app, "#feature")
         await pilot.press("u")
         await pilot.pause()
         assert isinstance(app.screen, ConfirmModal)
         await pilot.click("#confirm")
         await settle(app, pilot)
-        stage_line = text_of(app, "#feature")
+        stage_line = visible_text(app, "#feature")
         assert "Stage completed" not in stage_line
     after = await client.get_feature(feature.project, feature.name)
     assert after.lifecycle is not None and after.lifecycle.stage != "completed"

@@ -2,23 +2,13 @@
 
 from __future__ import annotations
 
-from textual.widgets import Static
-
 from flagtui.tui.screens.deliveries import DeliveriesScreen, DeliveryDetailScreen
 from flagtui.tui.screens.failures import FailureDetailScreen, FailuresScreen
-from flagtui.tui.screens.integrations import IntegrationsScreen, masked
+from flagtui.tui.screens.integrations import IntegrationsScreen
 from flagtui.tui.widgets.table import ResourceTable
 
 from .areas import app_in, rows, settle
-
-
-def test_secrets_are_masked() -> None:
-    assert masked("url", "https://u:pw@hooks.example/x", set()) == "•••••"
-    assert masked("url", "https://hooks.example/x?token=abc", set()) == "•••••"
-    assert masked("apiKey", "dd-123", set()) == "•••••"
-    assert masked("webhook", "https://hooks.example/x", {"webhook"}) == "•••••"
-    assert masked("url", "*****", set()) == "•••••"
-    assert masked("defaultChannels", "#ops", set()) == "#ops"
+from .helpers import visible_text
 
 
 async def test_integrations_show_failures_counted_from_the_first_page(
@@ -36,7 +26,7 @@ async def test_integrations_show_failures_counted_from_the_first_page(
         shown = {row[0]: int(row[5]) for row in rows(app)}
         assert shown == expected
         assert any(shown.values())
-        detail = str(app.screen.query_one("#integration-detail", Static).render())
+        detail = visible_text(app, "#integration-detail")
         assert "•••••" in detail
         assert "ci-4b1d" not in detail and "6f1c9a2e" not in detail
 
@@ -68,7 +58,7 @@ async def test_deliveries_page_filter_and_detail(make_app, client, tmp_path) -> 
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, DeliveryDetailScreen)
-        text = str(app.screen.query_one("#delivery").render())
+        text = visible_text(app, "#delivery")
         assert second[0].id in text and second[0].event is not None
         assert second[0].event.type in text
         await pilot.press("escape", "p")

@@ -14,14 +14,14 @@ from flagtui.tui.screens.features import FeaturesScreen
 from flagtui.tui.widgets.header import FlagtuiHeader
 from flagtui.tui.widgets.help import HelpScreen
 
-from .helpers import settle, text_of
+from .helpers import settle, toast_text, visible_text
 
 
 async def test_app_starts_and_header_shows_profile_and_server(make_app) -> None:
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
-        text = text_of(app, "#context")
+        text = visible_text(app, "#context")
         assert "sandbox" in text
         assert app.client.server is not None
         assert app.client.server.label in text
@@ -33,7 +33,7 @@ async def test_read_only_and_production_profiles_look_different(make_app) -> Non
     app = make_app(read_only=True, production=True)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
-        text = text_of(app, "#context")
+        text = visible_text(app, "#context")
         assert "🔒 RO" in text
         assert "PRODUCTION" in text
         assert app.screen.query_one(FlagtuiHeader).has_class("-production")
@@ -88,12 +88,12 @@ async def test_unreachable_server_shows_the_error_and_can_retry(tmp_path) -> Non
     profile = Profile(name="gone", url="http://127.0.0.1:9")
     client = AdminClient(profile.url, "token", profile="gone", retry_delays=())
     app = FlagtuiApp(client, profile, state_path=tmp_path / "s.json")
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await settle(app, pilot)
         assert isinstance(app.screen, ConnectScreen)
-        status = text_of(app, "#connect-status")
+        status = visible_text(app, "#connect-status")
         assert "GET /api/admin/ui-config (profile gone) failed: Unreachable" in status
-        assert "not connected" in text_of(app, "#context")
+        assert "not connected" in visible_text(app, "#context")
         # The features area was built and read meanwhile; its failures are not said twice.
-        assert not [n for n in app._notifications if n.title == "Request failed"]
+        assert "Request failed" not in toast_text(app)
     await client.aclose()

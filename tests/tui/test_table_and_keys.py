@@ -9,7 +9,7 @@ from flagtui.tui.widgets.help import HelpScreen
 from flagtui.tui.widgets.keybar import KeyBar
 from flagtui.tui.widgets.table import ResourceTable
 
-from .helpers import settle, text_of
+from .helpers import settle, visible_text
 
 
 class TableApp(App[None]):
@@ -46,12 +46,12 @@ async def test_page_down_is_read_ahead_and_escape_leaves_the_search_box(make_app
         await settle(app, pilot)
         app.screen.query_one("#project", Select).value = "mobile-app"  # 66 features: 2 pages
         await settle(app, pilot)
-        assert "page 1/2 · 66 features" in text_of(app, "#page-status")
+        assert "page 1/2 · 66 features" in visible_text(app, "#page-status")
         first_page = app.screen.query_one(ResourceTable).selected_key
         sent = app.client.requests_sent
         await pilot.press("pagedown")
         await settle(app, pilot)
-        assert "page 2/2 · 66 features" in text_of(app, "#page-status")
+        assert "page 2/2 · 66 features" in visible_text(app, "#page-status")
         assert app.screen.query_one(ResourceTable).selected_key != first_page
         assert app.client.requests_sent == sent  # drawn from the page read ahead
         await pilot.press("s")

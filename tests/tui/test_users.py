@@ -6,6 +6,7 @@ from flagtui.tui.screens.users import UsersScreen
 from flagtui.tui.widgets.table import ResourceTable
 
 from .areas import app_in, rows, settle
+from .helpers import visible_text
 
 
 async def test_search_shows_what_the_client_finds(make_app, client, tmp_path) -> None:
@@ -20,7 +21,7 @@ async def test_search_shows_what_the_client_finds(make_app, client, tmp_path) ->
         await pilot.pause(0.5)
         await settle(pilot)
         assert app.client.requests_sent == before  # one character: a hint, no request
-        assert "at least 2" in str(app.screen.query_one("#users-status").render())
+        assert "at least 2" in visible_text(app, "#users-status")
         await pilot.press("a")
         await pilot.pause(0.5)
         await settle(pilot)
@@ -29,7 +30,7 @@ async def test_search_shows_what_the_client_finds(make_app, client, tmp_path) ->
         assert [r.key.value for r in table.ordered_rows] == [str(u.id) for u in expected.users]
         shown_roles = [row[3] for row in rows(app)]
         assert shown_roles == [roles.get(u.root_role, str(u.root_role)) for u in expected.users]
-        assert "Root roles:" in str(app.screen.query_one("#root-roles").render())
+        assert "Root roles:" in visible_text(app, "#root-roles")
 
 
 async def test_typing_fast_sends_one_request(make_app, tmp_path) -> None:

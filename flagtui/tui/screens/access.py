@@ -10,13 +10,15 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.timer import Timer
-from textual.widgets import Input, Label, SelectionList, Static
+from textual.widgets import Input, SelectionList, Static
 
 from flagtui.api.errors import NotSupported
 from flagtui.api.models import Group, ProjectAccess, Role, User
+from flagtui.tui.format import options, safe
 from flagtui.tui.screens.enterprise import ProjectAreaScreen
 from flagtui.tui.widgets.confirm import ConfirmModal
 from flagtui.tui.widgets.table import ResourceTable, Row
+from flagtui.tui.widgets.text import PlainLabel, PlainStatic
 
 MIN_CHARS = 2
 DEBOUNCE_S = 0.3
@@ -71,15 +73,15 @@ class AccessScreen(ProjectAreaScreen):
         yield ResourceTable(COLUMNS, id="access-current")
         with Horizontal(id="access-form"):
             with Vertical():
-                yield Label("Roles", classes="column-title")
+                yield PlainLabel("Roles", classes="column-title")
                 yield SelectionList[int](id="roles")
             with Vertical():
                 yield Input(placeholder="find users (2+ chars)", id="user-search", compact=True)
                 yield SelectionList[int](id="users")
             with Vertical():
-                yield Label("Groups", classes="column-title")
+                yield PlainLabel("Groups", classes="column-title")
                 yield SelectionList[int](id="groups")
-        yield Static("", id="access-summary")
+        yield PlainStatic("", id="access-summary")
 
     def on_mount(self) -> None:
         self.query_one("#roles", SelectionList).focus()
@@ -95,10 +97,10 @@ class AccessScreen(ProjectAreaScreen):
         self.roles = {r.id: r for r in roles if not r.type.startswith("root")}
         self.groups = {g.id: g for g in groups}
         self.query_one("#roles", SelectionList).add_options(
-            (r.name, r.id) for r in self.roles.values()
+            options((r.name, r.id) for r in self.roles.values())
         )
         self.query_one("#groups", SelectionList).add_options(
-            (g.name, g.id) for g in self.groups.values()
+            options((g.name, g.id) for g in self.groups.values())
         )
         await self.fill_projects()
 
@@ -140,9 +142,9 @@ class AccessScreen(ProjectAreaScreen):
     def show_users(self) -> None:
         box = self.query_one("#users", SelectionList)
         box.clear_options()
-        box.add_options((u.label, u.id, True) for u in self.chosen_users.values())
+        box.add_options((safe(u.label), u.id, True) for u in self.chosen_users.values())
         box.add_options(
-            (u.label, u.id, False) for u in self.found_users if u.id not in self.chosen_users
+            (safe(u.label), u.id, False) for u in self.found_users if u.id not in self.chosen_users
         )
 
     @on(SelectionList.SelectedChanged, "#users")

@@ -24,6 +24,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import ModalScreen, Screen
@@ -31,8 +32,14 @@ from textual.timer import Timer
 from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
-from flagtui.api.errors import FlagtuiError, NotConnected, OutcomeUnknown, RateLimited
-from flagtui.tui.format import safe, when
+from flagtui.api.errors import (
+    FlagtuiError,
+    NotConnected,
+    OutcomeUnknown,
+    RateLimited,
+    ReadOnlyProfile,
+)
+from flagtui.tui.format import Clock, safe, when
 from flagtui.tui.widgets.header import FlagtuiHeader
 from flagtui.tui.widgets.keybar import KeyBar
 
@@ -42,9 +49,15 @@ if TYPE_CHECKING:
 
 def describe_error(error: BaseException) -> str:
     """The sentence shown to a person; never a traceback."""
+    if isinstance(error, ReadOnlyProfile):
+        return f"{read_only_refusal(error.profile)}: {error.action} was not sent."
     if isinstance(error, FlagtuiError):
         return str(error)
     return f"Unexpected {type(error).__name__}: {error}"
+
+
+def read_only_refusal(profile: str) -> str:
+    return f"profile {profile} is read-only"
 
 
 READ_WORKER_PREFIXES = ("load", "search")
@@ -92,6 +105,7 @@ class IOScreenMixin:
         self._retry_timers: dict[str, Timer] = {}
         self._retry_counts: dict[str, int] = {}
         self._read_at: dict[str, datetime] = {}
+        self._times_utc = Clock.utc
 
     @property
     def flagtui(self) -> FlagtuiApp:
@@ -99,6 +113,37 @@ class IOScreenMixin:
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         return not (action in self.WRITE_ACTIONS and self.flagtui.read_only)
+
+    def on_key(self, event: events.Key) -> None:
+        """A write key pressed on a read-only profile (where it is hidden) says why nothing
+        happens, instead of doing nothing."""
+        if not (self.WRITE_ACTIONS and self.flagtui.read_only):
+            return
+        for binding in getattr(type(self), "BINDINGS", []):
+            if (
+                isinstance(binding, Binding)
+                and binding.action in self.WRITE_ACTIONS
+                and event.key in binding.key.split(",")
+            ):
+                self.flagtui.notify(
+                    f"{read_only_refusal(self.flagtui.profile.name)}: "
+                    f"{binding.description or binding.action} is not offered.",
+                    severity="warning",
+                    timeout=4,
+                )
+                return
+
+    def times_changed(self) -> None:
+        """Local time or UTC was switched (format.Clock): redraw the times shown."""
+        self._times_utc = Clock.utc
+        self.redraw_times()
+
+    def redraw_times(self) -> None:
+        """Screens that show times draw them again from what they hold (no request)."""
+
+    def on_screen_resume(self) -> None:
+        if self._times_utc != Clock.utc:
+            self.times_changed()
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         worker, group = event.worker, event.worker.group

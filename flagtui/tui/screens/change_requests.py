@@ -11,7 +11,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.widgets import DataTable, Static
+from textual.widgets import DataTable
 
 from flagtui.api.models import ChangeRequest, CreatedBy
 from flagtui.tui.format import when
@@ -20,6 +20,7 @@ from flagtui.tui.screens.deliveries import clip
 from flagtui.tui.screens.enterprise import ProjectAreaScreen
 from flagtui.tui.widgets.confirm import ConfirmModal
 from flagtui.tui.widgets.table import FilteredTable, ResourceTable, Row
+from flagtui.tui.widgets.text import PlainStatic
 
 STATE_STYLES = {
     "Draft": "dim",
@@ -124,7 +125,7 @@ class ChangeRequestDetailScreen(AreaScreen):
 
     def compose_body(self) -> ComposeResult:
         with VerticalScroll(id="detail"):
-            yield Static(f"loading change request {self.cr_id}…", id="change-request")
+            yield PlainStatic(f"loading change request {self.cr_id}…", id="change-request")
 
     def on_mount(self) -> None:
         self.query_one("#detail").focus()
@@ -132,15 +133,19 @@ class ChangeRequestDetailScreen(AreaScreen):
 
     @work(exclusive=True, group="change-request", exit_on_error=False)
     async def load(self) -> None:
-        cr = await self.flagtui.client.get_change_request(self.project, self.cr_id)
-        self.change_request = cr
-        self.query_one("#change-request", Static).update(change_request_text(cr))
+        self.change_request = await self.flagtui.client.get_change_request(self.project, self.cr_id)
+        self.redraw_times()
+
+    def redraw_times(self) -> None:
+        if self.change_request is not None:
+            text = change_request_text(self.change_request)
+            self.query_one("#change-request", PlainStatic).update(text)
 
     def show_read_failure(self, group: str, error: BaseException) -> None:
         cr = self.change_request
         shown = change_request_text(cr) if cr is not None else None
         text = self.detail_after_failure(group, error, shown)
-        self.query_one("#change-request", Static).update(text)
+        self.query_one("#change-request", PlainStatic).update(text)
 
     def action_reload(self) -> None:
         self.load()
@@ -192,6 +197,9 @@ class ChangeRequestsScreen(ProjectAreaScreen):
     def on_resize(self) -> None:
         if self.change_requests:
             self.show()
+
+    def redraw_times(self) -> None:
+        self.show()
 
     def not_supported(self) -> None:
         self.query_one(FilteredTable).display = False

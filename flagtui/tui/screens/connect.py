@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import Static
 
 from flagtui.tui.screens.base import AreaScreen
+from flagtui.tui.widgets.text import PlainStatic
 
 
 class ConnectScreen(AreaScreen):
@@ -20,7 +20,7 @@ class ConnectScreen(AreaScreen):
         self.failure: str | None = None
 
     def compose_body(self) -> ComposeResult:
-        yield Static(self._status(), id="connect-status")
+        yield PlainStatic(self._status(), id="connect-status")
 
     def _status(self) -> str:
         if self.failure is None:
@@ -30,5 +30,5 @@ class ConnectScreen(AreaScreen):
     def show_failure(self, message: str) -> None:
         """Also before the screen is composed: it is shown as soon as it is."""
         self.failure = message
-        for status in self.query("#connect-status").results(Static):
+        for status in self.query("#connect-status").results(PlainStatic):
             status.update(self._status())

@@ -1,5 +1,6 @@
 """Deliveries of one integration (operation 2), a page of 50 at a time, failed-only on `f`;
-Enter opens one delivery: the event that triggered it and what the integration reported."""
+Enter opens one delivery: the event that triggered it and what the integration reported. URLs
+in what the integration reported are masked (masking.py); `v` reveals them for that delivery."""
 
 from __future__ import annotations
 
@@ -13,10 +14,12 @@ from textual.containers import VerticalScroll
 from textual.widgets import DataTable, Static
 
 from flagtui.api.models import Addon, IntegrationEvent
-from flagtui.tui.format import when
+from flagtui.tui.format import time_width, when
+from flagtui.tui.masking import mask_text, mask_urls
 from flagtui.tui.screens.base import AreaScreen
 from flagtui.tui.screens.event_detail import event_text, pretty, section
 from flagtui.tui.widgets.table import FilteredTable, ResourceTable, Row
+from flagtui.tui.widgets.text import PlainStatic
 
 PAGE_SIZE = 50
 STATE_STYLES = {"success": "green", "successWithErrors": "yellow", "failed": "bold red"}
@@ -57,7 +60,7 @@ def delivery_cells(delivery: IntegrationEvent, width: int) -> list[str | Text]:
         state_text(delivery.state),
         clip_middle(event.type if event else "—", type_w),
         clip((event.feature_name or "") if event else "", feature_w),
-        clip(delivery.state_details or "", details_w),
+        clip(mask_urls(delivery.state_details or ""), details_w),
     ]
 
 
@@ -67,14 +70,16 @@ def preview_text(delivery: IntegrationEvent | None, integration: str = "") -> Te
         return Text("")
     out = Text(f"{integration} " if integration else "", style="bold")
     out.append_text(state_text(delivery.state))
-    out.append(f" {delivery.state_details or ''}")
+    out.append(f" {mask_urls(delivery.state_details or '')}")
     message = (delivery.details or {}).get("message")
     if message:
-        out.append(f"\n{message}", style="dim")
+        out.append(f"\n{mask_urls(str(message))}", style="dim")
     return out
 
 
-def delivery_text(delivery: IntegrationEvent, integration: str) -> Text:
+def delivery_text(delivery: IntegrationEvent, integration: str, *, reveal: bool = False) -> Text:
+    """The delivery in full, the event that triggered it included; the URLs in it masked unless
+    `reveal` (the heading says which, when there is any URL to mask)."""
     out = Text()
     out.append(f"Delivery {delivery.id}", style="bold")
     out.append(f" to {integration} · {when(delivery.created_at)} · ")
@@ -94,7 +99,11 @@ def delivery_text(delivery: IntegrationEvent, integration: str) -> Text:
         out.append("—\n")
     section(out, "Triggering event")
     out.append_text(event_text(delivery.event) if delivery.event else Text("—\n"))
-    return out
+    masked = mask_text(out)
+    if masked is out:  # no URL in it
+        return out
+    note = "URLs shown in full: v masks them\n" if reveal else "URLs masked: v reveals them\n"
+    return Text.assemble((note, "dim italic"), out if reveal else masked)
 
 
 class DeliveryDetailScreen(AreaScreen):
@@ -102,19 +111,32 @@ class DeliveryDetailScreen(AreaScreen):
     BINDINGS: ClassVar = [
         Binding("escape", "app.pop_screen", "Back", id="delivery.back", tooltip="Back to the list"),
         Binding("y", "copy", "Copy id", id="delivery.copy", tooltip="Copy the delivery's id"),
-    ]
+        Binding("v", "reveal", "Reveal URLs", id="delivery.reveal",
+                tooltip="Show this delivery's URLs in full, or masked again"),
+    ]  # fmt: skip
 
     def __init__(self, delivery: IntegrationEvent, integration: str) -> None:
         super().__init__()
         self.delivery = delivery
         self.integration = integration
+        self.revealed = False  # for this delivery, while it is on screen
 
     def compose_body(self) -> ComposeResult:
         with VerticalScroll(id="detail"):
-            yield Static(delivery_text(self.delivery, self.integration), id="delivery")
+            yield PlainStatic(self._text(), id="delivery")
+
+    def _text(self) -> Text:
+        return delivery_text(self.delivery, self.integration, reveal=self.revealed)
 
     def on_mount(self) -> None:
         self.query_one("#detail").focus()
+
+    def redraw_times(self) -> None:
+        self.query_one("#delivery", PlainStatic).update(self._text())
+
+    def action_reveal(self) -> None:
+        self.revealed = not self.revealed
+        self.query_one("#delivery", PlainStatic).update(self._text())
 
     def action_copy(self) -> None:
         self.app.copy_to_clipboard(self.delivery.id)
@@ -155,10 +177,10 @@ class DeliveriesScreen(AreaScreen):
 
     def compose_body(self) -> ComposeResult:
         title = f"{addon_label(self.addon)} · {self.addon.description or ''}"
-        yield Static(title, classes="status-line", id="deliveries-title")
-        yield Static("loading…", classes="status-line", id="deliveries-status")
+        yield PlainStatic(title, classes="status-line", id="deliveries-title")
+        yield PlainStatic("loading…", classes="status-line", id="deliveries-status")
         yield FilteredTable(ResourceTable(self.COLUMNS, id="deliveries"))
-        yield Static("", classes="delivery-preview")
+        yield PlainStatic("", classes="delivery-preview")
 
     def on_mount(self) -> None:
         self.query_one(ResourceTable).focus()
@@ -174,8 +196,9 @@ class DeliveriesScreen(AreaScreen):
 
     def show(self) -> None:
         shown = [d for d in self.deliveries if d.failed or not self.failed_only]
-        # Time 16 + state 11 + cell padding 10 + scrollbar 1 leave the rest to three columns.
-        rows: list[Row] = [(d.id, delivery_cells(d, self.size.width - 38)) for d in shown]
+        # Time, state 11, cell padding 10 and scrollbar 1 leave the rest to three columns.
+        free = self.size.width - time_width() - 22
+        rows: list[Row] = [(d.id, delivery_cells(d, free)) for d in shown]
         self.query_one(ResourceTable).set_rows(rows)
         failed = sum(d.failed for d in self.deliveries)
         start = self.page * PAGE_SIZE
@@ -188,6 +211,9 @@ class DeliveriesScreen(AreaScreen):
     def on_resize(self) -> None:
         if self.deliveries:
             self.show()
+
+    def redraw_times(self) -> None:
+        self.show()
 
     @property
     def selected(self) -> IntegrationEvent | None:

@@ -13,6 +13,7 @@ from textual.widgets import Select, Static
 from flagtui.api.errors import NotSupported
 from flagtui.tui.format import project_options
 from flagtui.tui.screens.base import AreaScreen
+from flagtui.tui.widgets.text import PlainStatic
 
 
 class ProjectAreaScreen(AreaScreen):
@@ -25,7 +26,7 @@ class ProjectAreaScreen(AreaScreen):
     def compose_body(self) -> ComposeResult:
         with Horizontal(classes="toolbar"):
             yield Select[str]([], prompt=self.PROJECT_PROMPT, id="project", compact=True)
-        yield Static("loading…", id="area-status", classes="status-line")
+        yield PlainStatic("loading…", id="area-status", classes="status-line")
         yield from self.compose_project_body()
 
     def compose_project_body(self) -> ComposeResult:
@@ -65,6 +66,12 @@ class ProjectAreaScreen(AreaScreen):
 
     def project_changed(self) -> None:
         """The chosen project changed: read what the area shows of it."""
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """On an OSS server the area's writes cannot work: their keys are not offered."""
+        if action in self.WRITE_ACTIONS and not self.flagtui.enterprise:
+            return False
+        return super().check_action(action, parameters)
 
     def io_failed(self, group: str, error: BaseException) -> None:
         if isinstance(error, NotSupported):

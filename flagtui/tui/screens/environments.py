@@ -11,10 +11,11 @@ from textual.containers import Horizontal
 from textual.widgets import Select, Static
 
 from flagtui.api.models import ProjectEnvironment
-from flagtui.tui.format import yes_no
+from flagtui.tui.format import project_options, yes_no
 from flagtui.tui.screens.base import AreaScreen
 from flagtui.tui.widgets.confirm import TypedConfirmModal
 from flagtui.tui.widgets.table import FilteredTable, ResourceTable
+from flagtui.tui.widgets.text import PlainStatic
 
 COLUMNS = [
     ("name", "Environment"),
@@ -46,7 +47,7 @@ class EnvironmentsScreen(AreaScreen):
     def compose_body(self) -> ComposeResult:
         with Horizontal(classes="toolbar"):
             yield Select[str]([], prompt="project", id="project", compact=True)
-        yield Static("", id="envs-status", classes="status-line")
+        yield PlainStatic("", id="envs-status", classes="status-line")
         yield FilteredTable(ResourceTable(COLUMNS, id="environments"))
 
     def on_mount(self) -> None:
@@ -69,9 +70,7 @@ class EnvironmentsScreen(AreaScreen):
         projects = await self.flagtui.client.list_projects()
         self._project_ids = [p.id for p in projects]
         select = self.query_one("#project", Select)
-        select.set_options(
-            (p.id if p.name == p.id else f"{p.name} ({p.id})", p.id) for p in projects
-        )
+        select.set_options(project_options(projects))
         remembered = self.flagtui.project
         if self._project_ids:
             select.value = remembered if remembered in self._project_ids else self._project_ids[0]

@@ -12,11 +12,11 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.widgets import Static
 
 from flagtui.api.models import EventRecord
 from flagtui.tui.format import when
 from flagtui.tui.screens.base import AreaScreen
+from flagtui.tui.widgets.text import PlainStatic
 
 
 def pretty(value: Any) -> str:
@@ -82,10 +82,13 @@ class EventDetailScreen(AreaScreen):
 
     def compose_body(self) -> ComposeResult:
         with VerticalScroll(id="detail"):
-            yield Static(event_text(self.event), id="event")
+            yield PlainStatic(event_text(self.event), id="event")
 
     def on_mount(self) -> None:
         self.query_one("#detail").focus()
+
+    def redraw_times(self) -> None:
+        self.query_one("#event", PlainStatic).update(event_text(self.event))
 
     def action_copy(self) -> None:
         self.app.copy_to_clipboard(str(self.event.id))

@@ -16,11 +16,12 @@ from textual.widgets import DataTable, Input, Static
 
 from flagtui.api.event_types import EVENT_TYPES
 from flagtui.api.models import EventRecord
-from flagtui.tui.format import when
+from flagtui.tui.format import time_width, when
 from flagtui.tui.screens.base import AreaScreen
 from flagtui.tui.screens.deliveries import clip, clip_middle
 from flagtui.tui.screens.event_detail import EventDetailScreen
 from flagtui.tui.widgets.table import FilteredTable, ResourceTable, Row
+from flagtui.tui.widgets.text import PlainStatic
 
 PAGE_SIZES = (50, 100)
 DEBOUNCE_S = 0.5
@@ -37,8 +38,8 @@ COLUMNS = [
 def event_row(event: EventRecord, width: int) -> Row:
     wide = width >= 110
     type_w, project_w = (28, 14) if wide else (20, 9)
-    # What id (6), time (16), type, project, cell padding (12) and scrollbar (1) leave.
-    free = max(16, width - 35 - type_w - project_w)
+    # What id (6), time, type, project, cell padding (12) and scrollbar (1) leave.
+    free = max(16, width - 19 - time_width() - type_w - project_w)
     feature_w = free * 11 // 20
     cells = (
         str(event.id),
@@ -86,7 +87,7 @@ class EventsScreen(AreaScreen):
             yield Input(placeholder="project", id="project", compact=True)
             yield Input(placeholder="feature", id="feature", compact=True)
             yield Input(placeholder="free text", id="query", compact=True)
-        yield Static("loading…", id="events-status", classes="status-line")
+        yield PlainStatic("loading…", id="events-status", classes="status-line")
         yield FilteredTable(ResourceTable(COLUMNS, id="events"))
 
     def on_mount(self) -> None:
@@ -136,6 +137,9 @@ class EventsScreen(AreaScreen):
     def on_resize(self) -> None:
         if self.events:
             self.show()
+
+    def redraw_times(self) -> None:
+        self.show()
 
     @on(Input.Changed, ".toolbar Input")
     def _typed(self) -> None:

@@ -14,7 +14,8 @@ from textual.binding import Binding
 from textual.widgets import DataTable, Static
 
 from flagtui.api.models import IntegrationEvent
-from flagtui.tui.format import when
+from flagtui.tui.format import time_width, when
+from flagtui.tui.masking import mask_urls
 from flagtui.tui.screens.base import AreaScreen
 from flagtui.tui.screens.deliveries import (
     DeliveryDetailScreen,
@@ -26,6 +27,7 @@ from flagtui.tui.screens.deliveries import (
 )
 from flagtui.tui.screens.integrations import bounded
 from flagtui.tui.widgets.table import Cell, FilteredTable, ResourceTable, Row
+from flagtui.tui.widgets.text import PlainStatic
 
 WINDOW = 100
 COLUMNS = [
@@ -56,9 +58,9 @@ class FailuresScreen(AreaScreen):
         self.counted = 0
 
     def compose_body(self) -> ComposeResult:
-        yield Static("loading…", id="failures-status", classes="status-line")
+        yield PlainStatic("loading…", id="failures-status", classes="status-line")
         yield FilteredTable(ResourceTable(COLUMNS, id="failures"))
-        yield Static("", classes="delivery-preview")
+        yield PlainStatic("", classes="delivery-preview")
 
     def on_mount(self) -> None:
         self.query_one(ResourceTable).focus()
@@ -84,8 +86,9 @@ class FailuresScreen(AreaScreen):
         self.show()
 
     def show(self) -> None:
-        # Time 16 + integration 12 + state 9 + cell padding 10 + scrollbar 1 = 48
-        type_w, details_w = share(self.size.width - 48, 26 if self.size.width >= 110 else 18)
+        # Time, integration 12, state 9, cell padding 10 and scrollbar 1 leave the rest.
+        free = self.size.width - time_width() - 32
+        type_w, details_w = share(free, 26 if self.size.width >= 110 else 18)
         rows: list[Row] = []
         for integration, d in self.failures:
             event = d.event
@@ -94,7 +97,7 @@ class FailuresScreen(AreaScreen):
                 integration,
                 state_text(d.state),
                 clip_middle(event.type if event else "—", type_w),
-                clip(d.state_details or "", details_w),
+                clip(mask_urls(d.state_details or ""), details_w),
             ]
             rows.append((f"{d.integration_id}:{d.id}", cells))
         self.query_one(ResourceTable).set_rows(rows)
@@ -107,6 +110,9 @@ class FailuresScreen(AreaScreen):
     def on_resize(self) -> None:
         if self.failures:
             self.show()
+
+    def redraw_times(self) -> None:
+        self.show()
 
     def action_reload(self) -> None:
         self.load()

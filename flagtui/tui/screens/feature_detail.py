@@ -21,6 +21,7 @@ from flagtui.api.models import Constraint, Feature, Strategy, Variant
 from flagtui.tui.format import when, yes_no
 from flagtui.tui.screens.base import AreaScreen
 from flagtui.tui.widgets.confirm import ConfirmModal
+from flagtui.tui.widgets.text import PlainStatic
 
 
 def _constraint(c: Constraint) -> str:
@@ -136,9 +137,9 @@ class FeatureDetailScreen(AreaScreen):
     def compose_body(self) -> ComposeResult:
         with VerticalScroll(id="detail"):
             if self.summary is not None:
-                yield Static(feature_text(self.summary, complete=False), id="feature")
+                yield PlainStatic(feature_text(self.summary, complete=False), id="feature")
             else:
-                yield Static(f"loading {self.feature_name}…", id="feature")
+                yield PlainStatic(f"loading {self.feature_name}…", id="feature")
 
     def on_mount(self) -> None:
         self.query_one("#detail").focus()
@@ -159,6 +160,13 @@ class FeatureDetailScreen(AreaScreen):
         complete = not feature.is_archived
         self.query_one("#feature", Static).update(feature_text(feature, complete=complete))
         self.refresh_bindings()
+
+    def redraw_times(self) -> None:
+        shown = self.feature or self.summary
+        if shown is not None:
+            self.query_one("#feature", PlainStatic).update(
+                feature_text(shown, complete=self.feature is not None)
+            )
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "uncomplete" and not self._completed:

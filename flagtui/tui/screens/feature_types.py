@@ -8,7 +8,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.widgets import Button, Input, Label, Static
+from textual.widgets import Button, Input
 
 from flagtui.api.errors import InvalidArgument, OutcomeUnknown
 from flagtui.api.models import FeatureType
@@ -16,6 +16,7 @@ from flagtui.api.validation import MAX_LIFETIME_DAYS, lifetime_days
 from flagtui.tui.format import lifetime
 from flagtui.tui.screens.base import AreaScreen, FlagtuiModal, describe_error
 from flagtui.tui.widgets.table import FilteredTable, ResourceTable
+from flagtui.tui.widgets.text import MessageLine, PlainLabel, PlainStatic
 
 COLUMNS = [("id", "Id"), ("name", "Name"), ("lifetime", "Lifetime"), ("about", "Description")]
 HINT = "Lifetime: days until a flag of the type is marked potentially stale."
@@ -47,13 +48,13 @@ class LifetimeModal(FlagtuiModal):
     def compose(self) -> ComposeResult:
         t = self.feature_type
         with Vertical(classes="dialog"):
-            yield Label(f"Lifetime of {t.name} ({t.id})", classes="dialog-title")
-            yield Label(
+            yield PlainLabel(f"Lifetime of {t.name} ({t.id})", classes="dialog-title")
+            yield PlainLabel(
                 f"Days until potentially stale, or never. Now: {lifetime(t.lifetime_days)}."
             )
             current = "never" if not t.lifetime_days else str(t.lifetime_days)
             yield Input(current, id="lifetime", placeholder="days or never")
-            yield Static("", id="lifetime-error", classes="error-line")
+            yield MessageLine(id="lifetime-error", classes="error-line")
             yield Button("Save", id="save", variant="primary")
 
     def on_mount(self) -> None:
@@ -65,14 +66,14 @@ class LifetimeModal(FlagtuiModal):
     @on(Input.Submitted)
     @on(Button.Pressed, "#save")
     def save(self) -> None:
-        error = self.query_one("#lifetime-error", Static)
+        error = self.query_one("#lifetime-error", MessageLine)
         if self.write_in_flight("lifetime"):
             error.update("sending… (the lifetime already sent is waiting for its answer)")
             return
         try:
             days = parse_lifetime(self.query_one("#lifetime", Input).value)
         except InvalidArgument as exc:
-            error.update(f"Not sent — {exc.limit}")
+            error.update(f"Not sent — {exc}")
             return
         error.update("sending…")
         self.send(days)
@@ -89,7 +90,7 @@ class LifetimeModal(FlagtuiModal):
             if isinstance(error, OutcomeUnknown)
             else "Not applied"
         )
-        self.query_one("#lifetime-error", Static).update(f"{said} — {describe_error(error)}")
+        self.query_one("#lifetime-error", MessageLine).update(f"{said} — {describe_error(error)}")
         super().io_failed(group, error)
 
 
@@ -107,7 +108,7 @@ class FeatureTypesScreen(AreaScreen):
         self.types: dict[str, FeatureType] = {}
 
     def compose_body(self) -> ComposeResult:
-        yield Static(HINT, id="types-status", classes="status-line")
+        yield PlainStatic(HINT, id="types-status", classes="status-line")
         yield FilteredTable(ResourceTable(COLUMNS, id="types"))
 
     def on_mount(self) -> None:
@@ -120,7 +121,7 @@ class FeatureTypesScreen(AreaScreen):
         self.types = {t.id: t for t in types}
         rows = [(t.id, (t.id, t.name, lifetime(t.lifetime_days), t.description)) for t in types]
         self.query_one(ResourceTable).set_rows(rows)
-        self.query_one("#types-status", Static).update(HINT)
+        self.query_one("#types-status", PlainStatic).update(HINT)
 
     def action_reload(self) -> None:
         self.load()

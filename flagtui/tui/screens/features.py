@@ -18,9 +18,10 @@ from textual.widgets import DataTable, Input, Select, Static
 
 from flagtui.api.errors import FlagtuiError
 from flagtui.api.models import Feature, FeatureType, Project
-from flagtui.tui.format import env_flags, project_options, short_names, staleness, when
+from flagtui.tui.format import env_flags, options, project_options, short_names, staleness, when
 from flagtui.tui.screens.base import AreaScreen
 from flagtui.tui.widgets.table import ResourceTable, Row
+from flagtui.tui.widgets.text import PlainStatic
 
 PAGE_SIZE = 50
 DEBOUNCE_S = 0.4
@@ -95,7 +96,7 @@ class FeaturesScreen(AreaScreen):
         # first page shows: rows first, then controls, in the same place.
         yield Horizontal(classes="toolbar", id="toolbar-search")
         yield Horizontal(classes="toolbar", id="toolbar-filters")
-        yield Static("loading…", id="page-status", classes="status-line")
+        yield PlainStatic("loading…", id="page-status", classes="status-line")
         yield ResourceTable(COLUMNS, id="features")
 
     def on_mount(self) -> None:
@@ -150,7 +151,7 @@ class FeaturesScreen(AreaScreen):
         )
         bar.mount(project, Input(placeholder="search features (s)", id="search", compact=True))
         self.query_one("#toolbar-filters", Horizontal).mount(
-            Select[str](((t.name, t.id) for t in types), prompt="any type", id="type",
+            Select[str](options((t.name, t.id) for t in types), prompt="any type", id="type",
                         compact=True),
             Select[str](STATES[1:], prompt="any state", id="state", compact=True),
             Select[str]([(s, s) for s in STAGES], prompt="any stage", id="stage", compact=True),
@@ -232,6 +233,9 @@ class FeaturesScreen(AreaScreen):
     def on_resize(self) -> None:
         if self.features:
             self.show_rows()
+
+    def redraw_times(self) -> None:
+        self.on_resize()
 
     def restart(self) -> None:
         self.page = 0

@@ -4,10 +4,9 @@ its parameters, secrets masked. Enter opens its deliveries (operation 2)."""
 from __future__ import annotations
 
 import asyncio
-import re
 from collections.abc import Awaitable, Callable, Iterable
 from functools import partial
-from typing import Any, ClassVar, TypeVar
+from typing import ClassVar, TypeVar
 
 from rich.text import Text
 from textual import on, work
@@ -17,19 +16,15 @@ from textual.widgets import DataTable, Static
 
 from flagtui.api.models import Addon, AddonList
 from flagtui.tui.format import yes_no
+from flagtui.tui.masking import masked
 from flagtui.tui.screens.base import AreaScreen
 from flagtui.tui.screens.deliveries import DeliveriesScreen, clip
 from flagtui.tui.widgets.table import FilteredTable, ResourceTable, Row
+from flagtui.tui.widgets.text import PlainStatic
 
 T = TypeVar("T")
 FAILURE_WINDOW = 50  # failures are counted on the first page of deliveries
 CONCURRENCY = 4
-MASK = "•••••"
-SECRET_NAME = re.compile(r"token|key|secret|password|passwd|auth|credential|signature", re.I)
-URL_WITH_CREDENTIALS = re.compile(
-    r"://[^/@\s]+@|[?&](token|key|secret|sig|signature|password|api[_-]?key|access[_-]?token)=",
-    re.I,
-)
 COLUMNS = [
     ("id", "ID"),
     ("provider", "Provider"),
@@ -57,13 +52,6 @@ def sensitive_names(addons: AddonList) -> dict[str, set[str]]:
         p.name: {spec.name for spec in p.parameters or [] if spec.sensitive}
         for p in addons.providers
     }
-
-
-def masked(name: str, value: Any, sensitive: set[str]) -> str:
-    text = str(value)
-    if name in sensitive or SECRET_NAME.search(name) or URL_WITH_CREDENTIALS.search(text):
-        return MASK
-    return text.replace("*****", MASK)
 
 
 def failure_cell(count: int | None) -> Text:
@@ -102,9 +90,9 @@ class IntegrationsScreen(AreaScreen):
         self.failures: dict[int, int] = {}
 
     def compose_body(self) -> ComposeResult:
-        yield Static("loading…", id="integrations-status", classes="status-line")
+        yield PlainStatic("loading…", id="integrations-status", classes="status-line")
         yield FilteredTable(ResourceTable(COLUMNS, id="integrations"), id="integrations-list")
-        yield Static("", id="integration-detail")
+        yield PlainStatic("", id="integration-detail")
 
     def on_mount(self) -> None:
         self.query_one(ResourceTable).focus()

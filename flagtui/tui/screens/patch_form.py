@@ -19,15 +19,17 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Checkbox, Input, Label, Select, Static, TextArea
+from textual.widgets import Checkbox, Input, Select, TextArea
 
-from flagtui.api.errors import InvalidArgument, OutcomeUnknown
+from flagtui.api.errors import ApiError, InvalidArgument, OutcomeUnknown
 from flagtui.api.models import Feature
 from flagtui.api.validation import patch_operations
+from flagtui.tui.format import clean, safe
 from flagtui.tui.screens.base import IOScreenMixin, describe_error
 from flagtui.tui.widgets.confirm import ConfirmModal
 from flagtui.tui.widgets.header import FlagtuiHeader
 from flagtui.tui.widgets.keybar import KeyBar
+from flagtui.tui.widgets.text import MessageLine, PlainLabel
 
 OUTCOME_UNKNOWN = (
     "The server's answer did not arrive (no answer in time, or the connection broke); "
@@ -37,6 +39,11 @@ OUTCOME_UNKNOWN = (
 SENDING = "sending…"
 STILL_SENDING = "sending… (the patch already sent is waiting for its answer: not sent again)"
 FLAGS = (("stale", "stale"), ("impressionData", "impression_data"), ("archived", "archived"))
+
+
+def _names(text: str, wire: str) -> bool:
+    """Whether a server's path or sentence names the field: `/type`, `"type"` or `type`."""
+    return text == wire or f"/{wire}" in text or f'"{wire}"' in text
 
 
 def _flag_label(wire: str, value: bool) -> str:
@@ -66,20 +73,23 @@ class PatchFormScreen(IOScreenMixin, Screen[Feature | None]):
         f = self.feature
         yield FlagtuiHeader(area="features")
         with VerticalScroll(id="patch-form"):
-            yield Label(f"Patch {f.name} (project {self.project})", classes="dialog-title")
+            yield PlainLabel(f"Patch {f.name} (project {self.project})", classes="dialog-title")
             with Vertical(id="simple"):
-                yield Label("Description")
-                yield Input(f.description or "", id="description", select_on_focus=False)
-                yield Label("Type")
-                current = [(f.type, f.type)] if f.type else []
+                yield PlainLabel("Description")
+                yield Input(self.baseline_description, id="description", select_on_focus=False)
+                yield MessageLine(id="description-error", classes="error-line")
+                yield PlainLabel("Type")
+                current = [(safe(f.type), f.type)] if f.type else []
                 yield Select[str](current, value=f.type or Select.NULL, id="type", compact=True)
+                yield MessageLine(id="type-error", classes="error-line")
                 for wire, attr in FLAGS:
                     value = bool(getattr(f, attr))
                     yield Checkbox(_flag_label(wire, value), value, id=wire, compact=True)
+                    yield MessageLine(id=f"{wire}-error", classes="error-line")
             with Vertical(id="advanced"):
-                yield Label('JSON Patch array, e.g. [{"op": "replace", "path": ...}]')
+                yield PlainLabel('JSON Patch array, e.g. [{"op": "replace", "path": ...}]')
                 yield TextArea("[]", id="raw", language="json", soft_wrap=True)
-            yield Static("", id="form-error", classes="error-line")
+            yield MessageLine(id="form-error", classes="error-line")
         yield KeyBar()
 
     def on_mount(self) -> None:
@@ -91,9 +101,9 @@ class PatchFormScreen(IOScreenMixin, Screen[Feature | None]):
     async def load_types(self) -> None:
         types = await self.flagtui.client.list_feature_types()
         select = self.query_one("#type", Select)
-        options = [(t.name, t.id) for t in types]
+        options = [(safe(t.name), t.id) for t in types]
         if self.feature.type and self.feature.type not in {t.id for t in types}:
-            options.append((self.feature.type, self.feature.type))
+            options.append((safe(self.feature.type), self.feature.type))
         select.set_options(options)
         if self.feature.type:
             select.value = self.feature.type
@@ -106,7 +116,7 @@ class PatchFormScreen(IOScreenMixin, Screen[Feature | None]):
         f = self.feature
         ops: list[dict[str, Any]] = []
         description = self.query_one("#description", Input).value
-        if description != (f.description or ""):
+        if description != self.baseline_description:
             ops.append({"op": "replace", "path": "/description", "value": description})
         kind = self.query_one("#type", Select).value
         if isinstance(kind, str) and kind != f.type:
@@ -130,8 +140,35 @@ class PatchFormScreen(IOScreenMixin, Screen[Feature | None]):
         patch_operations(ops)
         return ops
 
+    @property
+    def baseline_description(self) -> str:
+        """The description as the input shows it (control characters made visible): an
+        untouched input sends nothing."""
+        return clean(self.feature.description or "")
+
     def show_error(self, message: str) -> None:
-        self.query_one("#form-error", Static).update(message)
+        """The form's message line; the fields' own lines are cleared with it."""
+        for line in self.query(".error-line").results(MessageLine):
+            line.update("")
+        self.query_one("#form-error", MessageLine).update(message)
+
+    def show_field_error(self, error: BaseException) -> None:
+        """A refusal that names a field (`/type` in a detail's path or message, or `"type"` in
+        the server's message) is also said next to that field."""
+        if not isinstance(error, ApiError) or self.advanced:
+            return
+        for wire in ("description", "type", *(w for w, _ in FLAGS)):
+            reasons = [
+                str(d.get("message") or error.message or error.name)
+                for d in error.details
+                if _names(str(d.get("path", "")), wire) or _names(str(d.get("message", "")), wire)
+            ]
+            if not reasons and _names(error.message, wire):
+                reasons = [error.message]
+            if reasons:
+                self.query_one(f"#{wire}-error", MessageLine).update(
+                    f"↑ refused: {'; '.join(reasons)}"
+                )
 
     def action_toggle_mode(self) -> None:
         self.advanced = not self.advanced
@@ -225,6 +262,7 @@ class PatchFormScreen(IOScreenMixin, Screen[Feature | None]):
             self.show_error(f"{OUTCOME_UNKNOWN}\n{describe_error(error)}")
         elif group == "patch":
             self.show_error(f"Not applied — {describe_error(error)}")
+            self.show_field_error(error)
             self.refresh_baseline()
         elif group == "patch-reread":
             self.show_error(f"Could not re-read — {describe_error(error)}")

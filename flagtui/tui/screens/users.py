@@ -12,10 +12,11 @@ from textual.timer import Timer
 from textual.widgets import Input, Static
 
 from flagtui.api.models import Role, User, UserList
-from flagtui.tui.format import when
+from flagtui.tui.format import time_width, when
 from flagtui.tui.screens.base import AreaScreen
 from flagtui.tui.screens.deliveries import clip
 from flagtui.tui.widgets.table import FilteredTable, ResourceTable, Row
+from flagtui.tui.widgets.text import PlainStatic
 
 MIN_CHARS = 2
 DEBOUNCE_S = 0.3
@@ -34,8 +35,8 @@ def role_names(roles: list[Role]) -> dict[int, str]:
 
 
 def user_row(user: User, roles: dict[int, str], width: int) -> Row:
-    # Name, username and e-mail share what role (10), last seen (16) and padding (11) leave.
-    free = max(30, width - 37)
+    # Name, username and e-mail share what role (10), last seen and padding (11) leave.
+    free = max(30, width - 21 - time_width())
     name_w, user_w = free * 3 // 10, free * 3 // 10
     role = roles.get(user.root_role, str(user.root_role)) if user.root_role is not None else "—"
     cells = (
@@ -62,9 +63,9 @@ class UsersScreen(AreaScreen):
 
     def compose_body(self) -> ComposeResult:
         yield Input(placeholder="search users (2+ characters)", id="user-search", compact=True)
-        yield Static(HINT, id="users-status", classes="status-line")
+        yield PlainStatic(HINT, id="users-status", classes="status-line")
         yield FilteredTable(ResourceTable(COLUMNS, id="users"))
-        yield Static("", id="root-roles", classes="status-line")
+        yield PlainStatic("", id="root-roles", classes="status-line")
 
     def on_mount(self) -> None:
         self.query_one(ResourceTable).focus()
@@ -110,6 +111,9 @@ class UsersScreen(AreaScreen):
         self.query_one("#root-roles", Static).update(f"Root roles: {listed}")
 
     def on_resize(self) -> None:
+        self.show()
+
+    def redraw_times(self) -> None:
         self.show()
 
     @on(ResourceTable.FilterRequested)

@@ -8,11 +8,15 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label, Static
+from textual.widgets import Button, Input
+
+from flagtui.tui.format import clean
+from flagtui.tui.widgets.text import PlainLabel, PlainStatic
 
 
 class ConfirmModal(ModalScreen[bool]):
-    """Ask before a change. Enter on the focused button decides; Escape cancels."""
+    """Ask before a change. Enter on the focused button decides; Escape cancels. The title and
+    body name flags, projects and environments: they are shown as data (see widgets/text.py)."""
 
     BINDINGS = [
         Binding("escape", "cancel", "Cancel", id="confirm.cancel", tooltip="Close without change")
@@ -30,9 +34,9 @@ class ConfirmModal(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label(self.title_text, classes="dialog-title")
+            yield PlainLabel(self.title_text, classes="dialog-title")
             if self.body:
-                yield Static(self.body, classes="dialog-body")
+                yield PlainStatic(self.body, classes="dialog-body")
             yield from self.compose_extra()
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Cancel", id="cancel")
@@ -66,8 +70,8 @@ class TypedConfirmModal(ConfirmModal):
         self.expected = name
 
     def compose_extra(self) -> ComposeResult:
-        yield Label(f"Type {self.expected!r} to confirm:")
-        yield Input(placeholder=self.expected, id="typed")
+        yield PlainLabel(f"Type {self.expected!r} to confirm:")
+        yield Input(placeholder=clean(self.expected), id="typed")
 
     @on(Input.Changed, "#typed")
     def _typed(self, event: Input.Changed) -> None:

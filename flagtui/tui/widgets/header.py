@@ -10,6 +10,7 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.widgets import Static
 
+from flagtui.tui.format import clean
 from flagtui.tui.screens import AREAS
 
 if TYPE_CHECKING:
@@ -36,13 +37,13 @@ class FlagtuiHeader(Vertical):
     def _show_context(self) -> None:
         app = cast("FlagtuiApp", self.app)
         profile = app.profile
-        parts = [Content.styled(f" {profile.name} ", "bold reverse")]
+        parts = [Content.styled(f" {clean(profile.name)} ", "bold reverse")]
         # First after the profile, so that a narrow terminal shows it too.
         note = app.connection_note
         self.set_class(note.startswith("⚠"), "-failing")
         if note:
-            parts.append(Content.styled(f" {note} ", "bold"))
-        parts.append(Content(f" {profile.url} · {app.server_label}"))
+            parts.append(Content.styled(f" {clean(note)} ", "bold"))
+        parts.append(Content(f" {clean(profile.url)} · {clean(app.server_label)}"))
         if app.read_only:
             parts.append(Content.styled("  🔒 RO", "bold"))
         if profile.production:

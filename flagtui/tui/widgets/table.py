@@ -13,6 +13,8 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import DataTable, Input
 
+from flagtui.tui.format import clean, safe_text
+
 Cell = str | Text
 Row = tuple[str, Sequence[Cell]]
 
@@ -22,9 +24,12 @@ def _plain(cell: Cell) -> str:
 
 
 def _text(cell: Cell) -> Text:
-    """Cells are shown as written: a name like `beta[bold]` is not Rich markup. (A plain `str`
-    would be parsed as markup by DataTable, on every render of its row.)"""
-    return cell if isinstance(cell, Text) else Text(cell, no_wrap=True, end="")
+    """Cells are shown as written: a name like `beta[bold]` is not Rich markup (a plain `str`
+    would be parsed as markup by DataTable, on every render of its row), and a control
+    character is drawn as a visible symbol, on one line."""
+    if isinstance(cell, Text):
+        return safe_text(cell, multiline=False)
+    return Text(clean(cell), no_wrap=True, end="")
 
 
 class ResourceTable(DataTable[Cell]):
@@ -107,7 +112,7 @@ class ResourceTable(DataTable[Cell]):
         if key is None:
             return
         self.app.copy_to_clipboard(key)
-        self.notify(f"Copied {key!r}", timeout=3)
+        self.notify(f"Copied {clean(key)!r}", timeout=3, markup=False)
 
     def action_filter(self) -> None:
         self.post_message(self.FilterRequested(self))

@@ -1,0 +1,106 @@
+"""Secrets stay masked (issue 11, item 9): URLs in a delivery keep scheme and host and mask the
+rest, as on the Integrations screen; `v` reveals them for the delivery on screen only."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+from rich.text import Text
+
+from flagtui.tui.masking import MASK, mask_text, mask_url, mask_urls, masked
+from flagtui.tui.screens.deliveries import DeliveriesScreen, DeliveryDetailScreen
+
+from .areas import app_in
+from .helpers import screen_text, settle, visible_text
+
+SECRET_URL = "https://bot:pa55@hooks.example.com:8443/services/T01/B02/XyZ?token=s3cr3t&v=2#frag"
+SHOWN_URL = f"https://{MASK}@hooks.example.com:8443/{MASK}?token={MASK}&v={MASK}#{MASK}"
+WEBHOOK = 1  # the demo's first integration: a webhook
+
+
+def test_mask_url_keeps_scheme_and_host() -> None:
+    assert mask_url(SECRET_URL) == SHOWN_URL
+    assert mask_url("http://127.0.0.1:9/") == "http://127.0.0.1:9/"
+    assert mask_url("https://h.example") == "https://h.example"
+    assert mask_url("https://h.example?abc") == f"https://h.example?{MASK}"
+    assert mask_urls(f"POST {SECRET_URL} failed (503)") == f"POST {SHOWN_URL} failed (503)"
+    assert (
+        mask_urls('{"url": "https://h.example/x?k=1"}')
+        == f'{{"url": "https://h.example/{MASK}?k={MASK}"}}'
+    )
+
+
+def test_mask_text_keeps_styles() -> None:
+    text = Text.assemble(("url ", "dim"), (SECRET_URL, "bold"), " end")
+    shown = mask_text(text)
+    assert shown.plain == f"url {SHOWN_URL} end"
+    bold = next(s for s in shown.spans if s.style == "bold")
+    assert shown.plain[bold.start : bold.end] == SHOWN_URL
+    plain = Text("no address here")
+    assert mask_text(plain) is plain
+
+
+def test_integration_parameters_are_masked_the_same_way() -> None:
+    assert (
+        masked("url", "https://u:pw@hooks.example/x", set())
+        == f"https://{MASK}@hooks.example/{MASK}"
+    )
+    assert (
+        masked("url", "https://hooks.example/x?token=abc", set())
+        == f"https://hooks.example/{MASK}?token={MASK}"
+    )
+    assert masked("apiKey", "dd-123", set()) == MASK
+    assert masked("webhook", "https://hooks.example/x", {"webhook"}) == MASK
+    assert masked("url", "*****", set()) == MASK
+    assert masked("defaultChannels", "#ops", set()) == "#ops"
+
+
+def add_delivery(db_path: object) -> str:
+    """A failed delivery of the webhook whose state details and details carry its URL (real
+    Unleash keeps the URL in a webhook delivery's details)."""
+    with sqlite3.connect(db_path) as conn:  # type: ignore[arg-type]
+        event = conn.execute(
+            "SELECT event FROM integration_events WHERE addon_id = ? ORDER BY id DESC LIMIT 1",
+            (WEBHOOK,),
+        ).fetchone()[0]
+        cursor = conn.execute(
+            "INSERT INTO integration_events (addon_id, created_at, state, state_details, event,"
+            " details) VALUES (?,?,?,?,?,?)",
+            (
+                WEBHOOK,
+                "2030-01-01T00:00:00.000Z",  # the newest: first in the list
+                "failed",
+                f"Webhook request to {SECRET_URL} failed with status code: 503",
+                event,
+                json.dumps({"message": "sent", "url": SECRET_URL}),
+            ),
+        )
+        return str(cursor.lastrowid)
+
+
+async def test_delivery_detail_masks_urls_and_v_reveals(make_app, sandbox, tmp_path) -> None:
+    """Fails on main: the delivery's detail showed the URL with its token in clear."""
+    delivery_id = add_delivery(sandbox.db_path)
+    app = app_in(make_app, tmp_path, "integrations")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert isinstance(app.screen, DeliveriesScreen)
+        assert "s3cr3t" not in screen_text(app) and "pa55" not in screen_text(app)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert isinstance(app.screen, DeliveryDetailScreen)
+        assert app.screen.delivery.id == delivery_id
+        shown = visible_text(app, "#delivery")
+        assert "hooks.example.com:8443" in shown and SHOWN_URL in shown
+        assert "s3cr3t" not in shown and "pa55" not in shown and "XyZ" not in shown
+        assert "URLs masked: v reveals them" in shown
+        await pilot.press("v")
+        await settle(app, pilot)
+        assert SECRET_URL in visible_text(app, "#delivery")
+        assert "URLs shown in full: v masks them" in visible_text(app, "#delivery")
+        await pilot.press("escape", "enter")  # the same delivery, opened again: masked
+        await settle(app, pilot)
+        assert "s3cr3t" not in visible_text(app, "#delivery")

@@ -1,0 +1,88 @@
+"""Times say their zone (issue 11, item 8): local time with the zone named, in every area, and
+one key (or the palette) switches every time on screen to UTC and back."""
+
+from __future__ import annotations
+
+import re
+
+from flagtui.api import AdminClient
+from flagtui.tui.screens.deliveries import DeliveriesScreen
+from flagtui.tui.screens.event_detail import EventDetailScreen
+from flagtui.tui.screens.events import EventsScreen
+from flagtui.tui.screens.feature_detail import FeatureDetailScreen
+
+from .areas import app_in, rows
+from .helpers import screen_text, settle, visible_text
+
+STAMP = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d ([A-Z]{3,4}|[+-]\d{2,4})")
+
+
+def zones(text: str) -> set[str]:
+    return set(STAMP.findall(text))
+
+
+async def test_events_in_berlin_time_and_utc_on_z(make_app, client, tmp_path, in_zone) -> None:
+    """Fails on main: times were UTC with no zone named, and there was no toggle."""
+    in_zone("Europe/Berlin")
+    event = (await client.search_events(limit=1)).events[0]
+    app = app_in(make_app, tmp_path, "events")
+    async with app.run_test(size=(110, 30)) as pilot:
+        await settle(app, pilot)
+        assert isinstance(app.screen, EventsScreen)
+        shown = screen_text(app)
+        assert zones(shown) and zones(shown) <= {"CET", "CEST"}
+        # The column is wide enough for the zone: the time cell is not clipped.
+        assert all(STAMP.fullmatch(row[1]) for row in rows(app))
+        app.push_screen(EventDetailScreen(event))
+        await settle(app, pilot)
+        local = visible_text(app, "#event")
+        assert zones(local) <= {"CET", "CEST"} and zones(local)
+        await pilot.press("z")
+        await settle(app, pilot)
+        assert zones(visible_text(app, "#event")) == {"UTC"}
+        utc_hour = event.created_at.strftime("%H:%M")
+        assert f"{event.created_at:%Y-%m-%d} {utc_hour} UTC" in visible_text(app, "#event")
+        # The area under the detail redraws its rows when shown again.
+        await pilot.press("escape")
+        await settle(app, pilot)
+        assert zones(screen_text(app)) == {"UTC"}
+        await pilot.press("z")
+        await settle(app, pilot)
+        assert zones(screen_text(app)) <= {"CET", "CEST"}
+
+
+async def test_toggle_is_in_the_palette(make_app, client: AdminClient, in_zone) -> None:
+    """Fails on main: there is no such command."""
+    in_zone("Europe/Berlin")
+    project = (await client.list_projects())[0].id
+    name = (await client.search_features(project=project, limit=1)).features[0].name
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(app, pilot)
+        app.push_screen(FeatureDetailScreen(project, name))
+        await settle(app, pilot)
+        assert zones(visible_text(app, "#feature")) <= {"CET", "CEST"}
+        await pilot.press("ctrl+p")
+        await settle(app, pilot)
+        await pilot.press(*"UTC")
+        await settle(app, pilot)
+        assert "Local time/UTC" in screen_text(app)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert zones(visible_text(app, "#feature")) == {"UTC"}
+
+
+async def test_delivery_times_fit_their_column(make_app, client, tmp_path, in_zone) -> None:
+    """A zone without an abbreviation still fits the deliveries' time column (a guard: main
+    already named the zone here)."""
+    in_zone("America/Sao_Paulo")  # a zone without an abbreviation: "-03"
+    app = app_in(make_app, tmp_path, "integrations")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert isinstance(app.screen, DeliveriesScreen)
+        times = [row[0] for row in rows(app)]
+        assert times and all(t.endswith(" -03") for t in times)
+        first_line = visible_text(app, "#deliveries").splitlines()[1]
+        assert times[0] in first_line
