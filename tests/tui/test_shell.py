@@ -93,7 +93,7 @@ async def test_unreachable_server_shows_the_error_and_can_retry(tmp_path) -> Non
         assert isinstance(app.screen, ConnectScreen)
         status = visible_text(app, "#connect-status")
         assert "GET /api/admin/ui-config (profile gone) failed: Unreachable" in status
-        assert "not connected" in visible_text(app, "#context")
+        assert "⚠ not answering since" in visible_text(app, "#context")
         # The features area was built and read meanwhile; its failures are not said twice.
         assert "Request failed" not in toast_text(app)
     await client.aclose()
