@@ -8,7 +8,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import httpx
@@ -131,26 +130,21 @@ def test_empty_size(tmp_path: Path) -> None:
     conn.close()
 
 
-async def test_large_size_counts_and_speed(tmp_path: Path) -> None:
+async def test_large_size_counts(tmp_path: Path) -> None:
+    """What the large size holds and that it answers; how fast is the bench's (bench/)."""
     from flagtui.sandbox import create_app
 
-    started = time.monotonic()
     tokens = create_database(tmp_path / "large.db", size="large")
-    assert time.monotonic() - started < 60
     transport = httpx.ASGITransport(app=create_app(tmp_path / "large.db"))
     headers = {"Authorization": tokens.admin}
     async with httpx.AsyncClient(transport=transport, base_url="http://s", headers=headers) as c:
         await c.get("/health")
-        t0 = time.monotonic()
         features = (await c.get("/api/admin/search/features")).json()
-        t1 = time.monotonic()
         events = (await c.post("/api/admin/events/search", json={})).json()
-        t2 = time.monotonic()
     everything = await _count(tmp_path / "large.db")
     assert everything == (50_000, 200_000)
     assert features["total"] > 40_000 and len(features["features"]) == 50
     assert events["totalEvents"] == 200_000 and len(events["events"]) == 100
-    assert t1 - t0 < 0.1 and t2 - t1 < 0.1
 
 
 async def _count(db: Path) -> tuple[int, int]:
