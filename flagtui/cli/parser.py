@@ -267,7 +267,7 @@ def _other_writes(build: _Builder) -> None:
         "list",
         reads.env_list,
         "a project's environments",
-        columns=("name", "type", "enabled", "protected"),
+        columns=("name", "type", "visible", "enabled", "protected"),
     )
     p.add_argument("project")
     p = build.leaf(

@@ -114,7 +114,7 @@ def show_request(printer: Printer, request: httpx.Request) -> None:
 
 def confirm(args: argparse.Namespace, what: str, name: str) -> None:
     """Destructive commands: `--yes`, or on a terminal the typed name; otherwise refused."""
-    if getattr(args, "yes", False):
+    if getattr(args, "yes", False) or getattr(args, "dry_run", False):
         return
     if not (sys.stdin.isatty() and sys.stderr.isatty()):
         raise Refused(f"{what} needs --yes when not run on a terminal; nothing was sent")
