@@ -12,8 +12,16 @@ FLAG = "/api/admin/projects/default/features/admin-async-emails"
 
 
 def test_feature_patch_with_set(run, server):
-    result = run("feature", "patch", "default", "admin-async-emails",
-                 "--set", "description=from the shell", "--set", "impressionData=true")  # fmt: skip
+    result = run(
+        "feature",
+        "patch",
+        "default",
+        "admin-async-emails",
+        "--set",
+        "description=from the shell",
+        "--set",
+        "impressionData=true",
+    )
     assert result.code == 0, result.err
     assert result.json["description"] == "from the shell"
     flag = server.get(FLAG).json()
@@ -55,8 +63,9 @@ def test_a_bad_patch_is_refused_naming_the_field_before_sending(run, server, mon
 
 def test_dry_run_prints_the_request_and_sends_nothing(run, server):
     before = (event_count(server), server.get(FLAG).json()["description"])
-    result = run("feature", "patch", "default", "admin-async-emails", "--set", "description=x",
-                 "--dry-run")  # fmt: skip
+    result = run(
+        "feature", "patch", "default", "admin-async-emails", "--set", "description=x", "--dry-run"
+    )
     assert result.code == 0, result.err
     assert result.json == {
         "dryRun": True,
@@ -81,8 +90,11 @@ def test_dry_run_of_a_destructive_command_needs_no_confirmation(run, server):
 def test_feature_uncomplete(run, server):
     result = run("feature", "uncomplete", "platform", "db-batched-dashboard")
     assert result.code == 0, result.err
-    assert result.json == {"done": "feature-uncompleted", "project": "platform",
-                           "featureName": "db-batched-dashboard"}  # fmt: skip
+    assert result.json == {
+        "done": "feature-uncompleted",
+        "project": "platform",
+        "featureName": "db-batched-dashboard",
+    }
     flag = server.get("/api/admin/projects/platform/features/db-batched-dashboard").json()
     assert flag["lifecycle"]["stage"] != "completed"
 
