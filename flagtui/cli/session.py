@@ -73,6 +73,15 @@ def run(args: argparse.Namespace, command: Command, *, columns: tuple[str, ...] 
     """Run one scriptable command: pick the profile, connect, call `command`; map errors."""
     printer = Printer(args.output or default_format(), columns)
     try:
+        return _attempt(args, command, printer)
+    except BrokenPipeError:
+        # The reader stopped (`| head`): nothing more to say; stdout goes nowhere from here on.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return OK
+
+
+def _attempt(args: argparse.Namespace, command: Command, printer: Printer) -> int:
+    try:
         profile = select_profile(load_config(), getattr(args, "profile", None))
         action = getattr(args, "write_action", None)
         if action and profile.read_only:
@@ -85,9 +94,7 @@ def run(args: argparse.Namespace, command: Command, *, columns: tuple[str, ...] 
         print("flagtui: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
-        # The reader stopped (`| head`): nothing more to say; stdout goes nowhere from here on.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return OK
+        raise
     except Exception as exc:
         return report(exc, as_json=printer.is_json)
 

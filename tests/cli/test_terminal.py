@@ -9,6 +9,7 @@ import subprocess
 import sys
 
 import httpx
+import pytest
 from pty_term import Term
 
 FLAGTUI = [sys.executable, "-m", "flagtui"]
@@ -71,3 +72,27 @@ def visible(sandbox, environment: str) -> bool:
         headers={"Authorization": sandbox.admin_token},
     ).json()
     return any(e["name"] == environment and e["visible"] for e in answer["environments"])
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["failures", "-o", "jsonl"],
+        ["feature", "patch", "default", "admin-async-emails", "--set", "stale=true", "--dry-run"],
+    ],
+)
+def test_a_reader_that_is_gone_gets_no_traceback(cli_env, sandbox, argv):
+    """As in `for ...; do flagtui ...; done | head -1`: later commands write to a closed pipe."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        done = subprocess.run(
+            [*FLAGTUI, *argv],
+            env=command_env(cli_env, sandbox),
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            timeout=60,
+        )
+    finally:
+        os.close(write_end)
+    assert (done.returncode, done.stderr) == (0, b"")
