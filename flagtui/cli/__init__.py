@@ -13,12 +13,15 @@ from collections.abc import Sequence
 def main(argv: Sequence[str] | None = None) -> int:
     from flagtui.cli.parser import build_parser
 
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args, unknown = parser.parse_known_args(argv)
     if args.command == "sandbox":
         from flagtui.sandbox.options import sandbox_parser
         from flagtui.sandbox.server import run_sandbox_command
 
-        return run_sandbox_command(sandbox_parser("flagtui sandbox").parse_args(args.sandbox_args))
+        return run_sandbox_command(sandbox_parser("flagtui sandbox").parse_args(unknown))
+    if unknown:
+        parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     if args.command == "demo":
         from flagtui.demo import run_demo
 

@@ -106,9 +106,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _tool_commands(sub: Any) -> None:
-    # The sandbox parses its own options (sandbox/options.py): imported only when it runs.
-    sandbox = sub.add_parser("sandbox", help="serve the embedded sandbox server", add_help=False)
-    sandbox.add_argument("sandbox_args", nargs=argparse.REMAINDER)
+    # The sandbox parses its own options (sandbox/options.py, imported only when it runs): they
+    # reach it as the arguments this parser does not know.
+    sub.add_parser("sandbox", help="serve the embedded sandbox server", add_help=False)
 
     demo = sub.add_parser("demo", help="start the sandbox with demo data and open the TUI on it")
     demo.add_argument("--reset", action="store_true", help="start from fresh demo data")

@@ -83,3 +83,15 @@ def test_failures_reads_every_integration_newest_first(run):
     times = [d["createdAt"] for d in found]
     assert times == sorted(times, reverse=True)
     assert {d["integrationId"] for d in found} >= {2, 5}
+
+
+def test_a_profile_given_before_the_noun_is_used(run):
+    assert run("-P", "env", "type", "list").code == 0
+    assert run("-P", "nope", "type", "list").error["message"].startswith("No profile named 'nope'")
+
+
+def test_the_sandbox_options_are_the_sandboxs_own(run):
+    result = run("sandbox", "--help")
+    assert result.code == 0
+    assert result.out.startswith("usage: flagtui sandbox [-h] [--host HOST] [--port PORT]")
+    assert "--size {empty,demo,large}" in result.out
