@@ -7,6 +7,7 @@ from __future__ import annotations
 import socket
 import threading
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
@@ -135,3 +136,17 @@ def test_help_lists_the_exit_codes(capsys):
         assert EXIT_CODES_HELP in capsys.readouterr().out
     for code in range(8):
         assert f"\n  {code}  " in EXIT_CODES_HELP
+
+
+def test_failures_since_counts_only_recent_ones(run):
+    # The demo's deliveries are from 2025: none in the last hour until a change fails now.
+    assert run("failures", "--since", "1h", "--fail-on-failures").code == 0
+    # Integration 5's key is revoked: its delivery of this change fails.
+    assert (
+        run("feature", "patch", "default", "admin-async-emails", "--set", "description=n").code == 0
+    )
+    found = run("failures", "--since", "1h", "--fail-on-failures")
+    assert found.code == 1
+    hour_ago = datetime.now(UTC) - timedelta(hours=1)
+    assert 5 in {d["integrationId"] for d in found.json}
+    assert all(datetime.fromisoformat(d["createdAt"]) > hour_ago for d in found.json)

@@ -190,3 +190,24 @@ def test_read_only_profile_is_refused_before_any_request(run, cli_env):
         assert result.code == 2, argv
         assert result.error["kind"] == "read-only"
         assert result.error["message"].startswith("Profile 'ro' is read-only:")
+
+
+def test_integration_disable_dry_run_shows_the_record_it_would_send(run, server):
+    before = event_count(server)
+    result = run("integration", "disable", "1", "--dry-run")
+    assert result.code == 0, result.err
+    sent = result.json
+    assert (sent["method"], sent["path"]) == ("PUT", "/api/admin/addons/1")
+    assert sent["body"]["enabled"] is False
+    assert sent["body"]["parameters"]["url"] == "*****"  # masked: the server keeps its value
+    assert set(sent["body"]) <= {
+        "provider",
+        "enabled",
+        "description",
+        "parameters",
+        "events",
+        "projects",
+        "environments",
+    }
+    assert addon(server, 1)["enabled"] is True
+    assert event_count(server) == before
