@@ -81,7 +81,7 @@ def classify(exc: BaseException) -> tuple[str, int]:
     if isinstance(exc, errors.ApiError):
         status = exc.status or 0
         return ("invalid-request", USAGE) if 400 <= status < 500 else ("server-error", UNREACHABLE)
-    return "error", UNREACHABLE
+    return "internal-error", UNREACHABLE  # a bug of flagtui's: said in one line all the same
 
 
 def envelope(exc: BaseException) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from flagtui.api import AdminClient
 from flagtui.api.models import IntegrationEvent
 from flagtui.cli.exits import FAILURES_FOUND, OK
 from flagtui.cli.output import Printer, record
-from flagtui.cli.reads import _aware, since_cutoff
+from flagtui.cli.reads import aware, since_cutoff
 
 WINDOW = 100
 
@@ -32,9 +32,9 @@ async def read_failures(client: AdminClient, args: argparse.Namespace) -> list[I
         d
         for page in pages
         for d in page
-        if d.failed and (cutoff is None or _aware(d.created_at) >= cutoff)
+        if d.failed and (cutoff is None or aware(d.created_at) >= cutoff)
     ]
-    found.sort(key=lambda d: (_aware(d.created_at), d.id), reverse=True)
+    found.sort(key=lambda d: (aware(d.created_at), d.id), reverse=True)
     return found
 
 

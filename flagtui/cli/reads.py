@@ -16,12 +16,12 @@ MAX_FEATURE_PAGES = 100  # 10,000 flags: a bound, not a limit anyone should meet
 
 
 async def feature_list(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
+    if args.archived and not args.project:
+        raise UsageError("--archived needs --project (archived flags are per project)")
     features: list[Feature] = []
     offset = 0
     for _ in range(MAX_FEATURE_PAGES):
         if args.archived:
-            if not args.project:
-                raise UsageError("--archived needs --project (archived flags are per project)")
             page = await client.list_archived_features(
                 args.project, query=args.search, offset=offset, limit=FEATURE_PAGE
             )
@@ -63,7 +63,7 @@ async def event_search(client: AdminClient, out: Printer, args: argparse.Namespa
             limit=args.limit,
             cursor=cursor,
         )
-        fresh = [e for e in page.events if cutoff is None or _aware(e.created_at) >= cutoff]
+        fresh = [e for e in page.events if cutoff is None or aware(e.created_at) >= cutoff]
         found.extend(fresh)
         if cutoff is None or len(fresh) < len(page.events) or page.next_cursor is None:
             break
@@ -71,7 +71,8 @@ async def event_search(client: AdminClient, out: Printer, args: argparse.Namespa
     out.many(found[: args.limit])
 
 
-def _aware(value: datetime) -> datetime:
+def aware(value: datetime) -> datetime:
+    """A time from the API, with its zone (UTC when the server left it out)."""
     return value if value.tzinfo else value.replace(tzinfo=UTC)
 
 

@@ -29,6 +29,9 @@ def test_2_usage(run):
     assert result.code == 2
     assert "unrecognized arguments: --bogus" in result.err
     assert run("event", "search", "--since", "soon").code == 2
+    archived = run("feature", "list", "--archived")
+    assert (archived.code, archived.error["kind"]) == (2, "usage")
+    assert archived.error["message"].startswith("--archived needs --project")
 
 
 def test_2_configuration(run):
