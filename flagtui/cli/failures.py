@@ -34,7 +34,9 @@ async def read_failures(client: AdminClient, args: argparse.Namespace) -> list[I
         for d in page
         if d.failed and (cutoff is None or aware(d.created_at) >= cutoff)
     ]
-    found.sort(key=lambda d: (aware(d.created_at), d.id), reverse=True)
+    found.sort(
+        key=lambda d: (aware(d.created_at), int(d.id) if d.id.isdigit() else 0), reverse=True
+    )
     return found
 
 
