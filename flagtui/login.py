@@ -33,7 +33,7 @@ from flagtui.config import (
     token_source,
 )
 from flagtui.config.writing import profile_added_text
-from flagtui.tui.format import clean
+from flagtui.display import clean
 
 
 def _fail(message: str, code: int = 2) -> int:

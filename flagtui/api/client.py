@@ -21,6 +21,7 @@ import httpx
 from pydantic import TypeAdapter
 
 from flagtui.api import errors, validation
+from flagtui.api.addons import AddonOperations
 from flagtui.api.archive import ArchiveOperations
 from flagtui.api.capabilities import event_search_route, server_info
 from flagtui.api.health import Health
@@ -83,7 +84,7 @@ _FEATURE_PAGE = _adapter(FeaturePage)
 _RAW = _adapter(RawObject)
 
 
-class AdminClient(ArchiveOperations):  # archived flags: list, find, revive (see `archive`)
+class AdminClient(ArchiveOperations, AddonOperations):  # archived flags (`archive`), addons
     def __init__(
         self,
         base_url: str,

@@ -24,6 +24,7 @@ from starlette.routing import Route
 
 from flagtui.sandbox import (
     access,
+    addon_config,
     archive,
     change_requests,
     events,
@@ -216,6 +217,11 @@ def routes() -> list[Route]:
             methods=["GET"],
         ),
         Route("/api/admin/addons", endpoint(integrations.list_addons), methods=["GET"]),
+        Route(
+            "/api/admin/addons/{id}",
+            endpoint(addon_config.update_addon, write=True, body=True, admin=True),
+            methods=["PUT"],
+        ),
         Route(
             "/api/admin/addons/{id}/events",
             endpoint(integrations.addon_events, admin=True),

@@ -300,7 +300,7 @@ def deliveries(
 def deliver(conn: sqlite3.Connection, event: dict[str, Any]) -> None:
     """Record one integration event per enabled addon subscribed to this event.
 
-    Addons cannot be changed through the API, so a connection reads them once."""
+    A connection reads them once; PUT /addons/:id (addon_config.py) drops what it read."""
     cached = getattr(conn, "cached", None)
     if cached is None:
         addons = subscriptions(conn)

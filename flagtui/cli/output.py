@@ -1,0 +1,131 @@
+"""How a command prints records: table (a terminal), JSON (piped), JSON lines or CSV.
+
+Records are the API's JSON (camelCase field names, only the fields the server sent). JSON is
+written ASCII-escaped, so no server string can reach a terminal as a control sequence; table and
+CSV cells go through `clean()` (control characters made visible, bidirectional overrides
+neutralised), as the TUI does.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import sys
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel
+
+from flagtui.display import clean
+
+FORMATS = ("table", "json", "jsonl", "csv")
+MAX_CELL = 60
+
+
+def default_format() -> str:
+    return "table" if sys.stdout.isatty() else "json"
+
+
+def record(value: BaseModel | dict[str, Any]) -> dict[str, Any]:
+    """A model as the API's JSON: wire names, only the fields that were set."""
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json", by_alias=True, exclude_unset=True)
+    return value
+
+
+@dataclass
+class Printer:
+    """Prints one command's answer in the chosen format; `columns` are the table's and CSV's."""
+
+    format: str
+    columns: Sequence[str] = ()
+
+    @property
+    def is_json(self) -> bool:
+        return self.format in ("json", "jsonl")
+
+    def many(self, items: Iterable[BaseModel | dict[str, Any]]) -> None:
+        rows = [record(item) for item in items]
+        if self.format == "json":
+            _write(json.dumps(rows, indent=2))
+        elif self.format == "jsonl":
+            for row in rows:
+                self.line(row)
+        elif self.format == "csv":
+            self._csv(rows)
+        else:
+            self._table(rows)
+
+    def one(self, item: BaseModel | dict[str, Any]) -> None:
+        row = record(item)
+        if self.format == "json":
+            _write(json.dumps(row, indent=2))
+        elif self.format == "jsonl":
+            self.line(row)
+        elif self.format == "csv":
+            self._csv([row])
+        else:
+            width = max((len(k) for k in row), default=0)
+            for key, value in row.items():
+                _write(f"{key:<{width}}  {cell(value, limit=None)}")
+
+    def line(self, row: dict[str, Any]) -> None:
+        """One JSON line, flushed (for --follow and jsonl)."""
+        _write(json.dumps(row, separators=(",", ":")))
+
+    def note(self, text: str) -> None:
+        """A sentence for a person (table output only; JSON output stays parseable)."""
+        if not self.is_json and self.format != "csv":
+            _write(clean(text))
+
+    def _columns(self, rows: list[dict[str, Any]]) -> list[str]:
+        if self.columns:
+            return list(self.columns)
+        return list(dict.fromkeys(k for row in rows for k in row))
+
+    def _csv(self, rows: list[dict[str, Any]]) -> None:
+        columns = self._columns(rows)
+        writer = csv.writer(sys.stdout, lineterminator="\n")
+        writer.writerow(columns)
+        for row in rows:
+            writer.writerow([cell(_get(row, c), limit=None) for c in columns])
+        sys.stdout.flush()
+
+    def _table(self, rows: list[dict[str, Any]]) -> None:
+        columns = self._columns(rows)
+        cells = [[cell(_get(row, c)) for c in columns] for row in rows]
+        widths = [max([len(c), *(len(r[i]) for r in cells)]) for i, c in enumerate(columns)]
+        _write("  ".join(c.ljust(w) for c, w in zip(columns, widths, strict=True)).rstrip())
+        for r in cells:
+            _write("  ".join(v.ljust(w) for v, w in zip(r, widths, strict=True)).rstrip())
+
+
+def _get(row: dict[str, Any], column: str) -> Any:
+    """A column's value; `a.b` reaches into a nested object."""
+    value: Any = row
+    for part in column.split("."):
+        value = value.get(part) if isinstance(value, dict) else None
+    return value
+
+
+def cell(value: Any, *, limit: int | None = MAX_CELL) -> str:
+    if value is None:
+        text = ""
+    elif isinstance(value, bool):
+        text = "yes" if value else "no"
+    elif isinstance(value, list) and all(isinstance(v, str | int) for v in value):
+        text = ",".join(str(v) for v in value)
+    elif isinstance(value, dict | list):
+        text = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    else:
+        text = str(value)
+    text = clean(text)
+    if limit is not None and len(text) > limit:
+        text = text[: limit - 1] + "…"
+    return text
+
+
+def _write(text: str) -> None:
+    sys.stdout.write(text + "\n")
+    sys.stdout.flush()

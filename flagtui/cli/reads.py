@@ -1,0 +1,107 @@
+"""The scriptable reads: features, events, integrations, users, types, environments, change
+requests. Each is `async (client, printer, args) -> exit code | None` over the AdminClient."""
+
+from __future__ import annotations
+
+import argparse
+from datetime import UTC, datetime, timedelta
+
+from flagtui.api import AdminClient
+from flagtui.api.models import EventRecord, Feature
+from flagtui.cli.exits import UsageError
+from flagtui.cli.output import Printer
+
+FEATURE_PAGE = 100
+MAX_FEATURE_PAGES = 100  # 10,000 flags: a bound, not a limit anyone should meet
+
+
+async def feature_list(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
+    if args.archived and not args.project:
+        raise UsageError("--archived needs --project (archived flags are per project)")
+    features: list[Feature] = []
+    offset = 0
+    for _ in range(MAX_FEATURE_PAGES):
+        if args.archived:
+            page = await client.list_archived_features(
+                args.project, query=args.search, offset=offset, limit=FEATURE_PAGE
+            )
+        else:
+            page = await client.search_features(
+                query=args.search,
+                project=args.project,
+                types=args.type or (),
+                states=args.state or (),
+                offset=offset,
+                limit=FEATURE_PAGE,
+            )
+        features.extend(page.features)
+        offset += FEATURE_PAGE
+        if offset >= page.total or not page.features:
+            break
+    out.many(features)
+
+
+async def feature_show(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
+    out.one(await client.get_feature(args.project, args.name))
+
+
+def since_cutoff(since: timedelta | None) -> datetime | None:
+    return datetime.now(UTC) - since if since else None
+
+
+async def event_search(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
+    """Newest first, at most --limit events, none older than --since (pages until then)."""
+    cutoff = since_cutoff(args.since)
+    found: list[EventRecord] = []
+    cursor = None
+    while len(found) < args.limit:
+        page = await client.search_events(
+            type=args.type,
+            project=args.project,
+            feature=args.feature,
+            query=args.query,
+            limit=args.limit,
+            cursor=cursor,
+        )
+        fresh = [e for e in page.events if cutoff is None or aware(e.created_at) >= cutoff]
+        found.extend(fresh)
+        if cutoff is None or len(fresh) < len(page.events) or page.next_cursor is None:
+            break
+        cursor = page.next_cursor
+    out.many(found[: args.limit])
+
+
+def aware(value: datetime) -> datetime:
+    """A time from the API, with its zone (UTC when the server left it out)."""
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
+
+
+async def integration_list(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
+    out.many((await client.list_addons()).addons)
+
+
+async def integration_deliveries(
+    client: AdminClient, out: Printer, args: argparse.Namespace
+) -> None:
+    deliveries = await client.list_integration_events(args.id, limit=args.limit)
+    out.many(d for d in deliveries if d.failed or not args.failed)
+
+
+async def user_search(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
+    out.many((await client.search_users(args.query)).users)
+
+
+async def type_list(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
+    out.many(await client.list_feature_types())
+
+
+async def env_list(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
+    out.many(await client.list_project_environments(args.project))
+
+
+async def cr_list(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
+    out.many(await client.list_change_requests(args.project))
+
+
+async def cr_show(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
+    out.one(await client.get_change_request(args.project, args.id))

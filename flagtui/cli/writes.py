@@ -1,0 +1,102 @@
+"""The nine operations' writes (and the integration switch) as commands.
+
+Each write names its action in the parser (`write_action`), so a read-only profile is refused
+before any request; destructive ones confirm first (`session.confirm`); `--dry-run` prints the
+request instead of sending it (`session.DryRunTransport`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from flagtui.api import AdminClient
+from flagtui.cli.exits import UsageError
+from flagtui.cli.output import Printer
+from flagtui.cli.session import confirm, read_json_input
+
+
+def set_operations(assignments: list[str]) -> list[dict[str, Any]]:
+    """`--set FIELD=VALUE` as replace operations; VALUE is JSON when it parses, else a string."""
+    ops = []
+    for assignment in assignments:
+        field, sep, raw = assignment.partition("=")
+        if not sep or not field:
+            raise UsageError(f"--set {assignment!r}: expected FIELD=VALUE")
+        try:
+            value = json.loads(raw)
+        except ValueError:
+            value = raw
+        path = field if field.startswith("/") else "/" + field.replace(".", "/")
+        ops.append({"op": "replace", "path": path, "value": value})
+    return ops
+
+
+async def feature_patch(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
+    if bool(args.set) == bool(args.json_patch):
+        raise UsageError("give either --set FIELD=VALUE (repeatable) or --json-patch FILE|-")
+    ops = set_operations(args.set) if args.set else read_json_input(args.json_patch)
+    if not isinstance(ops, list):
+        raise UsageError("--json-patch: expected a JSON array of operations")
+    out.one(await client.patch_feature(args.project, args.name, ops))
+
+
+async def feature_uncomplete(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
+    await client.uncomplete_feature(args.project, args.name)
+    _done(out, "feature-uncompleted", project=args.project, featureName=args.name)
+
+
+async def env_remove(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
+    confirm(
+        args, f"remove environment {args.environment} from project {args.project}", args.environment
+    )
+    await client.remove_project_environment(args.project, args.environment)
+    _done(out, "project-environment-removed", project=args.project, environment=args.environment)
+
+
+async def access_grant(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
+    await client.set_project_access(
+        args.project, roles=args.role, users=args.user or [], groups=args.group or []
+    )
+    _done(
+        out,
+        "project-access-added",
+        project=args.project,
+        roles=args.role,
+        users=args.user or [],
+        groups=args.group or [],
+    )
+
+
+def lifetime_value(raw: str) -> int | None:
+    if raw == "never":
+        return None
+    try:
+        return int(raw)
+    except ValueError:
+        return -1  # the client's check names the field and the range
+
+
+async def type_lifetime(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
+    out.one(await client.update_feature_type_lifetime(args.type, lifetime_value(args.days)))
+
+
+async def cr_delete(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
+    confirm(args, f"delete change request {args.id} of project {args.project}", str(args.id))
+    await client.delete_change_request(args.project, args.id)
+    _done(out, "change-request-deleted", project=args.project, id=args.id)
+
+
+async def integration_switch(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
+    enabled = args.verb == "enable"
+    if not enabled:
+        confirm(args, f"disable integration {args.id} (its deliveries stop)", str(args.id))
+    out.one(await client.set_addon_enabled(args.id, enabled))
+
+
+def _done(out: Printer, event: str, **what: Any) -> None:
+    if out.is_json or out.format == "csv":
+        out.one({"done": event, **what})
+    else:
+        out.note(f"done: {event} " + " ".join(f"{k}={v}" for k, v in what.items()))

@@ -1,0 +1,97 @@
+"""The reads against the demo sandbox: golden JSON per command (piped, so JSON by default),
+jsonl, csv and table outputs, and server text made safe in tables."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+
+from .golden import assert_golden
+
+READS = {
+    "feature-list": ["feature", "list", "--project", "default"],
+    "feature-list-search": ["feature", "list", "--search", "checkout", "--type", "release"],
+    "feature-list-archived": ["feature", "list", "--project", "default", "--archived"],
+    "feature-show": ["feature", "show", "default", "admin-async-emails"],
+    "event-search": ["event", "search", "--project", "default", "--limit", "5"],
+    "integration-list": ["integration", "list"],
+    "integration-deliveries": ["integration", "deliveries", "2", "--failed"],
+    "failures": ["failures", "--integration", "5"],
+    "user-search": ["user", "search", "admin"],
+    "type-list": ["type", "list"],
+    "env-list": ["env", "list", "default"],
+    "cr-list": ["cr", "list", "platform"],
+}
+
+
+@pytest.mark.parametrize("name", sorted(READS))
+def test_each_read_prints_the_apis_json_when_piped(run, name):
+    result = run(*READS[name])
+    assert result.code == 0, result.err
+    assert result.err == ""
+    assert_golden(name, result.json)
+
+
+def test_cr_show_prints_one_record(run):
+    first = run("cr", "list", "platform").json
+    assert first, "the demo project has change requests"
+    shown = run("cr", "show", "platform", str(first[0]["id"]))
+    assert shown.code == 0
+    assert shown.json["id"] == first[0]["id"]
+
+
+def test_jsonl_prints_one_record_a_line(run):
+    result = run("type", "list", "-o", "jsonl")
+    lines = result.out.splitlines()
+    assert [json.loads(line)["id"] for line in lines] == [t["id"] for t in run("type", "list").json]
+
+
+def test_csv_has_the_apis_field_names_as_header(run):
+    result = run("type", "list", "-o", "csv")
+    rows = list(csv.reader(io.StringIO(result.out)))
+    assert rows[0] == ["id", "name", "lifetimeDays"]
+    assert ["release", "Release", "40"] in rows
+
+
+def test_event_search_since_keeps_only_recent_events(run):
+    # The demo's events are from 2025; a write now makes the one recent event.
+    assert run("event", "search", "--since", "10m").json == []
+    assert run("type", "lifetime", "operational", "9").code == 0
+    recent = run("event", "search", "--since", "10m").json
+    assert [e["type"] for e in recent] == ["feature-type-updated"]
+
+
+def test_tables_show_control_characters_instead_of_sending_them(run):
+    table = run("event", "search", "--project", "hostile", "-o", "table").out
+    assert "hx-" in table
+    assert "\x1b" not in table and "\u202e" not in table
+    assert "␛[31m" in table
+
+
+def test_json_output_escapes_what_a_terminal_would_act_on(run):
+    out = run("event", "search", "--project", "hostile").out
+    assert "\x1b" not in out and "\u202e" not in out
+    assert "\\u001b" in out
+
+
+def test_failures_reads_every_integration_newest_first(run):
+    found = run("failures").json
+    assert found and all(d["state"] != "success" for d in found)
+    times = [d["createdAt"] for d in found]
+    assert times == sorted(times, reverse=True)
+    assert {d["integrationId"] for d in found} >= {2, 5}
+
+
+def test_a_profile_given_before_the_noun_is_used(run):
+    assert run("-P", "env", "type", "list").code == 0
+    assert run("-P", "nope", "type", "list").error["message"].startswith("No profile named 'nope'")
+
+
+def test_the_sandbox_options_are_the_sandboxs_own(run):
+    result = run("sandbox", "--help")
+    assert result.code == 0
+    assert result.out.startswith("usage: flagtui sandbox [-h] [--host HOST] [--port PORT]")
+    assert "--size {empty,demo,large}" in result.out

@@ -1,0 +1,148 @@
+"""The scriptable commands against a real Unleash OSS: reads, writes read back, the integration
+switch, and exit 5 for the Enterprise-only commands (project access, change requests)."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from flagtui.cli import main
+
+pytestmark = pytest.mark.unleash
+
+
+@pytest.fixture
+def run(real_unleash, tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("FLAGTUI_CONFIG", str(tmp_path / "config.toml"))
+    monkeypatch.setenv("FLAGTUI_CREDENTIALS", str(tmp_path / "creds" / "tokens.toml"))
+
+    def invoke(*argv: str) -> tuple[int, str, str]:
+        capsys.readouterr()
+        code = main(list(argv))
+        captured = capsys.readouterr()
+        return code, captured.out, captured.err
+
+    return invoke
+
+
+@pytest.fixture
+def http(real_unleash) -> Iterator[httpx.Client]:
+    with httpx.Client(
+        base_url=real_unleash.url, headers={"Authorization": real_unleash.token}, timeout=30
+    ) as client:
+        yield client
+
+
+@pytest.fixture
+def flag(http) -> Iterator[str]:
+    name = f"cli-conformance-{uuid.uuid4().hex[:10]}"
+    created = http.post("/api/admin/projects/default/features", json={"name": name})
+    assert created.status_code in (200, 201), created.text
+    yield name
+    http.delete(f"/api/admin/projects/default/features/{name}")
+    http.post("/api/admin/projects/default/delete", json={"features": [name]})
+
+
+@pytest.fixture
+def webhook(http) -> Iterator[int]:
+    """A webhook of this test alone (the session's shared one is never switched off)."""
+    created = http.post(
+        "/api/admin/addons",
+        json={
+            "provider": "webhook",
+            "description": f"flagtui cli conformance {uuid.uuid4().hex[:8]}",
+            "enabled": True,
+            "parameters": {"url": "http://127.0.0.1:9/cli-switch", "contentType": "text/plain"},
+            "events": ["feature-created"],
+            "projects": [],
+            "environments": [],
+        },
+    )
+    assert created.status_code in (200, 201), created.text
+    yield created.json()["id"]
+    http.delete(f"/api/admin/addons/{created.json()['id']}")
+
+
+def test_reads(run, flag):
+    code, out, err = run("feature", "show", "default", flag)
+    assert (code, err) == (0, "")
+    assert json.loads(out)["name"] == flag
+    for argv in (
+        ["type", "list"],
+        ["integration", "list"],
+        ["env", "list", "default"],
+        ["event", "search", "--limit", "3"],
+        ["feature", "list", "--project", "default", "--search", flag],
+        ["user", "search", "admin"],
+    ):
+        code, out, err = run(*argv)
+        assert (code, err) == (0, ""), argv
+        assert isinstance(json.loads(out), list)
+    code, out, _ = run("feature", "list", "--project", "default", "--search", flag)
+    assert [f["name"] for f in json.loads(out)] == [flag]
+
+
+def test_patch_and_dry_run(run, flag, http):
+    path = f"/api/admin/projects/default/features/{flag}"
+    code, out, _ = run("feature", "patch", "default", flag, "--set", "description=dry", "--dry-run")
+    assert code == 0
+    assert json.loads(out)["method"] == "PATCH"
+    assert http.get(path).json()["description"] in ("", None)
+    code, out, err = run("feature", "patch", "default", flag, "--set", "description=from cli")
+    assert code == 0, err
+    assert http.get(path).json()["description"] == "from cli"
+
+
+def test_not_found_is_4(run):
+    code, _, err = run("feature", "show", "default", f"missing-{uuid.uuid4().hex[:8]}")
+    assert code == 4
+    assert json.loads(err)["error"]["kind"] == "not-found"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["access", "grant", "default", "--role", "4", "--user", "1"],
+        ["cr", "list", "default"],
+        ["cr", "delete", "default", "1", "--yes"],
+    ],
+)
+def test_enterprise_commands_are_5_on_oss(run, argv):
+    code, out, err = run(*argv)
+    assert code == 5
+    assert out == ""
+    error = json.loads(err)["error"]
+    assert error["kind"] == "not-supported"
+    assert "needs Unleash Enterprise" in error["message"]
+
+
+def addon(http, addon_id: int) -> dict:
+    return next(a for a in http.get("/api/admin/addons").json()["addons"] if a["id"] == addon_id)
+
+
+def test_integration_disable_and_enable(run, http, webhook):
+    before = addon(http, webhook)
+    code, out, err = run("integration", "disable", str(webhook), "--yes")
+    assert code == 0, err
+    shown = json.loads(out)
+    assert shown["enabled"] is False
+    assert shown["parameters"]["url"] == "*****"  # the answer's stored secret is not printed
+    after = addon(http, webhook)
+    assert after == {**before, "enabled": False}
+    code, _, err = run("integration", "enable", str(webhook))
+    assert code == 0, err
+    assert addon(http, webhook) == before
+    events = http.get(
+        "/api/admin/search/events", params={"type": "IS:addon-config-updated", "limit": 5}
+    ).json()["events"]
+    assert [e["data"]["enabled"] for e in events if e["data"]["id"] == webhook][:2] == [True, False]
+
+
+def test_failures_with_fail_on_failures(run, real_webhook):
+    code, out, _ = run("failures", "--integration", str(real_webhook), "--fail-on-failures")
+    assert code == 1
+    assert {d["integrationId"] for d in json.loads(out)} == {real_webhook}

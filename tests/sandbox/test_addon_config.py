@@ -1,0 +1,87 @@
+"""PUT /api/admin/addons/:id, as real Unleash 8.2 answers it: the whole configuration replaced,
+masked secrets kept, `addon-config-updated` recorded, and a disabled integration delivers
+nothing."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from tests.sandbox.conftest import events_of
+
+
+async def addon(client, addon_id: int) -> dict:
+    answer = (await client.get("/api/admin/addons")).json()
+    return next(a for a in answer["addons"] if a["id"] == addon_id)
+
+
+def writable(record: dict) -> dict:
+    keys = ("provider", "enabled", "description", "parameters", "events", "projects")
+    return {k: record[k] for k in (*keys, "environments")}
+
+
+def stored_parameters(sandbox_app, addon_id: int) -> str:
+    with sqlite3.connect(sandbox_app.state.db_path) as conn:
+        return conn.execute("SELECT parameters FROM addons WHERE id = ?", (addon_id,)).fetchone()[0]
+
+
+async def test_disable_keeps_masked_secrets_and_records_the_change(admin, sandbox_app):
+    before = await addon(admin, 1)
+    secrets = stored_parameters(sandbox_app, 1)
+    body = {**writable(before), "enabled": False, "id": 1, "createdAt": "ignored"}
+    answer = await admin.put("/api/admin/addons/1", json=body)
+    assert answer.status_code == 200
+    assert answer.json() == {**before, "enabled": False}
+    assert (await addon(admin, 1))["enabled"] is False
+    assert stored_parameters(sandbox_app, 1) == secrets  # "*****" kept the stored values
+    event = (await events_of(admin, type="addon-config-updated"))[0]
+    assert event["data"] == {k: v for k, v in answer.json().items() if k != "parameters"}
+    assert event["preData"] == {k: v for k, v in before.items() if k != "parameters"}
+
+
+async def test_a_disabled_integration_delivers_nothing(admin):
+    webhook = await addon(admin, 1)
+    await admin.put("/api/admin/addons/1", json={**writable(webhook), "enabled": False})
+    deliveries = len((await admin.get("/api/admin/addons/1/events")).json()["integrationEvents"])
+    flag = "/api/admin/projects/default/features/admin-async-emails"
+    patched = await admin.patch(
+        flag, json=[{"op": "replace", "path": "/description", "value": "x"}]
+    )
+    assert patched.status_code == 200
+    after = (await admin.get("/api/admin/addons/1/events")).json()["integrationEvents"]
+    assert len(after) == deliveries
+    await admin.put("/api/admin/addons/1", json={**writable(webhook), "enabled": True})
+    await admin.patch(flag, json=[{"op": "replace", "path": "/description", "value": "y"}])
+    after = (await admin.get("/api/admin/addons/1/events")).json()["integrationEvents"]
+    assert after[0]["event"]["data"]["description"] == "y"
+
+
+async def test_unknown_id_is_404_before_the_body_is_read(admin):
+    answer = await admin.put("/api/admin/addons/999", json={"nonsense": True})
+    assert answer.status_code == 404
+    assert answer.json()["name"] == "NotFoundError"
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"provider": "carrier-pigeon"}, "Addon provider carrier-pigeon is not known"),
+        ({"enabled": "no"}, '"enabled" must be a boolean'),
+        ({"events": "feature-created"}, '"events" must be a list of strings'),
+        ({"parameters": {"contentType": "x"}}, 'Missing required parameter "url"'),
+    ],
+)
+async def test_bad_configurations_are_400(admin, change, message):
+    before = await addon(admin, 1)
+    answer = await admin.put("/api/admin/addons/1", json={**writable(before), **change})
+    assert answer.status_code == 400
+    assert answer.json()["message"] == message
+    assert await addon(admin, 1) == before
+
+
+async def test_viewers_may_not_change_integrations(viewer, admin):
+    before = await addon(admin, 1)
+    answer = await viewer.put("/api/admin/addons/1", json={**writable(before), "enabled": False})
+    assert answer.status_code == 403
+    assert (await addon(admin, 1))["enabled"] is True
