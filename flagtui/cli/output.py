@@ -89,7 +89,7 @@ class Printer:
         writer = csv.writer(sys.stdout, lineterminator="\n")
         writer.writerow(columns)
         for row in rows:
-            writer.writerow([cell(_get(row, c), limit=None) for c in columns])
+            writer.writerow([csv_cell(_get(row, c)) for c in columns])
         sys.stdout.flush()
 
     def _table(self, rows: list[dict[str, Any]]) -> None:
@@ -107,6 +107,13 @@ def _get(row: dict[str, Any], column: str) -> Any:
     for part in column.split("."):
         value = value.get(part) if isinstance(value, dict) else None
     return value
+
+
+def csv_cell(value: Any) -> str:
+    """A cell a spreadsheet will not run: server text starting like a formula (`=`, `+`, `-`,
+    `@`) gets a leading `'`, as OWASP advises for CSV injection; numbers stay numbers."""
+    text = cell(value, limit=None)
+    return f"'{text}" if isinstance(value, str) and text[:1] in ("=", "+", "-", "@") else text
 
 
 def cell(value: Any, *, limit: int | None = MAX_CELL) -> str:

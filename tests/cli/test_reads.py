@@ -56,6 +56,16 @@ def test_csv_has_the_apis_field_names_as_header(run):
     assert ["release", "Release", "40"] in rows
 
 
+def test_csv_cells_that_look_like_formulas_are_not_formulas(run):
+    """Server text opened in a spreadsheet must not run: `=HYPERLINK(...)` stays text."""
+    patch = 'description==HYPERLINK("https://evil.example","x")'
+    assert run("feature", "patch", "default", "admin-async-emails", "--set", patch).code == 0
+    out = run("feature", "show", "default", "admin-async-emails", "-o", "csv").out
+    rows = list(csv.reader(io.StringIO(out)))
+    description = rows[1][rows[0].index("description")]
+    assert description == '\'=HYPERLINK("https://evil.example","x")'
+
+
 def test_event_search_since_keeps_only_recent_events(run):
     # The demo's events are from 2025; a write now makes the one recent event.
     assert run("event", "search", "--since", "10m").json == []
