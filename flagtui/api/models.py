@@ -12,6 +12,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
+from flagtui.contract import PATCH_OPS_WITH_FROM, PATCH_OPS_WITH_VALUE, PatchOp
+
 
 class Record(BaseModel):
     # defer_build: schemas are built on first use, not at import (faster start-up)
@@ -330,9 +332,6 @@ class ChangeRequest(Record):
     schedule: ChangeRequestSchedule | None = None
 
 
-PatchOp = Literal["add", "remove", "replace", "copy", "move"]
-
-
 class PatchOperation(Record):
     op: PatchOp
     path: str
@@ -341,9 +340,9 @@ class PatchOperation(Record):
 
     def to_wire(self) -> dict[str, Any]:
         body: dict[str, Any] = {"op": self.op, "path": self.path}
-        if self.op in ("copy", "move"):
+        if self.op in PATCH_OPS_WITH_FROM:
             body["from"] = self.from_
-        if self.op in ("add", "replace"):
+        if self.op in PATCH_OPS_WITH_VALUE:
             body["value"] = self.value
         return body
 

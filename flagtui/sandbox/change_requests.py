@@ -12,19 +12,26 @@ import json
 import sqlite3
 from typing import Any
 
+from flagtui.contract import (
+    CHANGE_REQUEST_CLOSED_STATES,
+    CHANGE_REQUEST_OPEN_STATES,
+    CHANGE_REQUEST_STATES,
+    PAGE_DEFAULT,
+    PAGE_MAX,
+)
 from flagtui.sandbox.errors import bad_request, not_found
 from flagtui.sandbox.events import record
 from flagtui.sandbox.inputs import Call, page, query_filter
 
-STATES = ("Draft", "In review", "Approved", "Applied", "Cancelled", "Rejected", "Scheduled")
-OPEN_STATES = ("Draft", "In review", "Approved", "Scheduled")
-CLOSED_STATES = ("Applied", "Cancelled", "Rejected")
 COLUMNS = (
     "c.id, c.project, c.environment, c.title, c.state, c.created_at, c.min_approvals,"
     " c.features, c.approvals, c.rejections, c.comments, c.schedule,"
     " u.id AS user_id, COALESCE(u.username, u.email) AS username, u.image_url"
 )
 FROM = "FROM change_requests c JOIN users u ON u.id = c.created_by"
+
+
+GROUPS = {"open": CHANGE_REQUEST_OPEN_STATES, "closed": CHANGE_REQUEST_CLOSED_STATES}
 
 
 def _record(row: sqlite3.Row) -> dict[str, Any]:
@@ -89,15 +96,16 @@ def search(call: Call) -> dict[str, Any]:
     if state is not None:
         wanted: list[str] = []
         for value in state.values:
-            group = {"open": OPEN_STATES, "closed": CLOSED_STATES}.get(value)
-            if group is None and value not in STATES:
-                raise bad_request(f'"state" must be open, closed or one of {", ".join(STATES)}')
+            group = GROUPS.get(value)
+            if group is None and value not in CHANGE_REQUEST_STATES:
+                known = ", ".join(CHANGE_REQUEST_STATES)
+                raise bad_request(f'"state" must be open, closed or one of {known}')
             wanted.extend(group or (value,))
         where.append(
             f"c.state {'NOT IN' if state.negated else 'IN'} ({','.join('?' * len(wanted))})"
         )
         params.extend(wanted)
-    limit, offset = page(call.query, 50, 100)
+    limit, offset = page(call.query, PAGE_DEFAULT, PAGE_MAX)
     clause = f" WHERE {' AND '.join(where)}" if where else ""
     with call.db.read() as conn:
         total = conn.execute(f"SELECT count(*) FROM change_requests c{clause}", params).fetchone()[

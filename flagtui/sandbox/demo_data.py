@@ -16,11 +16,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from flagtui.contract import CHANGE_REQUEST_STATES, LIFECYCLE_STAGES
 from flagtui.sandbox.auth import Tokens
 from flagtui.sandbox.clock import iso
 from flagtui.sandbox.db import dumps
 from flagtui.sandbox.feature_types import reevaluate
-from flagtui.sandbox.features import STAGES, search_text
+from flagtui.sandbox.features import search_text
 from flagtui.sandbox.hostile_data import add_hostile_project
 from flagtui.sandbox.integrations import deliveries as integration_rows
 from flagtui.sandbox.integrations import subscriptions
@@ -553,8 +554,8 @@ class Generator:
             type_ = rng.choices([t[0] for t in FEATURE_TYPES], [50, 20, 15, 10, 5])[0]
             age = min(0.5 + rng.expovariate(1 / 60), 420)
             created = self.ago(age)
-            final = rng.choices(STAGES, [14, 16, 42, 16, 12])[0]
-            path = list(STAGES[: STAGES.index(final) + 1])
+            final = rng.choices(LIFECYCLE_STAGES, [14, 16, 42, 16, 12])[0]
+            path = list(LIFECYCLE_STAGES[: LIFECYCLE_STAGES.index(final) + 1])
             if final == "archived" and rng.random() < 0.5:
                 path.remove("completed")
             moments = sorted(rng.uniform(0, age) for _ in path[1:])
@@ -689,11 +690,10 @@ class Generator:
 
     def change_requests(self) -> None:
         rng = self.rng
-        states = ["Draft", "In review", "Approved", "Applied", "Cancelled", "Rejected", "Scheduled"]
         live = [f for f in self.feature_rows if f[3] != "archived"]
         rows = []
         for cid in range(1, min(43, len(live) // 4) + 1):
-            state = states[cid % len(states)]
+            state = CHANGE_REQUEST_STATES[cid % len(CHANGE_REQUEST_STATES)]
             project, env = rng.choice(
                 [
                     ("payments", "production"),

@@ -11,11 +11,11 @@ import json
 import sqlite3
 from typing import Any
 
+from flagtui.contract import EVENT_SEARCH_MAX, EVENT_TYPES, PAGE_DEFAULT, PAGE_MAX
 from flagtui.sandbox.auth import Caller
 from flagtui.sandbox.clock import now_iso
 from flagtui.sandbox.db import Database, RawJSON, dumps
 from flagtui.sandbox.errors import bad_request
-from flagtui.sandbox.event_types import EVENT_TYPES
 from flagtui.sandbox.inputs import (
     Call,
     Filter,
@@ -148,9 +148,9 @@ def search_post(call: Call) -> RawJSON:
     query = optional_str(body, "query")
     if query:
         _free_text(query, where, params)
-    limit = body.get("limit", 100)
-    if not is_int(limit) or not 1 <= limit <= 100:
-        raise bad_request('"limit" must be an integer between 1 and 100')
+    limit = body.get("limit", EVENT_SEARCH_MAX)
+    if not is_int(limit) or not 1 <= limit <= EVENT_SEARCH_MAX:
+        raise bad_request(f'"limit" must be an integer between 1 and {EVENT_SEARCH_MAX}')
     offset = body.get("offset", 0)
     if not is_int(offset) or not 0 <= offset <= MAX_EVENT_ID:
         raise bad_request('"offset" must be a non-negative integer (an event id)')
@@ -209,7 +209,7 @@ def search_get(call: Call) -> RawJSON:
         params.append(f"{end}T23:59:59.999Z")
     if q.get("query"):
         _free_text(q["query"], where, params)
-    limit, offset = page(q, 50, 100)
+    limit, offset = page(q, PAGE_DEFAULT, PAGE_MAX)
     with call.db.read() as conn:
         total = _count(call.db, conn, where, params)
         clause = f" WHERE {' AND '.join(where)}" if where else ""

@@ -14,10 +14,11 @@ import sqlite3
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from flagtui.contract import MAX_LIFETIME_DAYS
 from flagtui.sandbox.clock import iso
 from flagtui.sandbox.errors import bad_request, not_found
 from flagtui.sandbox.events import record
-from flagtui.sandbox.inputs import MAX_INT, Call, is_int, require_object
+from flagtui.sandbox.inputs import Call, is_int, require_object
 
 
 def _type_record(row: sqlite3.Row) -> dict[str, Any]:
@@ -59,8 +60,9 @@ def put_lifetime(call: Call) -> dict[str, Any]:
     if "lifetimeDays" not in body:
         raise bad_request('"lifetimeDays" is required (an integer or null)')
     days = body["lifetimeDays"]
-    if days is not None and (not is_int(days) or not 0 <= days <= MAX_INT):
-        raise bad_request(f'"lifetimeDays" must be null or an integer between 0 and {MAX_INT}')
+    if days is not None and (not is_int(days) or not 0 <= days <= MAX_LIFETIME_DAYS):
+        limit = f"null or an integer between 0 and {MAX_LIFETIME_DAYS}"
+        raise bad_request(f'"lifetimeDays" must be {limit}')
     type_id = call.path["id"]
     with call.db.write() as conn:
         row = conn.execute(

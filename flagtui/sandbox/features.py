@@ -25,6 +25,7 @@ from typing import Any
 import jsonpatch
 import jsonpointer
 
+from flagtui.contract import PAGE_DEFAULT, PAGE_MAX, PATCH_OPS, PATCH_OPS_WITH_VALUE
 from flagtui.sandbox.clock import now_iso
 from flagtui.sandbox.errors import bad_request, not_found
 from flagtui.sandbox.events import record
@@ -32,9 +33,7 @@ from flagtui.sandbox.inputs import Call, page, query_filter
 from flagtui.sandbox.lifecycle_filter import lifecycle_where
 from flagtui.sandbox.users import briefs
 
-STAGES = ("initial", "pre-live", "live", "completed", "archived")
 PATCHABLE = ("description", "type", "stale", "impressionData", "archived")
-PATCH_OPS = ("add", "remove", "replace", "copy", "move")
 FEATURE_COLUMNS = (
     "name, project, type, description, stale, potentially_stale, impression_data, favorite,"
     " created_at, created_by, archived_at, last_seen_at, stage, stage_entered_at, tags,"
@@ -192,7 +191,7 @@ def _validate_operations(body: Any) -> list[dict[str, Any]]:
             raise bad_request('Each patch operation needs a string "path"')
         if op["op"] in ("copy", "move") and not isinstance(op.get("from"), str):
             raise bad_request(f'A {op["op"]} operation needs a string "from"')
-        if op["op"] in ("add", "replace") and "value" not in op:
+        if op["op"] in PATCH_OPS_WITH_VALUE and "value" not in op:
             raise bad_request(f'An {op["op"]} operation needs a "value"')
     return body
 
@@ -525,7 +524,7 @@ def search_features(call: Call) -> dict[str, Any]:
             where.append(f"({either})")
     order = SORT_COLUMNS.get(q.get("sortBy", ""), "created_at")
     direction = "DESC" if q.get("sortOrder", "").lower() == "desc" else "ASC"
-    limit, offset = page(q, 50, 100)
+    limit, offset = page(q, PAGE_DEFAULT, PAGE_MAX)
     clause = f" WHERE {' AND '.join(where)}" if where else ""
     with call.db.read() as conn:
         total = conn.execute(f"SELECT count(*) FROM features{clause}", params).fetchone()[0]

@@ -15,6 +15,7 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
+from flagtui.contract import PAGE_DEFAULT, PAGE_MAX
 from flagtui.sandbox.db import dumps
 from flagtui.sandbox.errors import not_found
 from flagtui.sandbox.inputs import Call, page
@@ -165,7 +166,7 @@ def _integration_event(row: sqlite3.Row) -> dict[str, Any]:
 
 def addon_events(call: Call) -> dict[str, Any]:
     raw_id = call.path["id"]
-    limit, offset = page(call.query, 50, 100)
+    limit, offset = page(call.query, PAGE_DEFAULT, PAGE_MAX)
     if not (raw_id.isascii() and raw_id.isdigit() and len(raw_id) <= 10):
         raise not_found(f"Could not find addon with id {raw_id}")
     with call.db.read() as conn:

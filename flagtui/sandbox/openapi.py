@@ -5,7 +5,17 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from flagtui.sandbox.event_types import EVENT_TYPES
+from flagtui.contract import (
+    CHANGE_REQUEST_STATES,
+    EVENT_SEARCH_MAX,
+    EVENT_TYPES,
+    INT32_MAX,
+    LIFECYCLE_STAGES,
+    MAX_LIFETIME_DAYS,
+    PAGE_DEFAULT,
+    PAGE_MAX,
+    PATCH_OPS,
+)
 from flagtui.sandbox.ui_config import VERSION
 
 Schema = dict[str, Any]
@@ -37,13 +47,11 @@ def obj(properties: dict[str, Schema], required: list[str] | None = None) -> Sch
 
 USER_BRIEF = obj({"id": INT, "name": STRING, "imageUrl": STRING})
 ACTOR = obj({"id": INT, "username": STRING, "imageUrl": STRING})
+LIFETIME_DAYS: Schema = {"type": "integer", "minimum": 0, "maximum": MAX_LIFETIME_DAYS}
 TAG = obj({"value": STRING, "type": STRING})
 LIFECYCLE = obj(
     {
-        "stage": {
-            "type": "string",
-            "enum": ["initial", "pre-live", "live", "completed", "archived"],
-        },
+        "stage": {"type": "string", "enum": list(LIFECYCLE_STAGES)},
         "enteredStageAt": DATE,
     }
 )
@@ -167,7 +175,7 @@ SCHEMAS: dict[str, Schema] = {
             "id": STRING,
             "name": STRING,
             "description": STRING,
-            "lifetimeDays": nullable({"type": "integer", "minimum": 0, "maximum": 2147483647}),
+            "lifetimeDays": nullable(LIFETIME_DAYS),
         }
     ),
     "Event": obj(
@@ -301,18 +309,7 @@ SCHEMAS: dict[str, Schema] = {
             "id": INT,
             "title": STRING,
             "environment": STRING,
-            "state": {
-                "type": "string",
-                "enum": [
-                    "Draft",
-                    "In review",
-                    "Approved",
-                    "Applied",
-                    "Cancelled",
-                    "Rejected",
-                    "Scheduled",
-                ],
-            },
+            "state": {"type": "string", "enum": list(CHANGE_REQUEST_STATES)},
             "project": STRING,
             "createdAt": DATE,
             "createdBy": ACTOR,
@@ -374,8 +371,10 @@ def query_param(name: str, description: str) -> Schema:
 
 
 PAGING = [
-    query_param("limit", "Page size: a non-negative integer; 0 or above 100 means 50"),
-    query_param("offset", "Rows to skip: a non-negative integer up to 2147483647"),
+    query_param(
+        "limit", f"Page size: a non-negative integer; 0 or above {PAGE_MAX} means {PAGE_DEFAULT}"
+    ),
+    query_param("offset", f"Rows to skip: a non-negative integer up to {INT32_MAX}"),
 ]
 
 
@@ -408,7 +407,7 @@ READ = [401]
 WRITE = [401, 403]
 PATCH_OP = obj(
     {
-        "op": {"type": "string", "enum": ["add", "remove", "replace", "copy", "move"]},
+        "op": {"type": "string", "enum": list(PATCH_OPS)},
         "path": STRING,
         "from": STRING,
         "value": {},
@@ -559,13 +558,7 @@ def _paths() -> dict[str, Any]:
                 ref("FeatureType"),
                 [401, 403, 404],
                 params=[path_param("id")],
-                body=obj(
-                    {
-                        "lifetimeDays": nullable(
-                            {"type": "integer", "minimum": 0, "maximum": 2147483647}
-                        )
-                    }
-                ),
+                body=obj({"lifetimeDays": nullable(LIFETIME_DAYS)}),
             )
         },
         "/api/admin/user-admin": {
@@ -647,7 +640,7 @@ def _paths() -> dict[str, Any]:
                         "project": STRING,
                         "feature": STRING,
                         "query": STRING,
-                        "limit": {"type": "integer", "minimum": 1, "maximum": 100},
+                        "limit": {"type": "integer", "minimum": 1, "maximum": EVENT_SEARCH_MAX},
                         "offset": {"type": "integer", "minimum": 0},
                     },
                 },

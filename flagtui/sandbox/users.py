@@ -6,6 +6,7 @@ import sqlite3
 from collections.abc import Iterable
 from typing import Any
 
+from flagtui.contract import MIN_USER_QUERY
 from flagtui.sandbox.errors import bad_request
 from flagtui.sandbox.inputs import Call
 
@@ -69,8 +70,8 @@ def briefs(conn: sqlite3.Connection, ids: Iterable[int]) -> dict[int, dict[str, 
 def search_users(call: Call) -> dict[str, Any]:
     """Case-insensitive substring match on name, e-mail and username; q needs 2 characters."""
     q = call.query.get("q", "")
-    if len(q) < 2:
-        raise bad_request('"q" must be at least 2 characters long')
+    if len(q) < MIN_USER_QUERY:
+        raise bad_request(f'"q" must be at least {MIN_USER_QUERY} characters long')
     needle = q.casefold()
     with call.db.read() as conn:
         rows = conn.execute(f"SELECT {USER_COLUMNS} FROM users ORDER BY id").fetchall()
