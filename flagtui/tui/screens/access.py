@@ -45,9 +45,8 @@ def access_rows(access: ProjectAccess) -> list[Row]:
     rows: list[Row] = []
     for kind, entries in (("user", access.users), ("group", access.groups)):
         for entry in entries:
-            label = entry.get("name") or entry.get("username") or entry.get("email") or "?"
-            roles = ", ".join(names.get(r, str(r)) for r in entry.get("roles") or [])
-            rows.append((f"{kind}:{entry.get('id')}", (kind, str(label), roles)))
+            roles = ", ".join(names.get(r, str(r)) for r in entry.roles)
+            rows.append((f"{kind}:{entry.id}", (kind, entry.label, roles)))
     return rows
 
 
