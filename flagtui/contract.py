@@ -170,9 +170,7 @@ PATCH_OPS_WITH_FROM: tuple[str, ...] = ("copy", "move")
 # values unshown; these are real Unleash's).
 LIFECYCLE_STAGES: tuple[str, ...] = ("initial", "pre-live", "live", "completed", "archived")
 
-# Change-request states (real Unleash's), and the two groups the `state` filter accepts.
-CHANGE_REQUEST_OPEN_STATES: tuple[str, ...] = ("Draft", "In review", "Approved", "Scheduled")
-CHANGE_REQUEST_CLOSED_STATES: tuple[str, ...] = ("Applied", "Cancelled", "Rejected")
+# Change-request states (real Unleash Enterprise's).
 CHANGE_REQUEST_STATES: tuple[str, ...] = (
     "Draft",
     "In review",

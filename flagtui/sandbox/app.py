@@ -210,11 +210,6 @@ def routes() -> list[Route]:
             endpoint(change_requests.delete, write=True),
             methods=["DELETE"],
         ),
-        Route(
-            "/api/admin/search/change-requests",
-            endpoint(change_requests.search),
-            methods=["GET"],
-        ),
         Route("/api/admin/addons", endpoint(integrations.list_addons), methods=["GET"]),
         Route(
             "/api/admin/addons/{id}/events",

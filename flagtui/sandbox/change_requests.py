@@ -1,9 +1,9 @@
-"""Change requests: listing, search, and deletion.
+"""Change requests of a project: the list, one by id, and deletion.
 
-States: Draft, In review, Approved, Applied, Cancelled, Rejected, Scheduled; "open" means
-Draft, In review, Approved or Scheduled. Deleting one (in any state) answers 200 with no
-body and records change-request-discarded with the deleted request as preData. An id that
-is not a number, or that belongs to no change request in that project, is a 404.
+States: those of `flagtui.contract.CHANGE_REQUEST_STATES`. Deleting one (in any state)
+answers 200 with no body and records change-request-discarded with the deleted request as
+preData. An id that is not a number, or that belongs to no change request in that project,
+is a 404.
 """
 
 from __future__ import annotations
@@ -12,16 +12,9 @@ import json
 import sqlite3
 from typing import Any
 
-from flagtui.contract import (
-    CHANGE_REQUEST_CLOSED_STATES,
-    CHANGE_REQUEST_OPEN_STATES,
-    CHANGE_REQUEST_STATES,
-    PAGE_DEFAULT,
-    PAGE_MAX,
-)
-from flagtui.sandbox.errors import bad_request, not_found
+from flagtui.sandbox.errors import not_found
 from flagtui.sandbox.events import record
-from flagtui.sandbox.inputs import Call, page, query_filter
+from flagtui.sandbox.inputs import Call
 
 COLUMNS = (
     "c.id, c.project, c.environment, c.title, c.state, c.created_at, c.min_approvals,"
@@ -29,9 +22,6 @@ COLUMNS = (
     " u.id AS user_id, COALESCE(u.username, u.email) AS username, u.image_url"
 )
 FROM = "FROM change_requests c JOIN users u ON u.id = c.created_by"
-
-
-GROUPS = {"open": CHANGE_REQUEST_OPEN_STATES, "closed": CHANGE_REQUEST_CLOSED_STATES}
 
 
 def _record(row: sqlite3.Row) -> dict[str, Any]:
@@ -87,35 +77,6 @@ def list_for_project(call: Call) -> list[dict[str, Any]]:
 def get_one(call: Call) -> dict[str, Any]:
     with call.db.read() as conn:
         return _record(_one(conn, call.path["project"], call.path["id"]))
-
-
-def search(call: Call) -> dict[str, Any]:
-    where: list[str] = []
-    params: list[Any] = []
-    state = query_filter(call.query, "state")
-    if state is not None:
-        wanted: list[str] = []
-        for value in state.values:
-            group = GROUPS.get(value)
-            if group is None and value not in CHANGE_REQUEST_STATES:
-                known = ", ".join(CHANGE_REQUEST_STATES)
-                raise bad_request(f'"state" must be open, closed or one of {known}')
-            wanted.extend(group or (value,))
-        where.append(
-            f"c.state {'NOT IN' if state.negated else 'IN'} ({','.join('?' * len(wanted))})"
-        )
-        params.extend(wanted)
-    limit, offset = page(call.query, PAGE_DEFAULT, PAGE_MAX)
-    clause = f" WHERE {' AND '.join(where)}" if where else ""
-    with call.db.read() as conn:
-        total = conn.execute(f"SELECT count(*) FROM change_requests c{clause}", params).fetchone()[
-            0
-        ]
-        rows = conn.execute(
-            f"SELECT {COLUMNS} {FROM}{clause} ORDER BY c.id DESC LIMIT ? OFFSET ?",
-            [*params, limit, offset],
-        ).fetchall()
-    return {"changeRequests": [_record(r) for r in rows], "total": total}
 
 
 def delete(call: Call) -> None:

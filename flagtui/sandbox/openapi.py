@@ -599,14 +599,6 @@ def _paths() -> dict[str, Any]:
                 "Delete a change request", None, [401, 403, 404], params=[*P, path_param("id")]
             ),
         },
-        "/api/admin/search/change-requests": {
-            "get": op(
-                "Search change requests",
-                obj({"changeRequests": array(ref("ChangeRequest")), "total": INT}),
-                [400, 401],
-                params=[query_param("state", f"{filt} over open, closed or a state"), *PAGING],
-            )
-        },
         "/api/admin/addons": {
             "get": op(
                 "Integrations",

@@ -24,7 +24,6 @@ READS = [
     "/api/admin/addons",
     "/api/admin/search/events",
     "/api/admin/projects/payments/change-requests",
-    "/api/admin/search/change-requests?state=IS:open",
     "/api/admin/roles",
     "/api/admin/groups",
     "/api/admin/projects/payments/access",

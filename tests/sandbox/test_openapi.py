@@ -64,7 +64,6 @@ def response_schema(path: str, method: str, status: int) -> dict[str, Any]:
             "/api/admin/projects/{projectId}/change-requests",
             "/api/admin/projects/payments/change-requests",
         ),
-        ("/api/admin/search/change-requests", "/api/admin/search/change-requests?limit=100"),
         ("/api/admin/addons", "/api/admin/addons"),
         ("/api/admin/addons/{id}/events", "/api/admin/addons/3/events?limit=100"),
         ("/api/admin/search/events", "/api/admin/search/events?limit=100"),
