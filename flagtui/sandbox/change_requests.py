@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from typing import Any
 
+from flagtui.sandbox import shapes_admin
 from flagtui.sandbox.errors import not_found
 from flagtui.sandbox.events import record
 from flagtui.sandbox.inputs import Call
@@ -24,7 +24,7 @@ COLUMNS = (
 FROM = "FROM change_requests c JOIN users u ON u.id = c.created_by"
 
 
-def _record(row: sqlite3.Row) -> dict[str, Any]:
+def _record(row: sqlite3.Row) -> shapes_admin.ChangeRequest:
     return {
         "id": row["id"],
         "title": row["title"],
@@ -63,7 +63,7 @@ def _one(conn: sqlite3.Connection, project: str, raw_id: str) -> sqlite3.Row:
     return row
 
 
-def list_for_project(call: Call) -> list[dict[str, Any]]:
+def list_for_project(call: Call) -> list[shapes_admin.ChangeRequest]:
     project = call.path["project"]
     with call.db.read() as conn:
         _require_project(conn, project)
@@ -74,7 +74,7 @@ def list_for_project(call: Call) -> list[dict[str, Any]]:
     return [_record(r) for r in rows]
 
 
-def get_one(call: Call) -> dict[str, Any]:
+def get_one(call: Call) -> shapes_admin.ChangeRequest:
     with call.db.read() as conn:
         return _record(_one(conn, call.path["project"], call.path["id"]))
 

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from typing import Any
+from typing import Annotated, Any
 
 from flagtui.contract import EVENT_SEARCH_MAX, EVENT_TYPES, PAGE_DEFAULT, PAGE_MAX
+from flagtui.sandbox import shapes
 from flagtui.sandbox.auth import Caller
 from flagtui.sandbox.clock import now_iso
 from flagtui.sandbox.db import Database, RawJSON, dumps
@@ -130,7 +131,7 @@ def _count(db: Database, conn: sqlite3.Connection, where: list[str], params: lis
     return int(cached)
 
 
-def search_post(call: Call) -> RawJSON:
+def search_post(call: Call) -> Annotated[RawJSON, shapes.EventSearchPost]:
     body = require_object(call.body)
     where: list[str] = []
     params: list[Any] = []
@@ -182,7 +183,7 @@ def _day(flt: Filter | None, name: str) -> str | None:
     return day
 
 
-def search_get(call: Call) -> RawJSON:
+def search_get(call: Call) -> Annotated[RawJSON, shapes.EventSearch]:
     q = call.query
     where: list[str] = []
     params: list[Any] = []

@@ -6,7 +6,7 @@ import httpx
 import pytest
 import schemathesis
 
-from flagtui.sandbox.openapi import openapi_document
+from flagtui.sandbox.app import openapi_document
 
 # schemathesis validates a response against the operation's documented status codes and
 # their schemas (OpenAPI's own keywords such as `nullable` included).
