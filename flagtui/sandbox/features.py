@@ -26,7 +26,13 @@ from typing import Any, cast
 import jsonpatch
 import jsonpointer
 
-from flagtui.contract import PAGE_DEFAULT, PAGE_MAX, PATCH_OPS, PATCH_OPS_WITH_VALUE
+from flagtui.contract import (
+    PAGE_DEFAULT,
+    PAGE_MAX,
+    PATCH_OPS,
+    PATCH_OPS_WITH_FROM,
+    PATCH_OPS_WITH_VALUE,
+)
 from flagtui.sandbox import shapes
 from flagtui.sandbox.clock import now_iso
 from flagtui.sandbox.errors import bad_request, not_found
@@ -191,7 +197,7 @@ def _validate_operations(body: Any) -> list[dict[str, Any]]:
             raise bad_request(f'"op" must be one of {", ".join(PATCH_OPS)}')
         if not isinstance(op.get("path"), str):
             raise bad_request('Each patch operation needs a string "path"')
-        if op["op"] in ("copy", "move") and not isinstance(op.get("from"), str):
+        if op["op"] in PATCH_OPS_WITH_FROM and not isinstance(op.get("from"), str):
             raise bad_request(f'A {op["op"]} operation needs a string "from"')
         if op["op"] in PATCH_OPS_WITH_VALUE and "value" not in op:
             raise bad_request(f'An {op["op"]} operation needs a "value"')
