@@ -17,8 +17,14 @@ from typing import Annotated, Any, Protocol, get_args, get_origin, get_type_hint
 from pydantic import TypeAdapter
 from pydantic.json_schema import GenerateJsonSchema, JsonSchemaMode
 
-from flagtui.contract import EVENT_SEARCH_MAX, EVENT_TYPES, INT32_MAX, PAGE_DEFAULT, PAGE_MAX
-from flagtui.contract import PATCH_OPS as OPS
+from flagtui.contract import (
+    EVENT_SEARCH_MAX,
+    EVENT_TYPES,
+    INT32_MAX,
+    PAGE_DEFAULT,
+    PAGE_MAX,
+    PATCH_OPS,
+)
 from flagtui.sandbox.shapes import LIFETIME_DAYS, Error
 from flagtui.sandbox.ui_config import VERSION
 
@@ -95,7 +101,7 @@ DOCS: dict[tuple[str, str], Doc] = {
             "type": "array",
             "items": _obj(
                 {
-                    "op": {"type": "string", "enum": list(OPS)},
+                    "op": {"type": "string", "enum": list(PATCH_OPS)},
                     "path": STRING,
                     "from": STRING,
                     "value": {},

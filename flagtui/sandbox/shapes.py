@@ -1,4 +1,5 @@
-"""The shapes of the sandbox's answers, declared once.
+"""The shapes of the sandbox's answers, declared once: features, events and integrations
+here, people, projects, change requests and ui-config in `shapes_admin`.
 
 Handlers return these TypedDicts, so mypy checks every answer against them; `openapi`
 derives the document's schemas from them (through pydantic), so the document cannot drift
