@@ -79,7 +79,6 @@ _FEATURE_TYPE = _adapter(FeatureType)
 _CHANGE_REQUEST = _adapter(ChangeRequest)
 _PROJECT_ACCESS = _adapter(ProjectAccess)
 _ADDONS = _adapter(AddonList)
-_USERS = _adapter(UserList)
 _FEATURE_PAGE = _adapter(FeaturePage)
 _RAW = _adapter(RawObject)
 
@@ -491,9 +490,6 @@ class AdminClient(ArchiveOperations, AddonOperations):  # archived flags (`archi
 
     async def list_addons(self) -> AddonList:
         return await self._read("GET", "/api/admin/addons", _ADDONS)
-
-    async def list_users(self) -> UserList:
-        return await self._read("GET", "/api/admin/user-admin", _USERS)
 
     async def list_change_requests(self, project: str) -> list[ChangeRequest]:
         path = f"/api/admin/projects/{_seg(project)}/change-requests"

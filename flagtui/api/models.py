@@ -12,6 +12,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
+from flagtui.contract import PATCH_OPS_WITH_FROM, PATCH_OPS_WITH_VALUE, PatchOp
+
 
 class Record(BaseModel):
     # defer_build: schemas are built on first use, not at import (faster start-up)
@@ -299,17 +301,57 @@ class Group(Record):
     created_at: datetime | None = None
 
 
+class AccessUser(Record):
+    """A user holding project roles: `roles` are role ids (see ProjectAccess.roles)."""
+
+    id: int
+    name: str | None = None
+    username: str | None = None
+    email: str | None = None
+    roles: list[int] = Field(default_factory=list)
+
+    @property
+    def label(self) -> str:
+        return self.name or self.username or self.email or f"user {self.id}"
+
+
+class AccessGroup(Record):
+    """A group holding project roles: `roles` are role ids."""
+
+    id: int
+    name: str | None = None
+    roles: list[int] = Field(default_factory=list)
+
+    @property
+    def label(self) -> str:
+        return self.name or f"group {self.id}"
+
+
 class ProjectAccess(Record):
     """Who holds which project roles (GET /projects/:p/access, Enterprise)."""
 
     roles: list[Role] = Field(default_factory=list)
-    users: list[dict[str, Any]] = Field(default_factory=list)
-    groups: list[dict[str, Any]] = Field(default_factory=list)
+    users: list[AccessUser] = Field(default_factory=list)
+    groups: list[AccessGroup] = Field(default_factory=list)
 
 
 class ChangeRequestSchedule(Record):
     scheduled_at: datetime | None = None
     status: str | None = None
+
+
+class ChangeRequestReview(Record):
+    """An approval or a rejection of a change request: who, and when."""
+
+    created_by: CreatedBy | None = None
+    created_at: datetime | None = None
+
+
+class ChangeRequestComment(Record):
+    id: int | None = None
+    text: str = ""
+    created_by: CreatedBy | None = None
+    created_at: datetime | None = None
 
 
 class ChangeRequest(Record):
@@ -324,13 +366,10 @@ class ChangeRequest(Record):
     created_by: CreatedBy | None = None
     min_approvals: int | None = None
     features: list[dict[str, Any]] | None = None
-    approvals: list[dict[str, Any]] | None = None
-    rejections: list[dict[str, Any]] | None = None
-    comments: list[dict[str, Any]] | None = None
+    approvals: list[ChangeRequestReview] | None = None
+    rejections: list[ChangeRequestReview] | None = None
+    comments: list[ChangeRequestComment] | None = None
     schedule: ChangeRequestSchedule | None = None
-
-
-PatchOp = Literal["add", "remove", "replace", "copy", "move"]
 
 
 class PatchOperation(Record):
@@ -341,9 +380,9 @@ class PatchOperation(Record):
 
     def to_wire(self) -> dict[str, Any]:
         body: dict[str, Any] = {"op": self.op, "path": self.path}
-        if self.op in ("copy", "move"):
+        if self.op in PATCH_OPS_WITH_FROM:
             body["from"] = self.from_
-        if self.op in ("add", "replace"):
+        if self.op in PATCH_OPS_WITH_VALUE:
             body["value"] = self.value
         return body
 

@@ -9,11 +9,14 @@ from pydantic import ValidationError as PydanticValidationError
 
 from flagtui.api.errors import InvalidArgument
 from flagtui.api.models import PatchOperation
-
-MAX_LIFETIME_DAYS = 2_147_483_647
-MIN_USER_QUERY = 2
-EVENT_SEARCH_MAX = 100
-PATCH_OPS = ("add", "remove", "replace", "copy", "move")
+from flagtui.contract import (
+    EVENT_SEARCH_MAX,
+    MAX_LIFETIME_DAYS,
+    MIN_USER_QUERY,
+    PATCH_OPS,
+    PATCH_OPS_WITH_FROM,
+    PATCH_OPS_WITH_VALUE,
+)
 
 
 def _is_int(value: object) -> bool:
@@ -77,9 +80,9 @@ def patch_operations(ops: Iterable[PatchOperation | Mapping[str, Any]]) -> list[
             has_value = "value" in raw
         if not op.path.startswith("/"):
             raise InvalidArgument(f"{where}.path", "a JSON pointer starting with /")
-        if op.op in ("copy", "move") and not (op.from_ and op.from_.startswith("/")):
+        if op.op in PATCH_OPS_WITH_FROM and not (op.from_ and op.from_.startswith("/")):
             raise InvalidArgument(f"{where}.from", f"required for {op.op}: a JSON pointer")
-        if op.op in ("add", "replace") and not has_value:
+        if op.op in PATCH_OPS_WITH_VALUE and not has_value:
             raise InvalidArgument(f"{where}.value", f"required for {op.op}")
         checked.append(op)
     if not checked:

@@ -9,8 +9,8 @@ the grants that were new; a request that grants nothing new records nothing.
 from __future__ import annotations
 
 import sqlite3
-from typing import Any
 
+from flagtui.sandbox import shapes_admin
 from flagtui.sandbox.errors import bad_request, not_found
 from flagtui.sandbox.events import record
 from flagtui.sandbox.inputs import Call, int_list, require_object
@@ -22,7 +22,7 @@ def _require_project(conn: sqlite3.Connection, project: str) -> None:
         raise not_found(f"Could not find project {project}")
 
 
-def get_access(call: Call) -> dict[str, Any]:
+def get_access(call: Call) -> shapes_admin.Access:
     project = call.path["project"]
     with call.db.read() as conn:
         _require_project(conn, project)
@@ -42,16 +42,16 @@ def get_access(call: Call) -> dict[str, Any]:
             " JOIN groups_ g ON g.id = r.group_id WHERE r.project = ? ORDER BY g.id, r.role_id",
             (project,),
         ).fetchall()
-    users: dict[int, dict[str, Any]] = {}
+    users: dict[int, shapes_admin.AccessUser] = {}
     for u in user_rows:
         entry = users.setdefault(
             u["id"], {"id": u["id"], "name": u["name"], "email": u["email"], "roles": []}
         )
         entry["roles"].append(u["role_id"])
-    groups: dict[int, dict[str, Any]] = {}
+    groups: dict[int, shapes_admin.AccessGroup] = {}
     for g in group_rows:
-        entry = groups.setdefault(g["id"], {"id": g["id"], "name": g["name"], "roles": []})
-        entry["roles"].append(g["role_id"])
+        group = groups.setdefault(g["id"], {"id": g["id"], "name": g["name"], "roles": []})
+        group["roles"].append(g["role_id"])
     return {
         "roles": [role_record(r) for r in roles],
         "users": list(users.values()),

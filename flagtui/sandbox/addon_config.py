@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from typing import Any
 
+from flagtui.sandbox import shapes
 from flagtui.sandbox.db import dumps
 from flagtui.sandbox.errors import bad_request, not_found
 from flagtui.sandbox.events import record
@@ -60,7 +62,7 @@ def _checked(body: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def update_addon(call: Call) -> dict[str, Any]:
+def update_addon(call: Call) -> shapes.Addon:
     raw_id = call.path["id"]
     with call.db.write() as conn:
         row = None
@@ -99,5 +101,5 @@ def update_addon(call: Call) -> dict[str, Any]:
     return updated
 
 
-def _without_parameters(addon: dict[str, Any]) -> dict[str, Any]:
+def _without_parameters(addon: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in addon.items() if k != "parameters"}

@@ -13,6 +13,7 @@ import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +39,7 @@ from flagtui.sandbox.auth import Caller, authenticate, load_callers
 from flagtui.sandbox.db import Database, RawJSON, dumps
 from flagtui.sandbox.errors import ApiError, bad_request, error_response
 from flagtui.sandbox.inputs import Call
-from flagtui.sandbox.openapi import openapi_document
+from flagtui.sandbox.openapi import build_document
 from flagtui.sandbox.ui_config import ui_config
 
 MAX_BODY = 1024 * 1024
@@ -134,6 +135,31 @@ async def health(request: Request) -> Response:
     return JSONResponse({"health": "GOOD"})
 
 
+class ApiRoute(Route):
+    """A route of the admin API: its handler and its kind, which the OpenAPI document reads."""
+
+    def __init__(
+        self,
+        path: str,
+        method: str,
+        handler: Handler,
+        *,
+        write: bool = False,
+        body: bool = False,
+        admin: bool = False,
+    ) -> None:
+        super().__init__(
+            path, endpoint(handler, write=write, body=body, admin=admin), methods=[method]
+        )
+        self.method, self.handler = method, handler
+        self.write, self.body, self.admin = write, body, admin
+
+
+@cache
+def openapi_document() -> dict[str, Any]:
+    return build_document(r for r in routes() if isinstance(r, ApiRoute))
+
+
 async def openapi(request: Request) -> Response:
     return JSONResponse(openapi_document())
 
@@ -156,83 +182,50 @@ def routes() -> list[Route]:
     return [
         Route("/health", health, methods=["GET"]),
         Route("/docs/openapi.json", openapi, methods=["GET"]),
-        Route("/api/admin/ui-config", endpoint(ui_config), methods=["GET"]),
-        Route("/api/admin/projects", endpoint(projects.list_projects), methods=["GET"]),
-        Route(f"{project}/features", endpoint(features.project_features), methods=["GET"]),
-        Route(feature, endpoint(features.get_feature), methods=["GET"]),
-        Route(feature, endpoint(features.patch_feature, write=True, body=True), methods=["PATCH"]),
-        Route(
-            f"{feature}/lifecycle/uncomplete",
-            endpoint(features.uncomplete, write=True),
-            methods=["POST"],
-        ),
-        Route("/api/admin/search/features", endpoint(features.search_features), methods=["GET"]),
-        Route(
-            f"{project}/revive", endpoint(archive.revive, write=True, body=True), methods=["POST"]
-        ),
-        Route(
-            "/api/admin/environments/project/{project}",
-            endpoint(projects.project_environments),
-            methods=["GET"],
-        ),
-        Route(
+        ApiRoute("/api/admin/ui-config", "GET", ui_config),
+        ApiRoute("/api/admin/projects", "GET", projects.list_projects),
+        ApiRoute(f"{project}/features", "GET", features.project_features),
+        ApiRoute(feature, "GET", features.get_feature),
+        ApiRoute(feature, "PATCH", features.patch_feature, write=True, body=True),
+        ApiRoute(f"{feature}/lifecycle/uncomplete", "POST", features.uncomplete, write=True),
+        ApiRoute("/api/admin/search/features", "GET", features.search_features),
+        ApiRoute(f"{project}/revive", "POST", archive.revive, write=True, body=True),
+        ApiRoute("/api/admin/environments/project/{project}", "GET", projects.project_environments),
+        ApiRoute(
             f"{project}/environments/{{environment}}",
-            endpoint(projects.remove_environment, write=True),
-            methods=["DELETE"],
+            "DELETE",
+            projects.remove_environment,
+            write=True,
         ),
-        Route(f"{project}/access", endpoint(access.get_access), methods=["GET"]),
-        Route(
-            f"{project}/access",
-            endpoint(access.add_access, write=True, body=True),
-            methods=["POST"],
-        ),
-        Route("/api/admin/feature-types", endpoint(feature_types.list_types), methods=["GET"]),
-        Route(
+        ApiRoute(f"{project}/access", "GET", access.get_access),
+        ApiRoute(f"{project}/access", "POST", access.add_access, write=True, body=True),
+        ApiRoute("/api/admin/feature-types", "GET", feature_types.list_types),
+        ApiRoute(
             "/api/admin/feature-types/{id}/lifetime",
-            endpoint(feature_types.put_lifetime, write=True, body=True),
-            methods=["PUT"],
+            "PUT",
+            feature_types.put_lifetime,
+            write=True,
+            body=True,
         ),
-        Route("/api/admin/user-admin", endpoint(users.list_users, admin=True), methods=["GET"]),
-        Route("/api/admin/user-admin/search", endpoint(users.search_users), methods=["GET"]),
-        Route("/api/admin/roles", endpoint(users.list_roles), methods=["GET"]),
-        Route("/api/admin/groups", endpoint(users.list_groups), methods=["GET"]),
-        Route(
-            f"{project}/change-requests",
-            endpoint(change_requests.list_for_project),
-            methods=["GET"],
-        ),
-        Route(
-            f"{project}/change-requests/{{id}}",
-            endpoint(change_requests.get_one),
-            methods=["GET"],
-        ),
-        Route(
-            f"{project}/change-requests/{{id}}",
-            endpoint(change_requests.delete, write=True),
-            methods=["DELETE"],
-        ),
-        Route(
-            "/api/admin/search/change-requests",
-            endpoint(change_requests.search),
-            methods=["GET"],
-        ),
-        Route("/api/admin/addons", endpoint(integrations.list_addons), methods=["GET"]),
-        Route(
+        ApiRoute("/api/admin/user-admin", "GET", users.list_users, admin=True),
+        ApiRoute("/api/admin/user-admin/search", "GET", users.search_users),
+        ApiRoute("/api/admin/roles", "GET", users.list_roles),
+        ApiRoute("/api/admin/groups", "GET", users.list_groups),
+        ApiRoute(f"{project}/change-requests", "GET", change_requests.list_for_project),
+        ApiRoute(f"{project}/change-requests/{{id}}", "GET", change_requests.get_one),
+        ApiRoute(f"{project}/change-requests/{{id}}", "DELETE", change_requests.delete, write=True),
+        ApiRoute("/api/admin/addons", "GET", integrations.list_addons),
+        ApiRoute(
             "/api/admin/addons/{id}",
-            endpoint(addon_config.update_addon, write=True, body=True, admin=True),
-            methods=["PUT"],
+            "PUT",
+            addon_config.update_addon,
+            write=True,
+            body=True,
+            admin=True,
         ),
-        Route(
-            "/api/admin/addons/{id}/events",
-            endpoint(integrations.addon_events, admin=True),
-            methods=["GET"],
-        ),
-        Route(
-            "/api/admin/events/search",
-            endpoint(events.search_post, body=True),
-            methods=["POST"],
-        ),
-        Route("/api/admin/search/events", endpoint(events.search_get), methods=["GET"]),
+        ApiRoute("/api/admin/addons/{id}/events", "GET", integrations.addon_events, admin=True),
+        ApiRoute("/api/admin/events/search", "POST", events.search_post, body=True),
+        ApiRoute("/api/admin/search/events", "GET", events.search_get),
     ]
 
 

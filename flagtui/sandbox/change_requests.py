@@ -1,24 +1,21 @@
-"""Change requests: listing, search, and deletion.
+"""Change requests of a project: the list, one by id, and deletion.
 
-States: Draft, In review, Approved, Applied, Cancelled, Rejected, Scheduled; "open" means
-Draft, In review, Approved or Scheduled. Deleting one (in any state) answers 200 with no
-body and records change-request-discarded with the deleted request as preData. An id that
-is not a number, or that belongs to no change request in that project, is a 404.
+States: those of `flagtui.contract.CHANGE_REQUEST_STATES`. Deleting one (in any state)
+answers 200 with no body and records change-request-discarded with the deleted request as
+preData. An id that is not a number, or that belongs to no change request in that project,
+is a 404.
 """
 
 from __future__ import annotations
 
 import json
 import sqlite3
-from typing import Any
 
-from flagtui.sandbox.errors import bad_request, not_found
+from flagtui.sandbox import shapes_admin
+from flagtui.sandbox.errors import not_found
 from flagtui.sandbox.events import record
-from flagtui.sandbox.inputs import Call, page, query_filter
+from flagtui.sandbox.inputs import Call
 
-STATES = ("Draft", "In review", "Approved", "Applied", "Cancelled", "Rejected", "Scheduled")
-OPEN_STATES = ("Draft", "In review", "Approved", "Scheduled")
-CLOSED_STATES = ("Applied", "Cancelled", "Rejected")
 COLUMNS = (
     "c.id, c.project, c.environment, c.title, c.state, c.created_at, c.min_approvals,"
     " c.features, c.approvals, c.rejections, c.comments, c.schedule,"
@@ -27,7 +24,7 @@ COLUMNS = (
 FROM = "FROM change_requests c JOIN users u ON u.id = c.created_by"
 
 
-def _record(row: sqlite3.Row) -> dict[str, Any]:
+def _record(row: sqlite3.Row) -> shapes_admin.ChangeRequest:
     return {
         "id": row["id"],
         "title": row["title"],
@@ -66,7 +63,7 @@ def _one(conn: sqlite3.Connection, project: str, raw_id: str) -> sqlite3.Row:
     return row
 
 
-def list_for_project(call: Call) -> list[dict[str, Any]]:
+def list_for_project(call: Call) -> list[shapes_admin.ChangeRequest]:
     project = call.path["project"]
     with call.db.read() as conn:
         _require_project(conn, project)
@@ -77,37 +74,9 @@ def list_for_project(call: Call) -> list[dict[str, Any]]:
     return [_record(r) for r in rows]
 
 
-def get_one(call: Call) -> dict[str, Any]:
+def get_one(call: Call) -> shapes_admin.ChangeRequest:
     with call.db.read() as conn:
         return _record(_one(conn, call.path["project"], call.path["id"]))
-
-
-def search(call: Call) -> dict[str, Any]:
-    where: list[str] = []
-    params: list[Any] = []
-    state = query_filter(call.query, "state")
-    if state is not None:
-        wanted: list[str] = []
-        for value in state.values:
-            group = {"open": OPEN_STATES, "closed": CLOSED_STATES}.get(value)
-            if group is None and value not in STATES:
-                raise bad_request(f'"state" must be open, closed or one of {", ".join(STATES)}')
-            wanted.extend(group or (value,))
-        where.append(
-            f"c.state {'NOT IN' if state.negated else 'IN'} ({','.join('?' * len(wanted))})"
-        )
-        params.extend(wanted)
-    limit, offset = page(call.query, 50, 100)
-    clause = f" WHERE {' AND '.join(where)}" if where else ""
-    with call.db.read() as conn:
-        total = conn.execute(f"SELECT count(*) FROM change_requests c{clause}", params).fetchone()[
-            0
-        ]
-        rows = conn.execute(
-            f"SELECT {COLUMNS} {FROM}{clause} ORDER BY c.id DESC LIMIT ? OFFSET ?",
-            [*params, limit, offset],
-        ).fetchall()
-    return {"changeRequests": [_record(r) for r in rows], "total": total}
 
 
 def delete(call: Call) -> None:

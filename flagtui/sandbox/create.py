@@ -7,7 +7,8 @@ from pathlib import Path
 
 from flagtui.sandbox.auth import Tokens, new_tokens
 from flagtui.sandbox.db import SCHEMA, connect
-from flagtui.sandbox.demo_data import DEMO_NOW, DEMO_SEED, SIZES, populate
+from flagtui.sandbox.demo_data import DEMO_NOW, DEMO_SEED, populate
+from flagtui.sandbox.demo_tables import SIZES
 
 
 def create_database(

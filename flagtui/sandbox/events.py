@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from typing import Any
+from typing import Annotated, Any
 
+from flagtui.contract import EVENT_SEARCH_MAX, EVENT_TYPES, PAGE_DEFAULT, PAGE_MAX
+from flagtui.sandbox import shapes
 from flagtui.sandbox.auth import Caller
 from flagtui.sandbox.clock import now_iso
 from flagtui.sandbox.db import Database, RawJSON, dumps
 from flagtui.sandbox.errors import bad_request
-from flagtui.sandbox.event_types import EVENT_TYPES
 from flagtui.sandbox.inputs import (
     Call,
     Filter,
@@ -130,7 +131,7 @@ def _count(db: Database, conn: sqlite3.Connection, where: list[str], params: lis
     return int(cached)
 
 
-def search_post(call: Call) -> RawJSON:
+def search_post(call: Call) -> Annotated[RawJSON, shapes.EventSearchPost]:
     body = require_object(call.body)
     where: list[str] = []
     params: list[Any] = []
@@ -148,9 +149,9 @@ def search_post(call: Call) -> RawJSON:
     query = optional_str(body, "query")
     if query:
         _free_text(query, where, params)
-    limit = body.get("limit", 100)
-    if not is_int(limit) or not 1 <= limit <= 100:
-        raise bad_request('"limit" must be an integer between 1 and 100')
+    limit = body.get("limit", EVENT_SEARCH_MAX)
+    if not is_int(limit) or not 1 <= limit <= EVENT_SEARCH_MAX:
+        raise bad_request(f'"limit" must be an integer between 1 and {EVENT_SEARCH_MAX}')
     offset = body.get("offset", 0)
     if not is_int(offset) or not 0 <= offset <= MAX_EVENT_ID:
         raise bad_request('"offset" must be a non-negative integer (an event id)')
@@ -182,7 +183,7 @@ def _day(flt: Filter | None, name: str) -> str | None:
     return day
 
 
-def search_get(call: Call) -> RawJSON:
+def search_get(call: Call) -> Annotated[RawJSON, shapes.EventSearch]:
     q = call.query
     where: list[str] = []
     params: list[Any] = []
@@ -209,7 +210,7 @@ def search_get(call: Call) -> RawJSON:
         params.append(f"{end}T23:59:59.999Z")
     if q.get("query"):
         _free_text(q["query"], where, params)
-    limit, offset = page(q, 50, 100)
+    limit, offset = page(q, PAGE_DEFAULT, PAGE_MAX)
     with call.db.read() as conn:
         total = _count(call.db, conn, where, params)
         clause = f" WHERE {' AND '.join(where)}" if where else ""

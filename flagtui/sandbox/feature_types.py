@@ -12,15 +12,16 @@ from __future__ import annotations
 
 import sqlite3
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
+from flagtui.contract import MAX_LIFETIME_DAYS
+from flagtui.sandbox import shapes
 from flagtui.sandbox.clock import iso
 from flagtui.sandbox.errors import bad_request, not_found
 from flagtui.sandbox.events import record
-from flagtui.sandbox.inputs import MAX_INT, Call, is_int, require_object
+from flagtui.sandbox.inputs import Call, is_int, require_object
 
 
-def _type_record(row: sqlite3.Row) -> dict[str, Any]:
+def _type_record(row: sqlite3.Row) -> shapes.FeatureType:
     return {
         "id": row["id"],
         "name": row["name"],
@@ -29,7 +30,7 @@ def _type_record(row: sqlite3.Row) -> dict[str, Any]:
     }
 
 
-def list_types(call: Call) -> dict[str, Any]:
+def list_types(call: Call) -> shapes.FeatureTypes:
     with call.db.read() as conn:
         rows = conn.execute(
             "SELECT id, name, description, lifetime_days FROM feature_types ORDER BY rowid"
@@ -54,13 +55,14 @@ def reevaluate(
     )
 
 
-def put_lifetime(call: Call) -> dict[str, Any]:
+def put_lifetime(call: Call) -> shapes.FeatureType:
     body = require_object(call.body)
     if "lifetimeDays" not in body:
         raise bad_request('"lifetimeDays" is required (an integer or null)')
     days = body["lifetimeDays"]
-    if days is not None and (not is_int(days) or not 0 <= days <= MAX_INT):
-        raise bad_request(f'"lifetimeDays" must be null or an integer between 0 and {MAX_INT}')
+    if days is not None and (not is_int(days) or not 0 <= days <= MAX_LIFETIME_DAYS):
+        limit = f"null or an integer between 0 and {MAX_LIFETIME_DAYS}"
+        raise bad_request(f'"lifetimeDays" must be {limit}')
     type_id = call.path["id"]
     with call.db.write() as conn:
         row = conn.execute(
@@ -71,7 +73,7 @@ def put_lifetime(call: Call) -> dict[str, Any]:
             raise not_found(f"Could not find feature type {type_id}")
         conn.execute("UPDATE feature_types SET lifetime_days = ? WHERE id = ?", (days, type_id))
         reevaluate(conn, type_id, days, datetime.now(UTC))
-        after = {**_type_record(row), "lifetimeDays": days}
+        after: shapes.FeatureType = {**_type_record(row), "lifetimeDays": days}
         if row["lifetime_days"] != days:
             record(
                 conn, call.caller, "feature-type-updated", data=after, pre_data=_type_record(row)

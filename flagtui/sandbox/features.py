@@ -20,11 +20,20 @@ from __future__ import annotations
 import copy
 import json
 import sqlite3
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, cast
 
 import jsonpatch
 import jsonpointer
 
+from flagtui.contract import (
+    PAGE_DEFAULT,
+    PAGE_MAX,
+    PATCH_OPS,
+    PATCH_OPS_WITH_FROM,
+    PATCH_OPS_WITH_VALUE,
+)
+from flagtui.sandbox import shapes
 from flagtui.sandbox.clock import now_iso
 from flagtui.sandbox.errors import bad_request, not_found
 from flagtui.sandbox.events import record
@@ -32,9 +41,7 @@ from flagtui.sandbox.inputs import Call, page, query_filter
 from flagtui.sandbox.lifecycle_filter import lifecycle_where
 from flagtui.sandbox.users import briefs
 
-STAGES = ("initial", "pre-live", "live", "completed", "archived")
 PATCHABLE = ("description", "type", "stale", "impressionData", "archived")
-PATCH_OPS = ("add", "remove", "replace", "copy", "move")
 FEATURE_COLUMNS = (
     "name, project, type, description, stale, potentially_stale, impression_data, favorite,"
     " created_at, created_by, archived_at, last_seen_at, stage, stage_entered_at, tags,"
@@ -42,7 +49,7 @@ FEATURE_COLUMNS = (
 )
 
 
-def search_text(name: str, description: str | None, tags: list[dict[str, str]]) -> str:
+def search_text(name: str, description: str | None, tags: Sequence[Mapping[str, Any]]) -> str:
     """What the feature search's `query` matches: name, description and tags, casefolded."""
     tag_text = " ".join(f"{t['type']}:{t['value']}" for t in tags)
     return f"{name}\n{description or ''}\n{tag_text}".casefold()
@@ -57,7 +64,7 @@ def _row(conn: sqlite3.Connection, project: str, name: str) -> sqlite3.Row:
     return row
 
 
-def _strategy(row: sqlite3.Row) -> dict[str, Any]:
+def _strategy(row: sqlite3.Row) -> shapes.Strategy:
     return {
         "id": row["id"],
         "name": row["name"],
@@ -97,7 +104,7 @@ def metadata(row: sqlite3.Row) -> dict[str, Any]:
     }
 
 
-def feature_record(conn: sqlite3.Connection, row: sqlite3.Row) -> dict[str, Any]:
+def feature_record(conn: sqlite3.Connection, row: sqlite3.Row) -> shapes.Feature:
     name = row["name"]
     envs = _project_environments(conn).get(row["project"], [])
     settings = {
@@ -108,12 +115,12 @@ def feature_record(conn: sqlite3.Connection, row: sqlite3.Row) -> dict[str, Any]
             (name,),
         )
     }
-    strategies: dict[str, list[dict[str, Any]]] = {}
+    strategies: dict[str, list[shapes.Strategy]] = {}
     for s in conn.execute(
         "SELECT * FROM strategies WHERE feature = ? ORDER BY environment, sort_order, id", (name,)
     ):
         strategies.setdefault(s["environment"], []).append(_strategy(s))
-    environments = []
+    environments: list[shapes.FeatureEnvironment] = []
     for env in envs:
         setting = settings.get(env["name"])
         env_strategies = strategies.get(env["name"], [])
@@ -166,11 +173,11 @@ def feature_record(conn: sqlite3.Connection, row: sqlite3.Row) -> dict[str, Any]
     }
 
 
-def _unknown_user(user_id: int) -> dict[str, Any]:
+def _unknown_user(user_id: int) -> shapes.UserBrief:
     return {"id": user_id, "name": "unknown", "imageUrl": ""}
 
 
-def get_feature(call: Call) -> dict[str, Any]:
+def get_feature(call: Call) -> shapes.Feature:
     """Live features only: an archived one is a 404, as on real Unleash (search finds it)."""
     name = call.path["feature"]
     with call.db.read() as conn:
@@ -190,14 +197,14 @@ def _validate_operations(body: Any) -> list[dict[str, Any]]:
             raise bad_request(f'"op" must be one of {", ".join(PATCH_OPS)}')
         if not isinstance(op.get("path"), str):
             raise bad_request('Each patch operation needs a string "path"')
-        if op["op"] in ("copy", "move") and not isinstance(op.get("from"), str):
+        if op["op"] in PATCH_OPS_WITH_FROM and not isinstance(op.get("from"), str):
             raise bad_request(f'A {op["op"]} operation needs a string "from"')
-        if op["op"] in ("add", "replace") and "value" not in op:
+        if op["op"] in PATCH_OPS_WITH_VALUE and "value" not in op:
             raise bad_request(f'An {op["op"]} operation needs a "value"')
     return body
 
 
-def _working_copy(document: dict[str, Any], operations: list[dict[str, Any]]) -> dict[str, Any]:
+def _working_copy(document: Mapping[str, Any], operations: list[dict[str, Any]]) -> dict[str, Any]:
     """A copy the patch may change in place: top-level values the operations reach into (by
     path or from) are deep copies, the others are shared with the original, untouched."""
     touched: set[str] = set()
@@ -206,11 +213,11 @@ def _working_copy(document: dict[str, Any], operations: list[dict[str, Any]]) ->
             if isinstance(pointer, str):
                 touched.add(pointer[1:].split("/", 1)[0].replace("~1", "/").replace("~0", "~"))
     if "" in touched:
-        return copy.deepcopy(document)
+        return copy.deepcopy(dict(document))
     return {k: copy.deepcopy(v) if k in touched else v for k, v in document.items()}
 
 
-def _apply(document: dict[str, Any], operations: list[dict[str, Any]]) -> dict[str, Any]:
+def _apply(document: Mapping[str, Any], operations: list[dict[str, Any]]) -> dict[str, Any]:
     try:
         patched = jsonpatch.JsonPatch(operations).apply(
             _working_copy(document, operations), in_place=True
@@ -225,7 +232,7 @@ def _apply(document: dict[str, Any], operations: list[dict[str, Any]]) -> dict[s
 
 
 def _checked_changes(
-    conn: sqlite3.Connection, before: dict[str, Any], after: dict[str, Any]
+    conn: sqlite3.Connection, before: Mapping[str, Any], after: Mapping[str, Any]
 ) -> dict[str, Any]:
     """The patched fields that changed, validated; a change elsewhere is a 400."""
     after = dict(after)
@@ -252,7 +259,7 @@ def _checked_changes(
     return changes
 
 
-def patch_feature(call: Call) -> dict[str, Any]:
+def patch_feature(call: Call) -> shapes.Feature:
     operations = _validate_operations(call.body)
     project, name = call.path["project"], call.path["feature"]
     with call.db.write() as conn:
@@ -280,7 +287,7 @@ def patch_feature(call: Call) -> dict[str, Any]:
             _set_archived(conn, name, changes["archived"], now)
             after = feature_record(conn, _row(conn, project, name))
         else:  # nothing else in the record depends on the patched fields
-            after = {**before, **changes}
+            after = cast(shapes.Feature, {**before, **changes})  # checked fields only
         pre_data = metadata(row)
         scope = {"project": project, "feature": name}
         record(
@@ -400,7 +407,9 @@ STATE_CLAUSES = {
 }
 
 
-def search_items(conn: sqlite3.Connection, rows: list[sqlite3.Row]) -> list[dict[str, Any]]:
+def search_items(
+    conn: sqlite3.Connection, rows: list[sqlite3.Row]
+) -> list[shapes.FeatureSearchItem]:
     """Search-item records for a page of features, with a fixed number of queries."""
     names = [r["name"] for r in rows]
     if not names:
@@ -433,9 +442,9 @@ def search_items(conn: sqlite3.Connection, rows: list[sqlite3.Row]) -> list[dict
         r[0] for r in conn.execute(f"SELECT parent FROM features WHERE parent IN ({marks})", names)
     }
     people = briefs(conn, [r["created_by"] for r in rows])
-    items = []
+    items: list[shapes.FeatureSearchItem] = []
     for r in rows:
-        environments = []
+        environments: list[shapes.SearchEnvironment] = []
         for env in envs.get(r["project"], []):
             setting = settings.get((r["name"], env["name"]))
             total, enabled = strategy_stats.get((r["name"], env["name"]), (0, 0))
@@ -478,7 +487,7 @@ def search_items(conn: sqlite3.Connection, rows: list[sqlite3.Row]) -> list[dict
     return items
 
 
-def project_features(call: Call) -> dict[str, Any]:
+def project_features(call: Call) -> shapes.ProjectFeatures:
     project = call.path["project"]
     with call.db.read() as conn:
         if conn.execute("SELECT 1 FROM projects WHERE id = ?", (project,)).fetchone() is None:
@@ -499,7 +508,7 @@ def _in(column: str, call: Call, param: str, where: list[str], params: list[Any]
         params.extend(flt.values)
 
 
-def search_features(call: Call) -> dict[str, Any]:
+def search_features(call: Call) -> shapes.FeatureSearch:
     q = call.query
     where: list[str] = []
     params: list[Any] = []
@@ -525,7 +534,7 @@ def search_features(call: Call) -> dict[str, Any]:
             where.append(f"({either})")
     order = SORT_COLUMNS.get(q.get("sortBy", ""), "created_at")
     direction = "DESC" if q.get("sortOrder", "").lower() == "desc" else "ASC"
-    limit, offset = page(q, 50, 100)
+    limit, offset = page(q, PAGE_DEFAULT, PAGE_MAX)
     clause = f" WHERE {' AND '.join(where)}" if where else ""
     with call.db.read() as conn:
         total = conn.execute(f"SELECT count(*) FROM features{clause}", params).fetchone()[0]

@@ -12,11 +12,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from flagtui.contract import INT32_MAX
 from flagtui.sandbox.auth import Caller
 from flagtui.sandbox.db import Database
 from flagtui.sandbox.errors import bad_request
-
-MAX_INT = 2147483647
 
 
 @dataclass(frozen=True)
@@ -32,8 +31,8 @@ def query_int(query: Mapping[str, str], name: str, default: int) -> int:
     raw = query.get(name)
     if raw is None or raw == "":
         return default
-    if not raw.isascii() or not raw.isdigit() or len(raw) > 10 or int(raw) > MAX_INT:
-        raise bad_request(f'"{name}" must be an integer between 0 and {MAX_INT}')
+    if not raw.isascii() or not raw.isdigit() or len(raw) > 10 or int(raw) > INT32_MAX:
+        raise bad_request(f'"{name}" must be an integer between 0 and {INT32_MAX}')
     return int(raw)
 
 
@@ -77,7 +76,7 @@ def int_list(body: dict[str, Any], key: str) -> list[int]:
     value = body.get(key)
     if not isinstance(value, list) or not all(is_int(v) for v in value):
         raise bad_request(f'"{key}" must be an array of integers')
-    if any(not 0 <= v <= MAX_INT for v in value):
+    if any(not 0 <= v <= INT32_MAX for v in value):
         raise bad_request(f'"{key}" holds an id out of range')
     return list(dict.fromkeys(value))
 

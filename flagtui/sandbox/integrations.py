@@ -15,6 +15,8 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
+from flagtui.contract import PAGE_DEFAULT, PAGE_MAX
+from flagtui.sandbox import shapes
 from flagtui.sandbox.db import dumps
 from flagtui.sandbox.errors import not_found
 from flagtui.sandbox.inputs import Call, page
@@ -44,7 +46,7 @@ _COMMON_EVENTS = [
 
 def _param(
     name: str, display: str, type_: str = "text", *, required: bool = False, sensitive: bool = False
-) -> dict[str, Any]:
+) -> shapes.AddonParameter:
     return {
         "name": name,
         "displayName": display,
@@ -54,7 +56,7 @@ def _param(
     }
 
 
-PROVIDERS: list[dict[str, Any]] = [
+PROVIDERS: list[shapes.AddonProvider] = [
     {
         "name": "webhook",
         "displayName": "Webhook",
@@ -129,7 +131,7 @@ ADDON_COLUMNS = (
 )
 
 
-def _addon(row: sqlite3.Row) -> dict[str, Any]:
+def _addon(row: sqlite3.Row) -> shapes.Addon:
     secret = SENSITIVE.get(row["provider"], set())
     parameters = json.loads(row["parameters"])
     return {
@@ -145,13 +147,13 @@ def _addon(row: sqlite3.Row) -> dict[str, Any]:
     }
 
 
-def list_addons(call: Call) -> dict[str, Any]:
+def list_addons(call: Call) -> shapes.Addons:
     with call.db.read() as conn:
         rows = conn.execute(f"SELECT {ADDON_COLUMNS} FROM addons ORDER BY id").fetchall()
     return {"addons": [_addon(r) for r in rows], "providers": PROVIDERS}
 
 
-def _integration_event(row: sqlite3.Row) -> dict[str, Any]:
+def _integration_event(row: sqlite3.Row) -> shapes.IntegrationEvent:
     return {
         "id": str(row["id"]),
         "integrationId": row["addon_id"],
@@ -163,9 +165,9 @@ def _integration_event(row: sqlite3.Row) -> dict[str, Any]:
     }
 
 
-def addon_events(call: Call) -> dict[str, Any]:
+def addon_events(call: Call) -> shapes.IntegrationEvents:
     raw_id = call.path["id"]
-    limit, offset = page(call.query, 50, 100)
+    limit, offset = page(call.query, PAGE_DEFAULT, PAGE_MAX)
     if not (raw_id.isascii() and raw_id.isdigit() and len(raw_id) <= 10):
         raise not_found(f"Could not find addon with id {raw_id}")
     with call.db.read() as conn:

@@ -9,14 +9,13 @@ unknown environment). Removing the last environment is allowed, as in real Unlea
 
 from __future__ import annotations
 
-from typing import Any
-
+from flagtui.sandbox import shapes_admin
 from flagtui.sandbox.errors import bad_request, not_found
 from flagtui.sandbox.events import record
 from flagtui.sandbox.inputs import Call
 
 
-def list_projects(call: Call) -> dict[str, Any]:
+def list_projects(call: Call) -> shapes_admin.Projects:
     with call.db.read() as conn:
         rows = conn.execute(
             "SELECT p.id, p.name, p.description, p.created_at, p.health, p.mode, p.favorite,"
@@ -47,7 +46,7 @@ def list_projects(call: Call) -> dict[str, Any]:
     }
 
 
-def project_environments(call: Call) -> dict[str, Any]:
+def project_environments(call: Call) -> shapes_admin.ProjectEnvironments:
     project = call.path["project"]
     with call.db.read() as conn:
         if conn.execute("SELECT 1 FROM projects WHERE id = ?", (project,)).fetchone() is None:

@@ -3,14 +3,13 @@ operations (project access, change requests), so it reports an enterprise editio
 
 from __future__ import annotations
 
-from typing import Any
-
+from flagtui.sandbox import shapes_admin
 from flagtui.sandbox.inputs import Call
 
 VERSION = "8.2.0"
 
 
-def ui_config(call: Call) -> dict[str, Any]:
+def ui_config(call: Call) -> shapes_admin.UiConfig:
     return {
         "name": "Unleash (flagtui sandbox)",
         "version": VERSION,

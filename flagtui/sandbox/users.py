@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable
-from typing import Any
 
+from flagtui.contract import MIN_USER_QUERY
+from flagtui.sandbox import shapes, shapes_admin
 from flagtui.sandbox.errors import bad_request
 from flagtui.sandbox.inputs import Call
 
@@ -15,7 +16,7 @@ USER_COLUMNS = (
 )
 
 
-def user_record(row: sqlite3.Row) -> dict[str, Any]:
+def user_record(row: sqlite3.Row) -> shapes_admin.User:
     return {
         "id": row["id"],
         "isAPI": False,
@@ -35,7 +36,7 @@ def user_record(row: sqlite3.Row) -> dict[str, Any]:
     }
 
 
-def role_record(row: sqlite3.Row) -> dict[str, Any]:
+def role_record(row: sqlite3.Row) -> shapes_admin.Role:
     return {
         "id": row["id"],
         "name": row["name"],
@@ -45,7 +46,7 @@ def role_record(row: sqlite3.Row) -> dict[str, Any]:
     }
 
 
-def root_roles(conn: sqlite3.Connection) -> list[dict[str, Any]]:
+def root_roles(conn: sqlite3.Connection) -> list[shapes_admin.Role]:
     rows = conn.execute(
         "SELECT id, name, type, description, project FROM roles"
         " WHERE type IN ('root', 'root-custom') ORDER BY id"
@@ -53,7 +54,7 @@ def root_roles(conn: sqlite3.Connection) -> list[dict[str, Any]]:
     return [role_record(r) for r in rows]
 
 
-def briefs(conn: sqlite3.Connection, ids: Iterable[int]) -> dict[int, dict[str, Any]]:
+def briefs(conn: sqlite3.Connection, ids: Iterable[int]) -> dict[int, shapes.UserBrief]:
     """`{id, name, imageUrl}` of each user, as embedded in features (createdBy, collaborators)."""
     wanted = sorted(set(ids))
     if not wanted:
@@ -66,11 +67,11 @@ def briefs(conn: sqlite3.Connection, ids: Iterable[int]) -> dict[int, dict[str, 
     return {r["id"]: {"id": r["id"], "name": r["name"], "imageUrl": r["image_url"]} for r in rows}
 
 
-def search_users(call: Call) -> dict[str, Any]:
+def search_users(call: Call) -> shapes_admin.Users:
     """Case-insensitive substring match on name, e-mail and username; q needs 2 characters."""
     q = call.query.get("q", "")
-    if len(q) < 2:
-        raise bad_request('"q" must be at least 2 characters long')
+    if len(q) < MIN_USER_QUERY:
+        raise bad_request(f'"q" must be at least {MIN_USER_QUERY} characters long')
     needle = q.casefold()
     with call.db.read() as conn:
         rows = conn.execute(f"SELECT {USER_COLUMNS} FROM users ORDER BY id").fetchall()
@@ -83,13 +84,13 @@ def search_users(call: Call) -> dict[str, Any]:
     return {"users": users, "rootRoles": roles}
 
 
-def list_users(call: Call) -> dict[str, Any]:
+def list_users(call: Call) -> shapes_admin.Users:
     with call.db.read() as conn:
         rows = conn.execute(f"SELECT {USER_COLUMNS} FROM users ORDER BY id").fetchall()
         return {"users": [user_record(r) for r in rows], "rootRoles": root_roles(conn)}
 
 
-def list_roles(call: Call) -> dict[str, Any]:
+def list_roles(call: Call) -> shapes_admin.Roles:
     with call.db.read() as conn:
         rows = conn.execute(
             "SELECT id, name, type, description, project FROM roles ORDER BY id"
@@ -97,7 +98,7 @@ def list_roles(call: Call) -> dict[str, Any]:
     return {"version": 1, "roles": [role_record(r) for r in rows]}
 
 
-def list_groups(call: Call) -> dict[str, Any]:
+def list_groups(call: Call) -> shapes_admin.Groups:
     with call.db.read() as conn:
         groups = conn.execute(
             "SELECT id, name, description, root_role, created_at FROM groups_ ORDER BY id"
@@ -106,9 +107,9 @@ def list_groups(call: Call) -> dict[str, Any]:
             "SELECT g.group_id, u.id, u.name, u.email FROM group_users g"
             " JOIN users u ON u.id = g.user_id ORDER BY g.group_id, u.id"
         ).fetchall()
-    by_group: dict[int, list[dict[str, Any]]] = {}
+    by_group: dict[int, list[shapes_admin.GroupMember]] = {}
     for m in members:
-        user = {"id": m["id"], "name": m["name"], "email": m["email"]}
+        user: shapes_admin.GroupUser = {"id": m["id"], "name": m["name"], "email": m["email"]}
         by_group.setdefault(m["group_id"], []).append({"user": user})
     return {
         "groups": [

@@ -135,9 +135,10 @@ async def test_remove_environment_needs_a_token(stranger):
 async def test_access_grants_each_role_to_each_user_and_group(admin):
     await admin.set_project_access("growth", roles=[5, 6], users=[7], groups=[3])
     access = await admin.get_project_access("growth")
-    user = next(u for u in access.users if u["id"] == 7)
-    group = next(g for g in access.groups if g["id"] == 3)
-    assert {5, 6} <= set(user["roles"]) and {5, 6} <= set(group["roles"])
+    user = next(u for u in access.users if u.id == 7)
+    group = next(g for g in access.groups if g.id == 3)
+    assert {5, 6} <= set(user.roles) and {5, 6} <= set(group.roles)
+    assert user.label and group.label
 
 
 async def test_access_with_an_unknown_role_is_a_validation_error(admin):
@@ -216,6 +217,15 @@ async def test_delete_change_request(admin):
         await admin.get_change_request("payments", victim.id)
     remaining = await admin.list_change_requests("payments")
     assert victim.id not in {cr.id for cr in remaining}
+
+
+async def test_change_requests_carry_typed_approvals_rejections_and_comments(admin):
+    listed = await admin.list_change_requests("payments")
+    reviews = [r for cr in listed for r in (cr.approvals or []) + (cr.rejections or [])]
+    comments = [c for cr in listed for c in cr.comments or []]
+    assert reviews and comments
+    assert all(r.created_by and r.created_by.username and r.created_at for r in reviews)
+    assert all(c.text and c.created_by and c.created_at for c in comments)
 
 
 async def test_delete_unknown_change_request_is_not_found(admin):

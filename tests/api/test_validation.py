@@ -7,7 +7,8 @@ import pytest
 
 from flagtui.api import AdminClient, InvalidArgument
 from flagtui.api.models import PatchOperation
-from flagtui.api.validation import MAX_LIFETIME_DAYS, lifetime_days, patch_operations
+from flagtui.api.validation import lifetime_days, patch_operations
+from flagtui.contract import MAX_LIFETIME_DAYS
 
 
 def _no_request(request: httpx.Request) -> httpx.Response:

@@ -318,7 +318,6 @@ PAGED = [
     "/api/admin/addons/3/events",
     "/api/admin/search/features",
     "/api/admin/search/events",
-    "/api/admin/search/change-requests",
 ]
 BAD_PAGING = [
     "limit=-1",

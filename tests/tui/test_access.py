@@ -47,10 +47,10 @@ async def test_grant_reaches_the_server(make_app, client, tmp_path) -> None:
         assert app.screen.chosen_users == {}
         assert "Granted Owner to 1 user (Ada Lovelace)" in toast_text(app)
     access = await client.get_project_access("payments")
-    users = {u["id"]: u for u in access.users}
-    groups = {g["id"]: g for g in access.groups}
-    assert owner.id in users[ada.id]["roles"]
-    assert owner.id in groups[sre.id]["roles"]
+    users = {u.id: u for u in access.users}
+    groups = {g.id: g for g in access.groups}
+    assert owner.id in users[ada.id].roles
+    assert owner.id in groups[sre.id].roles
 
 
 async def test_failed_grant_keeps_the_form(make_app, client, tmp_path) -> None:

@@ -14,13 +14,13 @@ from textual.widgets import Input, SelectionList, Static
 
 from flagtui.api.errors import NotSupported
 from flagtui.api.models import Group, ProjectAccess, Role, User
+from flagtui.contract import MIN_USER_QUERY
 from flagtui.tui.format import options, safe
 from flagtui.tui.screens.enterprise import ProjectAreaScreen
 from flagtui.tui.widgets.confirm import ConfirmModal
 from flagtui.tui.widgets.table import ResourceTable, Row
 from flagtui.tui.widgets.text import PlainLabel, PlainStatic
 
-MIN_CHARS = 2
 DEBOUNCE_S = 0.3
 COLUMNS = [("kind", "Kind"), ("name", "Name"), ("roles", "Roles")]
 
@@ -45,9 +45,8 @@ def access_rows(access: ProjectAccess) -> list[Row]:
     rows: list[Row] = []
     for kind, entries in (("user", access.users), ("group", access.groups)):
         for entry in entries:
-            label = entry.get("name") or entry.get("username") or entry.get("email") or "?"
-            roles = ", ".join(names.get(r, str(r)) for r in entry.get("roles") or [])
-            rows.append((f"{kind}:{entry.get('id')}", (kind, str(label), roles)))
+            roles = ", ".join(names.get(r, str(r)) for r in entry.roles)
+            rows.append((f"{kind}:{entry.id}", (kind, entry.label, roles)))
     return rows
 
 
@@ -129,13 +128,13 @@ class AccessScreen(ProjectAreaScreen):
     def _typed(self, event: Input.Changed) -> None:
         if self._debounce is not None:
             self._debounce.stop()
-        if len(event.value.strip()) >= MIN_CHARS:
+        if len(event.value.strip()) >= MIN_USER_QUERY:
             self._debounce = self.set_timer(DEBOUNCE_S, self.search_users)
 
     @work(exclusive=True, group="user-search", exit_on_error=False)
     async def search_users(self) -> None:
         query = self.query_one("#user-search", Input).value.strip()
-        if len(query) >= MIN_CHARS:
+        if len(query) >= MIN_USER_QUERY:
             self.found_users = (await self.flagtui.client.search_users(query)).users
             self.show_users()
 

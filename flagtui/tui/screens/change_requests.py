@@ -4,7 +4,7 @@ after a confirmation whose Cancel is focused."""
 from __future__ import annotations
 
 import json
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from rich.text import Text
 from textual import on, work
@@ -41,9 +41,7 @@ COLUMNS = [
 ]
 
 
-def who(person: CreatedBy | dict[str, Any] | None) -> str:
-    if isinstance(person, dict):
-        person = CreatedBy.model_validate(person)
+def who(person: CreatedBy | None) -> str:
     if person is None:
         return "—"
     return person.name or person.username or (f"user {person.id}" if person.id else "—")
@@ -88,26 +86,16 @@ def change_request_text(cr: ChangeRequest) -> Text:
     for title, items in (("Approvals", cr.approvals), ("Rejections", cr.rejections)):
         out.append(f"\n{title}\n", style="bold underline")
         for item in items or []:
-            created = when_text(item.get("createdAt"))
-            out.append(f"  {who(item.get('createdBy'))} · {created}\n")
+            out.append(f"  {who(item.created_by)} · {when(item.created_at)}\n")
         if not items:
             out.append("  —\n")
     out.append("\nComments\n", style="bold underline")
     for comment in cr.comments or []:
-        created = when_text(comment.get("createdAt"))
-        out.append(f"  {who(comment.get('createdBy'))} · {created}\n", style="dim")
-        out.append(f"    {comment.get('text', '')}\n")
+        out.append(f"  {who(comment.created_by)} · {when(comment.created_at)}\n", style="dim")
+        out.append(f"    {comment.text}\n")
     if not cr.comments:
         out.append("  —\n")
     return out
-
-
-def when_text(value: Any) -> str:
-    """A timestamp from a free-form record: shown like every other one when it parses."""
-    try:
-        return when(ChangeRequest.model_validate({"id": 0, "createdAt": value}).created_at)
-    except ValueError:
-        return str(value or "—")
 
 
 class ChangeRequestDetailScreen(AreaScreen):

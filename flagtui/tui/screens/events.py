@@ -14,8 +14,8 @@ from textual.suggester import SuggestFromList
 from textual.timer import Timer
 from textual.widgets import DataTable, Input, Static
 
-from flagtui.api.event_types import EVENT_TYPES
 from flagtui.api.models import EventRecord
+from flagtui.contract import EVENT_TYPES
 from flagtui.tui.format import time_width, when
 from flagtui.tui.screens.base import AreaScreen
 from flagtui.tui.screens.deliveries import clip, clip_middle

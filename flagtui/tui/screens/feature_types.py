@@ -12,7 +12,8 @@ from textual.widgets import Button, Input
 
 from flagtui.api.errors import InvalidArgument, OutcomeUnknown
 from flagtui.api.models import FeatureType
-from flagtui.api.validation import MAX_LIFETIME_DAYS, lifetime_days
+from flagtui.api.validation import lifetime_days
+from flagtui.contract import MAX_LIFETIME_DAYS
 from flagtui.tui.format import lifetime
 from flagtui.tui.screens.base import AreaScreen, FlagtuiModal, describe_error
 from flagtui.tui.widgets.table import FilteredTable, ResourceTable

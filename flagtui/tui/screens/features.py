@@ -18,6 +18,7 @@ from textual.widgets import DataTable, Input, Select, Static
 
 from flagtui.api.errors import FlagtuiError
 from flagtui.api.models import Feature, FeatureType, Project
+from flagtui.contract import LIFECYCLE_STAGES
 from flagtui.tui.format import env_flags, options, project_options, short_names, staleness, when
 from flagtui.tui.screens.base import AreaScreen
 from flagtui.tui.widgets.table import ResourceTable, Row
@@ -27,7 +28,7 @@ PAGE_SIZE = 50
 DEBOUNCE_S = 0.4
 FILTERS_AFTER_S = 0.05
 STATES = [("any state", ""), ("stale", "stale"), ("potentially stale", "potentially-stale")]
-STAGES = ["initial", "pre-live", "live", "completed", "archived"]
+STAGE_OPTIONS = [(s, s) for s in LIFECYCLE_STAGES]
 SORTS = [
     ("name ↑", "name:asc"),
     ("name ↓", "name:desc"),
@@ -154,7 +155,7 @@ class FeaturesScreen(AreaScreen):
             Select[str](options((t.name, t.id) for t in types), prompt="any type", id="type",
                         compact=True),
             Select[str](STATES[1:], prompt="any state", id="state", compact=True),
-            Select[str]([(s, s) for s in STAGES], prompt="any stage", id="stage", compact=True),
+            Select[str](STAGE_OPTIONS, prompt="any stage", id="stage", compact=True),
             Select[str](SORTS, id="sort", compact=True, allow_blank=False, value="name:asc"),
         )  # fmt: skip
 

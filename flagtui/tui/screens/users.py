@@ -12,15 +12,15 @@ from textual.timer import Timer
 from textual.widgets import Input, Static
 
 from flagtui.api.models import Role, User, UserList
+from flagtui.contract import MIN_USER_QUERY
 from flagtui.tui.format import time_width, when
 from flagtui.tui.screens.base import AreaScreen
 from flagtui.tui.screens.deliveries import clip
 from flagtui.tui.widgets.table import FilteredTable, ResourceTable, Row
 from flagtui.tui.widgets.text import PlainStatic
 
-MIN_CHARS = 2
 DEBOUNCE_S = 0.3
-HINT = f"s or /: search; type at least {MIN_CHARS} characters of a name, username or e-mail."
+HINT = f"s or /: search; type at least {MIN_USER_QUERY} characters of a name, username or e-mail."
 COLUMNS = [
     ("name", "Name"),
     ("username", "Username"),
@@ -74,7 +74,7 @@ class UsersScreen(AreaScreen):
     def _typed(self, event: Input.Changed) -> None:
         if self._debounce is not None:
             self._debounce.stop()
-        if len(event.value.strip()) < MIN_CHARS:
+        if len(event.value.strip()) < MIN_USER_QUERY:
             self.workers.cancel_group(self, "users")
             self.result = None
             self.query_one(ResourceTable).set_rows([])
@@ -89,7 +89,7 @@ class UsersScreen(AreaScreen):
     @work(exclusive=True, group="users", exit_on_error=False)
     async def search(self) -> None:
         query = self.query_one("#user-search", Input).value.strip()
-        if len(query) < MIN_CHARS:
+        if len(query) < MIN_USER_QUERY:
             return
         self.query_one("#users-status", Static).update(f"searching {query!r}…")
         self.result = await self.flagtui.client.search_users(query)

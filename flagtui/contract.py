@@ -1,7 +1,15 @@
-"""The event types of the contract (spec/admin-api.md, section Events), in its order:
-case-sensitive and exact. The event log completes its type filter from this list.
-The sandbox keeps its own copy (it imports nothing of flagtui); a test keeps the two equal."""
+"""The contract's fixed lists and limits (spec/admin-api.md), defined once.
 
+The admin client, the TUI and the sandbox all read them from here; this module imports
+nothing of flagtui, so the sandbox (which stands alone) may import it.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, get_args
+
+# Section Events, in the contract's order: case-sensitive and exact. The event log completes
+# its type filter from this list; the sandbox refuses other types with a 400.
 EVENT_TYPES: tuple[str, ...] = (
     "application-created",
     "feature-created",
@@ -150,3 +158,33 @@ EVENT_TYPES: tuple[str, ...] = (
     "actions-updated",
     "actions-deleted",
 )
+
+# JSON Patch (RFC 6902) operations a feature PATCH accepts; `test` is not among them.
+PatchOp = Literal["add", "remove", "replace", "copy", "move"]
+PATCH_OPS: tuple[str, ...] = get_args(PatchOp)
+# Ops that need a `value`, and ops that need a `from` pointer.
+PATCH_OPS_WITH_VALUE: tuple[str, ...] = ("add", "replace")
+PATCH_OPS_WITH_FROM: tuple[str, ...] = ("copy", "move")
+
+# A feature's lifecycle stages in the order a feature passes them (the contract leaves the
+# values unshown; these are real Unleash's).
+LIFECYCLE_STAGES: tuple[str, ...] = ("initial", "pre-live", "live", "completed", "archived")
+
+# Change-request states (real Unleash Enterprise's).
+CHANGE_REQUEST_STATES: tuple[str, ...] = (
+    "Draft",
+    "In review",
+    "Approved",
+    "Applied",
+    "Cancelled",
+    "Rejected",
+    "Scheduled",
+)
+
+# Limits (section Limits).
+INT32_MAX = 2_147_483_647  # the largest id, offset or lifetime the server stores
+MAX_LIFETIME_DAYS = INT32_MAX  # null or 0 means never potentially stale
+MIN_USER_QUERY = 2  # characters a user search needs
+EVENT_SEARCH_MAX = 100  # event search: limit 1..100, default 100
+PAGE_DEFAULT = 50  # browse lists and integration events: default page size
+PAGE_MAX = 100  # above it (or 0), the page size falls back to the default
