@@ -39,12 +39,12 @@ from flagtui.api.errors import (
     RateLimited,
     ReadOnlyProfile,
 )
-from flagtui.tui.format import Clock, safe, when
+from flagtui.tui.format import Clock, ago, moment, safe, when
 from flagtui.tui.widgets.header import FlagtuiHeader
 from flagtui.tui.widgets.keybar import KeyBar
 
 if TYPE_CHECKING:
-    from flagtui.tui.app import FlagtuiApp
+    from flagtui.tui.context import FlagtuiContext
 
 
 def describe_error(error: BaseException) -> str:
@@ -73,25 +73,6 @@ def is_read_worker(worker: Worker[Any]) -> bool:
     return worker.name.startswith(READ_WORKER_PREFIXES)
 
 
-def ago(seconds: float) -> str:
-    """A rough age: "just now", "40 s ago", "2 min ago", "3 h ago", "2 days ago"."""
-    if seconds < 5:
-        return "just now"
-    if seconds < 60:
-        return f"{int(seconds)} s ago"
-    if seconds < 3600:
-        return f"{int(seconds // 60)} min ago"
-    if seconds < 48 * 3600:
-        return f"{int(seconds // 3600)} h ago"
-    return f"{int(seconds // 86400)} days ago"
-
-
-def moment(value: datetime) -> str:
-    """`format.when()`, without the date when it is today: "14:03 CET"."""
-    today = when(datetime.now(UTC), date_only=True)
-    return when(value).removeprefix(f"{today} ")
-
-
 class IOScreenMixin:
     """Shared by screens and modals: worker failures, read-only gating, typed app access."""
 
@@ -108,8 +89,8 @@ class IOScreenMixin:
         self._times_utc = Clock.utc
 
     @property
-    def flagtui(self) -> FlagtuiApp:
-        return cast("FlagtuiApp", cast(Screen[Any], self).app)
+    def flagtui(self) -> FlagtuiContext:
+        return cast("FlagtuiContext", cast(Screen[Any], self).app)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         return not (action in self.WRITE_ACTIONS and self.flagtui.read_only)
@@ -214,7 +195,7 @@ class IOScreenMixin:
             worker.node is self
             and worker.group == group
             and worker.state in (WorkerState.PENDING, WorkerState.RUNNING)
-            for worker in self.flagtui.workers
+            for worker in cast(Screen[Any], self).app.workers
         )
 
     def still_sending(self, group: str) -> bool:

@@ -14,9 +14,8 @@ from textual.containers import VerticalScroll
 from textual.widgets import DataTable
 
 from flagtui.api.models import ChangeRequest, CreatedBy
-from flagtui.tui.format import when
+from flagtui.tui.format import clip, when
 from flagtui.tui.screens.base import AreaScreen
-from flagtui.tui.screens.deliveries import clip
 from flagtui.tui.screens.enterprise import ProjectAreaScreen
 from flagtui.tui.widgets.confirm import ConfirmModal
 from flagtui.tui.widgets.table import FilteredTable, ResourceTable, Row

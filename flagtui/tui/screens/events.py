@@ -16,9 +16,8 @@ from textual.widgets import DataTable, Input, Static
 
 from flagtui.api.event_types import EVENT_TYPES
 from flagtui.api.models import EventRecord
-from flagtui.tui.format import time_width, when
+from flagtui.tui.format import clip, clip_middle, time_width, when
 from flagtui.tui.screens.base import AreaScreen
-from flagtui.tui.screens.deliveries import clip, clip_middle
 from flagtui.tui.screens.event_detail import EventDetailScreen
 from flagtui.tui.widgets.table import FilteredTable, ResourceTable, Row
 from flagtui.tui.widgets.text import PlainStatic

@@ -14,18 +14,12 @@ from textual.binding import Binding
 from textual.widgets import DataTable, Static
 
 from flagtui.api.models import IntegrationEvent
-from flagtui.tui.format import time_width, when
+from flagtui.tui.details import preview_text
+from flagtui.tui.format import clip, clip_middle, delivery_state, share, time_width, when
 from flagtui.tui.masking import mask_urls
+from flagtui.tui.reads import bounded
 from flagtui.tui.screens.base import AreaScreen
-from flagtui.tui.screens.deliveries import (
-    DeliveryDetailScreen,
-    clip,
-    clip_middle,
-    preview_text,
-    share,
-    state_text,
-)
-from flagtui.tui.screens.integrations import bounded
+from flagtui.tui.screens.delivery_detail import DeliveryDetailScreen
 from flagtui.tui.widgets.table import Cell, FilteredTable, ResourceTable, Row
 from flagtui.tui.widgets.text import PlainStatic
 
@@ -95,7 +89,7 @@ class FailuresScreen(AreaScreen):
             cells: list[Cell] = [
                 when(d.created_at),
                 integration,
-                state_text(d.state),
+                delivery_state(d.state),
                 clip_middle(event.type if event else "—", type_w),
                 clip(mask_urls(d.state_details or ""), details_w),
             ]

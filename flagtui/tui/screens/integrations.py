@@ -3,10 +3,8 @@ its parameters, secrets masked. Enter opens its deliveries (operation 2)."""
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Awaitable, Callable, Iterable
 from functools import partial
-from typing import ClassVar, TypeVar
+from typing import ClassVar
 
 from rich.text import Text
 from textual import on, work
@@ -15,16 +13,15 @@ from textual.binding import Binding
 from textual.widgets import DataTable, Static
 
 from flagtui.api.models import Addon, AddonList
-from flagtui.tui.format import yes_no
+from flagtui.tui.format import clip, yes_no
 from flagtui.tui.masking import masked
+from flagtui.tui.reads import bounded
 from flagtui.tui.screens.base import AreaScreen
-from flagtui.tui.screens.deliveries import DeliveriesScreen, clip
+from flagtui.tui.screens.deliveries import DeliveriesScreen
 from flagtui.tui.widgets.table import FilteredTable, ResourceTable, Row
 from flagtui.tui.widgets.text import PlainStatic
 
-T = TypeVar("T")
 FAILURE_WINDOW = 50  # failures are counted on the first page of deliveries
-CONCURRENCY = 4
 COLUMNS = [
     ("id", "ID"),
     ("provider", "Provider"),
@@ -33,17 +30,6 @@ COLUMNS = [
     ("events", "Events"),
     ("failures", f"Fail/{FAILURE_WINDOW}"),
 ]
-
-
-async def bounded(calls: Iterable[Callable[[], Awaitable[T]]], limit: int = CONCURRENCY) -> list[T]:
-    """Run the calls concurrently, at most `limit` at a time; results in the calls' order."""
-    gate = asyncio.Semaphore(limit)
-
-    async def one(call: Callable[[], Awaitable[T]]) -> T:
-        async with gate:
-            return await call()
-
-    return await asyncio.gather(*(one(call) for call in calls))
 
 
 def sensitive_names(addons: AddonList) -> dict[str, set[str]]:

@@ -12,9 +12,8 @@ from textual.timer import Timer
 from textual.widgets import Input, Static
 
 from flagtui.api.models import Role, User, UserList
-from flagtui.tui.format import time_width, when
+from flagtui.tui.format import clip, time_width, when
 from flagtui.tui.screens.base import AreaScreen
-from flagtui.tui.screens.deliveries import clip
 from flagtui.tui.widgets.table import FilteredTable, ResourceTable, Row
 from flagtui.tui.widgets.text import PlainStatic
 
