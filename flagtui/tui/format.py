@@ -98,12 +98,6 @@ def zone_name(value: datetime) -> str:
     return "UTC" if Clock.utc else (value.tzname() or value.strftime("%z"))
 
 
-def time_width() -> int:
-    """The widest `when()` this year (summer and winter zones differ: CET, CEST), for columns."""
-    year = datetime.now(UTC).year
-    return max(len(when(datetime(year, month, 1, tzinfo=UTC))) for month in (1, 7))
-
-
 def ago(seconds: float) -> str:
     """A rough age: "just now", "40 s ago", "2 min ago", "3 h ago", "2 days ago"."""
     if seconds < 5:
@@ -133,12 +127,6 @@ def clip_middle(text: str, width: int) -> str:
         return text
     head = min(8, width // 2)
     return text[:head] + "…" + text[len(text) - (width - head - 1) :]
-
-
-def share(free: int, *wanted: int) -> list[int]:
-    """Widths for clipped columns: each gets what it wants, the last takes the rest (min 10)."""
-    fixed = list(wanted)
-    return [*fixed, max(10, free - sum(fixed))]
 
 
 DELIVERY_STATE_STYLES = {"success": "green", "successWithErrors": "yellow", "failed": "bold red"}

@@ -15,6 +15,7 @@ from textual.widgets import Input, SelectionList, Static
 from flagtui.api.errors import NotSupported
 from flagtui.api.models import Group, ProjectAccess, Role, User
 from flagtui.tui.format import options, safe
+from flagtui.tui.reads import read
 from flagtui.tui.screens.enterprise import ProjectAreaScreen
 from flagtui.tui.widgets.confirm import ConfirmModal
 from flagtui.tui.widgets.table import ResourceTable, Row
@@ -88,6 +89,7 @@ class AccessScreen(ProjectAreaScreen):
         self.load_projects()
 
     @work(exclusive=True, group="projects", exit_on_error=False)
+    @read
     async def load_projects(self) -> None:
         client = self.flagtui.client
         if client.server is not None and not client.server.enterprise:
@@ -109,6 +111,7 @@ class AccessScreen(ProjectAreaScreen):
         self.show_summary()
 
     @work(exclusive=True, group="access", exit_on_error=False)
+    @read
     async def load(self) -> None:
         project = self.project
         if project is None:
@@ -133,6 +136,7 @@ class AccessScreen(ProjectAreaScreen):
             self._debounce = self.set_timer(DEBOUNCE_S, self.search_users)
 
     @work(exclusive=True, group="user-search", exit_on_error=False)
+    @read
     async def search_users(self) -> None:
         query = self.query_one("#user-search", Input).value.strip()
         if len(query) >= MIN_CHARS:

@@ -5,8 +5,8 @@ when one fails, `on_worker_state_changed` hands the exception to `io_failed`, wh
 the error's sentence. Screens that also show the error inline override `io_failed` and call
 `super()`.
 
-A read worker (named `load…` or `search…`, the house convention) that the server rate-limits
-(429) is run again by the handler itself after `Retry-After` seconds (the client caps it at a
+A read worker (marked `@read`, see `flagtui/tui/reads.py`) that the server rate-limits (429)
+is run again by the handler itself after `Retry-After` seconds (the client caps it at a
 few minutes); the screen says when, and its reload key retries at once: the timer is cancelled
 when the screen is left or another worker of the group starts. Writes are never re-run.
 
@@ -40,6 +40,7 @@ from flagtui.api.errors import (
     ReadOnlyProfile,
 )
 from flagtui.tui.format import Clock, ago, moment, safe, when
+from flagtui.tui.reads import rerun_of
 from flagtui.tui.widgets.header import FlagtuiHeader
 from flagtui.tui.widgets.keybar import KeyBar
 
@@ -60,17 +61,16 @@ def read_only_refusal(profile: str) -> str:
     return f"profile {profile} is read-only"
 
 
-READ_WORKER_PREFIXES = ("load", "search")
 MAX_RATE_LIMIT_RETRIES = 5
 
 
 def is_read(worker: Worker[Any], error: RateLimited) -> bool:
-    """Only a worker that reads (by name) and whose refused request was a GET is re-run."""
+    """Only a worker marked as a read and whose refused request was a GET is re-run."""
     return error.method == "GET" and is_read_worker(worker)
 
 
 def is_read_worker(worker: Worker[Any]) -> bool:
-    return worker.name.startswith(READ_WORKER_PREFIXES)
+    return rerun_of(worker) is not None
 
 
 class IOScreenMixin:
@@ -158,6 +158,9 @@ class IOScreenMixin:
 
     def retry_later(self, worker: Worker[Any], error: RateLimited) -> bool:
         """Run the same read again after the server's Retry-After; False once retries ran out."""
+        again = rerun_of(worker)
+        if again is None:  # not a read: never re-run
+            return False
         tries = self._retry_counts.get(worker.group, 0) + 1
         if tries > MAX_RATE_LIMIT_RETRIES:
             self._retry_counts.pop(worker.group, None)
@@ -167,14 +170,7 @@ class IOScreenMixin:
 
         def rerun() -> None:
             self._retry_timers.pop(worker.group, None)
-            screen.run_worker(
-                worker._work,
-                name=worker.name,
-                group=worker.group,
-                description=worker.description,
-                exclusive=True,
-                exit_on_error=False,
-            )
+            again()
 
         self.cancel_retry(worker.group)
         self._retry_timers[worker.group] = screen.set_timer(error.retry_after, rerun)

@@ -13,11 +13,12 @@ from textual.widgets import DataTable, Static
 
 from flagtui.api.models import Addon, IntegrationEvent
 from flagtui.tui.details import preview_text
-from flagtui.tui.format import clip, clip_middle, delivery_state, share, time_width, when
+from flagtui.tui.format import delivery_state, when
 from flagtui.tui.masking import mask_urls
+from flagtui.tui.reads import read
 from flagtui.tui.screens.base import AreaScreen
 from flagtui.tui.screens.delivery_detail import DeliveryDetailScreen
-from flagtui.tui.widgets.table import FilteredTable, ResourceTable, Row
+from flagtui.tui.widgets.table import Column, FilteredTable, ResourceTable, Row
 from flagtui.tui.widgets.text import PlainStatic
 
 PAGE_SIZE = 50
@@ -27,26 +28,25 @@ def addon_label(addon: Addon) -> str:
     return f"{addon.provider} #{addon.id}"
 
 
-def delivery_cells(delivery: IntegrationEvent, width: int) -> list[str | Text]:
+def delivery_cells(delivery: IntegrationEvent) -> list[str | Text]:
     event = delivery.event
-    type_w, feature_w, details_w = share(width, *((26, 22) if width >= 80 else (20, 14)))
     return [
         when(delivery.created_at),
         delivery_state(delivery.state),
-        clip_middle(event.type if event else "—", type_w),
-        clip((event.feature_name or "") if event else "", feature_w),
-        clip(mask_urls(delivery.state_details or ""), details_w),
+        event.type if event else "—",
+        (event.feature_name or "") if event else "",
+        mask_urls(delivery.state_details or ""),
     ]
 
 
 class DeliveriesScreen(AreaScreen):
     AREA = "integrations"
     COLUMNS: ClassVar = [
-        ("time", "Time"),
-        ("state", "State"),
-        ("type", "Event"),
-        ("feature", "Feature"),
-        ("details", "Details"),
+        Column("time", "Time"),
+        Column("state", "State"),
+        Column("type", "Event", max=26, middle=True),
+        Column("feature", "Feature", max=22),
+        Column("details", "Details", flex=True),
     ]
     BINDINGS: ClassVar = [
         Binding("escape", "app.pop_screen", "Back", id="deliveries.back",
@@ -83,6 +83,7 @@ class DeliveriesScreen(AreaScreen):
         self.load()
 
     @work(exclusive=True, group="deliveries", exit_on_error=False)
+    @read
     async def load(self) -> None:
         self.query_one("#deliveries-status", Static).update(f"loading page {self.page + 1}…")
         self.deliveries = await self.flagtui.client.list_integration_events(
@@ -92,10 +93,8 @@ class DeliveriesScreen(AreaScreen):
 
     def show(self) -> None:
         shown = [d for d in self.deliveries if d.failed or not self.failed_only]
-        # Time, state 11, cell padding 10 and scrollbar 1 leave the rest to three columns.
-        free = self.size.width - time_width() - 22
-        rows: list[Row] = [(d.id, delivery_cells(d, free)) for d in shown]
-        self.query_one(ResourceTable).set_rows(rows)
+        rows: list[Row] = [(d.id, delivery_cells(d)) for d in shown]
+        self.query_one(ResourceTable).set_rows(rows, shown)
         failed = sum(d.failed for d in self.deliveries)
         start = self.page * PAGE_SIZE
         span = f"{start + 1}–{start + len(self.deliveries)}" if self.deliveries else "none"
@@ -104,17 +103,13 @@ class DeliveriesScreen(AreaScreen):
             f"page {self.page + 1} · deliveries {span} · {failed} not successful{only}"
         )
 
-    def on_resize(self) -> None:
-        if self.deliveries:
-            self.show()
-
     def redraw_times(self) -> None:
         self.show()
 
     @property
     def selected(self) -> IntegrationEvent | None:
-        key = self.query_one(ResourceTable).selected_key
-        return next((d for d in self.deliveries if d.id == key), None)
+        delivery: IntegrationEvent | None = self.query_one(ResourceTable).selected_record
+        return delivery
 
     @on(DataTable.RowHighlighted)
     def _preview(self) -> None:

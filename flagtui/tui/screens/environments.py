@@ -12,6 +12,7 @@ from textual.widgets import Select, Static
 
 from flagtui.api.models import ProjectEnvironment
 from flagtui.tui.format import project_options, yes_no
+from flagtui.tui.reads import read
 from flagtui.tui.screens.base import AreaScreen
 from flagtui.tui.widgets.confirm import TypedConfirmModal
 from flagtui.tui.widgets.table import FilteredTable, ResourceTable
@@ -42,7 +43,6 @@ class EnvironmentsScreen(AreaScreen):
 
     def __init__(self) -> None:
         super().__init__()
-        self.environments: dict[str, ProjectEnvironment] = {}
 
     def compose_body(self) -> ComposeResult:
         with Horizontal(classes="toolbar"):
@@ -66,6 +66,7 @@ class EnvironmentsScreen(AreaScreen):
         return value if isinstance(value, str) else None
 
     @work(exclusive=True, group="env-projects", exit_on_error=False)
+    @read
     async def load_projects(self) -> None:
         projects = await self.flagtui.client.list_projects()
         self._project_ids = [p.id for p in projects]
@@ -84,12 +85,12 @@ class EnvironmentsScreen(AreaScreen):
             self.load()
 
     @work(exclusive=True, group="environments", exit_on_error=False)
+    @read
     async def load(self) -> None:
         if self.project is None:
             return
         envs = await self.flagtui.client.list_project_environments(self.project)
-        self.environments = {e.name: e for e in envs}
-        self.query_one(ResourceTable).set_rows([environment_row(e) for e in envs])
+        self.query_one(ResourceTable).set_rows([environment_row(e) for e in envs], envs)
         linked = sum(1 for e in envs if e.visible)
         self.query_one("#envs-status", Static).update(
             f"{linked} of {len(envs)} environments linked to {self.project}"
@@ -102,11 +103,12 @@ class EnvironmentsScreen(AreaScreen):
             self.load()
 
     def action_remove(self) -> None:
-        name = self.query_one(ResourceTable).selected_key
+        environment: ProjectEnvironment | None = self.query_one(ResourceTable).selected_record
         project = self.project
-        if name is None or project is None:
+        if environment is None or project is None:
             return
-        if not self.environments[name].visible:
+        name = environment.name
+        if not environment.visible:
             self.notify(f"{name} is not linked to {project}.", severity="warning")
             return
 
