@@ -117,18 +117,6 @@ def moment(value: datetime) -> str:
     return when(value).removeprefix(f"{today} ")
 
 
-def clip(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: max(1, width - 1)] + "…"
-
-
-def clip_middle(text: str, width: int) -> str:
-    """Keeps both ends: `feature-…ment-enabled` still tells enabled from disabled."""
-    if len(text) <= width:
-        return text
-    head = min(8, width // 2)
-    return text[:head] + "…" + text[len(text) - (width - head - 1) :]
-
-
 DELIVERY_STATE_STYLES = {"success": "green", "successWithErrors": "yellow", "failed": "bold red"}
 DELIVERY_STATE_LABELS = {"successWithErrors": "w/ errors"}
 

@@ -16,7 +16,7 @@ from flagtui.api.errors import NotSupported
 from flagtui.api.models import Group, ProjectAccess, Role, User
 from flagtui.tui.format import options, safe
 from flagtui.tui.reads import read
-from flagtui.tui.screens.enterprise import ProjectAreaScreen
+from flagtui.tui.screens.project_area import EnterpriseAreaScreen
 from flagtui.tui.widgets.confirm import ConfirmModal
 from flagtui.tui.widgets.table import ResourceTable, Row
 from flagtui.tui.widgets.text import PlainLabel, PlainStatic
@@ -52,7 +52,7 @@ def access_rows(access: ProjectAccess) -> list[Row]:
     return rows
 
 
-class AccessScreen(ProjectAreaScreen):
+class AccessScreen(EnterpriseAreaScreen):
     AREA = "access"
     WRITE_ACTIONS = frozenset({"grant"})
     BINDINGS: ClassVar = [
@@ -214,7 +214,7 @@ class AccessScreen(ProjectAreaScreen):
         self.show_summary()
 
     def action_reload(self) -> None:
-        if not self.project_ids:  # the first read failed: start again from the projects
+        if not self.picker.project_ids:  # the first read failed: start again from the projects
             self.load_projects()
         else:
             self.load()

@@ -17,7 +17,7 @@ from flagtui.api.models import ChangeRequest, CreatedBy
 from flagtui.tui.format import when
 from flagtui.tui.reads import read
 from flagtui.tui.screens.base import AreaScreen
-from flagtui.tui.screens.enterprise import ProjectAreaScreen
+from flagtui.tui.screens.project_area import EnterpriseAreaScreen
 from flagtui.tui.widgets.confirm import ConfirmModal
 from flagtui.tui.widgets.table import Column, FilteredTable, ResourceTable, Row
 from flagtui.tui.widgets.text import PlainStatic
@@ -151,7 +151,7 @@ class ChangeRequestDetailScreen(AreaScreen):
         self.load()
 
 
-class ChangeRequestsScreen(ProjectAreaScreen):
+class ChangeRequestsScreen(EnterpriseAreaScreen):
     AREA = "change-requests"
     WRITE_ACTIONS = frozenset({"delete"})
     BINDINGS: ClassVar = [
@@ -202,7 +202,7 @@ class ChangeRequestsScreen(ProjectAreaScreen):
         self.query_one(FilteredTable).display = False
 
     def action_reload(self) -> None:
-        if not self.project_ids:  # the first read failed: start again from the projects
+        if not self.picker.project_ids:  # the first read failed: start again from the projects
             self.load_projects()
         else:
             self.load()

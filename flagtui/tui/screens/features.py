@@ -18,9 +18,10 @@ from textual.widgets import DataTable, Input, Select, Static
 
 from flagtui.api.errors import FlagtuiError
 from flagtui.api.models import Feature, FeatureType, Project
-from flagtui.tui.format import env_flags, options, project_options, short_names, staleness, when
+from flagtui.tui.format import env_flags, options, short_names, staleness, when
 from flagtui.tui.reads import read
 from flagtui.tui.screens.base import AreaScreen
+from flagtui.tui.widgets.project_picker import ProjectPicker
 from flagtui.tui.widgets.table import Column, ResourceTable, Row
 from flagtui.tui.widgets.text import PlainStatic
 
@@ -123,10 +124,9 @@ class FeaturesScreen(AreaScreen):
     def fill_filters(self) -> None:
         """After a failed first read the filters were mounted empty: give them the choices."""
         projects, types = self._choices or ([], [])
-        for select in self.query("#project").results(Select):
+        for picker in self.query(ProjectPicker):
             with self.prevent(Select.Changed):
-                select.set_options(project_options(projects))
-                select.value = self.project if self.project is not None else Select.NULL
+                picker.show_projects(projects, self.project)
         for select in self.query("#type").results(Select):
             select.set_options((t.name, t.id) for t in types)
 
@@ -140,13 +140,7 @@ class FeaturesScreen(AreaScreen):
         if bar.children:
             return
         projects, types = self._choices or ([], [])
-        project = Select[str](
-            project_options(projects),
-            prompt="project",
-            id="project",
-            compact=True,
-            value=self.project if self.project is not None else Select.NULL,
-        )
+        project = ProjectPicker(projects, value=self.project)
         bar.mount(project, Input(placeholder="search features (s)", id="search", compact=True))
         self.query_one("#toolbar-filters", Horizontal).mount(
             Select[str](options((t.name, t.id) for t in types), prompt="any type", id="type",

@@ -113,9 +113,6 @@ class ResourceTable(DataTable[Cell], Generic[R]):
         key = self.selected_key
         return None if key is None else self._records.get(key)
 
-    def record(self, key: str) -> R | None:
-        return self._records.get(key)
-
     def set_rows(self, rows: Sequence[Row], records: Sequence[R] = ()) -> None:
         """The rows to show; `records`, when given, are the rows' records, in the same order."""
         self._all = [(key, [_text(c) for c in cells]) for key, cells in rows]
