@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import pytest
 from textual.app import App, ComposeResult
-from textual.widgets import Select
+from textual.widgets import Input, Select
 
 from flagtui.tui.widgets.help import HelpScreen
 from flagtui.tui.widgets.keybar import KeyBar
 from flagtui.tui.widgets.table import Column, ResourceTable
 
+from .areas import app_in
 from .helpers import settle, visible_text
 
 
@@ -97,3 +99,18 @@ async def test_page_down_is_read_ahead_and_escape_leaves_the_search_box(make_app
         assert app.focused is not None and app.focused.id == "search"
         await pilot.press("escape")
         assert isinstance(app.focused, ResourceTable)
+
+
+@pytest.mark.parametrize("area", ["events", "users", "failures"])
+async def test_tables_fit_80_columns(make_app, tmp_path, area: str) -> None:
+    """Fails on main for events: its columns were wider than the screen (the last one cut at
+    the edge, a horizontal scrollbar over the last row)."""
+    app = app_in(make_app, tmp_path, area)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        if area == "users":
+            app.screen.query_one("#user-search", Input).value = "ma"
+            await settle(app, pilot)
+        table = app.screen.query_one(ResourceTable)
+        assert table.row_count
+        assert table.virtual_size.width <= table.scrollable_content_region.width

@@ -44,7 +44,7 @@ class DeliveriesScreen(AreaScreen):
     COLUMNS: ClassVar = [
         Column("time", "Time"),
         Column("state", "State"),
-        Column("type", "Event", max=26, middle=True),
+        Column("type", "Event", max=26, min=20, middle=True),
         Column("feature", "Feature", max=22),
         Column("details", "Details", flex=True),
     ]

@@ -28,10 +28,10 @@ DEBOUNCE_S = 0.5
 COLUMNS = [
     Column("id", "ID"),
     Column("time", "Time"),
-    Column("type", "Type", max=28, middle=True),
+    Column("type", "Type", max=28, min=20, middle=True),
     Column("project", "Project", max=14),
-    Column("feature", "Feature", flex=True),
-    Column("by", "Created by", max=20),
+    Column("feature", "Feature", flex=True, min=8),
+    Column("by", "Created by", max=20, min=7),
 ]
 
 

@@ -28,7 +28,7 @@ COLUMNS = [
     Column("time", "Time"),
     Column("integration", "Integration"),
     Column("state", "State"),
-    Column("type", "Event", max=26, middle=True),
+    Column("type", "Event", max=26, min=18, middle=True),
     Column("details", "Details", flex=True),
 ]
 

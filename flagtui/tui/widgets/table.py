@@ -25,7 +25,7 @@ from flagtui.tui.format import clean, safe_text
 Cell = str | Text
 Row = tuple[str, Sequence[Cell]]
 R = TypeVar("R")
-MIN_FLEX = 10  # the flexible column never gets narrower than this
+MIN_FLEX = 10  # the flexible column's narrowest, unless it says otherwise
 
 
 @dataclass(frozen=True)
@@ -38,6 +38,15 @@ class Column:
     """Takes the width the other columns leave (one per table; without one, none stretches)."""
     middle: bool = False
     """Clipped in the middle: `feature-…ment-enabled` keeps both ends."""
+    min: int | None = None
+    """The narrowest it gets when space is short (default: its header's width, MIN_FLEX for the
+    flexible column)."""
+
+    @property
+    def floor(self) -> int:
+        if self.min is not None:
+            return self.min
+        return MIN_FLEX if self.flex else len(self.label)
 
 
 def _text(cell: Cell) -> Text:
@@ -125,8 +134,8 @@ class ResourceTable(DataTable[Cell], Generic[R]):
 
     def _fit(self, rows: list[tuple[str, list[Text]]]) -> list[int]:
         """Each column as wide as what it holds (up to its `max`); the flexible one gets what
-        the others leave. When that is less than MIN_FLEX, the columns with a `max` give up
-        width, the widest first, down to their header's width."""
+        the others leave. When that is less than its `floor`, the columns with a `max` give up
+        width, the widest first, down to their own `floor`."""
         widths = []
         for index, spec in enumerate(self.specs):
             widest = max((cells[index].cell_len for _, cells in rows), default=0)
@@ -140,14 +149,14 @@ class ResourceTable(DataTable[Cell], Generic[R]):
         padding = 2 * self.cell_padding * len(self.specs) + self.styles.scrollbar_size_vertical
         left = self.size.width - padding - sum(w for i, w in enumerate(widths) if i != flex)
         clippable = [i for i, spec in enumerate(self.specs) if spec.max is not None]
-        while left < MIN_FLEX:
-            room = [i for i in clippable if widths[i] > len(self.specs[i].label)]
+        while left < self.specs[flex].floor:
+            room = [i for i in clippable if widths[i] > self.specs[i].floor]
             if not room:
                 break
             widest = max(room, key=lambda i: widths[i])
             widths[widest] -= 1
             left += 1
-        widths[flex] = max(MIN_FLEX, min(widths[flex], left))
+        widths[flex] = max(self.specs[flex].floor, min(widths[flex], left))
         return widths
 
     def _clipped(self, cells: list[Text], widths: list[int]) -> list[Text]:
