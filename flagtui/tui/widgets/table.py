@@ -125,7 +125,8 @@ class ResourceTable(DataTable[Cell], Generic[R]):
     def set_rows(self, rows: Sequence[Row], records: Sequence[R] = ()) -> None:
         """The rows to show; `records`, when given, are the rows' records, in the same order."""
         self._all = [(key, [_text(c) for c in cells]) for key, cells in rows]
-        self._records = {key: record for (key, _), record in zip(rows, records, strict=False)}
+        pairs = zip(rows, records, strict=True) if records else ()
+        self._records = {key: record for (key, _), record in pairs}
         self._show()
 
     def set_filter(self, text: str) -> None:
