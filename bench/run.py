@@ -352,7 +352,7 @@ def bench_keys(large: Sandbox, rounds: int, downs: int) -> dict[str, Any]:
 
 
 def areas() -> dict[str, Any]:
-    from flagtui.tui.screens import AREAS
+    from flagtui.tui.areas import AREAS
 
     return {a.name: a for a in AREAS}
 

@@ -18,7 +18,7 @@ from flagtui.api import AdminClient
 from flagtui.config import Profile
 from flagtui.sandbox import SandboxServer, create_database
 from flagtui.tui.app import FlagtuiApp
-from flagtui.tui.screens import AREAS
+from flagtui.tui.areas import AREAS
 
 OUT = Path(__file__).resolve().parents[1] / "screenshots"
 SHOWN_URL = "http://127.0.0.1:4242"

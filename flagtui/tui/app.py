@@ -1,18 +1,22 @@
-"""FlagtuiApp: global bindings, the areas (one Textual mode each), connect on mount, SIGHUP, and
-the connection's state for the header (from the client's health record)."""
+"""FlagtuiApp: global bindings, the areas (one Textual mode each), connect on mount, SIGHUP, the
+connection's state for the header (from the client's health record) and the command palette's
+commands (Textual's system commands: every area, every action of the current screen)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import signal
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import cast
 
 from textual import on, work
-from textual.app import App
+from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.markup import escape
 from textual.message import Message
 from textual.notifications import SeverityLevel
 from textual.reactive import reactive
@@ -22,10 +26,10 @@ from textual.worker import Worker, WorkerState
 from flagtui.api import AdminClient, ApiError
 from flagtui.api.health import Health
 from flagtui.config import Profile
-from flagtui.tui.format import Clock, clean
-from flagtui.tui.palette import FlagtuiCommands
-from flagtui.tui.screens import AREAS, AREAS_BY_NAME, DEFAULT_AREA
-from flagtui.tui.screens.base import IOScreenMixin, describe_error, moment
+from flagtui.tui.areas import AREAS, AREAS_BY_NAME, DEFAULT_AREA
+from flagtui.tui.context import FlagtuiContext
+from flagtui.tui.format import Clock, clean, moment
+from flagtui.tui.screens.base import IOScreenMixin, describe_error
 from flagtui.tui.screens.connect import ConnectScreen
 from flagtui.tui.state import UiState, default_state_path
 from flagtui.tui.widgets.help import HelpScreen
@@ -50,10 +54,14 @@ def connection_note(health: Health) -> str:
     return ""
 
 
+def palette_entry(title: str, help_text: str, callback: Callable[[], object]) -> SystemCommand:
+    """The palette parses a command's title and help as markup: both are shown as written."""
+    return SystemCommand(escape(clean(title)), escape(clean(help_text)), callback)
+
+
 class FlagtuiApp(App[int]):
     CSS_PATH = "flagtui.tcss"
     TITLE = "flagtui"
-    COMMANDS = App.COMMANDS | {FlagtuiCommands}
     BINDINGS = [
         Binding("question_mark", "help", "Help", id="app.help", tooltip="Every key of this screen"),
         Binding("q", "quit", "Quit", id="app.quit", tooltip="Leave flagtui"),
@@ -223,6 +231,28 @@ class FlagtuiApp(App[int]):
                 screen.times_changed()
         self.notify("Times in UTC" if Clock.utc else "Times in local time", timeout=3)
 
+    def get_system_commands(self, screen: Screen[object]) -> Iterator[SystemCommand]:
+        """Textual's own, then a jump to every area, then every action the screen offers."""
+        yield from super().get_system_commands(screen)
+        for area in AREAS:
+            title = f"Go to {area.title}"
+            if area.enterprise_only and not self.enterprise:
+                title += " (needs Enterprise)"
+            yield palette_entry(title, area.description, partial(self.switch_area, area.name))
+        for active in screen.active_bindings.values():
+            binding = active.binding
+            if not active.enabled or not binding.description or binding.action == "command_palette":
+                continue
+            if binding.id and binding.id.startswith("area."):
+                continue
+            run = partial(self.run_action, binding.action, active.node)
+            yield palette_entry(binding.description, binding.tooltip, run)
+
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen(self.screen))
+
+
+def _is_a_context(app: FlagtuiApp) -> FlagtuiContext:
+    """Never called: mypy checks here that the app offers what screens and widgets ask of it."""
+    return app

@@ -10,7 +10,7 @@ lone surrogates (which would end the app when written out).
 
 Where it is applied once for everyone: widgets/text.py (PlainStatic, PlainLabel, MessageLine:
 every str or Text they are given), widgets/table.py (every cell), the app's `notify()` (every
-toast), widgets/confirm.py (titles and bodies), widgets/header.py and palette.py.
+toast), widgets/confirm.py (titles and bodies), widgets/header.py and the palette (app.py).
 """
 
 from __future__ import annotations
@@ -74,10 +74,35 @@ def zone_name(value: datetime) -> str:
     return "UTC" if Clock.utc else (value.tzname() or value.strftime("%z"))
 
 
-def time_width() -> int:
-    """The widest `when()` this year (summer and winter zones differ: CET, CEST), for columns."""
-    year = datetime.now(UTC).year
-    return max(len(when(datetime(year, month, 1, tzinfo=UTC))) for month in (1, 7))
+def ago(seconds: float) -> str:
+    """A rough age: "just now", "40 s ago", "2 min ago", "3 h ago", "2 days ago"."""
+    if seconds < 5:
+        return "just now"
+    if seconds < 60:
+        return f"{int(seconds)} s ago"
+    if seconds < 3600:
+        return f"{int(seconds // 60)} min ago"
+    if seconds < 48 * 3600:
+        return f"{int(seconds // 3600)} h ago"
+    return f"{int(seconds // 86400)} days ago"
+
+
+def moment(value: datetime) -> str:
+    """`when()`, without the date when it is today: "14:03 CET"."""
+    today = when(datetime.now(UTC), date_only=True)
+    return when(value).removeprefix(f"{today} ")
+
+
+DELIVERY_STATE_STYLES = {"success": "green", "successWithErrors": "yellow", "failed": "bold red"}
+DELIVERY_STATE_LABELS = {"successWithErrors": "w/ errors"}
+
+
+def delivery_state(state: str) -> Text:
+    """An integration delivery's state, coloured (unknown states in yellow)."""
+    return Text(
+        DELIVERY_STATE_LABELS.get(state, state),
+        style=DELIVERY_STATE_STYLES.get(state, "yellow"),
+    )
 
 
 def lifetime(days: int | None) -> str:

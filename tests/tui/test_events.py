@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from textual.widgets import Input
 
-from flagtui.tui.screens.event_detail import EventDetailScreen, json_diff
+from flagtui.tui.details import json_diff
+from flagtui.tui.screens.event_detail import EventDetailScreen
 from flagtui.tui.screens.events import EventsScreen
 from flagtui.tui.widgets.table import ResourceTable
 

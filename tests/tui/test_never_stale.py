@@ -294,8 +294,7 @@ async def test_a_feature_detail_whose_read_fails_says_so_instead_of_loading(
 
 
 def test_ages_are_rough_and_times_name_their_zone() -> None:
-    from flagtui.tui.format import when
-    from flagtui.tui.screens.base import ago, moment
+    from flagtui.tui.format import ago, moment, when
 
     assert [ago(s) for s in (0, 40, 130, 3 * 3600, 3 * 86400)] == [
         "just now",

@@ -314,7 +314,9 @@ async def test_lifetime_edit_reaches_the_server(server: Server) -> None:
             await pilot.press("enter")
             await settle(pilot)
             assert isinstance(app.screen, FeatureTypesScreen)
-            assert app.screen.query_one(ResourceTable).row_text("release")[2] == f"{wanted} days"
+            shown = visible_text(app, "#types").splitlines()
+            [row] = [line for line in shown if line.split()[:1] == ["release"]]
+            assert f"{wanted} days" in row
         types = {t.id: t.lifetime_days for t in await server.check.list_feature_types()}
         assert types["release"] == wanted
     finally:

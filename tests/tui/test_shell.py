@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 
+from textual.system_commands import SystemCommandsProvider
+
 from flagtui.api import AdminClient
 from flagtui.config import Profile
 from flagtui.tui.app import FlagtuiApp
-from flagtui.tui.palette import FlagtuiCommands
 from flagtui.tui.screens.connect import ConnectScreen
 from flagtui.tui.screens.feature_types import FeatureTypesScreen
 from flagtui.tui.screens.features import FeaturesScreen
@@ -72,7 +73,7 @@ async def test_palette_offers_every_area_and_the_screen_actions(make_app) -> Non
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
-        provider = FlagtuiCommands(app.screen)
+        provider = SystemCommandsProvider(app.screen)
         titles = [hit.text async for hit in provider.discover()]
         assert "Go to Feature types" in titles
         assert "Go to Project environments" in titles

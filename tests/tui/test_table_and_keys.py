@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import pytest
 from textual.app import App, ComposeResult
-from textual.widgets import Select
+from textual.widgets import Input, Select
 
 from flagtui.tui.widgets.help import HelpScreen
 from flagtui.tui.widgets.keybar import KeyBar
-from flagtui.tui.widgets.table import ResourceTable
+from flagtui.tui.widgets.table import Column, ResourceTable
 
+from .areas import app_in
 from .helpers import settle, visible_text
 
 
@@ -23,9 +25,48 @@ async def test_cells_are_shown_as_written_not_as_markup() -> None:
         table = app.query_one(ResourceTable)
         table.set_rows([("k", ["beta[bold]x[/bold]", "[link=https://evil.test]me"])])
         await pilot.pause()
-        assert table.row_text("k") == ["beta[bold]x[/bold]", "[link=https://evil.test]me"]
-        screen_text = "\n".join(strip.text for strip in app.screen._compositor.render_strips())
-        assert "beta[bold]x[/bold]" in screen_text
+        shown = visible_text(app, "ResourceTable")
+        assert "beta[bold]x[/bold]" in shown
+        assert "[link=https://evil.test]me" in shown
+
+
+async def test_columns_fit_what_they_hold_whatever_came_first() -> None:
+    """Fails on main: cells changed in place kept the width of what was there before (the
+    columns 'collapsed' to their first contents, or their headers, until a resize)."""
+    app = TableApp()
+    async with app.run_test(size=(60, 6)) as pilot:
+        table = app.query_one(ResourceTable)
+        table.set_rows([("k", ["", ""])])
+        await pilot.pause()
+        table.set_rows([("k", ["release-2026-rollout", "someone@example.com"])])
+        await pilot.pause()
+        shown = visible_text(app, "ResourceTable")
+        assert "release-2026-rollout" in shown
+        assert "someone@example.com" in shown
+
+
+class FlexApp(App[None]):
+    def compose(self) -> ComposeResult:
+        yield ResourceTable(
+            [Column("id", "ID"), Column("type", "Type", max=12, middle=True),
+             Column("details", "Details", flex=True)]
+        )  # fmt: skip
+
+
+async def test_the_flexible_column_takes_what_the_others_leave_and_follows_resizes() -> None:
+    app = FlexApp()
+    details = "connection refused by hooks.example.com after 3 attempts"
+    async with app.run_test(size=(40, 6)) as pilot:
+        table = app.query_one(ResourceTable)
+        table.set_rows([("1", ["1", "feature-environment-enabled", details])], ["record 1"])
+        await pilot.pause()
+        shown = visible_text(app, "ResourceTable")
+        assert "featur…abled" in shown  # clipped to 12, in the middle: both ends kept
+        assert "connection refuse" in shown and details not in shown
+        assert table.selected_record == "record 1"
+        await pilot.resize_terminal(100, 6)
+        await pilot.pause()
+        assert details in visible_text(app, "ResourceTable")
 
 
 async def test_clicking_a_key_in_the_key_bar_presses_it(make_app) -> None:
@@ -58,3 +99,18 @@ async def test_page_down_is_read_ahead_and_escape_leaves_the_search_box(make_app
         assert app.focused is not None and app.focused.id == "search"
         await pilot.press("escape")
         assert isinstance(app.focused, ResourceTable)
+
+
+@pytest.mark.parametrize("area", ["events", "users", "failures"])
+async def test_tables_fit_80_columns(make_app, tmp_path, area: str) -> None:
+    """Fails on main for events: its columns were wider than the screen (the last one cut at
+    the edge, a horizontal scrollbar over the last row)."""
+    app = app_in(make_app, tmp_path, area)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        if area == "users":
+            app.screen.query_one("#user-search", Input).value = "ma"
+            await settle(app, pilot)
+        table = app.screen.query_one(ResourceTable)
+        assert table.row_count
+        assert table.virtual_size.width <= table.scrollable_content_region.width

@@ -16,7 +16,8 @@ from flagtui.api.errors import NotSupported
 from flagtui.api.models import Group, ProjectAccess, Role, User
 from flagtui.contract import MIN_USER_QUERY
 from flagtui.tui.format import options, safe
-from flagtui.tui.screens.enterprise import ProjectAreaScreen
+from flagtui.tui.reads import read
+from flagtui.tui.screens.project_area import EnterpriseAreaScreen
 from flagtui.tui.widgets.confirm import ConfirmModal
 from flagtui.tui.widgets.table import ResourceTable, Row
 from flagtui.tui.widgets.text import PlainLabel, PlainStatic
@@ -50,7 +51,7 @@ def access_rows(access: ProjectAccess) -> list[Row]:
     return rows
 
 
-class AccessScreen(ProjectAreaScreen):
+class AccessScreen(EnterpriseAreaScreen):
     AREA = "access"
     WRITE_ACTIONS = frozenset({"grant"})
     BINDINGS: ClassVar = [
@@ -87,6 +88,7 @@ class AccessScreen(ProjectAreaScreen):
         self.load_projects()
 
     @work(exclusive=True, group="projects", exit_on_error=False)
+    @read
     async def load_projects(self) -> None:
         client = self.flagtui.client
         if client.server is not None and not client.server.enterprise:
@@ -108,6 +110,7 @@ class AccessScreen(ProjectAreaScreen):
         self.show_summary()
 
     @work(exclusive=True, group="access", exit_on_error=False)
+    @read
     async def load(self) -> None:
         project = self.project
         if project is None:
@@ -132,6 +135,7 @@ class AccessScreen(ProjectAreaScreen):
             self._debounce = self.set_timer(DEBOUNCE_S, self.search_users)
 
     @work(exclusive=True, group="user-search", exit_on_error=False)
+    @read
     async def search_users(self) -> None:
         query = self.query_one("#user-search", Input).value.strip()
         if len(query) >= MIN_USER_QUERY:
@@ -209,7 +213,7 @@ class AccessScreen(ProjectAreaScreen):
         self.show_summary()
 
     def action_reload(self) -> None:
-        if not self.project_ids:  # the first read failed: start again from the projects
+        if not self.picker.project_ids:  # the first read failed: start again from the projects
             self.load_projects()
         else:
             self.load()

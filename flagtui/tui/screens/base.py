@@ -5,8 +5,8 @@ when one fails, `on_worker_state_changed` hands the exception to `io_failed`, wh
 the error's sentence. Screens that also show the error inline override `io_failed` and call
 `super()`.
 
-A read worker (named `load…` or `search…`, the house convention) that the server rate-limits
-(429) is run again by the handler itself after `Retry-After` seconds (the client caps it at a
+A read worker (marked `@read`, see `flagtui/tui/reads.py`) that the server rate-limits (429)
+is run again by the handler itself after `Retry-After` seconds (the client caps it at a
 few minutes); the screen says when, and its reload key retries at once: the timer is cancelled
 when the screen is left or another worker of the group starts. Writes are never re-run.
 
@@ -39,12 +39,13 @@ from flagtui.api.errors import (
     RateLimited,
     ReadOnlyProfile,
 )
-from flagtui.tui.format import Clock, safe, when
+from flagtui.tui.format import Clock, ago, moment, safe, when
+from flagtui.tui.reads import rerun_of
 from flagtui.tui.widgets.header import FlagtuiHeader
 from flagtui.tui.widgets.keybar import KeyBar
 
 if TYPE_CHECKING:
-    from flagtui.tui.app import FlagtuiApp
+    from flagtui.tui.context import FlagtuiContext
 
 
 def describe_error(error: BaseException) -> str:
@@ -60,36 +61,16 @@ def read_only_refusal(profile: str) -> str:
     return f"profile {profile} is read-only"
 
 
-READ_WORKER_PREFIXES = ("load", "search")
 MAX_RATE_LIMIT_RETRIES = 5
 
 
 def is_read(worker: Worker[Any], error: RateLimited) -> bool:
-    """Only a worker that reads (by name) and whose refused request was a GET is re-run."""
+    """Only a worker marked as a read and whose refused request was a GET is re-run."""
     return error.method == "GET" and is_read_worker(worker)
 
 
 def is_read_worker(worker: Worker[Any]) -> bool:
-    return worker.name.startswith(READ_WORKER_PREFIXES)
-
-
-def ago(seconds: float) -> str:
-    """A rough age: "just now", "40 s ago", "2 min ago", "3 h ago", "2 days ago"."""
-    if seconds < 5:
-        return "just now"
-    if seconds < 60:
-        return f"{int(seconds)} s ago"
-    if seconds < 3600:
-        return f"{int(seconds // 60)} min ago"
-    if seconds < 48 * 3600:
-        return f"{int(seconds // 3600)} h ago"
-    return f"{int(seconds // 86400)} days ago"
-
-
-def moment(value: datetime) -> str:
-    """`format.when()`, without the date when it is today: "14:03 CET"."""
-    today = when(datetime.now(UTC), date_only=True)
-    return when(value).removeprefix(f"{today} ")
+    return rerun_of(worker) is not None
 
 
 class IOScreenMixin:
@@ -108,8 +89,8 @@ class IOScreenMixin:
         self._times_utc = Clock.utc
 
     @property
-    def flagtui(self) -> FlagtuiApp:
-        return cast("FlagtuiApp", cast(Screen[Any], self).app)
+    def flagtui(self) -> FlagtuiContext:
+        return cast("FlagtuiContext", cast(Screen[Any], self).app)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         return not (action in self.WRITE_ACTIONS and self.flagtui.read_only)
@@ -177,6 +158,9 @@ class IOScreenMixin:
 
     def retry_later(self, worker: Worker[Any], error: RateLimited) -> bool:
         """Run the same read again after the server's Retry-After; False once retries ran out."""
+        again = rerun_of(worker)
+        if again is None:  # not a read: never re-run
+            return False
         tries = self._retry_counts.get(worker.group, 0) + 1
         if tries > MAX_RATE_LIMIT_RETRIES:
             self._retry_counts.pop(worker.group, None)
@@ -186,14 +170,7 @@ class IOScreenMixin:
 
         def rerun() -> None:
             self._retry_timers.pop(worker.group, None)
-            screen.run_worker(
-                worker._work,
-                name=worker.name,
-                group=worker.group,
-                description=worker.description,
-                exclusive=True,
-                exit_on_error=False,
-            )
+            again()
 
         self.cancel_retry(worker.group)
         self._retry_timers[worker.group] = screen.set_timer(error.retry_after, rerun)
@@ -214,7 +191,7 @@ class IOScreenMixin:
             worker.node is self
             and worker.group == group
             and worker.state in (WorkerState.PENDING, WorkerState.RUNNING)
-            for worker in self.flagtui.workers
+            for worker in cast(Screen[Any], self).app.workers
         )
 
     def still_sending(self, group: str) -> bool:

@@ -15,11 +15,11 @@ from textual.widgets import DataTable
 
 from flagtui.api.models import ChangeRequest, CreatedBy
 from flagtui.tui.format import when
+from flagtui.tui.reads import read
 from flagtui.tui.screens.base import AreaScreen
-from flagtui.tui.screens.deliveries import clip
-from flagtui.tui.screens.enterprise import ProjectAreaScreen
+from flagtui.tui.screens.project_area import EnterpriseAreaScreen
 from flagtui.tui.widgets.confirm import ConfirmModal
-from flagtui.tui.widgets.table import FilteredTable, ResourceTable, Row
+from flagtui.tui.widgets.table import Column, FilteredTable, ResourceTable, Row
 from flagtui.tui.widgets.text import PlainStatic
 
 STATE_STYLES = {
@@ -32,12 +32,12 @@ STATE_STYLES = {
     "Cancelled": "dim strike",
 }
 COLUMNS = [
-    ("id", "ID"),
-    ("title", "Title"),
-    ("state", "State"),
-    ("env", "Env"),
-    ("by", "Created by"),
-    ("created", "Created"),
+    Column("id", "ID"),
+    Column("title", "Title", flex=True),
+    Column("state", "State"),
+    Column("env", "Env", max=11),
+    Column("by", "Created by", max=14),
+    Column("created", "Created"),
 ]
 
 
@@ -51,14 +51,13 @@ def state_text(state: str | None) -> Text:
     return Text(state or "—", style=STATE_STYLES.get(state or "", ""))
 
 
-def change_request_row(cr: ChangeRequest, width: int) -> Row:
-    title_w = max(16, width - 61)  # id 4, state 9, env 11, by 14, created 10, padding 12, bar 1
+def change_request_row(cr: ChangeRequest) -> Row:
     cells = (
         str(cr.id),
-        clip(cr.title or "", title_w),
+        cr.title or "",
         state_text(cr.state),
-        clip(cr.environment or "", 11),
-        clip(who(cr.created_by), 14),
+        cr.environment or "",
+        who(cr.created_by),
         when(cr.created_at, date_only=True),
     )
     return str(cr.id), cells
@@ -120,6 +119,7 @@ class ChangeRequestDetailScreen(AreaScreen):
         self.load()
 
     @work(exclusive=True, group="change-request", exit_on_error=False)
+    @read
     async def load(self) -> None:
         self.change_request = await self.flagtui.client.get_change_request(self.project, self.cr_id)
         self.redraw_times()
@@ -139,7 +139,7 @@ class ChangeRequestDetailScreen(AreaScreen):
         self.load()
 
 
-class ChangeRequestsScreen(ProjectAreaScreen):
+class ChangeRequestsScreen(EnterpriseAreaScreen):
     AREA = "change-requests"
     WRITE_ACTIONS = frozenset({"delete"})
     BINDINGS: ClassVar = [
@@ -160,6 +160,7 @@ class ChangeRequestsScreen(ProjectAreaScreen):
         self.load_projects()
 
     @work(exclusive=True, group="projects", exit_on_error=False)
+    @read
     async def load_projects(self) -> None:
         await self.fill_projects()
 
@@ -167,6 +168,7 @@ class ChangeRequestsScreen(ProjectAreaScreen):
         self.load()
 
     @work(exclusive=True, group="change-requests", exit_on_error=False)
+    @read
     async def load(self) -> None:
         project = self.project
         if project is None:
@@ -178,13 +180,8 @@ class ChangeRequestsScreen(ProjectAreaScreen):
         self.status(f"{n} change request{'s' if n != 1 else ''} in {project}")
 
     def show(self) -> None:
-        width = self.size.width
-        table = self.query_one(ResourceTable)
-        table.set_rows([change_request_row(cr, width) for cr in self.change_requests])
-
-    def on_resize(self) -> None:
-        if self.change_requests:
-            self.show()
+        rows = [change_request_row(cr) for cr in self.change_requests]
+        self.query_one(ResourceTable).set_rows(rows, self.change_requests)
 
     def redraw_times(self) -> None:
         self.show()
@@ -193,15 +190,15 @@ class ChangeRequestsScreen(ProjectAreaScreen):
         self.query_one(FilteredTable).display = False
 
     def action_reload(self) -> None:
-        if not self.project_ids:  # the first read failed: start again from the projects
+        if not self.picker.project_ids:  # the first read failed: start again from the projects
             self.load_projects()
         else:
             self.load()
 
     @property
     def selected(self) -> ChangeRequest | None:
-        key = self.query_one(ResourceTable).selected_key
-        return next((cr for cr in self.change_requests if str(cr.id) == key), None)
+        cr: ChangeRequest | None = self.query_one(ResourceTable).selected_record
+        return cr
 
     @on(DataTable.RowSelected)
     def action_open(self) -> None:

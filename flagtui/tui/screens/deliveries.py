@@ -1,6 +1,5 @@
 """Deliveries of one integration (operation 2), a page of 50 at a time, failed-only on `f`;
-Enter opens one delivery: the event that triggered it and what the integration reported. URLs
-in what the integration reported are masked (masking.py); `v` reveals them for that delivery."""
+Enter opens one delivery (delivery_detail.py)."""
 
 from __future__ import annotations
 
@@ -10,147 +9,44 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import VerticalScroll
 from textual.widgets import DataTable, Static
 
 from flagtui.api.models import Addon, IntegrationEvent
-from flagtui.tui.format import time_width, when
-from flagtui.tui.masking import mask_text, mask_urls
+from flagtui.tui.details import preview_text
+from flagtui.tui.format import delivery_state, when
+from flagtui.tui.masking import mask_urls
+from flagtui.tui.reads import read
 from flagtui.tui.screens.base import AreaScreen
-from flagtui.tui.screens.event_detail import event_text, pretty, section
-from flagtui.tui.widgets.table import FilteredTable, ResourceTable, Row
+from flagtui.tui.screens.delivery_detail import DeliveryDetailScreen
+from flagtui.tui.widgets.table import Column, FilteredTable, ResourceTable, Row
 from flagtui.tui.widgets.text import PlainStatic
 
 PAGE_SIZE = 50
-STATE_STYLES = {"success": "green", "successWithErrors": "yellow", "failed": "bold red"}
-STATE_LABELS = {"successWithErrors": "w/ errors"}
-
-
-def state_text(state: str) -> Text:
-    return Text(STATE_LABELS.get(state, state), style=STATE_STYLES.get(state, "yellow"))
 
 
 def addon_label(addon: Addon) -> str:
     return f"{addon.provider} #{addon.id}"
 
 
-def clip(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: max(1, width - 1)] + "…"
-
-
-def clip_middle(text: str, width: int) -> str:
-    """Keeps both ends: `feature-…ment-enabled` still tells enabled from disabled."""
-    if len(text) <= width:
-        return text
-    head = min(8, width // 2)
-    return text[:head] + "…" + text[len(text) - (width - head - 1) :]
-
-
-def share(free: int, *wanted: int) -> list[int]:
-    """Widths for clipped columns: each gets what it wants, the last takes the rest (min 10)."""
-    fixed = list(wanted)
-    return [*fixed, max(10, free - sum(fixed))]
-
-
-def delivery_cells(delivery: IntegrationEvent, width: int) -> list[str | Text]:
+def delivery_cells(delivery: IntegrationEvent) -> list[str | Text]:
     event = delivery.event
-    type_w, feature_w, details_w = share(width, *((26, 22) if width >= 80 else (20, 14)))
     return [
         when(delivery.created_at),
-        state_text(delivery.state),
-        clip_middle(event.type if event else "—", type_w),
-        clip((event.feature_name or "") if event else "", feature_w),
-        clip(mask_urls(delivery.state_details or ""), details_w),
+        delivery_state(delivery.state),
+        event.type if event else "—",
+        (event.feature_name or "") if event else "",
+        mask_urls(delivery.state_details or ""),
     ]
-
-
-def preview_text(delivery: IntegrationEvent | None, integration: str = "") -> Text:
-    """Two lines under a deliveries table: the highlighted delivery's full state details."""
-    if delivery is None:
-        return Text("")
-    out = Text(f"{integration} " if integration else "", style="bold")
-    out.append_text(state_text(delivery.state))
-    out.append(f" {mask_urls(delivery.state_details or '')}")
-    message = (delivery.details or {}).get("message")
-    if message:
-        out.append(f"\n{mask_urls(str(message))}", style="dim")
-    return out
-
-
-def delivery_text(delivery: IntegrationEvent, integration: str, *, reveal: bool = False) -> Text:
-    """The delivery in full, the event that triggered it included; the URLs in it masked unless
-    `reveal` (the heading says which, when there is any URL to mask)."""
-    out = Text()
-    out.append(f"Delivery {delivery.id}", style="bold")
-    out.append(f" to {integration} · {when(delivery.created_at)} · ")
-    out.append_text(state_text(delivery.state))
-    out.append(f"\n{delivery.state_details or '(no state details)'}\n")
-    details = dict(delivery.details or {})
-    section(out, "Delivery details")
-    if "message" in details:
-        out.append(f"message   {details.pop('message')}\n")
-    if "channels" in details:
-        channels = details.pop("channels")
-        shown = ", ".join(channels) if isinstance(channels, list) else str(channels)
-        out.append(f"channels  {shown}\n")
-    if details:
-        out.append(pretty(details) + "\n")
-    elif not delivery.details:
-        out.append("—\n")
-    section(out, "Triggering event")
-    out.append_text(event_text(delivery.event) if delivery.event else Text("—\n"))
-    masked = mask_text(out)
-    if masked is out:  # no URL in it
-        return out
-    note = "URLs shown in full: v masks them\n" if reveal else "URLs masked: v reveals them\n"
-    return Text.assemble((note, "dim italic"), out if reveal else masked)
-
-
-class DeliveryDetailScreen(AreaScreen):
-    AREA = "integrations"
-    BINDINGS: ClassVar = [
-        Binding("escape", "app.pop_screen", "Back", id="delivery.back", tooltip="Back to the list"),
-        Binding("y", "copy", "Copy id", id="delivery.copy", tooltip="Copy the delivery's id"),
-        Binding("v", "reveal", "Reveal URLs", id="delivery.reveal",
-                tooltip="Show this delivery's URLs in full, or masked again"),
-    ]  # fmt: skip
-
-    def __init__(self, delivery: IntegrationEvent, integration: str) -> None:
-        super().__init__()
-        self.delivery = delivery
-        self.integration = integration
-        self.revealed = False  # for this delivery, while it is on screen
-
-    def compose_body(self) -> ComposeResult:
-        with VerticalScroll(id="detail"):
-            yield PlainStatic(self._text(), id="delivery")
-
-    def _text(self) -> Text:
-        return delivery_text(self.delivery, self.integration, reveal=self.revealed)
-
-    def on_mount(self) -> None:
-        self.query_one("#detail").focus()
-
-    def redraw_times(self) -> None:
-        self.query_one("#delivery", PlainStatic).update(self._text())
-
-    def action_reveal(self) -> None:
-        self.revealed = not self.revealed
-        self.query_one("#delivery", PlainStatic).update(self._text())
-
-    def action_copy(self) -> None:
-        self.app.copy_to_clipboard(self.delivery.id)
-        self.notify(f"Copied delivery id {self.delivery.id}", timeout=3)
 
 
 class DeliveriesScreen(AreaScreen):
     AREA = "integrations"
     COLUMNS: ClassVar = [
-        ("time", "Time"),
-        ("state", "State"),
-        ("type", "Event"),
-        ("feature", "Feature"),
-        ("details", "Details"),
+        Column("time", "Time"),
+        Column("state", "State"),
+        Column("type", "Event", max=26, min=20, middle=True),
+        Column("feature", "Feature", max=22),
+        Column("details", "Details", flex=True),
     ]
     BINDINGS: ClassVar = [
         Binding("escape", "app.pop_screen", "Back", id="deliveries.back",
@@ -187,6 +83,7 @@ class DeliveriesScreen(AreaScreen):
         self.load()
 
     @work(exclusive=True, group="deliveries", exit_on_error=False)
+    @read
     async def load(self) -> None:
         self.query_one("#deliveries-status", Static).update(f"loading page {self.page + 1}…")
         self.deliveries = await self.flagtui.client.list_integration_events(
@@ -196,10 +93,8 @@ class DeliveriesScreen(AreaScreen):
 
     def show(self) -> None:
         shown = [d for d in self.deliveries if d.failed or not self.failed_only]
-        # Time, state 11, cell padding 10 and scrollbar 1 leave the rest to three columns.
-        free = self.size.width - time_width() - 22
-        rows: list[Row] = [(d.id, delivery_cells(d, free)) for d in shown]
-        self.query_one(ResourceTable).set_rows(rows)
+        rows: list[Row] = [(d.id, delivery_cells(d)) for d in shown]
+        self.query_one(ResourceTable).set_rows(rows, shown)
         failed = sum(d.failed for d in self.deliveries)
         start = self.page * PAGE_SIZE
         span = f"{start + 1}–{start + len(self.deliveries)}" if self.deliveries else "none"
@@ -208,17 +103,13 @@ class DeliveriesScreen(AreaScreen):
             f"page {self.page + 1} · deliveries {span} · {failed} not successful{only}"
         )
 
-    def on_resize(self) -> None:
-        if self.deliveries:
-            self.show()
-
     def redraw_times(self) -> None:
         self.show()
 
     @property
     def selected(self) -> IntegrationEvent | None:
-        key = self.query_one(ResourceTable).selected_key
-        return next((d for d in self.deliveries if d.id == key), None)
+        delivery: IntegrationEvent | None = self.query_one(ResourceTable).selected_record
+        return delivery
 
     @on(DataTable.RowHighlighted)
     def _preview(self) -> None:

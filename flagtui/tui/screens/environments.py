@@ -4,18 +4,16 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from textual import on, work
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal
-from textual.widgets import Select, Static
 
 from flagtui.api.models import ProjectEnvironment
-from flagtui.tui.format import project_options, yes_no
-from flagtui.tui.screens.base import AreaScreen
+from flagtui.tui.format import yes_no
+from flagtui.tui.reads import read
+from flagtui.tui.screens.project_area import ProjectAreaScreen
 from flagtui.tui.widgets.confirm import TypedConfirmModal
 from flagtui.tui.widgets.table import FilteredTable, ResourceTable
-from flagtui.tui.widgets.text import PlainStatic
 
 COLUMNS = [
     ("name", "Environment"),
@@ -31,7 +29,7 @@ def environment_row(env: ProjectEnvironment) -> tuple[str, tuple[str, ...]]:
     return env.name, (env.name, linked, env.type or "", yes_no(env.enabled), yes_no(env.protected))
 
 
-class EnvironmentsScreen(AreaScreen):
+class EnvironmentsScreen(ProjectAreaScreen):
     AREA = "environments"
     WRITE_ACTIONS = frozenset({"remove"})
     BINDINGS: ClassVar = [
@@ -40,73 +38,46 @@ class EnvironmentsScreen(AreaScreen):
         Binding("r", "reload", "Reload", id="envs.reload", tooltip="Read the environments again"),
     ]  # fmt: skip
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.environments: dict[str, ProjectEnvironment] = {}
+    STATUS_ID = "envs-status"
 
-    def compose_body(self) -> ComposeResult:
-        with Horizontal(classes="toolbar"):
-            yield Select[str]([], prompt="project", id="project", compact=True)
-        yield PlainStatic("", id="envs-status", classes="status-line")
+    def compose_project_body(self) -> ComposeResult:
         yield FilteredTable(ResourceTable(COLUMNS, id="environments"))
 
     def on_mount(self) -> None:
         self.query_one(ResourceTable).focus()
         self.load_projects()
 
-    def on_screen_resume(self) -> None:
-        remembered = self.flagtui.project
-        select = self.query_one("#project", Select)
-        if remembered and select.value != remembered and remembered in self._project_ids:
-            select.value = remembered
-
-    @property
-    def project(self) -> str | None:
-        value = self.query_one("#project", Select).value
-        return value if isinstance(value, str) else None
-
     @work(exclusive=True, group="env-projects", exit_on_error=False)
+    @read
     async def load_projects(self) -> None:
-        projects = await self.flagtui.client.list_projects()
-        self._project_ids = [p.id for p in projects]
-        select = self.query_one("#project", Select)
-        select.set_options(project_options(projects))
-        remembered = self.flagtui.project
-        if self._project_ids:
-            select.value = remembered if remembered in self._project_ids else self._project_ids[0]
+        await self.fill_projects()
 
-    _project_ids: list[str] = []
-
-    @on(Select.Changed, "#project")
-    def _project_changed(self, event: Select.Changed) -> None:
-        if isinstance(event.value, str):
-            self.flagtui.project = event.value
-            self.load()
+    def project_changed(self) -> None:
+        self.load()
 
     @work(exclusive=True, group="environments", exit_on_error=False)
+    @read
     async def load(self) -> None:
         if self.project is None:
             return
         envs = await self.flagtui.client.list_project_environments(self.project)
-        self.environments = {e.name: e for e in envs}
-        self.query_one(ResourceTable).set_rows([environment_row(e) for e in envs])
+        self.query_one(ResourceTable).set_rows([environment_row(e) for e in envs], envs)
         linked = sum(1 for e in envs if e.visible)
-        self.query_one("#envs-status", Static).update(
-            f"{linked} of {len(envs)} environments linked to {self.project}"
-        )
+        self.status(f"{linked} of {len(envs)} environments linked to {self.project}")
 
     def action_reload(self) -> None:
-        if not self._project_ids:  # the first read failed (or found none): read them again
+        if not self.picker.project_ids:  # the first read failed (or found none): read them again
             self.load_projects()
         else:
             self.load()
 
     def action_remove(self) -> None:
-        name = self.query_one(ResourceTable).selected_key
+        environment: ProjectEnvironment | None = self.query_one(ResourceTable).selected_record
         project = self.project
-        if name is None or project is None:
+        if environment is None or project is None:
             return
-        if not self.environments[name].visible:
+        name = environment.name
+        if not environment.visible:
             self.notify(f"{name} is not linked to {project}.", severity="warning")
             return
 

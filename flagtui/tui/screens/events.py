@@ -16,38 +16,33 @@ from textual.widgets import DataTable, Input, Static
 
 from flagtui.api.models import EventRecord
 from flagtui.contract import EVENT_TYPES
-from flagtui.tui.format import time_width, when
+from flagtui.tui.format import when
+from flagtui.tui.reads import read
 from flagtui.tui.screens.base import AreaScreen
-from flagtui.tui.screens.deliveries import clip, clip_middle
 from flagtui.tui.screens.event_detail import EventDetailScreen
-from flagtui.tui.widgets.table import FilteredTable, ResourceTable, Row
+from flagtui.tui.widgets.table import Column, FilteredTable, ResourceTable, Row
 from flagtui.tui.widgets.text import PlainStatic
 
 PAGE_SIZES = (50, 100)
 DEBOUNCE_S = 0.5
 COLUMNS = [
-    ("id", "ID"),
-    ("time", "Time"),
-    ("type", "Type"),
-    ("project", "Project"),
-    ("feature", "Feature"),
-    ("by", "Created by"),
+    Column("id", "ID"),
+    Column("time", "Time"),
+    Column("type", "Type", max=28, min=20, middle=True),
+    Column("project", "Project", max=14),
+    Column("feature", "Feature", flex=True, min=8),
+    Column("by", "Created by", max=20, min=7),
 ]
 
 
-def event_row(event: EventRecord, width: int) -> Row:
-    wide = width >= 110
-    type_w, project_w = (28, 14) if wide else (20, 9)
-    # What id (6), time, type, project, cell padding (12) and scrollbar (1) leave.
-    free = max(16, width - 19 - time_width() - type_w - project_w)
-    feature_w = free * 11 // 20
+def event_row(event: EventRecord) -> Row:
     cells = (
         str(event.id),
         when(event.created_at),
-        clip_middle(event.type, type_w),
-        clip(event.project or "", project_w),
-        clip(event.feature_name or "", feature_w),
-        clip(event.created_by or "", free - feature_w),
+        event.type,
+        event.project or "",
+        event.feature_name or "",
+        event.created_by or "",
     )
     return str(event.id), cells
 
@@ -109,6 +104,7 @@ class EventsScreen(AreaScreen):
         self.load()
 
     @work(exclusive=True, group="events", exit_on_error=False)
+    @read
     async def load(self) -> None:
         status = self.query_one("#events-status", Static)
         status.update("searching…")
@@ -131,12 +127,7 @@ class EventsScreen(AreaScreen):
         )
 
     def show(self) -> None:
-        width = self.size.width
-        self.query_one(ResourceTable).set_rows([event_row(e, width) for e in self.events])
-
-    def on_resize(self) -> None:
-        if self.events:
-            self.show()
+        self.query_one(ResourceTable).set_rows([event_row(e) for e in self.events], self.events)
 
     def redraw_times(self) -> None:
         self.show()
@@ -180,7 +171,6 @@ class EventsScreen(AreaScreen):
 
     @on(DataTable.RowSelected)
     def action_open(self) -> None:
-        key = self.query_one(ResourceTable).selected_key
-        event = next((e for e in self.events if str(e.id) == key), None)
+        event: EventRecord | None = self.query_one(ResourceTable).selected_record
         if event is not None:
             self.app.push_screen(EventDetailScreen(event))

@@ -14,28 +14,22 @@ from textual.binding import Binding
 from textual.widgets import DataTable, Static
 
 from flagtui.api.models import IntegrationEvent
-from flagtui.tui.format import time_width, when
+from flagtui.tui.details import preview_text
+from flagtui.tui.format import delivery_state, when
 from flagtui.tui.masking import mask_urls
+from flagtui.tui.reads import bounded, read
 from flagtui.tui.screens.base import AreaScreen
-from flagtui.tui.screens.deliveries import (
-    DeliveryDetailScreen,
-    clip,
-    clip_middle,
-    preview_text,
-    share,
-    state_text,
-)
-from flagtui.tui.screens.integrations import bounded
-from flagtui.tui.widgets.table import Cell, FilteredTable, ResourceTable, Row
+from flagtui.tui.screens.delivery_detail import DeliveryDetailScreen
+from flagtui.tui.widgets.table import Cell, Column, FilteredTable, ResourceTable, Row
 from flagtui.tui.widgets.text import PlainStatic
 
 WINDOW = 100
 COLUMNS = [
-    ("time", "Time"),
-    ("integration", "Integration"),
-    ("state", "State"),
-    ("type", "Event"),
-    ("details", "Details"),
+    Column("time", "Time"),
+    Column("integration", "Integration"),
+    Column("state", "State"),
+    Column("type", "Event", max=26, min=18, middle=True),
+    Column("details", "Details", flex=True),
 ]
 
 
@@ -67,6 +61,7 @@ class FailuresScreen(AreaScreen):
         self.load()
 
     @work(exclusive=True, group="failures", exit_on_error=False)
+    @read
     async def load(self) -> None:
         client = self.flagtui.client
         self.query_one("#failures-status", Static).update("reading integrations…")
@@ -86,30 +81,23 @@ class FailuresScreen(AreaScreen):
         self.show()
 
     def show(self) -> None:
-        # Time, integration 12, state 9, cell padding 10 and scrollbar 1 leave the rest.
-        free = self.size.width - time_width() - 32
-        type_w, details_w = share(free, 26 if self.size.width >= 110 else 18)
         rows: list[Row] = []
         for integration, d in self.failures:
             event = d.event
             cells: list[Cell] = [
                 when(d.created_at),
                 integration,
-                state_text(d.state),
-                clip_middle(event.type if event else "—", type_w),
-                clip(mask_urls(d.state_details or ""), details_w),
+                delivery_state(d.state),
+                event.type if event else "—",
+                mask_urls(d.state_details or ""),
             ]
             rows.append((f"{d.integration_id}:{d.id}", cells))
-        self.query_one(ResourceTable).set_rows(rows)
+        self.query_one(ResourceTable).set_rows(rows, self.failures)
         integrations = {name for name, _ in self.failures}
         self.query_one("#failures-status", Static).update(
             f"{len(self.failures)} unsuccessful deliveries · {len(integrations)} of "
             f"{self.counted} integrations · newest {WINDOW} deliveries of each"
         )
-
-    def on_resize(self) -> None:
-        if self.failures:
-            self.show()
 
     def redraw_times(self) -> None:
         self.show()
@@ -119,8 +107,8 @@ class FailuresScreen(AreaScreen):
 
     @property
     def selected(self) -> tuple[str, IntegrationEvent] | None:
-        key = self.query_one(ResourceTable).selected_key
-        return next((f for f in self.failures if f"{f[1].integration_id}:{f[1].id}" == key), None)
+        failure: tuple[str, IntegrationEvent] | None = self.query_one(ResourceTable).selected_record
+        return failure
 
     @on(DataTable.RowHighlighted)
     def _preview(self) -> None:

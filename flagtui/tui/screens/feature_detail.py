@@ -19,6 +19,7 @@ from textual.widgets import Static
 from flagtui.api.errors import FlagtuiError
 from flagtui.api.models import Constraint, Feature, Strategy, Variant
 from flagtui.tui.format import when, yes_no
+from flagtui.tui.reads import read
 from flagtui.tui.screens.base import AreaScreen
 from flagtui.tui.widgets.confirm import ConfirmModal
 from flagtui.tui.widgets.text import PlainStatic
@@ -146,6 +147,7 @@ class FeatureDetailScreen(AreaScreen):
         self.load()
 
     @work(exclusive=True, group="feature", exit_on_error=False)
+    @read
     async def load(self) -> None:
         client = self.flagtui.client
         self.show(await client.get_feature_or_archived(self.project, self.feature_name))

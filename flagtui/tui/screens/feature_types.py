@@ -15,11 +15,17 @@ from flagtui.api.models import FeatureType
 from flagtui.api.validation import lifetime_days
 from flagtui.contract import MAX_LIFETIME_DAYS
 from flagtui.tui.format import lifetime
+from flagtui.tui.reads import read
 from flagtui.tui.screens.base import AreaScreen, FlagtuiModal, describe_error
-from flagtui.tui.widgets.table import FilteredTable, ResourceTable
+from flagtui.tui.widgets.table import Column, FilteredTable, ResourceTable
 from flagtui.tui.widgets.text import MessageLine, PlainLabel, PlainStatic
 
-COLUMNS = [("id", "Id"), ("name", "Name"), ("lifetime", "Lifetime"), ("about", "Description")]
+COLUMNS = [
+    Column("id", "Id", max=24),
+    Column("name", "Name", max=24),
+    Column("lifetime", "Lifetime"),
+    Column("about", "Description", flex=True),
+]
 HINT = "Lifetime: days until a flag of the type is marked potentially stale."
 
 
@@ -106,7 +112,6 @@ class FeatureTypesScreen(AreaScreen):
 
     def __init__(self) -> None:
         super().__init__()
-        self.types: dict[str, FeatureType] = {}
 
     def compose_body(self) -> ComposeResult:
         yield PlainStatic(HINT, id="types-status", classes="status-line")
@@ -117,23 +122,23 @@ class FeatureTypesScreen(AreaScreen):
         self.load()
 
     @work(exclusive=True, group="types", exit_on_error=False)
+    @read
     async def load(self) -> None:
         types = await self.flagtui.client.list_feature_types()
-        self.types = {t.id: t for t in types}
         rows = [(t.id, (t.id, t.name, lifetime(t.lifetime_days), t.description)) for t in types]
-        self.query_one(ResourceTable).set_rows(rows)
+        self.query_one(ResourceTable).set_rows(rows, types)
         self.query_one("#types-status", PlainStatic).update(HINT)
 
     def action_reload(self) -> None:
         self.load()
 
     def action_edit(self) -> None:
-        key = self.query_one(ResourceTable).selected_key
-        if key is None or key not in self.types:
+        feature_type: FeatureType | None = self.query_one(ResourceTable).selected_record
+        if feature_type is None:
             return
 
         def done(updated: FeatureType | None) -> None:
             if updated is not None:
                 self.load()
 
-        self.app.push_screen(LifetimeModal(self.types[key]), done)
+        self.app.push_screen(LifetimeModal(feature_type), done)

@@ -19,9 +19,11 @@ from textual.widgets import DataTable, Input, Select, Static
 from flagtui.api.errors import FlagtuiError
 from flagtui.api.models import Feature, FeatureType, Project
 from flagtui.contract import LIFECYCLE_STAGES
-from flagtui.tui.format import env_flags, options, project_options, short_names, staleness, when
+from flagtui.tui.format import env_flags, options, short_names, staleness, when
+from flagtui.tui.reads import read
 from flagtui.tui.screens.base import AreaScreen
-from flagtui.tui.widgets.table import ResourceTable, Row
+from flagtui.tui.widgets.project_picker import ProjectPicker
+from flagtui.tui.widgets.table import Column, ResourceTable, Row
 from flagtui.tui.widgets.text import PlainStatic
 
 PAGE_SIZE = 50
@@ -37,22 +39,18 @@ SORTS = [
     ("type", "type:asc"),
 ]
 COLUMNS = [
-    ("name", "Name"),
-    ("type", "Type"),
-    ("stage", "Stage"),
-    ("stale", "Stale"),
-    ("envs", "Envs"),
-    ("created", "Created"),
+    Column("name", "Name", flex=True),
+    Column("type", "Type"),
+    Column("stage", "Stage"),
+    Column("stale", "Stale"),
+    Column("envs", "Envs"),
+    Column("created", "Created"),
 ]
 
 
-def clip(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"
-
-
-def feature_row(feature: Feature, short: dict[str, str], name_width: int) -> Row:
+def feature_row(feature: Feature, short: dict[str, str]) -> Row:
     cells = (
-        clip(feature.name, name_width),
+        feature.name,
         feature.type or "",
         "archived" if feature.is_archived else feature.lifecycle.stage if feature.lifecycle else "",
         staleness(feature),
@@ -108,6 +106,7 @@ class FeaturesScreen(AreaScreen):
             self.load_page()
 
     @work(exclusive=True, group="feature-choices", exit_on_error=False)
+    @read
     async def load_choices(self) -> None:
         client = self.flagtui.client
         projects, types = await asyncio.gather(client.list_projects(), client.list_feature_types())
@@ -126,10 +125,9 @@ class FeaturesScreen(AreaScreen):
     def fill_filters(self) -> None:
         """After a failed first read the filters were mounted empty: give them the choices."""
         projects, types = self._choices or ([], [])
-        for select in self.query("#project").results(Select):
+        for picker in self.query(ProjectPicker):
             with self.prevent(Select.Changed):
-                select.set_options(project_options(projects))
-                select.value = self.project if self.project is not None else Select.NULL
+                picker.show_projects(projects, self.project)
         for select in self.query("#type").results(Select):
             select.set_options((t.name, t.id) for t in types)
 
@@ -143,13 +141,7 @@ class FeaturesScreen(AreaScreen):
         if bar.children:
             return
         projects, types = self._choices or ([], [])
-        project = Select[str](
-            project_options(projects),
-            prompt="project",
-            id="project",
-            compact=True,
-            value=self.project if self.project is not None else Select.NULL,
-        )
+        project = ProjectPicker(projects, value=self.project)
         bar.mount(project, Input(placeholder="search features (s)", id="search", compact=True))
         self.query_one("#toolbar-filters", Horizontal).mount(
             Select[str](options((t.name, t.id) for t in types), prompt="any type", id="type",
@@ -184,6 +176,7 @@ class FeaturesScreen(AreaScreen):
         }
 
     @work(exclusive=True, group="features", exit_on_error=False)
+    @read
     async def load_page(self, fresh: bool = False) -> None:
         """`fresh`: ask the server, never the client's search cache (the user pressed r)."""
         if self.project is None:
@@ -225,18 +218,12 @@ class FeaturesScreen(AreaScreen):
 
     def show_rows(self) -> None:
         short = short_names({e.name for f in self.features for e in f.environments or []})
-        envs = max((len(f.environments or []) for f in self.features), default=1) * 3 - 1
+        rows = [feature_row(f, short) for f in self.features]
         # Names get the width the other columns leave, so 80 columns need no horizontal scroll.
-        width = max(16, self.size.width - 48 - envs)
-        rows = [feature_row(f, short, width) for f in self.features]
-        self.query_one(ResourceTable).set_rows(rows)
-
-    def on_resize(self) -> None:
-        if self.features:
-            self.show_rows()
+        self.query_one(ResourceTable).set_rows(rows, self.features)
 
     def redraw_times(self) -> None:
-        self.on_resize()
+        self.show_rows()
 
     def restart(self) -> None:
         self.page = 0
@@ -296,9 +283,8 @@ class FeaturesScreen(AreaScreen):
 
     @on(DataTable.RowSelected)
     def action_open(self) -> None:
-        name = self.query_one(ResourceTable).selected_key
-        if name and self.project:
+        feature: Feature | None = self.query_one(ResourceTable).selected_record
+        if feature is not None and self.project:
             from flagtui.tui.screens.feature_detail import FeatureDetailScreen
 
-            row = next((f for f in self.features if f.name == name), None)
-            self.app.push_screen(FeatureDetailScreen(self.project, name, summary=row))
+            self.app.push_screen(FeatureDetailScreen(self.project, feature.name, summary=feature))

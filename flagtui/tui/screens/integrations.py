@@ -3,10 +3,8 @@ its parameters, secrets masked. Enter opens its deliveries (operation 2)."""
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Awaitable, Callable, Iterable
 from functools import partial
-from typing import ClassVar, TypeVar
+from typing import ClassVar
 
 from rich.text import Text
 from textual import on, work
@@ -17,33 +15,21 @@ from textual.widgets import DataTable, Static
 from flagtui.api.models import Addon, AddonList
 from flagtui.tui.format import yes_no
 from flagtui.tui.masking import masked
+from flagtui.tui.reads import bounded, read
 from flagtui.tui.screens.base import AreaScreen
-from flagtui.tui.screens.deliveries import DeliveriesScreen, clip
-from flagtui.tui.widgets.table import FilteredTable, ResourceTable, Row
+from flagtui.tui.screens.deliveries import DeliveriesScreen
+from flagtui.tui.widgets.table import Column, FilteredTable, ResourceTable, Row
 from flagtui.tui.widgets.text import PlainStatic
 
-T = TypeVar("T")
 FAILURE_WINDOW = 50  # failures are counted on the first page of deliveries
-CONCURRENCY = 4
 COLUMNS = [
-    ("id", "ID"),
-    ("provider", "Provider"),
-    ("description", "Description"),
-    ("enabled", "On"),
-    ("events", "Events"),
-    ("failures", f"Fail/{FAILURE_WINDOW}"),
+    Column("id", "ID"),
+    Column("provider", "Provider"),
+    Column("description", "Description", flex=True),
+    Column("enabled", "On"),
+    Column("events", "Events"),
+    Column("failures", f"Fail/{FAILURE_WINDOW}"),
 ]
-
-
-async def bounded(calls: Iterable[Callable[[], Awaitable[T]]], limit: int = CONCURRENCY) -> list[T]:
-    """Run the calls concurrently, at most `limit` at a time; results in the calls' order."""
-    gate = asyncio.Semaphore(limit)
-
-    async def one(call: Callable[[], Awaitable[T]]) -> T:
-        async with gate:
-            return await call()
-
-    return await asyncio.gather(*(one(call) for call in calls))
 
 
 def sensitive_names(addons: AddonList) -> dict[str, set[str]]:
@@ -99,6 +85,7 @@ class IntegrationsScreen(AreaScreen):
         self.load()
 
     @work(exclusive=True, group="integrations", exit_on_error=False)
+    @read
     async def load(self) -> None:
         client = self.flagtui.client
         self.addons = await client.list_addons()
@@ -117,14 +104,13 @@ class IntegrationsScreen(AreaScreen):
     def show(self) -> None:
         if self.addons is None:
             return
-        width = max(12, self.size.width - 46)
         rows: list[Row] = [
             (
                 str(a.id),
                 [
                     str(a.id),
                     a.provider,
-                    clip(a.description or "", width),
+                    a.description or "",
                     Text(yes_no(a.enabled), style="" if a.enabled else "dim"),
                     str(len(a.events or [])),
                     failure_cell(self.failures.get(a.id)),
@@ -132,7 +118,7 @@ class IntegrationsScreen(AreaScreen):
             )
             for a in self.addons.addons
         ]
-        self.query_one(ResourceTable).set_rows(rows)
+        self.query_one(ResourceTable).set_rows(rows, self.addons.addons)
         failing = sum(1 for count in self.failures.values() if count)
         counted = f" · {failing} with recent failures" if self.failures else " · counting failures…"
         n = len(self.addons.addons)
@@ -140,9 +126,6 @@ class IntegrationsScreen(AreaScreen):
             f"{n} integration{'s' if n != 1 else ''}{counted}"
         )
         self.show_detail()
-
-    def on_resize(self) -> None:
-        self.show()
 
     @on(DataTable.RowHighlighted)
     def show_detail(self) -> None:
@@ -154,9 +137,8 @@ class IntegrationsScreen(AreaScreen):
 
     @property
     def selected(self) -> Addon | None:
-        key = self.query_one(ResourceTable).selected_key
-        addons = self.addons.addons if self.addons else []
-        return next((a for a in addons if str(a.id) == key), None)
+        addon: Addon | None = self.query_one(ResourceTable).selected_record
+        return addon
 
     def action_reload(self) -> None:
         self.load()

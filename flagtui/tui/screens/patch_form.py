@@ -25,6 +25,7 @@ from flagtui.api.errors import ApiError, InvalidArgument, OutcomeUnknown
 from flagtui.api.models import Feature
 from flagtui.api.validation import patch_operations
 from flagtui.tui.format import clean, safe
+from flagtui.tui.reads import read
 from flagtui.tui.screens.base import IOScreenMixin, describe_error
 from flagtui.tui.widgets.confirm import ConfirmModal
 from flagtui.tui.widgets.header import FlagtuiHeader
@@ -98,6 +99,7 @@ class PatchFormScreen(IOScreenMixin, Screen[Feature | None]):
         self.load_types()
 
     @work(exclusive=True, group="patch-types", exit_on_error=False)
+    @read
     async def load_types(self) -> None:
         types = await self.flagtui.client.list_feature_types()
         select = self.query_one("#type", Select)

@@ -13,20 +13,20 @@ from textual.widgets import Input, Static
 
 from flagtui.api.models import Role, User, UserList
 from flagtui.contract import MIN_USER_QUERY
-from flagtui.tui.format import time_width, when
+from flagtui.tui.format import when
+from flagtui.tui.reads import read
 from flagtui.tui.screens.base import AreaScreen
-from flagtui.tui.screens.deliveries import clip
-from flagtui.tui.widgets.table import FilteredTable, ResourceTable, Row
+from flagtui.tui.widgets.table import Column, FilteredTable, ResourceTable, Row
 from flagtui.tui.widgets.text import PlainStatic
 
 DEBOUNCE_S = 0.3
 HINT = f"s or /: search; type at least {MIN_USER_QUERY} characters of a name, username or e-mail."
 COLUMNS = [
-    ("name", "Name"),
-    ("username", "Username"),
-    ("email", "E-mail"),
-    ("role", "Root role"),
-    ("seen", "Last seen"),
+    Column("name", "Name", max=24),
+    Column("username", "Username", max=20),
+    Column("email", "E-mail", flex=True),
+    Column("role", "Root role"),
+    Column("seen", "Last seen"),
 ]
 
 
@@ -34,15 +34,12 @@ def role_names(roles: list[Role]) -> dict[int, str]:
     return {role.id: role.name for role in roles}
 
 
-def user_row(user: User, roles: dict[int, str], width: int) -> Row:
-    # Name, username and e-mail share what role (10), last seen and padding (11) leave.
-    free = max(30, width - 21 - time_width())
-    name_w, user_w = free * 3 // 10, free * 3 // 10
+def user_row(user: User, roles: dict[int, str]) -> Row:
     role = roles.get(user.root_role, str(user.root_role)) if user.root_role is not None else "—"
     cells = (
-        clip(user.name or "", name_w),
-        clip(user.username or "", user_w),
-        clip(user.email or "", free - name_w - user_w),
+        user.name or "",
+        user.username or "",
+        user.email or "",
         role,
         when(user.seen_at) if user.seen_at else "never",
     )
@@ -87,6 +84,7 @@ class UsersScreen(AreaScreen):
         self.query_one(ResourceTable).focus()
 
     @work(exclusive=True, group="users", exit_on_error=False)
+    @read
     async def search(self) -> None:
         query = self.query_one("#user-search", Input).value.strip()
         if len(query) < MIN_USER_QUERY:
@@ -103,15 +101,9 @@ class UsersScreen(AreaScreen):
         if self.result is None:
             return
         roles = role_names(self.result.root_roles)
-        width = self.size.width
-        self.query_one(ResourceTable).set_rows(
-            [user_row(u, roles, width) for u in self.result.users]
-        )
+        self.query_one(ResourceTable).set_rows([user_row(u, roles) for u in self.result.users])
         listed = ", ".join(f"{r.name} ({r.id})" for r in self.result.root_roles) or "—"
         self.query_one("#root-roles", Static).update(f"Root roles: {listed}")
-
-    def on_resize(self) -> None:
-        self.show()
 
     def redraw_times(self) -> None:
         self.show()

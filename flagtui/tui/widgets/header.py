@@ -1,5 +1,5 @@
 """The header on every screen: who and where (profile, URL, server, lock), whether the server
-answers (`FlagtuiApp.connection_note`), plus the area bar."""
+answers (`FlagtuiContext.connection_note`), plus the area bar."""
 
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.widgets import Static
 
+from flagtui.tui.areas import AREAS
 from flagtui.tui.format import clean
-from flagtui.tui.screens import AREAS
 
 if TYPE_CHECKING:
-    from flagtui.tui.app import FlagtuiApp
+    from flagtui.tui.context import FlagtuiContext
 
 
 class FlagtuiHeader(Vertical):
@@ -27,15 +27,15 @@ class FlagtuiHeader(Vertical):
         yield Static(id="area-bar")
 
     def on_mount(self) -> None:
-        app = cast("FlagtuiApp", self.app)
+        app = cast("FlagtuiContext", self.app)
         self.set_class(app.profile.production, "-production")
         self.set_class(app.read_only, "-read-only")
-        self.watch(app, "server_label", self._show_context)
-        self.watch(app, "connection_note", self._show_context)
+        self.watch(self.app, "server_label", self._show_context)
+        self.watch(self.app, "connection_note", self._show_context)
         self._show_area_bar()
 
     def _show_context(self) -> None:
-        app = cast("FlagtuiApp", self.app)
+        app = cast("FlagtuiContext", self.app)
         profile = app.profile
         parts = [Content.styled(f" {clean(profile.name)} ", "bold reverse")]
         # First after the profile, so that a narrow terminal shows it too.

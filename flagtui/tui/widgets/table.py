@@ -1,12 +1,19 @@
-"""The shared table: keyed rows with diff updates, j/k/g/G, `/` filter, `y` copies the key."""
+"""The shared table: keyed rows with diff updates, j/k/g/G, `/` filter, `y` copies the key.
+
+It holds the record behind each row (`selected_record`), and it sizes its columns itself from
+what they hold, on every change and on every resize: each column as wide as its widest cell (up
+to its `max`), the one `flex` column the width the others leave. No screen does column
+arithmetic, and no order of rendering can leave a column at its header's width.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -17,10 +24,29 @@ from flagtui.tui.format import clean, safe_text
 
 Cell = str | Text
 Row = tuple[str, Sequence[Cell]]
+R = TypeVar("R")
+MIN_FLEX = 10  # the flexible column's narrowest, unless it says otherwise
 
 
-def _plain(cell: Cell) -> str:
-    return cell.plain if isinstance(cell, Text) else cell
+@dataclass(frozen=True)
+class Column:
+    key: str
+    label: str
+    max: int | None = None
+    """Wider cells are clipped with `…` (the column may still be narrower)."""
+    flex: bool = False
+    """Takes the width the other columns leave (one per table; without one, none stretches)."""
+    middle: bool = False
+    """Clipped in the middle: `feature-…ment-enabled` keeps both ends."""
+    min: int | None = None
+    """The narrowest it gets when space is short (default: its header's width, MIN_FLEX for the
+    flexible column)."""
+
+    @property
+    def floor(self) -> int:
+        if self.min is not None:
+            return self.min
+        return MIN_FLEX if self.flex else len(self.label)
 
 
 def _text(cell: Cell) -> Text:
@@ -32,7 +58,21 @@ def _text(cell: Cell) -> Text:
     return Text(clean(cell), no_wrap=True, end="")
 
 
-class ResourceTable(DataTable[Cell]):
+def _clip(text: Text, width: int, *, middle: bool) -> Text:
+    if text.cell_len <= width:
+        return text
+    if middle and width > 2:
+        head = min(8, width // 2)
+        tail = text[len(text) - (width - head - 1) :]
+        text = Text.assemble(text[:head], "…", tail, no_wrap=True, end="")
+        if text.cell_len <= width:
+            return text
+    clipped = text.copy()
+    clipped.truncate(max(1, width), overflow="ellipsis")
+    return clipped
+
+
+class ResourceTable(DataTable[Cell], Generic[R]):
     """Rows are keyed by the resource's name or id; `set_rows` changes only what changed."""
 
     BINDINGS = [
@@ -47,19 +87,23 @@ class ResourceTable(DataTable[Cell]):
     class FilterRequested(Message):
         """`/` was pressed: the container shows its filter input (or search box)."""
 
-        def __init__(self, table: ResourceTable) -> None:
+        def __init__(self, table: ResourceTable[Any]) -> None:
             super().__init__()
             self.table = table
 
-    def __init__(self, columns: Sequence[tuple[str, str]], **kwargs: Any) -> None:
+    def __init__(self, columns: Sequence[Column | tuple[str, str]], **kwargs: Any) -> None:
         super().__init__(cursor_type="row", zebra_stripes=True, **kwargs)
-        self._columns = columns
-        self._all: list[Row] = []
+        self.specs = [c if isinstance(c, Column) else Column(*c) for c in columns]
+        self._all: list[tuple[str, list[Text]]] = []
+        self._records: dict[str, R] = {}
+        self._widths: list[int] = []
         self.filter_text = ""
 
     def on_mount(self) -> None:
-        for key, label in self._columns:
-            self.add_column(label, key=key)
+        self._show()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._show()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # Enter belongs to the screen, whose binding says what it does ("Open", "Edit", ...).
@@ -72,36 +116,77 @@ class ResourceTable(DataTable[Cell]):
         row_key, _ = self.coordinate_to_cell_key(self.cursor_coordinate)
         return row_key.value
 
-    def row_text(self, key: str) -> list[str]:
-        """A row's cells as plain text."""
-        return [_plain(cell) for cell in self.get_row(key)]
+    @property
+    def selected_record(self) -> R | None:
+        """The record behind the highlighted row (given to `set_rows`)."""
+        key = self.selected_key
+        return None if key is None else self._records.get(key)
 
-    def set_rows(self, rows: Sequence[Row]) -> None:
+    def set_rows(self, rows: Sequence[Row], records: Sequence[R] = ()) -> None:
+        """The rows to show; `records`, when given, are the rows' records, in the same order."""
         self._all = [(key, [_text(c) for c in cells]) for key, cells in rows]
+        pairs = zip(rows, records, strict=True) if records else ()
+        self._records = {key: record for (key, _), record in pairs}
         self._show()
 
     def set_filter(self, text: str) -> None:
         self.filter_text = text
         self._show()
 
+    def _fit(self, rows: list[tuple[str, list[Text]]]) -> list[int]:
+        """Each column as wide as what it holds (up to its `max`); the flexible one gets what
+        the others leave. When that is less than its `floor`, the columns with a `max` give up
+        width, the widest first, down to their own `floor`."""
+        widths = []
+        for index, spec in enumerate(self.specs):
+            widest = max((cells[index].cell_len for _, cells in rows), default=0)
+            widest = max(widest, len(spec.label))
+            if spec.max is not None:
+                widest = min(widest, max(spec.max, len(spec.label)))
+            widths.append(widest)
+        flex = next((i for i, spec in enumerate(self.specs) if spec.flex), None)
+        if flex is None or not self.size.width:
+            return widths
+        padding = 2 * self.cell_padding * len(self.specs) + self.styles.scrollbar_size_vertical
+        left = self.size.width - padding - sum(w for i, w in enumerate(widths) if i != flex)
+        clippable = [i for i, spec in enumerate(self.specs) if spec.max is not None]
+        while left < self.specs[flex].floor:
+            room = [i for i in clippable if widths[i] > self.specs[i].floor]
+            if not room:
+                break
+            widest = max(room, key=lambda i: widths[i])
+            widths[widest] -= 1
+            left += 1
+        widths[flex] = max(self.specs[flex].floor, min(widths[flex], left))
+        return widths
+
+    def _clipped(self, cells: list[Text], widths: list[int]) -> list[Text]:
+        specs = zip(cells, widths, self.specs, strict=True)
+        return [_clip(cell, width, middle=spec.middle) for cell, width, spec in specs]
+
     def _show(self) -> None:
+        if not self.is_mounted:
+            return
         needle = self.filter_text.lower()
+        widths = self._fit(self._all)
         rows = [
-            (key, cells)
+            (key, self._clipped(cells, widths))
             for key, cells in self._all
-            if not needle or any(needle in _plain(c).lower() for c in (key, *cells))
+            if not needle or needle in key.lower() or any(needle in c.plain.lower() for c in cells)
         ]
         current = [row.key.value for row in self.ordered_rows]
-        if current == [key for key, _ in rows]:
+        if widths == self._widths and current == [key for key, _ in rows]:
             for key, cells in rows:
-                for (column, _), old, new in zip(
-                    self._columns, self.get_row(key), cells, strict=True
-                ):
+                for spec, old, new in zip(self.specs, self.get_row(key), cells, strict=True):
                     if old != new:
-                        self.update_cell(key, column, new)
+                        self.update_cell(key, spec.key, new)
             return
         keep = self.selected_key
-        self.clear()
+        self.clear(columns=widths != self._widths)
+        if widths != self._widths:
+            for spec, width in zip(self.specs, widths, strict=True):
+                self.add_column(spec.label, key=spec.key, width=width)
+            self._widths = widths
         for key, cells in rows:
             self.add_row(*cells, key=key)
         if keep is not None and keep in self.rows:

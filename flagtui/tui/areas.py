@@ -1,0 +1,71 @@
+"""The areas of flagtui: one screen per area, registered in `AREAS`.
+
+A module of its own, below the screens and the widgets: the header and the app read it, and
+it names each screen as a string, imported only when the area is first opened.
+
+To add an area:
+1. Write `flagtui/tui/screens/<area>.py` with a screen class deriving from
+   `flagtui.tui.screens.base.AreaScreen`: set `AREA = "<name>"`, yield the body in
+   `compose_body()`, do all I/O in `@work(exclusive=True, group=..., exit_on_error=False)`
+   methods of the screen (failures reach the one error handler in `base.py`), and list write
+   actions in `WRITE_ACTIONS` (hidden and refused on read-only profiles).
+2. Add ONE line to `AREAS` below: name, title, short bar label, global key, the screen as
+   "module:Class" (imported only when the area is first opened), and `enterprise_only=True`
+   when the server needs Unleash Enterprise.
+The app turns each entry into a mode, a global key binding, a slot in the header's area bar
+and a command palette entry. Register only areas that exist.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import import_module
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from textual.screen import Screen
+
+
+@dataclass(frozen=True)
+class Area:
+    name: str
+    title: str
+    short: str
+    key: str
+    screen: str
+    enterprise_only: bool = False
+    description: str = ""
+
+    def make_screen(self) -> Screen[None]:
+        module, _, cls = self.screen.partition(":")
+        screen: Screen[None] = getattr(import_module(module), cls)()
+        return screen
+
+
+AREAS: tuple[Area, ...] = (
+    Area("features", "Features", "Flags", "1", "flagtui.tui.screens.features:FeaturesScreen",
+         description="Search, inspect and patch feature flags"),
+    Area("feature-types", "Feature types", "Types", "2",
+         "flagtui.tui.screens.feature_types:FeatureTypesScreen",
+         description="Lifetimes after which flags become potentially stale"),
+    Area("environments", "Project environments", "Envs", "3",
+         "flagtui.tui.screens.environments:EnvironmentsScreen",
+         description="Environments linked to the current project"),
+    Area("integrations", "Integrations", "Integr", "4",
+         "flagtui.tui.screens.integrations:IntegrationsScreen",
+         description="Integrations, their recent failures and deliveries"),
+    Area("failures", "Failures", "Fails", "5", "flagtui.tui.screens.failures:FailuresScreen",
+         description="Every unsuccessful delivery of every integration"),
+    Area("events", "Event log", "Events", "6", "flagtui.tui.screens.events:EventsScreen",
+         description="Search the audit log by type, project, feature and text"),
+    Area("users", "Users", "Users", "7", "flagtui.tui.screens.users:UsersScreen",
+         description="Search users by name, username or e-mail"),
+    Area("access", "Project access", "Access", "8", "flagtui.tui.screens.access:AccessScreen",
+         enterprise_only=True, description="Who holds which roles in a project; grant roles"),
+    Area("change-requests", "Change requests", "CRs", "9",
+         "flagtui.tui.screens.change_requests:ChangeRequestsScreen", enterprise_only=True,
+         description="A project's change requests: inspect and delete"),
+)  # fmt: skip
+
+AREAS_BY_NAME = {area.name: area for area in AREAS}
+DEFAULT_AREA = "features"

@@ -1,0 +1,108 @@
+"""Detail texts shared by several screens: an audit event in full (preData -> data as a coloured
+unified diff of pretty-printed JSON, readable at 80 columns), an integration delivery in full
+(with the event that triggered it) and the two-line preview under a deliveries table. URLs in
+what an integration reported are masked (masking.py) unless revealed."""
+
+from __future__ import annotations
+
+import difflib
+import json
+from typing import Any
+
+from rich.text import Text
+
+from flagtui.api.models import EventRecord, IntegrationEvent
+from flagtui.tui.format import delivery_state, when
+from flagtui.tui.masking import mask_text, mask_urls
+
+
+def pretty(value: Any) -> str:
+    return json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False, default=str)
+
+
+def json_diff(before: Any, after: Any) -> Text:
+    """Every line of both documents, removed lines red `-`, added lines green `+`."""
+    old = pretty(before).splitlines() if before is not None else []
+    new = pretty(after).splitlines() if after is not None else []
+    out = Text()
+    lines = difflib.unified_diff(old, new, lineterm="", n=max(len(old), len(new)))
+    for line in list(lines)[2:]:  # skip the ---/+++ file header
+        if line.startswith("@@"):
+            continue
+        style = {"-": "red", "+": "green"}.get(line[:1], "")
+        out.append(line + "\n", style=style)
+    return out
+
+
+def section(out: Text, title: str) -> None:
+    out.append(f"\n{title}\n", style="bold underline")
+
+
+def event_text(event: EventRecord) -> Text:
+    """The fields of an event record, then its change (or its data when nothing came before)."""
+    out = Text()
+    out.append(event.type, style="bold")
+    out.append(f"  #{event.id} · {when(event.created_at)}\n")
+    fields = [
+        ("project", event.project),
+        ("feature", event.feature_name),
+        ("environment", event.environment),
+        ("created by", event.created_by),
+        ("tags", ", ".join(f"{t.type}:{t.value}" for t in event.tags or [])),
+    ]
+    for label, value in fields:
+        out.append(f"{label:<12}", style="dim")
+        out.append(f"{value or '—'}\n")
+    if event.pre_data is not None and event.data is not None:
+        section(out, "Change (preData → data)")
+        out.append_text(json_diff(event.pre_data, event.data))
+    else:
+        for title, value in (("data", event.data), ("preData", event.pre_data)):
+            if value is not None:
+                section(out, title)
+                out.append(pretty(value) + "\n")
+        if event.data is None and event.pre_data is None:
+            out.append("\n(no data)\n", style="dim")
+    return out
+
+
+def preview_text(delivery: IntegrationEvent | None, integration: str = "") -> Text:
+    """Two lines under a deliveries table: the highlighted delivery's full state details."""
+    if delivery is None:
+        return Text("")
+    out = Text(f"{integration} " if integration else "", style="bold")
+    out.append_text(delivery_state(delivery.state))
+    out.append(f" {mask_urls(delivery.state_details or '')}")
+    message = (delivery.details or {}).get("message")
+    if message:
+        out.append(f"\n{mask_urls(str(message))}", style="dim")
+    return out
+
+
+def delivery_text(delivery: IntegrationEvent, integration: str, *, reveal: bool = False) -> Text:
+    """The delivery in full, the event that triggered it included; the URLs in it masked unless
+    `reveal` (the heading says which, when there is any URL to mask)."""
+    out = Text()
+    out.append(f"Delivery {delivery.id}", style="bold")
+    out.append(f" to {integration} · {when(delivery.created_at)} · ")
+    out.append_text(delivery_state(delivery.state))
+    out.append(f"\n{delivery.state_details or '(no state details)'}\n")
+    details = dict(delivery.details or {})
+    section(out, "Delivery details")
+    if "message" in details:
+        out.append(f"message   {details.pop('message')}\n")
+    if "channels" in details:
+        channels = details.pop("channels")
+        shown = ", ".join(channels) if isinstance(channels, list) else str(channels)
+        out.append(f"channels  {shown}\n")
+    if details:
+        out.append(pretty(details) + "\n")
+    elif not delivery.details:
+        out.append("—\n")
+    section(out, "Triggering event")
+    out.append_text(event_text(delivery.event) if delivery.event else Text("—\n"))
+    masked = mask_text(out)
+    if masked is out:  # no URL in it
+        return out
+    note = "URLs shown in full: v masks them\n" if reveal else "URLs masked: v reveals them\n"
+    return Text.assemble((note, "dim italic"), out if reveal else masked)

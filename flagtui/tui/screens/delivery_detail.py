@@ -1,0 +1,53 @@
+"""One integration delivery in full: the event that triggered it and what the integration
+reported. URLs in it are masked (masking.py); `v` reveals them for that delivery."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+
+from flagtui.api.models import IntegrationEvent
+from flagtui.tui.details import delivery_text
+from flagtui.tui.screens.base import AreaScreen
+from flagtui.tui.widgets.text import PlainStatic
+
+
+class DeliveryDetailScreen(AreaScreen):
+    AREA = "integrations"
+    BINDINGS: ClassVar = [
+        Binding("escape", "app.pop_screen", "Back", id="delivery.back", tooltip="Back to the list"),
+        Binding("y", "copy", "Copy id", id="delivery.copy", tooltip="Copy the delivery's id"),
+        Binding("v", "reveal", "Reveal URLs", id="delivery.reveal",
+                tooltip="Show this delivery's URLs in full, or masked again"),
+    ]  # fmt: skip
+
+    def __init__(self, delivery: IntegrationEvent, integration: str) -> None:
+        super().__init__()
+        self.delivery = delivery
+        self.integration = integration
+        self.revealed = False  # for this delivery, while it is on screen
+
+    def compose_body(self) -> ComposeResult:
+        with VerticalScroll(id="detail"):
+            yield PlainStatic(self._text(), id="delivery")
+
+    def _text(self) -> Text:
+        return delivery_text(self.delivery, self.integration, reveal=self.revealed)
+
+    def on_mount(self) -> None:
+        self.query_one("#detail").focus()
+
+    def redraw_times(self) -> None:
+        self.query_one("#delivery", PlainStatic).update(self._text())
+
+    def action_reveal(self) -> None:
+        self.revealed = not self.revealed
+        self.query_one("#delivery", PlainStatic).update(self._text())
+
+    def action_copy(self) -> None:
+        self.app.copy_to_clipboard(self.delivery.id)
+        self.notify(f"Copied delivery id {self.delivery.id}", timeout=3)
