@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from real_revive import wait_until_revived
 
 from flagtui.api import AdminClient, NotSupported, errors
 from flagtui.api.models import PatchOperation
@@ -168,6 +169,7 @@ async def test_archive_through_patch_is_confirmed_from_the_archive_then_revived(
     opened = await real_client.get_feature_or_archived("default", real_feature)
     assert opened.is_archived
     await real_client.revive_features("default", [real_feature])
+    await wait_until_revived(real_client, "default", real_feature)
     live = await real_client.get_feature("default", real_feature)
     assert not live.is_archived
     assert await real_client.find_archived_feature("default", real_feature) is None

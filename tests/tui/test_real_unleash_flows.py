@@ -21,6 +21,7 @@ from typing import Any
 
 import httpx
 import pytest
+from real_revive import wait_until_revived
 from real_webhook import create_failing_webhook
 from textual.command import CommandList, CommandPalette
 from textual.widgets import Checkbox, Input
@@ -431,4 +432,5 @@ async def test_archive_through_the_form_then_revive_from_the_detail(server: Serv
         await settle(pilot)
         assert "v revives it" not in shown(app)
         assert not [n for n in app._notifications if n.severity == "error"]
+    await wait_until_revived(server.check, server.project, name)
     assert not (await server.check.get_feature(server.project, name)).is_archived
