@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))  # pty_term: shared with the pty tests
 
 import httpx  # noqa: E402
-from pty_term import Term  # noqa: E402
+from pty_term import Term, Timeout  # noqa: E402, F401 (Timeout: raised to the figures and run.py)
 
 PY = sys.executable
 FLAGTUI = str(Path(sys.executable).parent / "flagtui")
