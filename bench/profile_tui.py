@@ -22,7 +22,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "tests"))  # pty_term: shared with the pty tests
 
-import run  # noqa: E402
+import harness  # noqa: E402
 from pty_term import Term  # noqa: E402
 
 
@@ -48,7 +48,7 @@ def main() -> int:
     parser.add_argument("--size", default="demo")
     parser.add_argument("--keys", default="")
     parser.add_argument("--area", default=None, help="area to start in (state file)")
-    parser.add_argument("--out", default=str(run.CACHE / "tui.prof"))
+    parser.add_argument("--out", default=str(harness.CACHE / "tui.prof"))
     parser.add_argument("--top", type=int, default=40)
     parser.add_argument(
         "--py-spy",
@@ -58,12 +58,12 @@ def main() -> int:
     )
     args = parser.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="flagtui-prof-"))
-    db = run.large_database(tmp) if args.size == "large" else tmp / "demo.db"
-    sb = run.Sandbox(db, args.size)
+    db = harness.large_database(tmp) if args.size == "large" else tmp / "demo.db"
+    sb = harness.Sandbox(db, args.size)
     try:
-        marker = run.marker_of(sb.first_feature())
+        marker = harness.marker_of(sb.first_feature())
         home = tmp / "home"
-        env = run.base_env(home)
+        env = harness.base_env(home)
         env.update(UNLEASH_URL=sb.url, UNLEASH_API_TOKEN=sb.token)
         if args.area:
             state = home / "state" / "flagtui" / "state.json"
@@ -71,12 +71,12 @@ def main() -> int:
             state.write_text(json.dumps({"env": {"area": args.area}}))
         if args.py_spy:
             argv = [args.py_spy, "record", "-r", "1000", "-f", "raw", "-o", args.out, "--",
-                    run.PY, run.FLAGTUI]  # fmt: skip
+                    harness.PY, harness.FLAGTUI]  # fmt: skip
         else:
-            argv = [run.PY, "-m", "cProfile", "-o", args.out, run.FLAGTUI]
-        with Term(argv, env, run.COLS, run.ROWS) as t:
+            argv = [harness.PY, "-m", "cProfile", "-o", args.out, harness.FLAGTUI]
+        with Term(argv, env, harness.COLS, harness.ROWS) as t:
             if not args.area:
-                at = t.wait_for(run.shows(marker), 60) - t.t0
+                at = t.wait_for(harness.shows(marker), 60) - t.t0
                 print(f"first feature shown after {at:.3f}s (under cProfile)")
             t.settle(0.3)
             for key in filter(None, args.keys.split(",")):

@@ -30,7 +30,7 @@ def run_demo(args: argparse.Namespace) -> int:
             Path(f"{db_path}{suffix}").unlink(missing_ok=True)
     if not db_path.exists():
         print(f"Creating {args.size} data in {db_path} ...")
-        create_database(db_path, size=args.size, now=None)  # present-day dates for people
+        create_database(db_path, size=args.size, now=None, progress=True)  # present-day dates
     with SandboxServer(db_path) as server:
         profile = Profile(name="demo", url=server.url)
         client = AdminClient(server.url, server.admin_token, profile=profile.name)

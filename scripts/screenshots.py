@@ -14,13 +14,17 @@ import sys
 import tempfile
 from pathlib import Path
 
-from flagtui.api import AdminClient
-from flagtui.config import Profile
-from flagtui.sandbox import SandboxServer, create_database
-from flagtui.tui.app import FlagtuiApp
-from flagtui.tui.areas import AREAS
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # tests.tui.helpers: the Pilot tests' own wait for idle
 
-OUT = Path(__file__).resolve().parents[1] / "screenshots"
+from flagtui.api import AdminClient  # noqa: E402
+from flagtui.config import Profile  # noqa: E402
+from flagtui.sandbox import SandboxServer, create_database  # noqa: E402
+from flagtui.tui.app import FlagtuiApp  # noqa: E402
+from flagtui.tui.areas import AREAS  # noqa: E402
+from tests.tui.helpers import settle  # noqa: E402
+
+OUT = ROOT / "screenshots"
 SHOWN_URL = "http://127.0.0.1:4242"
 PROJECT = "payments"
 SMALL = ("features", "failures", "events")
@@ -39,14 +43,10 @@ async def shoot(
     client = AdminClient(server.url, server.admin_token, profile="demo")
     app = FlagtuiApp(client, Profile(name="demo", url=SHOWN_URL), state_path=state)
     async with app.run_test(size=size) as pilot:
-        for _ in range(6):
-            await app.workers.wait_for_complete()
-            await pilot.pause()
+        await settle(app, pilot)
         for key in keys:
             await pilot.press(key)
-            for _ in range(4):
-                await app.workers.wait_for_complete()
-                await pilot.pause()
+            await settle(app, pilot)
         app.save_screenshot(filename=f"{name}.svg", path=str(OUT))
     await client.aclose()
 

@@ -1,6 +1,7 @@
 """Profiles (TOML under platformdirs' user config dir) and where each profile's token comes from.
 
 - profiles: the config file, read and validated (ConfigError names the file and the fix);
+- schema: the file's tables as pydantic models, their errors phrased as ConfigError messages;
 - writing: adding a profile without ever leaving the file broken;
 - credentials: token sources and the private credentials file;
 - token_command: running a profile's token command, bounded and cleaned up.
@@ -15,7 +16,6 @@ from flagtui.config.credentials import (
 )
 from flagtui.config.profiles import (
     ENV_PROFILE,
-    MAX_TIMEOUT,
     PROFILE_NAME_RULE,
     Config,
     ConfigError,
@@ -29,6 +29,7 @@ from flagtui.config.profiles import (
     make_client,
     select_profile,
 )
+from flagtui.config.schema import MAX_TIMEOUT
 from flagtui.config.token_command import Interrupted
 from flagtui.config.writing import add_profile
 

@@ -6,7 +6,6 @@ traceback: a missing file is no profiles, a directory or an unreadable file says
 
 from __future__ import annotations
 
-import math
 import os
 import re
 import ssl
@@ -17,25 +16,15 @@ from pathlib import Path
 from typing import Any
 
 from platformdirs import user_config_dir
+from pydantic import ValidationError
 
 from flagtui.api import AdminClient
+from flagtui.config.schema import ConfigTable, ProfileTable, first_problem, url_problem
 
 ENV_PROFILE = "env"
-PROFILE_KEYS: dict[str, type | tuple[type, ...]] = {
-    "url": str,
-    "read_only": bool,
-    "production": bool,
-    "timeout": (int, float),
-    "verify_tls": bool,
-    "ca_bundle": str,
-    "token_command": str,
-}
-# A request may take at most this long before it is given up (seconds).
-MAX_TIMEOUT = 600.0
 # Profile names end up in TOML keys, file names of state, messages and the header: keep them plain.
 PROFILE_NAME_RULE = "1 to 64 letters, digits, '.', '-' or '_', starting with a letter or digit"
 _PROFILE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
-_URL_FORBIDDEN = re.compile(r"[\s\x00-\x1f\x7f-\x9f]")
 
 
 class ConfigError(Exception):
@@ -93,11 +82,9 @@ def check_profile_name(name: str, *, new: bool = True) -> None:
 
 
 def check_url(url: str) -> None:
-    if not url.startswith(("http://", "https://")) or _URL_FORBIDDEN.search(url):
-        raise ConfigError(
-            f"url {url!r} must start with http:// or https:// and have no spaces or control "
-            "characters"
-        )
+    problem = url_problem(url)
+    if problem:
+        raise ConfigError(problem)
 
 
 def read_config_text(path: Path) -> str | None:
@@ -156,17 +143,12 @@ def parse_config_text(text: str, config: Config) -> None:
 
 
 def _parse_config(raw: dict[str, Any], config: Config) -> None:
-    unknown = set(raw) - {"default_profile", "profiles"}
-    if unknown:
-        raise ConfigError(f"{config.path}: unknown key {sorted(unknown)[0]!r} at the top level")
-    default = raw.get("default_profile")
-    if default is not None and not isinstance(default, str):
-        raise ConfigError(f"{config.path}: default_profile must be a profile name")
-    config.default_profile = default
-    profiles = raw.get("profiles", {})
-    if not isinstance(profiles, dict):
-        raise ConfigError(f"{config.path}: [profiles] must be a table of profiles")
-    for name, values in profiles.items():
+    try:
+        table = ConfigTable.model_validate(raw)
+    except ValidationError as exc:
+        raise ConfigError(f"{config.path}: {first_problem(exc, raw, top_level=True)}") from None
+    default = config.default_profile = table.default_profile
+    for name, values in table.profiles.items():
         config.profiles[name] = _parse_profile(config.path, name, values)
     if default and default not in config.profiles:
         raise ConfigError(f"{config.path}: default_profile {default!r} is not a profile")
@@ -180,31 +162,16 @@ def _parse_profile(path: Path, name: str, values: object) -> Profile:
         raise ConfigError(f"{path}: {exc}") from None
     if not isinstance(values, dict):
         raise ConfigError(f"{where} must be a table")
-    for key, value in values.items():
-        if key == "token":
-            raise ConfigError(
-                f"{where}: tokens do not belong in the config file; "
-                f"run `flagtui login --profile {name}` to store it in the credentials file"
-            )
-        expected = PROFILE_KEYS.get(key)
-        if expected is None:
-            raise ConfigError(f"{where}: unknown key {key!r}")
-        if not isinstance(value, expected) or (expected is not bool and isinstance(value, bool)):
-            raise ConfigError(f"{where}: {key} has the wrong type ({type(value).__name__})")
-    if "url" not in values:
-        raise ConfigError(f"{where}: url is required")
-    try:
-        check_url(values["url"])
-    except ConfigError as exc:
-        raise ConfigError(f"{where}: {exc}") from None
-    timeout = values.get("timeout", 1)
-    # TOML allows nan and inf; neither bounds anything (nan > 0 is False, and so is nan <= 0).
-    if not (math.isfinite(timeout) and 0 < timeout <= MAX_TIMEOUT):
+    if "token" in values:
         raise ConfigError(
-            f"{where}: timeout must be a number of seconds greater than 0 and at most "
-            f"{MAX_TIMEOUT:g} (it is {timeout!r})"
+            f"{where}: tokens do not belong in the config file; "
+            f"run `flagtui login --profile {name}` to store it in the credentials file"
         )
-    return Profile(name=name, **values)
+    try:
+        table = ProfileTable.model_validate(values)
+    except ValidationError as exc:
+        raise ConfigError(f"{where}: {first_problem(exc, values)}") from None
+    return Profile(name=name, **table.model_dump(exclude_unset=True))
 
 
 def select_profile(config: Config, name: str | None) -> Profile:

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import sqlite3
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -16,12 +21,14 @@ def create_database(
     size: str = "demo",
     seed: int = DEMO_SEED,
     now: datetime | None = DEMO_NOW,
+    progress: bool = False,
 ) -> Tokens:
     """(Re)create the database at db_path; returns its freshly generated tokens.
 
     The data is generated relative to `now`: by default a fixed moment (DEMO_NOW, so tests and
     screenshots are stable); `now=None` means the present (for people: `flagtui sandbox`,
-    `flagtui demo`), so the server's own clock agrees with the data's ages."""
+    `flagtui demo`), so the server's own clock agrees with the data's ages. `progress`: show a
+    progress bar on a terminal's stderr while the rows are written (people wait for `large`)."""
     if size not in SIZES:
         raise ValueError(f"size must be one of {', '.join(SIZES)}")
     path = Path(db_path)
@@ -34,10 +41,51 @@ def create_database(
         conn.execute("PRAGMA synchronous=OFF")  # one bulk load; durable once closed
         conn.executescript(SCHEMA)
         conn.execute("BEGIN")
-        populate(conn, tokens, size, seed, datetime.now(UTC) if now is None else now)
+        with _progress_bar(conn, size, progress and sys.stderr.isatty()):
+            populate(conn, tokens, size, seed, datetime.now(UTC) if now is None else now)
         conn.execute("COMMIT")
         conn.execute("ANALYZE")
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     finally:
         conn.close()
     return tokens
+
+
+# Rows a size writes, about (measured with the default seed; the bar only needs the proportion).
+# The generator builds each table's rows before writing them: the bar pauses while it does.
+EXPECTED_ROWS = {"demo": 18_400, "large": 1_060_000}
+PROGRESS_EVERY = 20_000  # SQLite VM steps between two looks at the row count
+
+
+@contextmanager
+def _progress_bar(conn: sqlite3.Connection, size: str, shown: bool) -> Iterator[None]:
+    """A bar of the rows written so far, fed by SQLite's progress handler (the generator knows
+    nothing of it); rich comes with Textual."""
+    if not shown or size not in EXPECTED_ROWS:
+        yield
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    total = EXPECTED_ROWS[size]
+    start = conn.total_changes
+    last = 0.0
+    columns = (TextColumn(f"{size} data"), BarColumn(), TextColumn("{task.percentage:>3.0f}%"))
+    with Progress(
+        *columns, TimeElapsedColumn(), console=Console(stderr=True), transient=True
+    ) as bar:
+        task = bar.add_task("rows", total=total)
+
+        def written() -> int:
+            nonlocal last
+            if time.monotonic() - last > 0.1:
+                last = time.monotonic()
+                bar.update(task, completed=min(conn.total_changes - start, total - 1))
+            return 0  # go on
+
+        conn.set_progress_handler(written, PROGRESS_EVERY)
+        try:
+            yield
+        finally:
+            conn.set_progress_handler(None, 0)
+        bar.update(task, completed=total)

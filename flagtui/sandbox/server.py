@@ -111,7 +111,7 @@ def run_sandbox_command(args: argparse.Namespace, *, now: datetime | None = None
     db_path = Path(args.db) if args.db else default_db_path()
     if args.reset or not db_path.exists():
         print(f"Creating {args.size} sandbox data in {db_path} ...", flush=True)
-        create_database(db_path, size=args.size, now=now)
+        create_database(db_path, size=args.size, now=now, progress=True)
     tokens = read_tokens(db_path)
     config = _config(create_app(db_path), args.host, args.port)
     host = f"[{args.host}]" if ":" in args.host else args.host

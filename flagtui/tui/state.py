@@ -19,9 +19,13 @@ def default_state_path() -> Path:
 
 
 class UiState:
+    """Reads the file once, at the first `get`; `set` reads it again just before writing, so
+    what another flagtui (another profile) wrote meanwhile is kept."""
+
     def __init__(self, path: Path, profile: str) -> None:
         self.path = path
         self.profile = profile
+        self._mine: dict[str, Any] | None = None  # this profile's entry, once read
 
     def _read_all(self) -> dict[str, Any]:
         try:
@@ -30,18 +34,23 @@ class UiState:
             return {}
         return data if isinstance(data, dict) else {}
 
+    def _entry(self, data: dict[str, Any]) -> dict[str, Any]:
+        entry = data.get(self.profile)
+        return entry if isinstance(entry, dict) else {}
+
     def get(self, key: str) -> str | None:
-        value = self._read_all().get(self.profile, {}).get(key)
+        if self._mine is None:
+            self._mine = self._entry(self._read_all())
+        value = self._mine.get(key)
         return value if isinstance(value, str) else None
 
     def set(self, key: str, value: str) -> None:
-        data = self._read_all()
-        entry = data.get(self.profile)
-        if not isinstance(entry, dict):
-            entry = data[self.profile] = {}
-        if entry.get(key) == value:
+        if self.get(key) == value:
             return
+        data = self._read_all()
+        entry = data[self.profile] = self._entry(data)
         entry[key] = value
+        self._mine = dict(entry)
         with contextlib.suppress(OSError):
             self.path.parent.mkdir(parents=True, exist_ok=True)
             tmp = self.path.with_suffix(".tmp")

@@ -19,7 +19,6 @@ async def fill_form(app, pilot, user_query: str, role: int, group: int | None) -
     if group is not None:
         app.screen.query_one("#groups", SelectionList).select(group)
     app.screen.query_one("#user-search", Input).value = user_query
-    await pilot.pause(0.4)
     await settle(pilot)
     users = app.screen.query_one("#users", SelectionList)
     users.select(users.get_option_at_index(0).value)

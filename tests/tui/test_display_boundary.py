@@ -164,7 +164,6 @@ async def test_hostile_store_values_in_every_area(make_app, sandbox, tmp_path) -
         await pilot.press("escape", "7")
         await settle(app, pilot)
         await pilot.press("s", *"cmartin")
-        await pilot.pause(0.5)
         await settle(app, pilot)
         assert "␛]52" in screen_text(app)
         assert_inert(screen_text(app))

@@ -9,7 +9,6 @@ that answers chosen requests itself, or from `httpx.MockTransport` (a TLS failur
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import socket
 import ssl
@@ -22,7 +21,6 @@ import httpx
 import pytest
 from starlette.responses import Response
 from textual.widgets import Input, Static
-from textual.worker import WorkerFailed
 
 from flagtui.api import AdminClient
 from flagtui.config import Profile
@@ -34,6 +32,7 @@ from flagtui.tui.screens.features import FeaturesScreen
 from flagtui.tui.screens.patch_form import PatchFormScreen
 from flagtui.tui.widgets.table import ResourceTable
 
+from .helpers import settle as settle_idle
 from .helpers import toast_text, visible_text
 
 SEARCH = "/api/admin/search/features"
@@ -129,10 +128,7 @@ async def build(tmp_path: Path) -> AsyncIterator[Callable[..., FlagtuiApp]]:
 
 async def settle(app: FlagtuiApp, pilot: Any, rounds: int = 4) -> None:
     """Let workers finish (failing ones included: their failure is what is tested)."""
-    for _ in range(rounds):
-        with contextlib.suppress(WorkerFailed):
-            await app.workers.wait_for_complete()
-        await pilot.pause()
+    await settle_idle(app, pilot, rounds, failures=True)
 
 
 def messages(app: FlagtuiApp) -> str:

@@ -18,7 +18,6 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 from textual.widgets import Select
-from textual.worker import WorkerFailed
 
 from flagtui.sandbox import SandboxServer
 from flagtui.tui.app import FlagtuiApp
@@ -37,12 +36,7 @@ LOADING = ("loading…", "loading page 1…", "reading integrations…", "search
 
 async def settled(app: FlagtuiApp, pilot: Pilot[int]) -> None:
     """`settle`, through the failures these tests cause on purpose."""
-    for _ in range(5):
-        try:
-            await settle(app, pilot)
-            return
-        except WorkerFailed:
-            continue
+    await settle(app, pilot, failures=True)
 
 
 def said(app: FlagtuiApp, selector: str) -> str:

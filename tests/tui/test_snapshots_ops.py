@@ -28,7 +28,6 @@ def test_area_snapshot(area, size, make_app, tmp_path, snap_compare) -> None:
         await settle(pilot)
         if AREAS[area]:
             await pilot.press(*AREAS[area])
-            await pilot.pause(0.6)
             await settle(pilot)
 
     assert snap_compare(app, terminal_size=size, run_before=run_before)

@@ -18,12 +18,10 @@ async def test_search_shows_what_the_client_finds(make_app, client, tmp_path) ->
         assert isinstance(app.screen, UsersScreen)
         before = app.client.requests_sent
         await pilot.press("s", "m")
-        await pilot.pause(0.5)
         await settle(pilot)
         assert app.client.requests_sent == before  # one character: a hint, no request
         assert "at least 2" in visible_text(app, "#users-status")
         await pilot.press("a")
-        await pilot.pause(0.5)
         await settle(pilot)
         assert app.client.requests_sent == before + 1
         table = app.screen.query_one(ResourceTable)
@@ -39,7 +37,6 @@ async def test_typing_fast_sends_one_request(make_app, tmp_path) -> None:
         await settle(pilot)
         before = app.client.requests_sent
         await pilot.press("s", *"lovelace")
-        await pilot.pause(0.5)
         await settle(pilot)
         assert app.client.requests_sent == before + 1
         assert app.screen.query_one(ResourceTable).row_count == 1

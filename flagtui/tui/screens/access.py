@@ -3,13 +3,13 @@ grant roles to users (found by search) and groups, confirmed with a summary of w
 
 from __future__ import annotations
 
+import asyncio
 from typing import ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.timer import Timer
 from textual.widgets import Input, SelectionList, Static
 
 from flagtui.api.errors import NotSupported
@@ -67,7 +67,6 @@ class AccessScreen(EnterpriseAreaScreen):
         self.groups: dict[int, Group] = {}
         self.chosen_users: dict[int, User] = {}
         self.found_users: list[User] = []
-        self._debounce: Timer | None = None
 
     def compose_project_body(self) -> ComposeResult:
         yield ResourceTable(COLUMNS, id="access-current")
@@ -129,10 +128,15 @@ class AccessScreen(EnterpriseAreaScreen):
 
     @on(Input.Changed, "#user-search")
     def _typed(self, event: Input.Changed) -> None:
-        if self._debounce is not None:
-            self._debounce.stop()
+        self.workers.cancel_group(self, "access-typing")
         if len(event.value.strip()) >= MIN_USER_QUERY:
-            self._debounce = self.set_timer(DEBOUNCE_S, self.search_users)
+            self.after_typing()
+
+    @work(exclusive=True, group="access-typing", exit_on_error=False)
+    async def after_typing(self) -> None:
+        """Each key restarts this worker: the search runs once typing pauses."""
+        await asyncio.sleep(DEBOUNCE_S)
+        self.search_users()
 
     @work(exclusive=True, group="user-search", exit_on_error=False)
     @read

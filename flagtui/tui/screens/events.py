@@ -4,6 +4,7 @@ cursor (a stack of cursors goes back). Enter shows the event and what it changed
 
 from __future__ import annotations
 
+import asyncio
 from typing import ClassVar
 
 from textual import on, work
@@ -11,7 +12,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.suggester import SuggestFromList
-from textual.timer import Timer
 from textual.widgets import DataTable, Input, Static
 
 from flagtui.api.models import EventRecord
@@ -69,7 +69,6 @@ class EventsScreen(AreaScreen):
         self.back: list[int | None] = []
         self.next_cursor: int | None = None
         self.events: list[EventRecord] = []
-        self._debounce: Timer | None = None
 
     def compose_body(self) -> ComposeResult:
         with Horizontal(classes="toolbar"):
@@ -134,14 +133,17 @@ class EventsScreen(AreaScreen):
 
     @on(Input.Changed, ".toolbar Input")
     def _typed(self) -> None:
-        if self._debounce is not None:
-            self._debounce.stop()
-        self._debounce = self.set_timer(DEBOUNCE_S, self.restart)
+        self.after_typing()
+
+    @work(exclusive=True, group="events-typing", exit_on_error=False)
+    async def after_typing(self) -> None:
+        """Each key restarts this worker: the search runs once typing pauses."""
+        await asyncio.sleep(DEBOUNCE_S)
+        self.restart()
 
     @on(Input.Submitted, ".toolbar Input")
     def _submitted(self) -> None:
-        if self._debounce is not None:
-            self._debounce.stop()
+        self.workers.cancel_group(self, "events-typing")
         self.restart()
         self.query_one(ResourceTable).focus()
 

@@ -13,7 +13,6 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.timer import Timer
 from textual.widgets import DataTable, Input, Select, Static
 
 from flagtui.api.errors import FlagtuiError
@@ -87,7 +86,6 @@ class FeaturesScreen(AreaScreen):
         self.features: list[Feature] = []
         self._requested: dict[str, Any] | None = None
         self._choices: tuple[list[Project], list[FeatureType]] | None = None
-        self._debounce: Timer | None = None
 
     def compose_body(self) -> ComposeResult:
         self.load_choices()  # sent now, answered while the screen is built and drawn
@@ -131,9 +129,12 @@ class FeaturesScreen(AreaScreen):
         for select in self.query("#type").results(Select):
             select.set_options((t.name, t.id) for t in types)
 
-    def show_filters_later(self) -> None:
-        """Once the rows are on screen (`call_after_refresh` may run before they are drawn)."""
-        self.set_timer(FILTERS_AFTER_S, self.show_filters)
+    @work(exclusive=True, group="features-filters", exit_on_error=False)
+    async def show_filters_later(self) -> None:
+        """Once the rows are on screen (`call_after_refresh` may run before they are drawn);
+        a worker, not a timer, so whoever waits for the app to be idle waits for it too."""
+        await asyncio.sleep(FILTERS_AFTER_S)
+        self.show_filters()
 
     def show_filters(self) -> None:
         """Mount the filter widgets (once): after the first page, or when there is none."""
@@ -243,9 +244,13 @@ class FeaturesScreen(AreaScreen):
 
     @on(Input.Changed, "#search")
     def _search_typed(self) -> None:
-        if self._debounce is not None:
-            self._debounce.stop()
-        self._debounce = self.set_timer(DEBOUNCE_S, self.restart)
+        self.after_typing()
+
+    @work(exclusive=True, group="features-typing", exit_on_error=False)
+    async def after_typing(self) -> None:
+        """Each key restarts this worker: the search runs once typing pauses."""
+        await asyncio.sleep(DEBOUNCE_S)
+        self.restart()
 
     @on(Input.Submitted, "#search")
     def _search_submitted(self) -> None:

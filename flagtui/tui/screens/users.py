@@ -3,12 +3,12 @@ name of their root role; the root roles themselves under the table."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.timer import Timer
 from textual.widgets import Input, Static
 
 from flagtui.api.models import Role, User, UserList
@@ -56,7 +56,6 @@ class UsersScreen(AreaScreen):
     def __init__(self) -> None:
         super().__init__()
         self.result: UserList | None = None
-        self._debounce: Timer | None = None
 
     def compose_body(self) -> ComposeResult:
         yield Input(placeholder="search users (2+ characters)", id="user-search", compact=True)
@@ -69,15 +68,20 @@ class UsersScreen(AreaScreen):
 
     @on(Input.Changed, "#user-search")
     def _typed(self, event: Input.Changed) -> None:
-        if self._debounce is not None:
-            self._debounce.stop()
+        self.workers.cancel_group(self, "users-typing")
         if len(event.value.strip()) < MIN_USER_QUERY:
             self.workers.cancel_group(self, "users")
             self.result = None
             self.query_one(ResourceTable).set_rows([])
             self.query_one("#users-status", Static).update(HINT)
             return
-        self._debounce = self.set_timer(DEBOUNCE_S, self.search)
+        self.after_typing()
+
+    @work(exclusive=True, group="users-typing", exit_on_error=False)
+    async def after_typing(self) -> None:
+        """Each key restarts this worker: the search runs once typing pauses."""
+        await asyncio.sleep(DEBOUNCE_S)
+        self.search()
 
     @on(Input.Submitted, "#user-search")
     def _submitted(self) -> None:

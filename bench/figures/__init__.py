@@ -1,0 +1,1 @@
+"""One module per benchmark figure, each with a `bench_*` function returning its results."""

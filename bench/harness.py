@@ -1,0 +1,229 @@
+"""The bench's harness: paths, statistics, the sandboxes (subprocesses with request counters),
+the large data set's cache, and the apps in a pseudo-terminal read through pyte. Each figure is a
+module of bench/figures/ built on these; bench/run.py runs them and prints the table."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))  # pty_term: shared with the pty tests
+
+import httpx  # noqa: E402
+from pty_term import Term, Timeout  # noqa: E402, F401 (Timeout: raised to the figures and run.py)
+
+PY = sys.executable
+FLAGTUI = str(Path(sys.executable).parent / "flagtui")
+CACHE = ROOT / ".tmp" / "bench"
+COLS, ROWS = 80, 24
+# Everything that decides the content of a generated database: its hash names the cache file.
+DATA_SOURCES = [
+    "demo_data.py", "demo_tables.py", "demo_history.py", "hostile_data.py", "create.py", "db.py",
+    "auth.py", "clock.py", "features.py", "feature_types.py", "integrations.py", "../contract.py",
+]  # fmt: skip
+
+
+def log(msg: str) -> None:
+    print(f"[bench {time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
+
+
+def median(xs: list[float]) -> float | None:
+    return statistics.median(xs) if xs else None
+
+
+def pct(xs: list[float], p: float) -> float | None:
+    if not xs:
+        return None
+    s = sorted(xs)
+    k = (len(s) - 1) * p
+    lo, hi = int(k), min(int(k) + 1, len(s) - 1)
+    return s[lo] + (s[hi] - s[lo]) * (k - lo)
+
+
+def rnd(x: float | None, n: int = 3) -> float | None:
+    return None if x is None else round(x, n)
+
+
+# -- data and sandboxes ----------------------------------------------------------------------
+
+
+def data_version() -> str:
+    h = hashlib.sha256()
+    for name in DATA_SOURCES:
+        path = ROOT / "flagtui" / "sandbox" / name
+        if path.exists():
+            h.update(name.encode() + b"\0" + path.read_bytes())
+    return h.hexdigest()[:12]
+
+
+def large_database(tmp: Path) -> Path:
+    """A private copy of the cached large database (generated on the first run)."""
+    CACHE.mkdir(parents=True, exist_ok=True)
+    cached = CACHE / f"large-{data_version()}.db"
+    if not cached.exists():
+        log(f"generating the large data set into {cached} (once; about a minute)")
+        for old in CACHE.glob("large-*.db"):
+            old.unlink()
+        part = cached.with_suffix(".part")
+        subprocess.run(
+            [PY, "-c", "import sys; from flagtui.sandbox import create_database as c;"
+             " c(sys.argv[1], size='large')", str(part)],
+            check=True,
+            cwd=ROOT,
+        )  # fmt: skip
+        part.rename(cached)
+    copy = tmp / "large.db"
+    shutil.copyfile(cached, copy)
+    return copy
+
+
+class Sandbox:
+    """bench/sandbox_server.py in a subprocess: the sandbox plus request counters."""
+
+    def __init__(self, db: Path, size: str) -> None:
+        self.proc = subprocess.Popen(
+            [PY, str(HERE / "sandbox_server.py"), "--db", str(db), "--size", size],
+            stdout=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+        )
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        if not line:
+            raise RuntimeError("the bench sandbox did not start")
+        info = json.loads(line)
+        self.url: str = info["url"]
+        self.token: str = info["admin"]
+        self.pid: int = info["pid"]
+        self.http = httpx.Client(base_url=self.url, headers={"Authorization": self.token})
+
+    def get(self, path: str, **params: Any) -> Any:
+        r = self.http.get(path, params=params)
+        r.raise_for_status()
+        return r.json()
+
+    def reset_counts(self) -> None:
+        self.http.post("/__bench__/reset").raise_for_status()
+
+    def counts(self) -> dict[str, Any]:
+        return self.http.get("/__bench__/requests").json()
+
+    def first_feature(self) -> str:
+        """The name the features area shows first: first project, sorted by name."""
+        project = self.get("/api/admin/projects")["projects"][0]["id"]
+        page = self.get(
+            "/api/admin/search/features",
+            project=f"IS:{project}",
+            sortBy="name",
+            sortOrder="asc",
+            limit=1,
+        )
+        return page["features"][0]["name"]
+
+    def close(self) -> None:
+        self.http.close()
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
+# -- the apps in a pseudo-terminal -------------------------------------------------------------
+
+
+def base_env(home: Path) -> dict[str, str]:
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": str(home),
+        "LANG": "C.UTF-8",
+        "TERM": "xterm-256color",
+        "XDG_CONFIG_HOME": str(home / "config"),
+        "XDG_STATE_HOME": str(home / "state"),
+        "XDG_DATA_HOME": str(home / "data"),
+        "XDG_CACHE_HOME": str(home / "cache"),
+    }
+    return env
+
+
+@contextmanager
+def flagtui_term(sb: Sandbox, area: str | None = None) -> Iterator[Term]:
+    """The real `flagtui` console script on `sb`, with no config file and fresh state."""
+    home = Path(tempfile.mkdtemp(prefix="flagtui-bench-home-"))
+    env = base_env(home)
+    env["UNLEASH_URL"] = sb.url
+    env["UNLEASH_API_TOKEN"] = sb.token
+    if area:
+        state = home / "state" / "flagtui" / "state.json"
+        state.parent.mkdir(parents=True)
+        state.write_text(json.dumps({"env": {"area": area}}))
+    term = Term([FLAGTUI], env, COLS, ROWS, cwd=str(home))
+    try:
+        yield term
+    finally:
+        term.close()
+        shutil.rmtree(home, ignore_errors=True)
+
+
+@contextmanager
+def minimal_term(rows: int = 100) -> Iterator[Term]:
+    home = Path(tempfile.mkdtemp(prefix="flagtui-bench-home-"))
+    term = Term([PY, str(HERE / "minimal_app.py"), "--rows", str(rows)], base_env(home), COLS, ROWS)
+    try:
+        yield term
+    finally:
+        term.close()
+        shutil.rmtree(home, ignore_errors=True)
+
+
+MINIMAL_MARKER = "minimal-row-00000"
+
+
+def shows(text: str) -> Callable[[Term], bool]:
+    return lambda t: t.has(text)
+
+
+def marker_of(name: str) -> str:
+    return name[:15]  # long names are clipped with "…" in narrow terminals
+
+
+def table_region(t: Term) -> tuple[int, int]:
+    """Lines of a DataTable's rows: below its header line ("Name ... Type"), above the footer."""
+    for y, line in enumerate(t.screen.display):
+        words = line.split()
+        if words[:2] == ["Name", "Type"]:
+            return y + 1, ROWS - 2
+    raise RuntimeError("no table header on screen:\n" + t.text())
+
+
+def quiet(t: Term) -> None:
+    t.settle(0.05, 5)
+
+
+def press_table(t: Term, key: str, timeout: float = 10) -> float:
+    a, b = table_region(t)
+    quiet(t)
+    before = t.signature(a, b)
+    return t.press(key, lambda t: t.signature(a, b) != before, timeout)
+
+
+def areas() -> dict[str, Any]:
+    from flagtui.tui.areas import AREAS
+
+    return {a.name: a for a in AREAS}

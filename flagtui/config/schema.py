@@ -1,0 +1,97 @@
+"""The config file's shape, declared once with pydantic (strict: TOML already has types), and
+its validation errors phrased as flagtui's own ConfigError messages: each names the file, the
+table and the key, and says how to fix it."""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Annotated, Any
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, ValidationError
+
+# A request may take at most this long before it is given up (seconds).
+MAX_TIMEOUT = 600.0
+_URL_FORBIDDEN = re.compile(r"[\s\x00-\x1f\x7f-\x9f]")
+
+
+def _bounded_timeout(timeout: float) -> float:
+    # TOML allows nan and inf; neither bounds anything (nan > 0 is False, and so is nan <= 0).
+    if not (math.isfinite(timeout) and 0 < timeout <= MAX_TIMEOUT):
+        raise ValueError(
+            f"timeout must be a number of seconds greater than 0 and at most {MAX_TIMEOUT:g} "
+            f"(it is {timeout!r})"
+        )
+    return timeout
+
+
+def url_problem(url: str) -> str | None:
+    """What is wrong with a server URL (the rule `login` applies too), or None."""
+    if not url.startswith(("http://", "https://")) or _URL_FORBIDDEN.search(url):
+        return (
+            f"url {url!r} must start with http:// or https:// and have no spaces or control "
+            "characters"
+        )
+    return None
+
+
+def _plain_url(url: str) -> str:
+    problem = url_problem(url)
+    if problem:
+        raise ValueError(problem)
+    return url
+
+
+class ProfileTable(BaseModel):
+    """One `[profiles.NAME]` table. A `token` key is refused before this, with its own fix."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    url: Annotated[str, AfterValidator(_plain_url)]
+    read_only: bool = False
+    production: bool = False
+    timeout: Annotated[int | float, AfterValidator(_bounded_timeout)] = 10.0
+    verify_tls: bool = True
+    ca_bundle: str | None = None
+    token_command: str | None = None
+
+
+class ConfigTable(BaseModel):
+    """The file's top level; each profile is checked apart, so its errors name its table."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    default_profile: str | None = None
+    profiles: dict[str, Any] = {}
+
+
+TOP_LEVEL_PROBLEMS = {
+    "default_profile": "default_profile must be a profile name",
+    "profiles": "[profiles] must be a table of profiles",
+}
+
+
+def first_problem(error: ValidationError, raw: dict[str, Any], top_level: bool = False) -> str:
+    """The problem flagtui reports (one, as it always has): the first wrong or unknown key in
+    the order of the file, then a missing url, then a value out of bounds."""
+    order = {key: i for i, key in enumerate(raw)}
+
+    def rank(problem: Any) -> tuple[int, int]:
+        key = str(problem["loc"][0]) if problem["loc"] else ""
+        if problem["type"] == "missing":
+            return 1, 0
+        if problem["type"] == "value_error":
+            return 2, order.get(key, 0)
+        return 0, order.get(key, 0)
+
+    problem = min(error.errors(), key=rank)
+    key = str(problem["loc"][0]) if problem["loc"] else ""
+    if problem["type"] == "extra_forbidden":
+        return f"unknown key {key!r}" + (" at the top level" if top_level else "")
+    if top_level:
+        return TOP_LEVEL_PROBLEMS[key]
+    if problem["type"] == "missing":
+        return f"{key} is required"
+    if problem["type"] == "value_error":
+        return str(problem["ctx"]["error"])
+    return f"{key} has the wrong type ({type(raw[key]).__name__})"
