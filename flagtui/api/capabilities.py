@@ -23,7 +23,11 @@ INTEGRATION_DELIVERIES = "Integration deliveries"  # flagged in 6.1, always on f
 LIFECYCLE = "Flag lifecycle"  # flagged until 6.3
 FEATURE_TYPE_LIFETIME = "Feature type lifetime"  # flagged until 5.5 (409, empty body, when off)
 EVENT_DATES = "Event search by date"
+# 5.x keeps archived flags at GET /api/admin/archive/features/:project, which flagtui does not
+# read; the feature search finds them on 6.10.1 (`archived=IS:true`), not on 5.12.8.
+ARCHIVED_FLAGS = "Archived flags"
 FIRST_VERSION: dict[str, Version] = {
+    ARCHIVED_FLAGS: (6, 0, 0),
     INTEGRATION_DELIVERIES: (6, 1, 0),
     LIFECYCLE: (5, 12, 0),
     FEATURE_TYPE_LIFETIME: (5, 3, 0),
@@ -66,7 +70,9 @@ def major_version(version: str) -> int | None:
 
 
 def version_text(version: Version) -> str:
-    return ".".join(str(n) for n in version)
+    """`6.1` for (6, 1, 0), `6.10.1` for (6, 10, 1)."""
+    shown = version if version[2] else version[:2]
+    return ".".join(str(n) for n in shown)
 
 
 def _version(server: ServerInfo | None) -> Version | None:

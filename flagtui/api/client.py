@@ -218,7 +218,8 @@ class AdminClient(ArchiveOperations):  # archived flags: list, find, revive (see
         try:
             return await call()
         except errors.NotFoundError as exc:
-            if "not available" in exc.message:
+            # a route missing ("... is not available") or its flag off ("... is disabled.")
+            if "not available" in exc.message or exc.message.endswith("is disabled."):
                 needs = capabilities.flag_off_needs(self.server, area)
                 raise errors.NotSupported(area, self._server_label(), needs=needs) from None
             raise
@@ -455,6 +456,8 @@ class AdminClient(ArchiveOperations):  # archived flags: list, find, revive (see
             params["query"] = query
         if project:
             params["project"] = f"IS:{project}"
+        if archived:
+            self._require_version(capabilities.ARCHIVED_FLAGS)
         if archived and capabilities.archived_by_lifecycle(self.server):
             lifecycle = [*lifecycle, "archived"]
         elif archived:
