@@ -20,9 +20,13 @@ const start = unleash.start ?? unleash.default?.start;
 
 // Unleash 6.x and 7.x record lifecycle stages in event listeners whose rejections nobody
 // handles: deleting a flag right after archiving it fails the `feature_lifecycles` insert on its
-// foreign key, and Node's default ends the whole server. A test server logs it and goes on.
+// foreign key, and Node's default ends the whole server (6.10.1 also throws it from an event
+// emitter, as an uncaught exception). A test server logs it and goes on.
 process.on('unhandledRejection', (reason) => {
   console.error('[flagtui start.mjs] unhandled rejection (server kept running):', reason);
+});
+process.on('uncaughtException', (error) => {
+  console.error('[flagtui start.mjs] uncaught exception (server kept running):', error);
 });
 const httpPort = Number(need('FLAGTUI_UNLEASH_HTTP_PORT'));
 const secret = readFileSync(need('FLAGTUI_UNLEASH_TOKEN_FILE'), 'utf8').split('\n')[0].trim();
