@@ -1,9 +1,9 @@
 """Archived feature flags: list, find and revive them (AdminClient inherits these methods).
 
 The contract has no archive operations; these use real Unleash 8.2's, which the sandbox serves
-the same way: archived flags are found by the feature search with `lifecycle=IS:archived` (the
-live read of an archived flag is a 404) and revived with POST /projects/:p/revive
-`{features: [names]}` (200, no body; unknown or live names are skipped).
+the same way: archived flags are found by the feature search (`lifecycle=IS:archived` on 8.2,
+`archived=IS:true` before; the live read of an archived flag is a 404) and revived with
+POST /projects/:p/revive `{features: [names]}` (200, no body; unknown or live names skipped).
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ class _Host(Protocol):
         sort_order: str = ...,
         offset: int = ...,
         limit: int = ...,
+        archived: bool = ...,
     ) -> Awaitable[FeaturePage]: ...
     def get_feature(self, project: str, feature: str) -> Awaitable[Feature]: ...
     def _write(self, action: str, method: str, path: str, *, json: Any) -> Awaitable[Any]: ...
@@ -65,7 +66,7 @@ class ArchiveOperations:
         page = await self.search_features(
             project=project,
             query=query,
-            lifecycle=["archived"],
+            archived=True,
             sort_by=sort_by,
             sort_order=sort_order,
             offset=offset,

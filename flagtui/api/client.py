@@ -11,6 +11,7 @@ answering?), which the UI watches.
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import functools
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
@@ -20,7 +21,7 @@ from urllib.parse import quote
 import httpx
 from pydantic import TypeAdapter
 
-from flagtui.api import errors, validation
+from flagtui.api import capabilities, errors, validation
 from flagtui.api.addons import AddonOperations
 from flagtui.api.archive import ArchiveOperations
 from flagtui.api.capabilities import event_search_route, server_info
@@ -201,6 +202,28 @@ class AdminClient(ArchiveOperations, AddonOperations):  # archived flags (`archi
     def _server_label(self) -> str:
         return self.server.label if self.server else "an Unleash without this route"
 
+    def _require_version(self, area: str) -> None:
+        """Refuse, before sending, what this server's version cannot serve."""
+        needs = capabilities.missing(self.server, area)
+        if needs is not None:
+            assert self.server is not None
+            raise errors.NotSupported(area, self.server.label, needs=needs)
+
+    async def _versioned(self, area: str, call: Callable[[], Awaitable[T]]) -> T:
+        """Run a call of an area that came in some version, possibly behind a flag: an older
+        server, or one answering that the route is not available, says which version it needs."""
+        if self._connecting is not None:
+            await self._connecting.wait()  # the version decides
+        self._require_version(area)
+        try:
+            return await call()
+        except errors.NotFoundError as exc:
+            # a route missing ("... is not available") or its flag off ("... is disabled.")
+            if "not available" in exc.message or exc.message.endswith("is disabled."):
+                needs = capabilities.flag_off_needs(self.server, area)
+                raise errors.NotSupported(area, self._server_label(), needs=needs) from None
+            raise
+
     # -- writes: the one read-only check ----------------------------------------------------------
 
     async def _write(
@@ -247,7 +270,10 @@ class AdminClient(ArchiveOperations, AddonOperations):  # archived flags (`archi
             "offset": validation.non_negative("offset", offset),
         }
         path = f"/api/admin/addons/{_seg(addon_id)}/events"
-        answer = await self._read("GET", path, _adapter(IntegrationEvents), params=params)
+        answer = await self._versioned(
+            capabilities.INTEGRATION_DELIVERIES,
+            lambda: self._read("GET", path, _adapter(IntegrationEvents), params=params),
+        )
         return answer.integration_events
 
     async def remove_project_environment(self, project: str, environment: str) -> None:
@@ -276,7 +302,9 @@ class AdminClient(ArchiveOperations, AddonOperations):  # archived flags (`archi
     async def uncomplete_feature(self, project: str, feature: str) -> None:
         """Operation 5."""
         path = f"/api/admin/projects/{_seg(project)}/features/{_seg(feature)}/lifecycle/uncomplete"
-        await self._write("mark uncompleted", "POST", path)
+        await self._versioned(
+            capabilities.LIFECYCLE, lambda: self._write("mark uncompleted", "POST", path)
+        )
 
     async def update_feature_type_lifetime(
         self, type_id: str, lifetime_days: int | None
@@ -284,7 +312,16 @@ class AdminClient(ArchiveOperations, AddonOperations):  # archived flags (`archi
         """Operation 6. None (or 0) means flags of this type never become potentially stale."""
         body = {"lifetimeDays": validation.lifetime_days(lifetime_days)}
         path = f"/api/admin/feature-types/{_seg(type_id)}/lifetime"
-        updated = await self._write("update lifetime", "PUT", path, _FEATURE_TYPE, body)
+        area = capabilities.FEATURE_TYPE_LIFETIME
+        try:
+            updated = await self._versioned(
+                area, lambda: self._write("update lifetime", "PUT", path, _FEATURE_TYPE, body)
+            )
+        except errors.ConflictError as exc:
+            if exc.message:  # 5.3 and 5.4 with the flag off: 409 with an empty body
+                raise
+            needs = capabilities.flag_off_needs(self.server, area)
+            raise errors.NotSupported(area, self._server_label(), needs=needs) from None
         assert updated is not None
         return updated
 
@@ -312,12 +349,15 @@ class AdminClient(ArchiveOperations, AddonOperations):  # archived flags (`archi
         query: str | None = None,
         limit: int = 100,
         cursor: int | None = None,
+        since: dt.date | None = None,
+        until: dt.date | None = None,
     ) -> EventPage:
         """Operation 9, newest first. `cursor` comes from the previous page's `next_cursor`.
 
         The contract's POST /events/search pages by event id; Unleash 7+ removed it for
-        GET /search/events, which pages by row offset. The route is chosen on connect, and a
-        404 on the POST route switches to the GET one.
+        GET /search/events (from 6.1), which pages by row offset. The route is chosen on
+        connect, and a 404 on the POST route switches to the GET one. Dates (`since`, `until`,
+        both days included) exist on the GET route only, so they choose it.
         """
         validation.event_search_limit(limit)
         if cursor is not None:
@@ -325,6 +365,9 @@ class AdminClient(ArchiveOperations, AddonOperations):  # archived flags (`archi
         filters = {"type": type, "project": project, "feature": feature, "query": query}
         if self._connecting is not None:
             await self._connecting.wait()  # the route depends on the version
+        if since is not None or until is not None:
+            self._require_version(capabilities.EVENT_DATES)
+            return await self._search_events_get(filters, limit, cursor, (since, until))
         if self._event_route != "get":
             try:
                 return await self._search_events_post(filters, limit, cursor)
@@ -353,7 +396,11 @@ class AdminClient(ArchiveOperations, AddonOperations):  # archived flags (`archi
         )
 
     async def _search_events_get(
-        self, filters: dict[str, str | None], limit: int, cursor: int | None
+        self,
+        filters: dict[str, str | None],
+        limit: int,
+        cursor: int | None,
+        dates: tuple[dt.date | None, dt.date | None] = (None, None),
     ) -> EventPage:
         params: dict[str, Any] = {"limit": limit, "offset": cursor or 0}
         for key in ("type", "project", "feature"):
@@ -361,6 +408,9 @@ class AdminClient(ArchiveOperations, AddonOperations):  # archived flags (`archi
                 params[key] = f"IS:{filters[key]}"
         if filters["query"]:
             params["query"] = filters["query"]
+        for name, day in zip(capabilities.event_date_params(self.server), dates, strict=True):
+            if day is not None:
+                params[name] = f"IS:{day.isoformat()}"
         answer = await self._read(
             "GET", "/api/admin/search/events", _adapter(EventSearchAnswer), params=params
         )
@@ -389,11 +439,13 @@ class AdminClient(ArchiveOperations, AddonOperations):  # archived flags (`archi
         offset: int = 0,
         limit: int = 50,
         fresh: bool = False,
+        archived: bool = False,
     ) -> FeaturePage:
         """Server-side search. See `search_budget` for how real Unleash's
         15-a-minute limit is spent: cached, then answered from the project list when it can.
         `fresh` (a reload the user asked for) skips the cache: the answer is the server's now,
-        or RateLimited saying when the budget allows the next search."""
+        or RateLimited saying when the budget allows the next search. `archived` asks for the
+        archived flags, in the way this server's version understands."""
         params: dict[str, Any] = {
             "sortBy": sort_by,
             "sortOrder": sort_order,
@@ -404,6 +456,12 @@ class AdminClient(ArchiveOperations, AddonOperations):  # archived flags (`archi
             params["query"] = query
         if project:
             params["project"] = f"IS:{project}"
+        if archived:
+            self._require_version(capabilities.ARCHIVED_FLAGS)
+        if archived and capabilities.archived_by_lifecycle(self.server):
+            lifecycle = [*lifecycle, "archived"]
+        elif archived:
+            params["archived"] = "IS:true"
         for name, values in (("type", types), ("state", states), ("lifecycle", lifecycle)):
             if values:
                 params[name] = _is_any_of(values)
@@ -423,9 +481,9 @@ class AdminClient(ArchiveOperations, AddonOperations):  # archived flags (`archi
             except errors.RateLimited as exc:
                 self._search_budget.exhaust()
                 wait = exc.retry_after
-                if not list_can_answer(project, states, lifecycle, sort_by):
+                if archived or not list_can_answer(project, states, lifecycle, sort_by):
                     raise
-        elif not list_can_answer(project, states, lifecycle, sort_by):
+        elif archived or not list_can_answer(project, states, lifecycle, sort_by):
             path = "/api/admin/search/features"
             raise errors.RateLimited(
                 "GET",

@@ -1,0 +1,222 @@
+"""The client against Unleash's published admin OpenAPI document (v7.5.0, Enterprise included):
+every request it sends is a documented operation with a valid body; the documented answers of
+the Enterprise reads parse into our models; the sandbox's answers match the documented schemas,
+except for the differences named here (the contract wins where they disagree)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import inspect
+import json
+from typing import Any
+from urllib.parse import unquote
+
+import httpx
+import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+from openapi_reference import Operation, reference
+from pydantic import TypeAdapter
+
+from flagtui.api import AdminClient
+from flagtui.api.models import ChangeRequest, ProjectAccess
+from flagtui.api.wire import ChangeRequestList, GroupsAnswer, RolesAnswer, UserSearchAnswer
+
+# Requests flagtui sends that the 7.5.0 document does not have, each on purpose.
+UNDOCUMENTED = {
+    # The contract's operation 9; Unleash 7 removed it (flagtui sends it to the sandbox and to
+    # Unleash up to 6.x, GET /api/admin/search/events from 7).
+    ("POST", "/api/admin/events/search"): "contract operation 9, removed in Unleash 7",
+}
+
+
+class Recording(httpx.AsyncBaseTransport):
+    """Real HTTP to the sandbox; keeps each request for the checks."""
+
+    def __init__(self) -> None:
+        self.inner = httpx.AsyncHTTPTransport()
+        self.requests: list[httpx.Request] = []
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        await request.aread()
+        self.requests.append(request)
+        return await self.inner.handle_async_request(request)
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
+async def _every_call(client: AdminClient) -> set[str]:
+    """Each public method of the client, once, on the sandbox's demo data; their names."""
+    feature = (await client.search_features(project="payments", limit=1)).features[0].name
+    today = dt.datetime.now(dt.UTC).date()
+    calls = {
+        "connect": client.connect(),
+        "list_projects": client.list_projects(),
+        "search_features": client.search_features(query="a", project="payments", types=["release"]),
+        "prefetch_features": client.prefetch_features(project="payments", offset=50),
+        "list_project_features": client.list_project_features("payments"),
+        "get_feature": client.get_feature("payments", feature),
+        "patch_feature": client.patch_feature(
+            "payments", feature, [{"op": "replace", "path": "/description", "value": "x"}]
+        ),
+        "list_project_environments": client.list_project_environments("payments"),
+        "list_feature_types": client.list_feature_types(),
+        "update_feature_type_lifetime": client.update_feature_type_lifetime("release", 30),
+        "list_addons": client.list_addons(),
+        "set_addon_enabled": client.set_addon_enabled(1, False),
+        "list_integration_events": client.list_integration_events(1, limit=5),
+        "search_users": client.search_users("ad"),
+        "search_events": client.search_events(feature=feature, limit=5),
+        "list_roles": client.list_roles(),
+        "list_groups": client.list_groups(),
+        "get_project_access": client.get_project_access("payments"),
+        "set_project_access": client.set_project_access(
+            "payments", roles=[4], users=[1], groups=[]
+        ),
+        "list_change_requests": client.list_change_requests("mobile-app"),
+        "get_change_request": client.get_change_request("mobile-app", 1),
+        "delete_change_request": client.delete_change_request("mobile-app", 1),
+        "uncomplete_feature": client.uncomplete_feature("payments", feature),
+        "list_archived_features": client.list_archived_features("payments"),
+        "find_archived_feature": client.find_archived_feature("payments", feature),
+        "get_feature_or_archived": client.get_feature_or_archived("payments", feature),
+        "revive_features": client.revive_features("payments", [feature]),
+        "remove_project_environment": client.remove_project_environment("payments", "development"),
+    }
+    for name, call in calls.items():
+        await call
+        assert client.requests_sent, name
+    await client.search_events(since=today, until=today)  # the GET route, with dates
+    return set(calls) | {"aclose"}
+
+
+async def test_every_request_the_client_sends_is_a_documented_operation(sandbox):
+    ref = reference()
+    recording = Recording()
+    async with AdminClient(sandbox.url, sandbox.admin_token, transport=recording) as client:
+        called = await _every_call(client)
+    members = inspect.getmembers(AdminClient)
+    public = {n for n, f in members if not n.startswith("_") and callable(f)}
+    assert public - called == set(), "add the new client methods to _every_call"
+
+    problems, undocumented = [], set()
+    for request in recording.requests:
+        path = unquote(request.url.path)
+        operation = ref.operation(request.method, path)
+        if operation is None:
+            key = (request.method, path)
+            assert key in UNDOCUMENTED, f"{request.method} {path} is not in the 7.5.0 document"
+            undocumented.add(key)
+            continue
+        problems += _request_problems(ref, operation, request)
+    assert problems == []
+    assert undocumented == set(UNDOCUMENTED)  # a difference no longer sent leaves this list
+
+
+def _request_problems(ref: Any, operation: Operation, request: httpx.Request) -> list[str]:
+    where = f"{operation.method} {operation.template}"
+    problems = [
+        f"{where}: query parameter {name!r} is not documented"
+        for name in request.url.params
+        if name not in operation.query_names
+    ]
+    schema = operation.body_schema()
+    if request.content:
+        if schema is None:
+            return [*problems, f"{where}: sends a body the document does not take"]
+        body = json.loads(request.content)
+        problems += [f"{where}: body {p}" for p in ref.problems(schema, body)]
+    elif schema is not None and operation.spec["requestBody"].get("required"):
+        problems.append(f"{where}: the document requires a body")
+    return problems
+
+
+# -- documented answers parse into our models ------------------------------------------------
+
+READS = [
+    ("GET", "/api/admin/projects/p/change-requests", ChangeRequestList),
+    ("GET", "/api/admin/projects/p/change-requests/1", ChangeRequest),
+    ("GET", "/api/admin/projects/p/access", ProjectAccess),
+    ("GET", "/api/admin/roles", RolesAnswer),
+    ("GET", "/api/admin/groups", GroupsAnswer),
+    ("GET", "/api/admin/user-admin/search", UserSearchAnswer),
+]
+# Found by these tests, not fixed yet (the models belong to the contract's typing work): each
+# xfail is strict, so the fix makes it fail until it is removed here.
+MODEL_GAPS = {
+    "/api/admin/projects/p/change-requests": "models require fields the document leaves optional",
+    "/api/admin/projects/p/change-requests/1": "models require fields the document leaves optional",
+    "/api/admin/groups": "a documented group may lack fields GroupsAnswer requires",
+}
+SANDBOX_GAPS = {
+    "/api/admin/projects/p/change-requests": "the sandbox's change request matches neither oneOf",
+    "/api/admin/projects/p/change-requests/1": "the sandbox's change request matches neither oneOf",
+}
+
+
+def _cases(gaps: dict[str, str]) -> list[Any]:
+    return [
+        pytest.param(
+            *read,
+            id=read[1],
+            marks=[pytest.mark.xfail(strict=True, reason=gaps[read[1]])] if read[1] in gaps else [],
+        )
+        for read in READS
+    ]
+
+
+@pytest.mark.parametrize(("method", "path", "model"), _cases(MODEL_GAPS))
+def test_documented_answers_parse_into_our_models(method, path, model):
+    ref = reference()
+    operation = ref.operation(method, path)
+    assert operation is not None, f"{method} {path} left the document"
+    schema = operation.response_schema()
+    assert schema is not None
+    adapter = TypeAdapter(model)
+
+    @settings(
+        max_examples=5,
+        phases=[Phase.generate],  # no shrinking: a failure's first example says enough
+        deadline=None,
+        derandomize=True,
+        database=None,
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(ref.instances(schema))
+    def parses(instance: Any) -> None:
+        adapter.validate_python(instance)
+
+    parses()
+
+
+def test_a_documented_delete_of_a_change_request_has_no_body():
+    operation = reference().operation("DELETE", "/api/admin/projects/p/change-requests/1")
+    assert operation is not None
+    assert operation.response_schema() is None
+
+
+# -- the sandbox's answers against the documented schemas ------------------------------------
+
+# Where the sandbox (the contract) answers differently from the 7.5.0 document, on purpose.
+SANDBOX_DIFFERENCES = {
+    "/api/admin/user-admin/search": "contract operation 7 answers {users, rootRoles}; "
+    "the document (and real Unleash) a bare array",
+}
+
+
+@pytest.mark.parametrize(("method", "path", "model"), _cases(SANDBOX_GAPS))
+async def test_the_sandboxs_answers_match_the_documented_schemas(sandbox, method, path, model):
+    ref = reference()
+    concrete = path.replace("/p/", "/mobile-app/")
+    operation = ref.operation(method, concrete)
+    assert operation is not None
+    async with httpx.AsyncClient(
+        base_url=sandbox.url, headers={"Authorization": sandbox.admin_token}
+    ) as http:
+        answer = await http.get(concrete, params={"q": "ad"} if "search" in path else None)
+    assert answer.status_code == 200, answer.text
+    errors = ref.problems(operation.response_schema() or {}, answer.json())
+    if path in SANDBOX_DIFFERENCES:
+        assert errors, f"{path} matches the document now: drop it from SANDBOX_DIFFERENCES"
+    else:
+        assert errors == []

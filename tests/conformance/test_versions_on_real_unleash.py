@@ -1,0 +1,96 @@
+"""What differs between the Unleash versions CI runs (5.12.8 smoke, 6.10.1, 7.5.1, 8.2.0), and
+that the client follows each: the event search route and its date parameters, areas that came in
+a later version saying which one they need, the user and environment shapes."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from flagtui.api import NotSupported
+from flagtui.api.capabilities import parse_version
+
+pytestmark = pytest.mark.unleash
+
+
+def _version(client) -> tuple[int, int, int]:
+    version = parse_version(client.server.version)
+    assert version is not None, client.server.version
+    return version
+
+
+async def test_the_contracts_post_event_search_exists_up_to_6(real_client, unleash_admin):
+    """Operation 9 as the contract writes it, on the server itself: 200 up to 6.x, 404 from 7."""
+    answer = await unleash_admin.post("/api/admin/events/search", json={"limit": 2})
+    if _version(real_client) < (7, 0, 0):
+        assert answer.status_code == 200, answer.text
+        body = answer.json()
+        assert len(body["events"]) <= 2
+        assert body["events"][0]["id"] > body["events"][-1]["id"]
+    else:
+        assert answer.status_code == 404
+
+
+async def test_event_search_by_date_uses_the_versions_parameters(real_client, real_feature):
+    today = dt.datetime.now(dt.UTC).date()
+    if _version(real_client) < (6, 1, 0):
+        with pytest.raises(NotSupported, match=r"needs Unleash 6\.1 "):
+            await real_client.search_events(since=today)
+        return
+    page = await real_client.search_events(feature=real_feature, since=today, until=today)
+    assert real_feature in {e.feature_name for e in page.events}
+    tomorrow = today + dt.timedelta(days=1)
+    later = await real_client.search_events(feature=real_feature, since=tomorrow)
+    assert later.events == []
+
+
+async def test_deliveries_say_which_version_they_need(real_client):
+    if _version(real_client) >= (6, 1, 0):
+        assert await real_client.list_integration_events(999_999) == []
+        return
+    with pytest.raises(NotSupported, match=r"Integration deliveries needs Unleash 6\.1 "):
+        await real_client.list_integration_events(1)
+
+
+async def test_users_carry_is_api_before_7(real_client):
+    users = (await real_client.list_users()).users
+    admin = next(u for u in users if u.username == "admin")
+    if _version(real_client) < (7, 0, 0):
+        assert admin.is_api is False
+    else:
+        assert admin.is_api is None
+
+
+async def test_the_default_environment_exists_before_7_and_is_not_linked(real_client):
+    envs = {e.name: e for e in await real_client.list_project_environments("default")}
+    assert {"development", "production"} <= set(envs)
+    if _version(real_client) < (7, 0, 0):
+        assert "default" in envs and not envs["default"].visible
+    else:
+        assert "default" not in envs
+
+
+async def test_archived_flags_are_found_on_every_version(real_client, real_feature):
+    """`lifecycle=IS:archived` is unknown to 7.5.1 (an empty answer); `archived=IS:true` there.
+    5.x's archive has a route of its own, which flagtui does not read: the area says so."""
+    await real_client.patch_feature(
+        "default", real_feature, [{"op": "replace", "path": "/archived", "value": True}]
+    )
+    if _version(real_client) < (6, 0, 0):
+        with pytest.raises(NotSupported, match=r"Archived flags needs Unleash 6\.0 "):
+            await real_client.find_archived_feature("default", real_feature)
+        return
+    found = await real_client.find_archived_feature("default", real_feature)
+    assert found is not None and found.is_archived
+    await real_client.revive_features("default", [real_feature])
+
+
+async def test_lifecycle_says_what_it_needs_where_its_flag_is_off(real_client, real_feature):
+    """5.12 has the lifecycle routes behind a flag, off by default ("Feature lifecycle is
+    disabled.", 404); from 6.3 they are always on."""
+    if _version(real_client) >= (6, 3, 0):
+        await real_client.uncomplete_feature("default", real_feature)
+        return
+    with pytest.raises(NotSupported, match=r"Flag lifecycle needs Unleash 6\.3 \(or 5\.12 with"):
+        await real_client.uncomplete_feature("default", real_feature)
