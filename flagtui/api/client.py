@@ -11,12 +11,8 @@ answering?), which the UI watches.
 from __future__ import annotations
 
 import asyncio
-import datetime as dt
-import functools
-import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
-from urllib.parse import quote
 
 import httpx
 from pydantic import TypeAdapter
@@ -24,67 +20,38 @@ from pydantic import TypeAdapter
 from flagtui.api import capabilities, errors, validation
 from flagtui.api.addons import AddonOperations
 from flagtui.api.archive import ArchiveOperations
+from flagtui.api.browse import BrowseReads
 from flagtui.api.capabilities import event_search_route, server_info
+from flagtui.api.event_search import EventSearchOperations
+from flagtui.api.feature_search import REAL_SEARCH_BUDGET, FeatureSearchOperations
 from flagtui.api.health import Health
 from flagtui.api.models import (
-    AddonList,
-    ChangeRequest,
-    EventPage,
     Feature,
-    FeaturePage,
     FeatureType,
-    Group,
     IntegrationEvent,
     PatchOperation,
-    Project,
-    ProjectAccess,
-    ProjectEnvironment,
-    Role,
     ServerInfo,
     User,
     UserList,
 )
-from flagtui.api.search_budget import SearchBudget, list_can_answer, page_from_list
+from flagtui.api.search_budget import SearchBudget
 from flagtui.api.transport import DEFAULT_RETRY_DELAYS, Transport
-from flagtui.api.wire import (
-    ChangeRequestList,
-    EventSearchAnswer,
-    FeatureList,
-    FeatureTypes,
-    GroupsAnswer,
-    IntegrationEvents,
-    ProjectEnvironments,
-    ProjectsAnswer,
-    RawObject,
-    RolesAnswer,
-    UserSearchAnswer,
-)
+from flagtui.api.wire import IntegrationEvents, RawObject, UserSearchAnswer, adapter, seg
 
 T = TypeVar("T")
-FEATURE_SEARCH_CACHE_S = 30.0
-REAL_SEARCH_BUDGET = (14, 60.0)  # real Unleash: 15 a minute per client; one kept in reserve
+
+_FEATURE = adapter(Feature)
+_FEATURE_TYPE = adapter(FeatureType)
+_RAW = adapter(RawObject)
 
 
-def _seg(value: str | int) -> str:
-    return quote(str(value), safe="")
-
-
-@functools.cache
-def _adapter(model: Any) -> TypeAdapter[Any]:
-    """One per model: building a TypeAdapter builds its schema (about 1 ms per request)."""
-    return TypeAdapter(model)
-
-
-_FEATURE = _adapter(Feature)
-_FEATURE_TYPE = _adapter(FeatureType)
-_CHANGE_REQUEST = _adapter(ChangeRequest)
-_PROJECT_ACCESS = _adapter(ProjectAccess)
-_ADDONS = _adapter(AddonList)
-_FEATURE_PAGE = _adapter(FeaturePage)
-_RAW = _adapter(RawObject)
-
-
-class AdminClient(ArchiveOperations, AddonOperations):  # archived flags (`archive`), addons
+class AdminClient(
+    BrowseReads,  # projects, features, environments, types, addons, Enterprise lists
+    FeatureSearchOperations,  # feature search within real Unleash's budget, cached
+    EventSearchOperations,  # operation 9 on either event search route
+    ArchiveOperations,  # archived flags
+    AddonOperations,  # switching an integration on or off
+):
     def __init__(
         self,
         base_url: str,
@@ -249,7 +216,7 @@ class AdminClient(ArchiveOperations, AddonOperations):  # archived flags (`archi
         the archived flags if the patch archived it (the live read is a 404 then). The patch was
         applied once the server said so: if that read fails, its short answer is returned."""
         body = [op.to_wire() for op in validation.patch_operations(ops)]
-        path = f"/api/admin/projects/{_seg(project)}/features/{_seg(feature)}"
+        path = f"/api/admin/projects/{seg(project)}/features/{seg(feature)}"
         updated = await self._write("patch feature", "PATCH", path, _FEATURE, body)
         assert updated is not None
         if updated.is_full:
@@ -269,16 +236,16 @@ class AdminClient(ArchiveOperations, AddonOperations):  # archived flags (`archi
             "limit": validation.non_negative("limit", limit),
             "offset": validation.non_negative("offset", offset),
         }
-        path = f"/api/admin/addons/{_seg(addon_id)}/events"
+        path = f"/api/admin/addons/{seg(addon_id)}/events"
         answer = await self._versioned(
             capabilities.INTEGRATION_DELIVERIES,
-            lambda: self._read("GET", path, _adapter(IntegrationEvents), params=params),
+            lambda: self._read("GET", path, adapter(IntegrationEvents), params=params),
         )
         return answer.integration_events
 
     async def remove_project_environment(self, project: str, environment: str) -> None:
         """Operation 3."""
-        path = f"/api/admin/projects/{_seg(project)}/environments/{_seg(environment)}"
+        path = f"/api/admin/projects/{seg(project)}/environments/{seg(environment)}"
         await self._write("remove environment", "DELETE", path)
 
     async def set_project_access(
@@ -294,14 +261,14 @@ class AdminClient(ArchiveOperations, AddonOperations):  # archived flags (`archi
             raise errors.InvalidArgument("roles", "at least one role")
         if not body["users"] and not body["groups"]:
             raise errors.InvalidArgument("users/groups", "at least one user or group")
-        path = f"/api/admin/projects/{_seg(project)}/access"
+        path = f"/api/admin/projects/{seg(project)}/access"
         await self._enterprise(
             "Project access", lambda: self._write("grant access", "POST", path, json=body)
         )
 
     async def uncomplete_feature(self, project: str, feature: str) -> None:
         """Operation 5."""
-        path = f"/api/admin/projects/{_seg(project)}/features/{_seg(feature)}/lifecycle/uncomplete"
+        path = f"/api/admin/projects/{seg(project)}/features/{seg(feature)}/lifecycle/uncomplete"
         await self._versioned(
             capabilities.LIFECYCLE, lambda: self._write("mark uncompleted", "POST", path)
         )
@@ -311,7 +278,7 @@ class AdminClient(ArchiveOperations, AddonOperations):  # archived flags (`archi
     ) -> FeatureType:
         """Operation 6. None (or 0) means flags of this type never become potentially stale."""
         body = {"lifetimeDays": validation.lifetime_days(lifetime_days)}
-        path = f"/api/admin/feature-types/{_seg(type_id)}/lifetime"
+        path = f"/api/admin/feature-types/{seg(type_id)}/lifetime"
         area = capabilities.FEATURE_TYPE_LIFETIME
         try:
             updated = await self._versioned(
@@ -329,257 +296,13 @@ class AdminClient(ArchiveOperations, AddonOperations):  # archived flags (`archi
         """Operation 7. Accepts the contract's {users, rootRoles} and real Unleash's bare array."""
         params = {"q": validation.user_query(q)}
         answer: UserList | list[User] = await self._read(
-            "GET", "/api/admin/user-admin/search", _adapter(UserSearchAnswer), params=params
+            "GET", "/api/admin/user-admin/search", adapter(UserSearchAnswer), params=params
         )
         return answer if isinstance(answer, UserList) else UserList(users=answer)
 
     async def delete_change_request(self, project: str, change_request_id: int | str) -> None:
         """Operation 8 (Enterprise)."""
-        path = f"/api/admin/projects/{_seg(project)}/change-requests/{_seg(change_request_id)}"
+        path = f"/api/admin/projects/{seg(project)}/change-requests/{seg(change_request_id)}"
         await self._enterprise(
             "Change requests", lambda: self._write("delete change request", "DELETE", path)
         )
-
-    async def search_events(
-        self,
-        *,
-        type: str | None = None,
-        project: str | None = None,
-        feature: str | None = None,
-        query: str | None = None,
-        limit: int = 100,
-        cursor: int | None = None,
-        since: dt.date | None = None,
-        until: dt.date | None = None,
-    ) -> EventPage:
-        """Operation 9, newest first. `cursor` comes from the previous page's `next_cursor`.
-
-        The contract's POST /events/search pages by event id; Unleash 7+ removed it for
-        GET /search/events (from 6.1), which pages by row offset. The route is chosen on
-        connect, and a 404 on the POST route switches to the GET one. Dates (`since`, `until`,
-        both days included) exist on the GET route only, so they choose it.
-        """
-        validation.event_search_limit(limit)
-        if cursor is not None:
-            validation.non_negative("cursor", cursor)
-        filters = {"type": type, "project": project, "feature": feature, "query": query}
-        if self._connecting is not None:
-            await self._connecting.wait()  # the route depends on the version
-        if since is not None or until is not None:
-            self._require_version(capabilities.EVENT_DATES)
-            return await self._search_events_get(filters, limit, cursor, (since, until))
-        if self._event_route != "get":
-            try:
-                return await self._search_events_post(filters, limit, cursor)
-            except errors.NotFoundError:
-                if self._event_route == "post":
-                    raise
-                self._event_route = "get"
-        return await self._search_events_get(filters, limit, cursor)
-
-    async def _search_events_post(
-        self, filters: dict[str, str | None], limit: int, cursor: int | None
-    ) -> EventPage:
-        body: dict[str, Any] = {k: v for k, v in filters.items() if v}
-        body["limit"] = limit
-        if cursor:
-            body["offset"] = cursor
-        answer = await self._read(
-            "POST", "/api/admin/events/search", _adapter(EventSearchAnswer), json=body
-        )
-        events = answer.events
-        more = len(events) == limit and events and events[-1].id > 1
-        return EventPage(
-            events=events,
-            total=answer.total_events,
-            next_cursor=events[-1].id - 1 if more else None,
-        )
-
-    async def _search_events_get(
-        self,
-        filters: dict[str, str | None],
-        limit: int,
-        cursor: int | None,
-        dates: tuple[dt.date | None, dt.date | None] = (None, None),
-    ) -> EventPage:
-        params: dict[str, Any] = {"limit": limit, "offset": cursor or 0}
-        for key in ("type", "project", "feature"):
-            if filters[key]:
-                params[key] = f"IS:{filters[key]}"
-        if filters["query"]:
-            params["query"] = filters["query"]
-        for name, day in zip(capabilities.event_date_params(self.server), dates, strict=True):
-            if day is not None:
-                params[name] = f"IS:{day.isoformat()}"
-        answer = await self._read(
-            "GET", "/api/admin/search/events", _adapter(EventSearchAnswer), params=params
-        )
-        events = answer.events
-        seen = (cursor or 0) + len(events)
-        total = answer.total if answer.total is not None else answer.total_events
-        more = len(events) == limit and (total is None or seen < total)
-        return EventPage(events=events, total=total, next_cursor=seen if more else None)
-
-    # -- browse reads ----------------------------------------------------------------------------
-
-    async def list_projects(self) -> list[Project]:
-        answer = await self._read("GET", "/api/admin/projects", _adapter(ProjectsAnswer))
-        return answer.projects
-
-    async def search_features(
-        self,
-        *,
-        query: str | None = None,
-        project: str | None = None,
-        types: Sequence[str] = (),
-        states: Sequence[str] = (),
-        lifecycle: Sequence[str] = (),
-        sort_by: str = "name",
-        sort_order: str = "asc",
-        offset: int = 0,
-        limit: int = 50,
-        fresh: bool = False,
-        archived: bool = False,
-    ) -> FeaturePage:
-        """Server-side search. See `search_budget` for how real Unleash's
-        15-a-minute limit is spent: cached, then answered from the project list when it can.
-        `fresh` (a reload the user asked for) skips the cache: the answer is the server's now,
-        or RateLimited saying when the budget allows the next search. `archived` asks for the
-        archived flags, in the way this server's version understands."""
-        params: dict[str, Any] = {
-            "sortBy": sort_by,
-            "sortOrder": sort_order,
-            "offset": validation.non_negative("offset", offset),
-            "limit": validation.non_negative("limit", limit),
-        }
-        if query:
-            params["query"] = query
-        if project:
-            params["project"] = f"IS:{project}"
-        if archived:
-            self._require_version(capabilities.ARCHIVED_FLAGS)
-        if archived and capabilities.archived_by_lifecycle(self.server):
-            lifecycle = [*lifecycle, "archived"]
-        elif archived:
-            params["archived"] = "IS:true"
-        for name, values in (("type", types), ("state", states), ("lifecycle", lifecycle)):
-            if values:
-                params[name] = _is_any_of(values)
-        cache_key = tuple(sorted(params.items()))
-        cached = None if fresh else self._cached(cache_key)
-        if cached is not None:
-            return cached
-        wait = self._search_budget.wait()
-        if wait == 0:
-            try:
-                self._search_budget.spend()
-                page = await self._read(
-                    "GET", "/api/admin/search/features", _FEATURE_PAGE, params=params
-                )
-                self._search_cache[cache_key] = (time.monotonic(), page)
-                return page
-            except errors.RateLimited as exc:
-                self._search_budget.exhaust()
-                wait = exc.retry_after
-                if archived or not list_can_answer(project, states, lifecycle, sort_by):
-                    raise
-        elif archived or not list_can_answer(project, states, lifecycle, sort_by):
-            path = "/api/admin/search/features"
-            raise errors.RateLimited(
-                "GET",
-                path,
-                retry_after=round(wait, 1),
-                message="flagtui holds back: real Unleash allows 15 feature searches a minute",
-                profile=self.profile,
-            )
-        assert project is not None
-        return page_from_list(
-            await self._project_features_cached(project, fresh=fresh),
-            query=query,
-            types=types,
-            states=states,
-            sort_by=sort_by,
-            sort_order=sort_order,
-            offset=offset,
-            limit=limit,
-        )
-
-    async def prefetch_features(self, **search: Any) -> bool:
-        """Read a page the user is likely to open next (the following one) into the search
-        cache, only while at least half of the search budget is unspent: it never costs a
-        search the user asks for. True if the page is now cached."""
-        if self._search_budget.spare() * 2 < self._search_budget.limit:
-            return False
-        await self.search_features(**search)
-        return True
-
-    def _cached(self, key: tuple[Any, ...]) -> Any:
-        hit = self._search_cache.get(key)
-        if hit and time.monotonic() - hit[0] < FEATURE_SEARCH_CACHE_S:
-            return hit[1]
-        return None
-
-    async def _project_features_cached(self, project: str, *, fresh: bool) -> list[Feature]:
-        key = ("project-list", project)
-        cached = None if fresh else self._cached(key)
-        if cached is None:
-            cached = await self.list_project_features(project)
-            self._search_cache[key] = (time.monotonic(), cached)
-        return cached
-
-    async def list_project_features(self, project: str) -> list[Feature]:
-        """Every live feature of a project in one read (not rate-limited on real Unleash)."""
-        path = f"/api/admin/projects/{_seg(project)}/features"
-        answer = await self._read("GET", path, _adapter(FeatureList))
-        return answer.features
-
-    async def get_feature(self, project: str, feature: str) -> Feature:
-        path = f"/api/admin/projects/{_seg(project)}/features/{_seg(feature)}"
-        return await self._read("GET", path, _FEATURE)
-
-    async def list_project_environments(self, project: str) -> list[ProjectEnvironment]:
-        path = f"/api/admin/environments/project/{_seg(project)}"
-        answer = await self._read("GET", path, _adapter(ProjectEnvironments))
-        return answer.environments
-
-    async def list_feature_types(self) -> list[FeatureType]:
-        answer = await self._read("GET", "/api/admin/feature-types", _adapter(FeatureTypes))
-        return answer.types
-
-    async def list_addons(self) -> AddonList:
-        return await self._read("GET", "/api/admin/addons", _ADDONS)
-
-    async def list_change_requests(self, project: str) -> list[ChangeRequest]:
-        path = f"/api/admin/projects/{_seg(project)}/change-requests"
-        answer = await self._enterprise(
-            "Change requests", lambda: self._read("GET", path, _adapter(ChangeRequestList))
-        )
-        return list(answer)
-
-    async def get_change_request(self, project: str, change_request_id: int | str) -> ChangeRequest:
-        path = f"/api/admin/projects/{_seg(project)}/change-requests/{_seg(change_request_id)}"
-        return await self._enterprise(
-            "Change requests", lambda: self._read("GET", path, _CHANGE_REQUEST)
-        )
-
-    async def list_roles(self) -> list[Role]:
-        answer = await self._enterprise(
-            "Roles", lambda: self._read("GET", "/api/admin/roles", _adapter(RolesAnswer))
-        )
-        return answer.roles
-
-    async def list_groups(self) -> list[Group]:
-        answer = await self._enterprise(
-            "Groups", lambda: self._read("GET", "/api/admin/groups", _adapter(GroupsAnswer))
-        )
-        return answer.groups
-
-    async def get_project_access(self, project: str) -> ProjectAccess:
-        path = f"/api/admin/projects/{_seg(project)}/access"
-        return await self._enterprise(
-            "Project access", lambda: self._read("GET", path, _PROJECT_ACCESS)
-        )
-
-
-def _is_any_of(values: Sequence[str]) -> str:
-    return f"IS:{values[0]}" if len(values) == 1 else f"IS_ANY_OF:{','.join(values)}"
