@@ -1,4 +1,5 @@
-"""Typed records of the admin API.
+"""Typed records of the admin API; the Enterprise ones are in `enterprise_models`, the base
+and the people a record can name in `records`; all are importable from here.
 
 Fields follow the contract (spec/admin-api.md): required fields are required, the rest optional,
 unknown fields ignored. Attributes are snake_case; the wire names are camelCase aliases.
@@ -9,24 +10,63 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
-from pydantic.alias_generators import to_camel
+from pydantic import Field
 
+from flagtui.api.enterprise_models import (
+    AccessGroup,
+    AccessUser,
+    ChangeRequest,
+    ChangeRequestComment,
+    ChangeRequestReview,
+    ChangeRequestSchedule,
+    Group,
+    GroupMember,
+    ProjectAccess,
+    Role,
+)
+from flagtui.api.records import CreatedBy, Record, User
 from flagtui.contract import PATCH_OPS_WITH_FROM, PATCH_OPS_WITH_VALUE, PatchOp
 
-
-class Record(BaseModel):
-    # defer_build: schemas are built on first use, not at import (faster start-up)
-    model_config = ConfigDict(
-        alias_generator=to_camel, populate_by_name=True, extra="ignore", defer_build=True
-    )
-
-
-class CreatedBy(Record):
-    id: int | None = None
-    name: str | None = None
-    username: str | None = None
-    image_url: str | None = None
+__all__ = [
+    "AccessGroup",
+    "AccessUser",
+    "Addon",
+    "AddonList",
+    "AddonParameterSpec",
+    "AddonProvider",
+    "ChangeRequest",
+    "ChangeRequestComment",
+    "ChangeRequestReview",
+    "ChangeRequestSchedule",
+    "Collaborators",
+    "Constraint",
+    "CreatedBy",
+    "Dependency",
+    "EventPage",
+    "EventRecord",
+    "Feature",
+    "FeatureEnvironment",
+    "FeaturePage",
+    "FeatureType",
+    "Group",
+    "GroupMember",
+    "IntegrationEvent",
+    "Lifecycle",
+    "PatchOperation",
+    "Project",
+    "ProjectAccess",
+    "ProjectEnvironment",
+    "Record",
+    "Role",
+    "ServerInfo",
+    "Strategy",
+    "Tag",
+    "User",
+    "UserList",
+    "Variant",
+    "VariantOverride",
+    "VariantPayload",
+]
 
 
 class Tag(Record):
@@ -252,124 +292,9 @@ class AddonList(Record):
     providers: list[AddonProvider] = Field(default_factory=list)
 
 
-class Role(Record):
-    id: int
-    type: str
-    name: str
-    description: str | None = None
-    project: str | None = None
-
-
-class User(Record):
-    id: int
-    is_api: bool | None = Field(default=None, alias="isAPI")
-    name: str | None = None
-    email: str | None = None
-    username: str | None = None
-    image_url: str | None = None
-    invite_link: str | None = None
-    login_attempts: int | None = None
-    email_sent: bool | None = None
-    root_role: int | None = None
-    seen_at: datetime | None = None
-    created_at: datetime | None = None
-    account_type: str | None = None
-    permissions: list[str] | None = None
-    scim_id: str | None = None
-
-    @property
-    def label(self) -> str:
-        return self.name or self.username or self.email or f"user {self.id}"
-
-
 class UserList(Record):
     users: list[User]
     root_roles: list[Role] = Field(default_factory=list)
-
-
-class GroupMember(Record):
-    user: User
-
-
-class Group(Record):
-    id: int
-    name: str
-    description: str | None = None
-    users: list[GroupMember] | None = None
-    user_count: int | None = None
-    root_role: int | None = None
-    created_at: datetime | None = None
-
-
-class AccessUser(Record):
-    """A user holding project roles: `roles` are role ids (see ProjectAccess.roles)."""
-
-    id: int
-    name: str | None = None
-    username: str | None = None
-    email: str | None = None
-    roles: list[int] = Field(default_factory=list)
-
-    @property
-    def label(self) -> str:
-        return self.name or self.username or self.email or f"user {self.id}"
-
-
-class AccessGroup(Record):
-    """A group holding project roles: `roles` are role ids."""
-
-    id: int
-    name: str | None = None
-    roles: list[int] = Field(default_factory=list)
-
-    @property
-    def label(self) -> str:
-        return self.name or f"group {self.id}"
-
-
-class ProjectAccess(Record):
-    """Who holds which project roles (GET /projects/:p/access, Enterprise)."""
-
-    roles: list[Role] = Field(default_factory=list)
-    users: list[AccessUser] = Field(default_factory=list)
-    groups: list[AccessGroup] = Field(default_factory=list)
-
-
-class ChangeRequestSchedule(Record):
-    scheduled_at: datetime | None = None
-    status: str | None = None
-
-
-class ChangeRequestReview(Record):
-    """An approval or a rejection of a change request: who, and when."""
-
-    created_by: CreatedBy | None = None
-    created_at: datetime | None = None
-
-
-class ChangeRequestComment(Record):
-    id: int | None = None
-    text: str = ""
-    created_by: CreatedBy | None = None
-    created_at: datetime | None = None
-
-
-class ChangeRequest(Record):
-    """The contract shows only the id; the rest follows Unleash Enterprise and is optional."""
-
-    id: int | str
-    title: str | None = None
-    environment: str | None = None
-    state: str | None = None
-    project: str | None = None
-    created_at: datetime | None = None
-    created_by: CreatedBy | None = None
-    min_approvals: int | None = None
-    features: list[dict[str, Any]] | None = None
-    approvals: list[ChangeRequestReview] | None = None
-    rejections: list[ChangeRequestReview] | None = None
-    comments: list[ChangeRequestComment] | None = None
-    schedule: ChangeRequestSchedule | None = None
 
 
 class PatchOperation(Record):
