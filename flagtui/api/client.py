@@ -1,5 +1,9 @@
 """AdminClient: one per profile; every contract operation and every browse read is one method.
 
+The contract's operations are here; the browse reads (`browse`), the feature search
+(`feature_search`), the event search (`event_search`), archived flags (`archive`) and addons
+(`addons`) are mixed in from their modules.
+
 Read-only profiles are enforced here, once, in `_write`, before any request is built.
 Capabilities (edition, event search route) come from ui-config on `connect()`. Other reads need
 not wait for it: the app builds its first screen and sends that screen's reads while connecting.
