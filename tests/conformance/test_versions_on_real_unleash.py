@@ -10,6 +10,7 @@ import pytest
 
 from flagtui.api import NotSupported
 from flagtui.api.capabilities import parse_version
+from flagtui.api.models import UserList
 
 pytestmark = pytest.mark.unleash
 
@@ -53,8 +54,9 @@ async def test_deliveries_say_which_version_they_need(real_client):
         await real_client.list_integration_events(1)
 
 
-async def test_users_carry_is_api_before_7(real_client):
-    users = (await real_client.list_users()).users
+async def test_users_carry_is_api_before_7(real_client, unleash_admin):
+    answer = await unleash_admin.get("/api/admin/user-admin")
+    users = UserList.model_validate(answer.json()).users
     admin = next(u for u in users if u.username == "admin")
     if _version(real_client) < (7, 0, 0):
         assert admin.is_api is False
