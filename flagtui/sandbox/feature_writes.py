@@ -35,6 +35,11 @@ from flagtui.sandbox.inputs import Call
 
 PATCHABLE = ("description", "type", "stale", "impressionData", "archived")
 
+FLAG_EVENTS = (
+    ("stale", "feature-stale-on", "feature-stale-off"),
+    ("archived", "feature-archived", "feature-revived"),
+)
+
 
 def metadata(row: sqlite3.Row) -> dict[str, Any]:
     """The short feature row real Unleash puts in metadata events."""
@@ -161,26 +166,18 @@ def patch_feature(call: Call) -> shapes.Feature:
             pre_data=pre_data,
             **scope,
         )
-        if "stale" in changes:
-            stale = changes["stale"]
-            record(
-                conn,
-                call.caller,
-                "feature-stale-on" if stale else "feature-stale-off",
-                data={"name": name, "stale": stale},
-                pre_data={"name": name, "stale": not stale},
-                **scope,
-            )
-        if "archived" in changes:
-            archived = changes["archived"]
-            record(
-                conn,
-                call.caller,
-                "feature-archived" if archived else "feature-revived",
-                data={"name": name, "archived": archived},
-                pre_data={"name": name, "archived": not archived},
-                **scope,
-            )
+        # A flag switched on or off also records its own event, as Unleash does.
+        for field, when_on, when_off in FLAG_EVENTS:
+            if field in changes:
+                value = changes[field]
+                record(
+                    conn,
+                    call.caller,
+                    when_on if value else when_off,
+                    data={"name": name, field: value},
+                    pre_data={"name": name, field: not value},
+                    **scope,
+                )
         return after
 
 
