@@ -11,7 +11,6 @@ from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
-from typing import cast
 
 from textual import on, work
 from textual.app import App, SystemCommand
@@ -186,12 +185,14 @@ class FlagtuiApp(App[int]):
 
     def show_connect_failure(self, message: str) -> None:
         """Back to the connect screen; the areas are built afresh once connected."""
-        if not isinstance(self.screen, ConnectScreen):
+        if self.current_mode != CONNECT_MODE:
             self.switch_mode(CONNECT_MODE)
             for area in AREAS:
                 self.remove_mode(area.name)
                 self.add_mode(area.name, area.make_screen)
-        cast(ConnectScreen, self.screen).show_failure(message)
+        while not isinstance(self.screen, ConnectScreen):  # a screen opened before it failed
+            self.pop_screen()
+        self.screen.show_failure(message)
 
     def switch_area(self, name: str) -> None:
         if name not in AREAS_BY_NAME:
