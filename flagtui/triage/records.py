@@ -1,0 +1,79 @@
+"""What a failure source answers: failures with the integration they belong to, where they came
+from, and the stretches of time where deliveries may be missing (gaps)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Literal
+
+from flagtui.api.models import Addon, IntegrationEvent
+
+Origin = Literal["archive", "live"]
+
+
+@dataclass(frozen=True)
+class IntegrationRef:
+    """An integration as triage names it; `deleted` once the server no longer has it (only an
+    archive can know of such an integration)."""
+
+    id: int
+    provider: str
+    description: str | None = None
+    enabled: bool = True
+    deleted: bool = False
+
+    @classmethod
+    def of(cls, addon: Addon) -> IntegrationRef:
+        return cls(addon.id, addon.provider, addon.description, addon.enabled)
+
+    @property
+    def label(self) -> str:
+        """ "Deploy alerts (webhook)"; "webhook #2" when it has no description."""
+        named = f"{self.description} ({self.provider})" if self.description else None
+        label = named or f"{self.provider} #{self.id}"
+        return f"{label} [deleted]" if self.deleted else label
+
+
+@dataclass(frozen=True)
+class Failure:
+    integration: IntegrationRef
+    delivery: IntegrationEvent
+    origin: Origin
+
+
+@dataclass(frozen=True)
+class Gap:
+    """Deliveries of `integration_id` between `start` and `end` may never have been seen."""
+
+    integration_id: int
+    start: datetime
+    end: datetime
+
+
+@dataclass(frozen=True)
+class FailureGroup:
+    """Failures of one integration with the same normalised error text (`error_key`)."""
+
+    integration: IntegrationRef
+    error_key: str
+    example: str
+    count: int
+    first_seen: datetime
+    last_seen: datetime
+
+
+@dataclass
+class FailureWindow:
+    """Failures since a time, newest first, with what the source knows of its own coverage."""
+
+    origin: Origin
+    since: datetime | None
+    integrations: list[IntegrationRef]
+    failures: list[Failure] = field(default_factory=list)
+    groups: list[FailureGroup] = field(default_factory=list)
+    gaps: list[Gap] = field(default_factory=list)
+    # The oldest time the source still covers: a live server forgets (real Unleash keeps about
+    # the newest 100 deliveries of the last 2 hours); None when unknown.
+    covers_since: datetime | None = None
+    total: int = 0  # failures in the window; `failures` may hold only the newest of them

@@ -1,0 +1,53 @@
+"""Failures group by integration and error text, whatever ids, numbers or URLs the text holds."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from flagtui.api.models import IntegrationEvent
+from flagtui.triage.grouping import error_key, group_failures
+from flagtui.triage.records import Failure, IntegrationRef
+
+HOOK = IntegrationRef(2, "webhook", "Deploy alerts")
+SLACK = IntegrationRef(3, "slack", None, deleted=True)
+T0 = datetime(2026, 11, 23, 3, 0, tzinfo=UTC)
+
+
+def failure(ref: IntegrationRef, text: str, minutes: int) -> Failure:
+    delivery = IntegrationEvent(
+        id=str(minutes), integration_id=ref.id, created_at=T0 + timedelta(minutes=minutes),
+        state="failed", state_details=text,
+    )  # fmt: skip
+    return Failure(ref, delivery, "live")
+
+
+def test_variable_parts_are_normalised() -> None:
+    a = error_key("POST https://hooks.example.com/a/123 failed: status code: 502 after 30.5 s")
+    b = error_key("POST https://hooks.example.com/b/9 failed: status code: 503 after 2 s")
+    assert a == b == "POST <url> failed: status code: <n> after <n> s"
+    assert error_key("id 3f2a9c1e-0b7d-4d7e-9a53-1f6c0e2b7a11 at 10.0.0.7:8080") == (
+        "id <id> at <address>"
+    )
+    assert error_key(None) == ""
+
+
+def test_groups_count_and_span_per_integration() -> None:
+    failures = [
+        failure(HOOK, "status code: 500 (request 17)", 1),
+        failure(HOOK, "status code: 502 (request 18)", 9),
+        failure(SLACK, "status code: 500 (request 17)", 5),
+        failure(HOOK, "getaddrinfo ENOTFOUND hooks.example.com", 4),
+    ]
+    groups = group_failures(failures)
+    assert [(g.integration.id, g.error_key, g.count) for g in groups] == [
+        (2, "status code: <n> (request <n>)", 2),
+        (3, "status code: <n> (request <n>)", 1),
+        (2, "getaddrinfo ENOTFOUND hooks.example.com", 1),
+    ]
+    assert groups[0].first_seen == T0 + timedelta(minutes=1)
+    assert groups[0].last_seen == T0 + timedelta(minutes=9)
+
+
+def test_integrations_are_named_by_description_and_provider() -> None:
+    assert HOOK.label == "Deploy alerts (webhook)"
+    assert SLACK.label == "slack #3 [deleted]"
