@@ -25,8 +25,8 @@ from flagtui.api import capabilities, errors, validation
 from flagtui.api.addons import AddonOperations
 from flagtui.api.archive import ArchiveOperations
 from flagtui.api.browse import BrowseReads
-from flagtui.api.environments import EnvironmentOperations
 from flagtui.api.capabilities import event_search_route, server_info
+from flagtui.api.environments import EnvironmentOperations
 from flagtui.api.event_search import EventSearchOperations
 from flagtui.api.feature_search import REAL_SEARCH_BUDGET, FeatureSearchOperations
 from flagtui.api.health import Health
