@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import uuid
+from typing import Any
 
 from flagtui.sandbox.errors import ApiError, not_found
 from flagtui.sandbox.events import record
@@ -74,7 +75,7 @@ def _default_strategy_unless_active(
     ).fetchone()
     if active is not None:
         return
-    strategy = {
+    strategy: dict[str, Any] = {
         "id": str(uuid.uuid4()),
         "name": "flexibleRollout",
         "title": None,
