@@ -124,7 +124,7 @@ class EnvironmentsScreen(ProjectAreaScreen):
                 self.link_environment(project, unlinked[index].name)
 
         labels = [f"{e.name} ({e.type or '?'})" for e in unlinked]
-        note = "Its flags get it switched off, with no strategies."
+        note = "The project's flags get the environment switched off, with no strategies."
         title = f"Link which environment to {project}?"
         self.app.push_screen(ChoicePicker(title, labels, note=note), picked)
 

@@ -34,8 +34,8 @@ class ChoicePicker(ModalScreen[int | None]):
         with Vertical(classes="dialog"):
             yield PlainLabel(self.title_text, classes="dialog-title")
             yield OptionList(*(safe(label) for label in self.labels))
-            if self.note:
-                yield PlainStatic(self.note, classes="dialog-body")
+            note = f"{self.note}\n" if self.note else ""
+            yield PlainStatic(f"{note}⏎ choose · esc cancel", classes="dialog-body")
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()
