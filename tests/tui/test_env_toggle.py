@@ -176,3 +176,19 @@ async def test_link_says_when_nothing_is_left_to_link(make_app, tmp_path) -> Non
         await settle(pilot)
         assert app.screen is screen
         assert f"Every environment is linked to {PROJECT}" in toast_text(app)
+
+
+async def test_read_only_cannot_link(make_app, client, tmp_path) -> None:
+    await client.remove_project_environment(PROJECT, "qa")
+    app = app_in(make_app, tmp_path, "environments", read_only=True)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        sent = app.client.requests_sent
+        await pilot.press("l")
+        await settle(pilot)
+        assert app.screen is screen
+        assert "profile sandbox is read-only: Link is not offered." in toast_text(app)
+        assert app.client.requests_sent == sent
+    envs = {e.name: e.visible for e in await client.list_project_environments(PROJECT)}
+    assert envs["qa"] is False
