@@ -18,6 +18,7 @@ from flagtui.api.models import (
     ProjectAccess,
     ProjectEnvironment,
     Role,
+    UserList,
 )
 from flagtui.api.wire import (
     ChangeRequestList,
@@ -66,6 +67,11 @@ class BrowseReads:
         path = f"/api/admin/environments/project/{seg(project)}"
         answer = await self._read("GET", path, adapter(ProjectEnvironments))
         return answer.environments
+
+    async def list_users(self: _Host) -> UserList:
+        """Every user with their root role, and the root roles (ADMIN permission). Real
+        Unleash's user search answers without root roles: this read has them."""
+        return await self._read("GET", "/api/admin/user-admin", adapter(UserList))
 
     async def list_feature_types(self: _Host) -> list[FeatureType]:
         answer = await self._read("GET", "/api/admin/feature-types", adapter(FeatureTypes))

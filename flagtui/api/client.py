@@ -1,8 +1,8 @@
 """AdminClient: one per profile; every contract operation and every browse read is one method.
 
 The contract's operations are here; the browse reads (`browse`), the feature search
-(`feature_search`), the event search (`event_search`), archived flags (`archive`) and addons
-(`addons`) are mixed in from their modules.
+(`feature_search`), the event search (`event_search`), archived flags (`archive`), addons
+(`addons`) and the per-environment writes (`environments`) are mixed in from their modules.
 
 Read-only profiles are enforced here, once, in `_write`, before any request is built.
 Capabilities (edition, event search route) come from ui-config on `connect()`. Other reads need
@@ -26,6 +26,7 @@ from flagtui.api.addons import AddonOperations
 from flagtui.api.archive import ArchiveOperations
 from flagtui.api.browse import BrowseReads
 from flagtui.api.capabilities import event_search_route, server_info
+from flagtui.api.environments import EnvironmentOperations
 from flagtui.api.event_search import EventSearchOperations
 from flagtui.api.feature_search import REAL_SEARCH_BUDGET, FeatureSearchOperations
 from flagtui.api.health import Health
@@ -55,6 +56,7 @@ class AdminClient(
     EventSearchOperations,  # operation 9 on either event search route
     ArchiveOperations,  # archived flags
     AddonOperations,  # switching an integration on or off
+    EnvironmentOperations,  # a flag on or off per environment; linking an environment
 ):
     def __init__(
         self,

@@ -88,3 +88,10 @@ def patch_operations(ops: Iterable[PatchOperation | Mapping[str, Any]]) -> list[
     if not checked:
         raise InvalidArgument("patch", "at least one operation")
     return checked
+
+
+def name(field: str, value: object) -> str:
+    """A name that goes into a path or a body (environment, feature): a non-empty string."""
+    if not isinstance(value, str) or not value.strip():
+        raise InvalidArgument(field, "a non-empty name")
+    return value

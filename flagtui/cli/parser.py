@@ -167,6 +167,19 @@ def _feature_commands(build: _Builder) -> None:
     )
     p.add_argument("project")
     p.add_argument("name")
+    for verb in ("enable", "disable"):
+        p = build.leaf(
+            verbs,
+            verb,
+            writes.feature_switch,
+            f"switch a flag {'on' if verb == 'enable' else 'off'} in one environment"
+            " (production: confirm, or --yes)",
+            write=f"{verb} feature",
+            destructive=True,
+        )
+        p.add_argument("project")
+        p.add_argument("name")
+        p.add_argument("environment", metavar="ENV")
 
 
 def _other_reads(build: _Builder) -> None:
@@ -277,6 +290,15 @@ def _other_writes(build: _Builder) -> None:
         "remove an environment from a project",
         write="remove environment",
         destructive=True,
+    )
+    p.add_argument("project")
+    p.add_argument("environment", metavar="ENV")
+    p = build.leaf(
+        verbs,
+        "link",
+        writes.env_link,
+        "link an environment to a project (its flags get it, switched off)",
+        write="link environment",
     )
     p.add_argument("project")
     p.add_argument("environment", metavar="ENV")

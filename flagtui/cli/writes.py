@@ -47,6 +47,25 @@ async def feature_uncomplete(client: AdminClient, out: Printer, args: argparse.N
     _done(out, "feature-uncompleted", project=args.project, featureName=args.name)
 
 
+async def feature_switch(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
+    """`feature enable|disable`: in an environment of type production, confirm first."""
+    enabled = args.verb == "enable"
+    envs = await client.list_project_environments(args.project)
+    env = next((e for e in envs if e.name == args.environment), None)
+    if env is not None and env.type == "production":
+        state = "on" if enabled else "off"
+        what = f"switch {args.name} {state} in production environment {args.environment}"
+        confirm(args, what, args.environment)
+    await client.set_feature_environment_enabled(args.project, args.name, args.environment, enabled)
+    event = "feature-environment-enabled" if enabled else "feature-environment-disabled"
+    _done(out, event, project=args.project, featureName=args.name, environment=args.environment)
+
+
+async def env_link(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
+    await client.add_project_environment(args.project, args.environment)
+    _done(out, "project-environment-added", project=args.project, environment=args.environment)
+
+
 async def env_remove(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
     confirm(
         args, f"remove environment {args.environment} from project {args.project}", args.environment

@@ -29,6 +29,7 @@ from flagtui.sandbox import (
     archive,
     change_requests,
     events,
+    feature_environments,
     feature_types,
     feature_writes,
     features,
@@ -180,6 +181,7 @@ async def _server_error(request: Request, exc: Exception) -> Response:
 def routes() -> list[Route]:
     project = "/api/admin/projects/{project}"
     feature = f"{project}/features/{{feature}}"
+    env = f"{feature}/environments/{{environment}}"
     return [
         Route("/health", health, methods=["GET"]),
         Route("/docs/openapi.json", openapi, methods=["GET"]),
@@ -189,6 +191,8 @@ def routes() -> list[Route]:
         ApiRoute(feature, "GET", features.get_feature),
         ApiRoute(feature, "PATCH", feature_writes.patch_feature, write=True, body=True),
         ApiRoute(f"{feature}/lifecycle/uncomplete", "POST", feature_writes.uncomplete, write=True),
+        ApiRoute(f"{env}/on", "POST", feature_environments.switch_on, write=True),
+        ApiRoute(f"{env}/off", "POST", feature_environments.switch_off, write=True),
         ApiRoute("/api/admin/search/features", "GET", features.search_features),
         ApiRoute(f"{project}/revive", "POST", archive.revive, write=True, body=True),
         ApiRoute("/api/admin/environments/project/{project}", "GET", projects.project_environments),
@@ -197,6 +201,9 @@ def routes() -> list[Route]:
             "DELETE",
             projects.remove_environment,
             write=True,
+        ),
+        ApiRoute(
+            f"{project}/environments", "POST", projects.add_environment, write=True, body=True
         ),
         ApiRoute(f"{project}/access", "GET", access.get_access),
         ApiRoute(f"{project}/access", "POST", access.add_access, write=True, body=True),

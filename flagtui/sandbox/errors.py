@@ -12,6 +12,7 @@ NAMES = {
     403: "NoAccessError",
     404: "NotFoundError",
     405: "MethodNotAllowedError",
+    409: "NameExistsError",
     413: "PayloadTooLargeError",
     415: "ContentTypeerror",  # sic: the contract's spelling
     500: "InternalError",
@@ -19,17 +20,20 @@ NAMES = {
 
 
 class ApiError(Exception):
-    def __init__(self, status: int, message: str) -> None:
+    """`name`: where real Unleash names the error more precisely than the status does."""
+
+    def __init__(self, status: int, message: str, name: str | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+        self.name = name
 
     def response(self) -> JSONResponse:
-        return error_response(self.status, self.message)
+        return error_response(self.status, self.message, self.name)
 
 
-def error_response(status: int, message: str) -> JSONResponse:
-    body = {"id": str(uuid.uuid4()), "name": NAMES.get(status, "Error"), "message": message}
+def error_response(status: int, message: str, name: str | None = None) -> JSONResponse:
+    body = {"id": str(uuid.uuid4()), "name": name or NAMES.get(status, "Error"), "message": message}
     return JSONResponse(body, status_code=status)
 
 

@@ -39,6 +39,7 @@ ERRORS = {
     401: "Authorization information is missing or invalid (AuthenticationRequired)",
     403: "The token's user lacks the permission (NoAccessError)",
     404: "The resource does not exist (NotFoundError)",
+    409: "The environment is already linked to the project (NameExistsError)",
     413: "The request body is larger than 1 MiB (PayloadTooLargeError)",
     415: "The content type is not application/json (ContentTypeerror)",
 }
@@ -111,6 +112,15 @@ DOCS: dict[tuple[str, str], Doc] = {
         },
     ),
     ("POST", f"{FEATURE}/lifecycle/uncomplete"): Doc("Set feature uncompleted", (404,)),
+    ("POST", f"{FEATURE}/environments/{{environment}}/on"): Doc(
+        "Switch a feature on in an environment (adds the default strategy if none is active);"
+        " 400 ArchivedFeatureError for an archived feature",
+        (400, 404),
+    ),
+    ("POST", f"{FEATURE}/environments/{{environment}}/off"): Doc(
+        "Switch a feature off in an environment; 400 ArchivedFeatureError for an archived feature",
+        (400, 404),
+    ),
     ("POST", f"{PROJECT}/revive"): Doc(
         "Revive archived features (unknown or live names are skipped)",
         (404,),
@@ -139,6 +149,11 @@ DOCS: dict[tuple[str, str], Doc] = {
     ),
     ("DELETE", f"{PROJECT}/environments/{{environment}}"): Doc(
         "Remove an environment from a project", (400,)
+    ),
+    ("POST", f"{PROJECT}/environments"): Doc(
+        "Link an environment to a project (its features get it, switched off)",
+        (404, 409),
+        body=_obj({"environment": STRING}, ["environment"]),
     ),
     ("GET", f"{PROJECT}/access"): Doc("Project access", (404,)),
     ("POST", f"{PROJECT}/access"): Doc(

@@ -5,14 +5,20 @@ strategies, variants) for the project's features and unlinks it. The contract li
 200/400/401/403 for this endpoint, so an unknown project, an unknown environment or one
 that is not linked to the project is a 400 ValidationError (real Unleash answers 200 for an
 unknown environment). Removing the last environment is allowed, as in real Unleash.
+
+Linking an environment (POST /api/admin/projects/:p/environments `{environment}`, outside the
+contract) answers as real Unleash does: 200 with no body and `project-environment-added`; every
+flag of the project gets the environment switched off, with no strategies (a removal's settings
+are not restored); an unknown project is a 404, an unknown environment a 400, one already
+linked a 409 NameExistsError.
 """
 
 from __future__ import annotations
 
 from flagtui.sandbox import shapes_admin
-from flagtui.sandbox.errors import bad_request, not_found
+from flagtui.sandbox.errors import ApiError, bad_request, not_found
 from flagtui.sandbox.events import record
-from flagtui.sandbox.inputs import Call
+from flagtui.sandbox.inputs import Call, require_object
 
 
 def list_projects(call: Call) -> shapes_admin.Projects:
@@ -111,4 +117,35 @@ def remove_environment(call: Call) -> None:
                 "featureSettingsRemoved": removed,
                 "strategiesRemoved": strategies,
             },
+        )
+
+
+def add_environment(call: Call) -> None:
+    project = call.path["project"]
+    environment = require_object(call.body).get("environment")
+    if environment is None:
+        raise bad_request('"environment" is required: the name of the environment to link')
+    with call.db.write() as conn:
+        if conn.execute("SELECT 1 FROM projects WHERE id = ?", (project,)).fetchone() is None:
+            raise not_found("No project found")
+        known = conn.execute(
+            "SELECT 1 FROM environments WHERE name = ?", (str(environment),)
+        ).fetchone()
+        if not isinstance(environment, str) or known is None:
+            raise bad_request(f"Environment {environment} does not exist")
+        linked = conn.execute(
+            "INSERT INTO project_environments (project, environment) VALUES (?, ?)"
+            " ON CONFLICT DO NOTHING",
+            (project, environment),
+        ).rowcount
+        if not linked:
+            raise ApiError(409, f"{project} already has the environment {environment} enabled")
+        conn.execute(
+            "INSERT INTO feature_environments (feature, environment, enabled, last_seen_at,"
+            " variants) SELECT name, ?, 0, NULL, '[]' FROM features WHERE project = ?"
+            " ON CONFLICT DO NOTHING",
+            (environment, project),
+        )
+        record(
+            conn, call.caller, "project-environment-added", project=project, environment=environment
         )

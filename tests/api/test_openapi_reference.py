@@ -81,7 +81,12 @@ async def _every_call(client: AdminClient) -> set[str]:
         "find_archived_feature": client.find_archived_feature("payments", feature),
         "get_feature_or_archived": client.get_feature_or_archived("payments", feature),
         "revive_features": client.revive_features("payments", [feature]),
+        "set_feature_environment_enabled": client.set_feature_environment_enabled(
+            "payments", feature, "production", True
+        ),
         "remove_project_environment": client.remove_project_environment("payments", "development"),
+        "add_project_environment": client.add_project_environment("payments", "development"),
+        "list_users": client.list_users(),
     }
     for name, call in calls.items():
         await call

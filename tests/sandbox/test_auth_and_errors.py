@@ -8,6 +8,9 @@ import pytest
 WRITES = [
     ("PATCH", "/api/admin/projects/payments/features/x", []),
     ("DELETE", "/api/admin/projects/payments/environments/qa", None),
+    ("POST", "/api/admin/projects/payments/environments", {"environment": "qa"}),
+    ("POST", "/api/admin/projects/payments/features/x/environments/qa/on", None),
+    ("POST", "/api/admin/projects/payments/features/x/environments/qa/off", None),
     ("POST", "/api/admin/projects/payments/access", {"roles": [], "groups": [], "users": []}),
     ("POST", "/api/admin/projects/payments/features/x/lifecycle/uncomplete", None),
     ("PUT", "/api/admin/feature-types/release/lifetime", {"lifetimeDays": 5}),

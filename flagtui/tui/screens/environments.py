@@ -1,4 +1,5 @@
-"""Project environments (operation 3): which are linked to the project; remove one by name."""
+"""Project environments (operation 3): which are linked to the project; remove one by name;
+link one back (`l`: a picker of those not linked)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from flagtui.api.models import ProjectEnvironment
 from flagtui.tui.format import yes_no
 from flagtui.tui.reads import read
 from flagtui.tui.screens.project_area import ProjectAreaScreen
+from flagtui.tui.widgets.choice_picker import ChoicePicker
 from flagtui.tui.widgets.confirm import TypedConfirmModal
 from flagtui.tui.widgets.table import FilteredTable, ResourceTable
 
@@ -31,14 +33,20 @@ def environment_row(env: ProjectEnvironment) -> tuple[str, tuple[str, ...]]:
 
 class EnvironmentsScreen(ProjectAreaScreen):
     AREA = "environments"
-    WRITE_ACTIONS = frozenset({"remove"})
+    WRITE_ACTIONS = frozenset({"remove", "link_environment"})
     BINDINGS: ClassVar = [
         Binding("d,delete", "remove", "Remove", key_display="d", id="envs.remove",
                 tooltip="Remove the environment from the project (type its name)"),
+        Binding("l", "link_environment", "Link", id="envs.link",
+                tooltip="Link an environment to the project (its flags get it, switched off)"),
         Binding("r", "reload", "Reload", id="envs.reload", tooltip="Read the environments again"),
     ]  # fmt: skip
 
     STATUS_ID = "envs-status"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.environments: list[ProjectEnvironment] = []
 
     def compose_project_body(self) -> ComposeResult:
         yield FilteredTable(ResourceTable(COLUMNS, id="environments"))
@@ -53,6 +61,7 @@ class EnvironmentsScreen(ProjectAreaScreen):
         await self.fill_projects()
 
     def project_changed(self) -> None:
+        self.environments = []  # another project's: never offered for this one
         self.load()
 
     @work(exclusive=True, group="environments", exit_on_error=False)
@@ -61,6 +70,7 @@ class EnvironmentsScreen(ProjectAreaScreen):
         if self.project is None:
             return
         envs = await self.flagtui.client.list_project_environments(self.project)
+        self.environments = envs
         self.query_one(ResourceTable).set_rows([environment_row(e) for e in envs], envs)
         linked = sum(1 for e in envs if e.visible)
         self.status(f"{linked} of {len(envs)} environments linked to {self.project}")
@@ -96,4 +106,30 @@ class EnvironmentsScreen(ProjectAreaScreen):
     async def remove_environment(self, project: str, name: str) -> None:
         await self.flagtui.client.remove_project_environment(project, name)
         self.notify(f"{name} removed from {project}")
+        self.load()
+
+    def action_link_environment(self) -> None:
+        project = self.project
+        if project is None:
+            return
+        unlinked = [e for e in self.environments if not e.visible]
+        if not unlinked:
+            self.flagtui.notify(
+                f"Every environment is linked to {project}: nothing to link.", timeout=4
+            )
+            return
+
+        def picked(index: int | None) -> None:
+            if index is not None and not self.still_sending("env-link"):
+                self.link_environment(project, unlinked[index].name)
+
+        labels = [f"{e.name} ({e.type or '?'})" for e in unlinked]
+        note = "The project's flags get the environment switched off, with no strategies."
+        title = f"Link which environment to {project}?"
+        self.app.push_screen(ChoicePicker(title, labels, note=note), picked)
+
+    @work(exclusive=True, group="env-link", exit_on_error=False)
+    async def link_environment(self, project: str, name: str) -> None:
+        await self.flagtui.client.add_project_environment(project, name)
+        self.flagtui.notify(f"{name} linked to {project}")
         self.load()

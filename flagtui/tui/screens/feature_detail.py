@@ -1,5 +1,6 @@
 """One feature in full (one `get_feature` request): environments, strategies, variants, tags,
-dependencies, children, collaborators, lifecycle. `e` patches it, `u` marks it uncompleted.
+dependencies, children, collaborators, lifecycle. `e` patches it, `u` marks it uncompleted, `t`
+switches it on or off in one environment (`env_toggle`).
 
 An archived feature has no live record (real Unleash answers 404): its row in the archived
 flags is shown instead, and `v` revives it. One write at a time: a key pressed while one is
@@ -20,7 +21,7 @@ from flagtui.api.errors import FlagtuiError
 from flagtui.api.models import Constraint, Feature, Strategy, Variant
 from flagtui.tui.format import when, yes_no
 from flagtui.tui.reads import read
-from flagtui.tui.screens.base import AreaScreen
+from flagtui.tui.screens.env_toggle import TOGGLE_HELP, EnvironmentToggleScreen
 from flagtui.tui.widgets.confirm import ConfirmModal
 from flagtui.tui.widgets.text import PlainStatic
 
@@ -113,12 +114,13 @@ def feature_text(f: Feature, *, complete: bool = True) -> Text:
     return out
 
 
-class FeatureDetailScreen(AreaScreen):
+class FeatureDetailScreen(EnvironmentToggleScreen):
     AREA = "features"
-    WRITE_ACTIONS = frozenset({"edit", "uncomplete", "revive"})
+    WRITE_ACTIONS = frozenset({"edit", "uncomplete", "revive", "toggle_environment"})
     BINDINGS: ClassVar = [
         Binding("escape", "app.pop_screen", "Back", id="detail.back", tooltip="Back to the list"),
         Binding("e", "edit", "Edit", id="detail.edit", tooltip="Patch description, type, flags"),
+        Binding("t", "toggle_environment", "Toggle", id="detail.toggle", tooltip=TOGGLE_HELP),
         Binding("u", "uncomplete", "Uncomplete", id="detail.uncomplete",
                 tooltip="Mark the completed feature uncompleted"),
         Binding("v", "revive", "Revive", id="detail.revive",
@@ -176,6 +178,8 @@ class FeatureDetailScreen(AreaScreen):
         archived = self.feature is not None and self.feature.is_archived
         if action == "revive" and not archived:
             return False
+        if action == "toggle_environment" and (self.feature is None or archived):
+            return False  # the full record says each environment's state; archived: 400
         return super().check_action(action, parameters)
 
     @property
@@ -201,6 +205,13 @@ class FeatureDetailScreen(AreaScreen):
                 self.show(feature)
 
         self.app.push_screen(PatchFormScreen(self.project, self.feature), saved)
+
+    def action_toggle_environment(self) -> None:
+        if self.feature is not None:
+            self.toggle_environment(self.project, self.feature)
+
+    def environment_switched(self, name: str) -> None:
+        self.load()
 
     def action_uncomplete(self) -> None:
         def answered(yes: bool | None) -> None:

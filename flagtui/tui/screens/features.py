@@ -1,5 +1,6 @@
 """Features: one page (50) of a project's flags at a time, searched, filtered and sorted by the
-server. Enter opens the feature's detail. `a` shows the archived flags (the stage filter set to
+server. Enter opens the feature's detail; `t` switches the highlighted flag on or off in one
+environment (`env_toggle`). `a` shows the archived flags (the stage filter set to
 "archived") and back; an archived flag opens like any other and can be revived from its detail."""
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from flagtui.api.models import Feature, FeatureType, Project
 from flagtui.contract import LIFECYCLE_STAGES
 from flagtui.tui.format import env_flags, options, short_names, staleness, when
 from flagtui.tui.reads import read
-from flagtui.tui.screens.base import AreaScreen
+from flagtui.tui.screens.env_toggle import TOGGLE_HELP, EnvironmentToggleScreen
 from flagtui.tui.widgets.project_picker import ProjectPicker
 from flagtui.tui.widgets.table import Column, ResourceTable, Row
 from flagtui.tui.widgets.text import PlainStatic
@@ -59,10 +60,12 @@ def feature_row(feature: Feature, short: dict[str, str]) -> Row:
     return feature.name, cells
 
 
-class FeaturesScreen(AreaScreen):
+class FeaturesScreen(EnvironmentToggleScreen):
     AREA = "features"
+    WRITE_ACTIONS = frozenset({"toggle_environment"})
     BINDINGS: ClassVar = [
         Binding("enter", "open", "Open", id="features.open", tooltip="Show the feature's detail"),
+        Binding("t", "toggle_environment", "Toggle", id="features.toggle", tooltip=TOGGLE_HELP),
         Binding("n", "page(1)", "Page", key_display="n/p", id="features.next",
                 tooltip="Next 50 features (PageDown)"),
         Binding("p", "page(-1)", "Prev page", show=False, id="features.prev",
@@ -285,6 +288,14 @@ class FeaturesScreen(AreaScreen):
     def _toggle_archived(self) -> None:
         stage = self.query_one("#stage", Select)
         stage.value = Select.NULL if stage.value == "archived" else "archived"
+
+    def action_toggle_environment(self) -> None:
+        feature: Feature | None = self.query_one(ResourceTable).selected_record
+        if feature is not None and self.project:
+            self.toggle_environment(self.project, feature)
+
+    def environment_switched(self, name: str) -> None:
+        self.load_page(fresh=True)
 
     @on(DataTable.RowSelected)
     def action_open(self) -> None:

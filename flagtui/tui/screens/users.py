@@ -1,5 +1,9 @@
 """Users (operation 7): search as you type, from 2 characters, debounced; each user with the
-name of their root role; the root roles themselves under the table."""
+name of their root role; the root roles themselves under the table.
+
+Real Unleash's search answers users without their root role (and no root roles): the screen
+then reads GET /api/admin/user-admin once (every user's root role, ADMIN permission) and keeps
+it while it is open; a user it does not list (created since) shows "?"."""
 
 from __future__ import annotations
 
@@ -11,6 +15,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Input, Static
 
+from flagtui.api.errors import FlagtuiError
 from flagtui.api.models import Role, User, UserList
 from flagtui.contract import MIN_USER_QUERY
 from flagtui.tui.format import when
@@ -34,8 +39,9 @@ def role_names(roles: list[Role]) -> dict[int, str]:
     return {role.id: role.name for role in roles}
 
 
-def user_row(user: User, roles: dict[int, str]) -> Row:
-    role = roles.get(user.root_role, str(user.root_role)) if user.root_role is not None else "—"
+def user_row(user: User, roles: dict[int, str], unknown: str = "—") -> Row:
+    """`unknown`: what a user without a root role in the answer shows."""
+    role = roles.get(user.root_role, str(user.root_role)) if user.root_role is not None else unknown
     cells = (
         user.name or "",
         user.username or "",
@@ -56,6 +62,9 @@ class UsersScreen(AreaScreen):
     def __init__(self) -> None:
         super().__init__()
         self.result: UserList | None = None
+        self.roster: UserList | None = None
+        """Every user with their root role (read once, for servers whose search has none)."""
+        self.roster_failure: str | None = None
 
     def compose_body(self) -> ComposeResult:
         yield Input(placeholder="search users (2+ characters)", id="user-search", compact=True)
@@ -94,19 +103,43 @@ class UsersScreen(AreaScreen):
         if len(query) < MIN_USER_QUERY:
             return
         self.query_one("#users-status", Static).update(f"searching {query!r}…")
-        self.result = await self.flagtui.client.search_users(query)
+        result = await self.flagtui.client.search_users(query)
+        if self.lacks_root_roles(result):
+            await self.read_roster()
+        self.result = result
         self.show()
         n = len(self.result.users)
         self.query_one("#users-status", Static).update(
             f"{n} user{'s' if n != 1 else ''} match {query!r}"
         )
 
+    def lacks_root_roles(self, result: UserList) -> bool:
+        """Real Unleash's search: users without root roles, and no root roles listed."""
+        return bool(result.users) and not result.root_roles and self.roster is None
+
+    async def read_roster(self) -> None:
+        """One read for the screen's lifetime; a refusal (a token without ADMIN) is said under
+        the table and not asked again."""
+        if self.roster_failure is not None:
+            return
+        try:
+            self.roster = await self.flagtui.client.list_users()
+        except FlagtuiError as exc:
+            self.roster_failure = str(exc)
+
     def show(self) -> None:
         if self.result is None:
             return
-        roles = role_names(self.result.root_roles)
-        self.query_one(ResourceTable).set_rows([user_row(u, roles) for u in self.result.users])
-        listed = ", ".join(f"{r.name} ({r.id})" for r in self.result.root_roles) or "—"
+        users, root_roles, unknown = self.result.users, self.result.root_roles, "—"
+        if not root_roles and self.roster is not None:  # roles from the user list
+            role_of = {u.id: u.root_role for u in self.roster.users}
+            users = [u.model_copy(update={"root_role": role_of.get(u.id)}) for u in users]
+            root_roles, unknown = self.roster.root_roles, "?"
+        roles = role_names(root_roles)
+        self.query_one(ResourceTable).set_rows([user_row(u, roles, unknown) for u in users])
+        listed = ", ".join(f"{r.name} ({r.id})" for r in root_roles) or "—"
+        if not root_roles and self.roster_failure is not None:
+            listed = f"not readable ({self.roster_failure})"
         self.query_one("#root-roles", Static).update(f"Root roles: {listed}")
 
     def redraw_times(self) -> None:
