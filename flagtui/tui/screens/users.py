@@ -1,5 +1,6 @@
 """Users (operation 7): search as you type, from 2 characters, debounced; each user with the
-name of their root role; the root roles themselves under the table."""
+name of their root role; the root roles themselves under the table. `h` opens the event log
+filtered to the events the highlighted user made (by user id, as real Unleash filters)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from textual.widgets import Input, Static
 
 from flagtui.api.models import Role, User, UserList
 from flagtui.contract import MIN_USER_QUERY
+from flagtui.tui.areas import AREAS_BY_NAME
 from flagtui.tui.format import when
 from flagtui.tui.reads import read
 from flagtui.tui.screens.base import AreaScreen
@@ -51,6 +53,8 @@ class UsersScreen(AreaScreen):
     BINDINGS: ClassVar = [
         Binding("s", "focus_search", "Search", id="users.search",
                 tooltip="Type a name, username or e-mail (also /)"),
+        Binding("h", "event_log", "Event log", id="users.events",
+                tooltip="The event log filtered to the events this user made"),
     ]  # fmt: skip
 
     def __init__(self) -> None:
@@ -105,7 +109,8 @@ class UsersScreen(AreaScreen):
         if self.result is None:
             return
         roles = role_names(self.result.root_roles)
-        self.query_one(ResourceTable).set_rows([user_row(u, roles) for u in self.result.users])
+        users = self.result.users
+        self.query_one(ResourceTable).set_rows([user_row(u, roles) for u in users], users)
         listed = ", ".join(f"{r.name} ({r.id})" for r in self.result.root_roles) or "—"
         self.query_one("#root-roles", Static).update(f"Root roles: {listed}")
 
@@ -115,3 +120,10 @@ class UsersScreen(AreaScreen):
     @on(ResourceTable.FilterRequested)
     def action_focus_search(self) -> None:
         self.query_one("#user-search", Input).focus()
+
+    def action_event_log(self) -> None:
+        user: User | None = self.query_one(ResourceTable).selected_record
+        if user is None:
+            self.notify("No user highlighted: search for one first (s).", timeout=3)
+            return
+        self.app.push_screen(AREAS_BY_NAME["events"].make_screen(created_by=user.id))
