@@ -77,10 +77,7 @@ def parse_author(text: str | None) -> int | None:
     try:
         return int(text)
     except ValueError:
-        raise BadFilter(
-            f"author: {text!r} is not a user id; it is a number (like 2, or -42 for the admin"
-            " token); on Users, h opens a user's events."
-        ) from None
+        raise BadFilter(f"author: {text!r} is not a user id (a number, like 2).") from None
 
 
 class EventsScreen(AreaScreen):
