@@ -101,6 +101,8 @@ class EventsScreen(AreaScreen):
         Binding("r", "reload", "Reload", id="events.reload", tooltip="Read the page again"),
     ]  # fmt: skip
 
+    READ_STATUS = "#events-status"
+
     def __init__(
         self,
         *,
