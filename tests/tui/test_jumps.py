@@ -10,7 +10,7 @@ import uuid
 from textual.containers import VerticalScroll
 from textual.widgets import Input
 
-from flagtui.api.models import EventRecord
+from flagtui.api.models import EventRecord, IntegrationEvent
 from flagtui.tui.screens.deliveries import DeliveriesScreen, DeliveryDetailScreen
 from flagtui.tui.screens.event_detail import EventDetailScreen
 from flagtui.tui.screens.events import EventsScreen
@@ -20,6 +20,7 @@ from flagtui.tui.widgets.table import ResourceTable
 
 from .areas import app_in, settle
 from .helpers import screen_text, toast_text, visible_text
+from .test_display_boundary import hostile_feature
 
 PROJECT = "payments"
 
@@ -222,3 +223,25 @@ async def test_a_user_opens_the_events_they_made(make_app, client, tmp_path) -> 
         assert keys(app) == [str(e.id) for e in theirs.events]
         await pilot.press("escape")
         assert isinstance(app.screen, UsersScreen)
+
+
+async def test_a_hostile_change_is_shown_as_data(make_app, client, sandbox, tmp_path) -> None:
+    name = await hostile_feature(client, sandbox.db_path)
+    event = (await client.search_events(feature=name, limit=1)).events[0]
+    delivery = IntegrationEvent(
+        id="1", integration_id=1, created_at=event.created_at, state="failed", event=event
+    )
+    app = app_in(make_app, tmp_path, "integrations")
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot)
+        app.push_screen(DeliveryDetailScreen(delivery, "webhook #1"))
+        await settle(pilot)
+        await pilot.press("c")
+        await settle(pilot)
+        text = visible_text(app, "#delivery")
+        assert "Triggering change" in text and "description" in text
+        assert "\u202e" not in text and "\x1b" not in text
+        assert "<U+202E>evil" in text and "[/x] [link=https://evil.example]" in text
+        await pilot.press("o")
+        await settle(pilot)
+        assert "<U+202E>evil" in visible_text(app, "#feature")

@@ -291,10 +291,10 @@ class FeatureDetailScreen(AreaScreen):
         out.append(heading, style="bold underline")
         out.append("  h: all in the event log\n", style="dim")
         for event in page.events:
+            out.append(f"  #{event.id}", style="dim")
             out.append(f"  {when(event.created_at)}  ")
             out.append(event.type, style="bold")
-            out.append(f"  by {event.created_by or '—'}")
-            out.append(f"  #{event.id}\n", style="dim")
+            out.append(f"  by {event.created_by or '—'}\n")
         if not page.events:
             out.append("  —\n")
         return out
