@@ -24,7 +24,7 @@ class DeliveryDetailScreen(AreaScreen):
     BINDINGS: ClassVar = [
         Binding("escape", "app.pop_screen", "Back", id="delivery.back", tooltip="Back to the list"),
         Binding("y", "copy", "Copy id", id="delivery.copy", tooltip="Copy the delivery's id"),
-        Binding("c", "cause", "Change", id="delivery.change",
+        Binding("c", "cause", "Cause", id="delivery.cause",
                 tooltip="The triggering change at the top: fields before → after, who, when"),
         Binding("o", "open_flag", "Open flag", id="delivery.flag",
                 tooltip="The detail of the flag the triggering event names"),

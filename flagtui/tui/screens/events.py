@@ -89,7 +89,7 @@ class EventsScreen(AreaScreen):
                 tooltip="The event in full, with what it changed"),
         Binding("o", "open_flag", "Open flag", id="events.flag",
                 tooltip="The detail of the flag the event names"),
-        Binding("t", "pick_type", "Types", id="events.types",
+        Binding("t", "pick_type", "Pick type", id="events.types",
                 tooltip="Pick the event type from a list"),
         Binding("n", "next_page", "Page", key_display="n/p", id="events.next",
                 tooltip="Older events (next page)"),
