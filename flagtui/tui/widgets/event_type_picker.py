@@ -22,10 +22,13 @@ ANY_TYPE = "(any type)"
 
 class EventTypePicker(ModalScreen[str | None]):
     BINDINGS = [
-        Binding("escape", "close", "Cancel", id="types.cancel", tooltip="Close without change"),
-        Binding("down", "move(1)", "Down", show=False, id="types.down"),
-        Binding("up", "move(-1)", "Up", show=False, id="types.up"),
-    ]
+        Binding("escape", "close", "Cancel", id="type-picker.cancel",
+                tooltip="Close without change"),
+        Binding("down", "move(1)", "Down", show=False, id="type-picker.down",
+                tooltip="Next type"),
+        Binding("up", "move(-1)", "Up", show=False, id="type-picker.up",
+                tooltip="Previous type"),
+    ]  # fmt: skip
 
     def __init__(self, types: Sequence[str], current: str | None = None) -> None:
         super().__init__(classes="form")
