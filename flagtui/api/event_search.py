@@ -55,21 +55,27 @@ class EventSearchOperations:
         cursor: int | None = None,
         since: dt.date | None = None,
         until: dt.date | None = None,
+        created_by: int | None = None,
     ) -> EventPage:
         """Operation 9, newest first. `cursor` comes from the previous page's `next_cursor`.
 
         The contract's POST /events/search pages by event id; Unleash 7+ removed it for
         GET /search/events (from 6.1), which pages by row offset. The route is chosen on
         connect, and a 404 on the POST route switches to the GET one. Dates (`since`, `until`,
-        both days included) exist on the GET route only, so they choose it.
+        both days included) and the author (`created_by`, a user id: real Unleash filters on
+        the creator's id, and the admin token's events carry -42) exist on the GET route
+        only, so they choose it.
         """
         validation.event_search_limit(limit)
         if cursor is not None:
             validation.non_negative("cursor", cursor)
         filters = {"type": type, "project": project, "feature": feature, "query": query}
+        if created_by is not None:
+            validation.integer("created_by", created_by)
+            filters["createdBy"] = str(created_by)
         if self._connecting is not None:
             await self._connecting.wait()  # the route depends on the version
-        if since is not None or until is not None:
+        if since is not None or until is not None or created_by is not None:
             self._require_version(capabilities.EVENT_DATES)
             return await self._search_events_get(filters, limit, cursor, (since, until))
         if self._event_route != "get":
@@ -107,8 +113,8 @@ class EventSearchOperations:
         dates: _Dates = (None, None),
     ) -> EventPage:
         params: dict[str, Any] = {"limit": limit, "offset": cursor or 0}
-        for key in ("type", "project", "feature"):
-            if filters[key]:
+        for key in ("type", "project", "feature", "createdBy"):
+            if filters.get(key):
                 params[key] = f"IS:{filters[key]}"
         if filters["query"]:
             params["query"] = filters["query"]

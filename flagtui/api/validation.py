@@ -51,6 +51,13 @@ def non_negative(field: str, value: object) -> int:
     return value  # type: ignore[return-value]
 
 
+def integer(field: str, value: object) -> int:
+    """Any integer: user ids may be negative (real Unleash's admin token acts as -42)."""
+    if not _is_int(value):
+        raise InvalidArgument(field, "an integer (a user id)")
+    return value  # type: ignore[return-value]
+
+
 def id_list(field: str, values: Iterable[object]) -> list[int]:
     ids = list(values)
     if not all(_is_int(v) and v >= 0 for v in ids):  # type: ignore[operator]

@@ -44,6 +44,8 @@ enterprise-only operations), with these choices:
 - Change request delete: 200 no body; unknown id or project 404; any state can be deleted.
 - Event search (POST): limit 1..100 (400 outside), offset is an event id (400 if negative),
   type must be one of the contract's event types (400 otherwise).
+- Event search (GET /search/events, real Unleash's): `createdBy` takes user ids, as real
+  Unleash does (its admin token acts as -42); a name is a 400 here (a 500 there).
 - Integration events: limit/offset must be non-negative integers (400 otherwise); a limit of
   0 or above 100 falls back to 50 (real Unleash); unknown addon 404 (contract).
 - Paging of browse lists: same rule (default 50, maximum 100); offsets above 2147483647 400.

@@ -174,6 +174,11 @@ def _in(column: str, flt: Filter, where: list[str], params: list[Any]) -> None:
     params.extend(int(v) if column == "created_by_user_id" else v for v in flt.values)
 
 
+def _user_id(value: str) -> bool:
+    digits = value.removeprefix("-")
+    return digits.isascii() and digits.isdigit() and len(digits) < 10
+
+
 def _day(flt: Filter | None, name: str) -> str | None:
     if flt is None:
         return None
@@ -198,8 +203,11 @@ def search_get(call: Call) -> Annotated[RawJSON, shapes.EventSearch]:
             _in(column, flt, where, params)
     creator = query_filter(q, "createdBy")
     if creator is not None:
-        numeric = all(v.isascii() and v.isdigit() and len(v) < 10 for v in creator.values)
-        _in("created_by_user_id" if numeric else "created_by", creator, where, params)
+        # Real Unleash filters on the creator's user id (its admin token acts as -42); a
+        # name is a database error there (500): here, a 400 that says what it wants.
+        if not all(_user_id(v) for v in creator.values):
+            raise bad_request('"createdBy" must be user ids, like IS:2 or IS_ANY_OF:2,-42')
+        _in("created_by_user_id", creator, where, params)
     start = _day(query_filter(q, "from"), "from")
     if start is not None:
         where.append("created_at >= ?")

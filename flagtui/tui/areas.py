@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from importlib import import_module
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from textual.screen import Screen
@@ -36,9 +36,11 @@ class Area:
     enterprise_only: bool = False
     description: str = ""
 
-    def make_screen(self) -> Screen[None]:
+    def make_screen(self, **options: Any) -> Screen[None]:
+        """The area's screen; `options` preset it (a jump from another record, such as the
+        event log filtered to one flag)."""
         module, _, cls = self.screen.partition(":")
-        screen: Screen[None] = getattr(import_module(module), cls)()
+        screen: Screen[None] = getattr(import_module(module), cls)(**options)
         return screen
 
 

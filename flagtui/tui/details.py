@@ -1,7 +1,8 @@
 """Detail texts shared by several screens: an audit event in full (preData -> data as a coloured
 unified diff of pretty-printed JSON, readable at 80 columns), an integration delivery in full
-(with the event that triggered it) and the two-line preview under a deliveries table. URLs in
-what an integration reported are masked (masking.py) unless revealed."""
+(with the event that triggered it, and on request its change first: the fields it changed,
+who, when) and the two-line preview under a deliveries table. URLs in what an integration
+reported are masked (masking.py) unless revealed."""
 
 from __future__ import annotations
 
@@ -66,6 +67,55 @@ def event_text(event: EventRecord) -> Text:
     return out
 
 
+def compact(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
+
+
+def changed_fields(before: Any, after: Any) -> list[tuple[str, Any, Any]]:
+    """(field, before, after) for each top-level field that differs; a value that is not an
+    object counts as one field named "value"."""
+    if not isinstance(before, dict) or not isinstance(after, dict):
+        return [] if before == after else [("value", before, after)]
+    missing = object()
+    fields = sorted(set(before) | set(after))
+    pairs = [(f, before.get(f, missing), after.get(f, missing)) for f in fields]
+    return [
+        (f, None if old is missing else old, None if new is missing else new)
+        for f, old, new in pairs
+        if old != new
+    ]
+
+
+def change_text(event: EventRecord | None) -> Text:
+    """What the triggering change did, in a few lines: which flag, who, when, then each changed
+    field `before → after` (the event's preData vs data)."""
+    out = Text()
+    out.append("Triggering change", style="bold underline")
+    if event is None:
+        out.append("\n(the delivery carries no event)\n", style="dim")
+        return out
+    out.append(f"\n{event.type} #{event.id} · {when(event.created_at)}\n")
+    out.append(f"{'by':<12}", style="dim")
+    out.append(f"{event.created_by or '—'}\n")
+    flag = event.feature_name or "— (names no flag)"
+    where = " · ".join(x for x in (event.project, event.environment) if x)
+    out.append(f"{'flag':<12}", style="dim")
+    out.append(f"{flag}{f' ({where})' if where else ''}\n")
+    if event.pre_data is None and event.data is None:
+        out.append("(no data: nothing recorded as changed)\n", style="dim")
+        return out
+    changes = changed_fields(event.pre_data, event.data)
+    if not changes:
+        out.append("(data equals preData: no field changed)\n", style="dim")
+    for field, old, new in changes:
+        out.append(f"{field:<12}", style="dim")
+        out.append("—" if old is None else compact(old), style="red")
+        out.append(" → ")
+        out.append("—" if new is None else compact(new), style="green")
+        out.append("\n")
+    return out
+
+
 def preview_text(delivery: IntegrationEvent | None, integration: str = "") -> Text:
     """Two lines under a deliveries table: the highlighted delivery's full state details."""
     if delivery is None:
@@ -79,10 +129,16 @@ def preview_text(delivery: IntegrationEvent | None, integration: str = "") -> Te
     return out
 
 
-def delivery_text(delivery: IntegrationEvent, integration: str, *, reveal: bool = False) -> Text:
+def delivery_text(
+    delivery: IntegrationEvent, integration: str, *, reveal: bool = False, cause: bool = False
+) -> Text:
     """The delivery in full, the event that triggered it included; the URLs in it masked unless
-    `reveal` (the heading says which, when there is any URL to mask)."""
+    `reveal` (the heading says which, when there is any URL to mask). `cause` puts the
+    triggering change first, above the delivery's details (a webhook body may be long)."""
     out = Text()
+    if cause:
+        out.append_text(change_text(delivery.event))
+        out.append("\n")
     out.append(f"Delivery {delivery.id}", style="bold")
     out.append(f" to {integration} · {when(delivery.created_at)} · ")
     out.append_text(delivery_state(delivery.state))

@@ -104,3 +104,9 @@ async def test_access_needs_a_role_and_someone(offline_client):
         await offline_client.set_project_access("default", roles=[4], users=[], groups=[])
     with pytest.raises(InvalidArgument, match="integer ids"):
         await offline_client.set_project_access("default", roles=["4"], users=[1], groups=[])
+
+
+@pytest.mark.parametrize("author", ["admin", 1.5, True])
+async def test_event_author_is_an_integer_user_id(offline_client, author):
+    with pytest.raises(InvalidArgument, match="created_by"):
+        await offline_client.search_events(created_by=author)

@@ -1,5 +1,5 @@
 """Deliveries of one integration (operation 2), a page of 50 at a time, failed-only on `f`;
-Enter opens one delivery (delivery_detail.py)."""
+Enter opens one delivery (delivery_detail.py), `o` the flag its triggering event names."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from flagtui.tui.masking import mask_urls
 from flagtui.tui.reads import read
 from flagtui.tui.screens.base import AreaScreen
 from flagtui.tui.screens.delivery_detail import DeliveryDetailScreen
+from flagtui.tui.screens.jump_flag import open_flag_of_delivery
 from flagtui.tui.widgets.table import Column, FilteredTable, ResourceTable, Row
 from flagtui.tui.widgets.text import PlainStatic
 
@@ -53,6 +54,8 @@ class DeliveriesScreen(AreaScreen):
                 tooltip="Back to the integrations"),
         Binding("enter", "open", "Open", id="deliveries.open",
                 tooltip="The delivery and the event that triggered it"),
+        Binding("o", "open_flag", "Open flag", id="deliveries.flag",
+                tooltip="The detail of the flag the delivery's triggering event names"),
         Binding("f", "toggle_failed", "Failed", id="deliveries.failed",
                 tooltip="Show only deliveries that did not fully succeed"),
         Binding("n", "page(1)", "Page", key_display="n/p", id="deliveries.next",
@@ -136,3 +139,6 @@ class DeliveriesScreen(AreaScreen):
         delivery = self.selected
         if delivery is not None:
             self.app.push_screen(DeliveryDetailScreen(delivery, addon_label(self.addon)))
+
+    def action_open_flag(self) -> None:
+        open_flag_of_delivery(self, self.selected)

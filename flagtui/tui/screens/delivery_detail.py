@@ -1,5 +1,7 @@
 """One integration delivery in full: the event that triggered it and what the integration
-reported. URLs in it are masked (masking.py); `v` reveals them for that delivery."""
+reported. URLs in it are masked (masking.py); `v` reveals them for that delivery. `c` puts the
+triggering change (fields before → after, who, when) at the top, above any long webhook body;
+`o` opens the flag it names."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from textual.containers import VerticalScroll
 from flagtui.api.models import IntegrationEvent
 from flagtui.tui.details import delivery_text
 from flagtui.tui.screens.base import AreaScreen
+from flagtui.tui.screens.jump_flag import open_flag_of_delivery
 from flagtui.tui.widgets.text import PlainStatic
 
 
@@ -21,6 +24,10 @@ class DeliveryDetailScreen(AreaScreen):
     BINDINGS: ClassVar = [
         Binding("escape", "app.pop_screen", "Back", id="delivery.back", tooltip="Back to the list"),
         Binding("y", "copy", "Copy id", id="delivery.copy", tooltip="Copy the delivery's id"),
+        Binding("c", "cause", "Cause", id="delivery.cause",
+                tooltip="The triggering change at the top: fields before → after, who, when"),
+        Binding("o", "open_flag", "Open flag", id="delivery.flag",
+                tooltip="The detail of the flag the triggering event names"),
         Binding("v", "reveal", "Reveal URLs", id="delivery.reveal",
                 tooltip="Show this delivery's URLs in full, or masked again"),
     ]  # fmt: skip
@@ -30,13 +37,16 @@ class DeliveryDetailScreen(AreaScreen):
         self.delivery = delivery
         self.integration = integration
         self.revealed = False  # for this delivery, while it is on screen
+        self.cause_first = False
 
     def compose_body(self) -> ComposeResult:
         with VerticalScroll(id="detail"):
             yield PlainStatic(self._text(), id="delivery")
 
     def _text(self) -> Text:
-        return delivery_text(self.delivery, self.integration, reveal=self.revealed)
+        return delivery_text(
+            self.delivery, self.integration, reveal=self.revealed, cause=self.cause_first
+        )
 
     def on_mount(self) -> None:
         self.query_one("#detail").focus()
@@ -47,6 +57,14 @@ class DeliveryDetailScreen(AreaScreen):
     def action_reveal(self) -> None:
         self.revealed = not self.revealed
         self.query_one("#delivery", PlainStatic).update(self._text())
+
+    def action_cause(self) -> None:
+        self.cause_first = not self.cause_first
+        self.query_one("#delivery", PlainStatic).update(self._text())
+        self.query_one("#detail", VerticalScroll).scroll_home(animate=False)
+
+    def action_open_flag(self) -> None:
+        open_flag_of_delivery(self, self.delivery)
 
     def action_copy(self) -> None:
         self.app.copy_to_clipboard(self.delivery.id)

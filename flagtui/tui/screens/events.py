@@ -1,10 +1,16 @@
-"""The event log (operation 9): search by type (completed from the contract's list), project,
-feature and free text; one page of 50 or 100 at a time, newest first, paged by the server's
-cursor (a stack of cursors goes back). Enter shows the event and what it changed."""
+"""The event log (operation 9): search by type (completed from the contract's list, or picked
+from it with `t`), project, feature, free text, author (a user id) and dates; one page of 50 or
+100 at a time, newest first, paged by the server's cursor (a stack of cursors goes back); the
+last page says so and `n` never shows an empty page past it. Enter shows the event and what it
+changed; `o` opens the flag it names.
+
+Other screens open it filtered (a flag's events, a user's events) through the area registry:
+such an event log was pushed over them, and Escape goes back."""
 
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 from typing import ClassVar
 
 from textual import on, work
@@ -14,14 +20,17 @@ from textual.containers import Horizontal
 from textual.suggester import SuggestFromList
 from textual.widgets import DataTable, Input, Static
 
+from flagtui.api import capabilities
 from flagtui.api.models import EventRecord
 from flagtui.contract import EVENT_TYPES
 from flagtui.tui.format import when
 from flagtui.tui.reads import read
 from flagtui.tui.screens.base import AreaScreen
 from flagtui.tui.screens.event_detail import EventDetailScreen
+from flagtui.tui.screens.jump_flag import open_flag_of_event
+from flagtui.tui.widgets.event_type_picker import EventTypePicker
 from flagtui.tui.widgets.table import Column, FilteredTable, ResourceTable, Row
-from flagtui.tui.widgets.text import PlainStatic
+from flagtui.tui.widgets.text import MessageLine, PlainStatic
 
 PAGE_SIZES = (50, 100)
 DEBOUNCE_S = 0.5
@@ -47,26 +56,71 @@ def event_row(event: EventRecord) -> Row:
     return str(event.id), cells
 
 
+class BadFilter(ValueError):
+    """A filter the user typed that cannot be sent: the message names the field and the form."""
+
+
+def parse_day(field: str, text: str | None) -> dt.date | None:
+    if not text:
+        return None
+    try:
+        if len(text) != 10:
+            raise ValueError
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise BadFilter(f"{field}: {text!r} is not a date; write it as yyyy-mm-dd.") from None
+
+
+def parse_author(text: str | None) -> int | None:
+    if not text:
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        raise BadFilter(f"author: {text!r} is not a user id (a number, like 2).") from None
+
+
 class EventsScreen(AreaScreen):
     AREA = "events"
     BINDINGS: ClassVar = [
+        Binding("escape", "back", "Back", id="events.back",
+                tooltip="Back to the record this event log was opened from"),
         Binding("enter", "open", "Open", id="events.open",
                 tooltip="The event in full, with what it changed"),
+        Binding("o", "open_flag", "Open flag", id="events.flag",
+                tooltip="The detail of the flag the event names"),
+        Binding("t", "pick_type", "Pick type", id="events.types",
+                tooltip="Pick the event type from a list"),
         Binding("n", "next_page", "Page", key_display="n/p", id="events.next",
                 tooltip="Older events (next page)"),
         Binding("p", "prev_page", "Prev page", show=False, id="events.prev",
                 tooltip="Newer events (previous page)"),
         Binding("s", "focus_search", "Search", id="events.search",
-                tooltip="Edit the search (type, project, feature, text); also /"),
+                tooltip="Edit the search (type, project, feature, text, author, dates); also /"),
         Binding("l", "page_size", "50/100", id="events.size", tooltip="50 or 100 events a page"),
         Binding("r", "reload", "Reload", id="events.reload", tooltip="Read the page again"),
     ]  # fmt: skip
 
-    def __init__(self) -> None:
+    READ_STATUS = "#events-status"
+
+    def __init__(
+        self,
+        *,
+        project: str | None = None,
+        feature: str | None = None,
+        created_by: int | None = None,
+    ) -> None:
+        """Filters given here preset the search: the event log was opened from a record."""
         super().__init__()
+        self.jumped = any(v is not None for v in (project, feature, created_by))
+        self.preset = {
+            "project": project or "",
+            "feature": feature or "",
+            "author": "" if created_by is None else str(created_by),
+        }
         self.limit = PAGE_SIZES[0]
         self.cursor: int | None = None
-        self.back: list[int | None] = []
+        self.back: list[tuple[int | None, int]] = []  # (cursor, events shown) of earlier pages
         self.next_cursor: int | None = None
         self.events: list[EventRecord] = []
 
@@ -78,9 +132,15 @@ class EventsScreen(AreaScreen):
                 compact=True,
                 suggester=SuggestFromList(EVENT_TYPES, case_sensitive=True),
             )
-            yield Input(placeholder="project", id="project", compact=True)
-            yield Input(placeholder="feature", id="feature", compact=True)
+            yield Input(self.preset["project"], placeholder="project", id="project", compact=True)
+            yield Input(self.preset["feature"], placeholder="feature", id="feature", compact=True)
             yield Input(placeholder="free text", id="query", compact=True)
+        with Horizontal(classes="toolbar"):
+            yield Input(self.preset["author"], placeholder="author (user id)", id="author",
+                        compact=True)  # fmt: skip
+            yield Input(placeholder="from yyyy-mm-dd", id="from", compact=True)
+            yield Input(placeholder="to yyyy-mm-dd", id="to", compact=True)
+        yield MessageLine("", id="events-note", classes="status-line")
         yield PlainStatic("loading…", id="events-status", classes="status-line")
         yield FilteredTable(ResourceTable(COLUMNS, id="events"))
 
@@ -95,18 +155,50 @@ class EventsScreen(AreaScreen):
         self.cursor = None
         self.back = []
         event_type = self.value("type")
+        status = self.query_one("#events-status", Static)
         if event_type and event_type not in EVENT_TYPES:
-            self.query_one("#events-status", Static).update(
-                f"{event_type!r} is not an event type: pick one from the completions (→)."
+            status.update(
+                f"{event_type!r} is not an event type: pick one from the list (t) or the"
+                " completions (→)."
             )
             return
         self.load()
 
+    def filters(self) -> tuple[int | None, dt.date | None, dt.date | None]:
+        """Author and dates as the client takes them; BadFilter names what is wrong, and what
+        this server cannot filter (the note above the table says so too)."""
+        author = parse_author(self.value("author"))
+        since, until = parse_day("from", self.value("from")), parse_day("to", self.value("to"))
+        if since and until and since > until:
+            raise BadFilter(f"from ({since}) is after to ({until}): no event can match.")
+        needs = self.dates_need()
+        if needs and (author is not None or since or until):
+            raise BadFilter(f"This server cannot filter events by author or date: {needs}.")
+        return author, since, until
+
+    def dates_need(self) -> str | None:
+        """What the server needs to filter by author and date ("Unleash 6.1"), or None."""
+        needs = capabilities.missing(self.flagtui.client.server, capabilities.EVENT_DATES)
+        self.query_one("#events-note", MessageLine).update(
+            f"This server cannot filter events by author or date ({needs} can):"
+            " type, project, feature and text only."
+            if needs
+            else ""
+        )
+        return needs
+
     @work(exclusive=True, group="events", exit_on_error=False)
     @read
-    async def load(self) -> None:
+    async def load(self, forward: bool = False) -> None:
+        """Read the page at `self.cursor`; `forward` (n) keeps the page shown when the next one
+        turns out empty (the server's count changed, or it could not say)."""
         status = self.query_one("#events-status", Static)
         status.update("searching…")
+        try:
+            author, since, until = self.filters()
+        except BadFilter as bad:
+            status.update(str(bad))
+            return
         page = await self.flagtui.client.search_events(
             type=self.value("type"),
             project=self.value("project"),
@@ -114,15 +206,28 @@ class EventsScreen(AreaScreen):
             query=self.value("query"),
             limit=self.limit,
             cursor=self.cursor,
+            created_by=author,
+            since=since,
+            until=until,
         )
+        if forward and not page.events and self.back:
+            self.cursor = self.back.pop()[0]
+            self.next_cursor = None
+            self.show_status(page.total)
+            self.notify("This is the last page.", timeout=3)
+            return
         self.events = page.events
-        self.next_cursor = page.next_cursor
+        seen = sum(shown for _, shown in self.back) + len(page.events)
+        past_total = page.total is not None and seen >= page.total
+        self.next_cursor = None if past_total else page.next_cursor
         self.show()
-        total = f" of {page.total}" if page.total is not None else ""
-        more = "" if page.next_cursor is not None else " · last page"
-        status.update(
-            f"page {len(self.back) + 1} · {len(page.events)}{total} events · "
-            f"{self.limit} a page{more}"
+        self.show_status(page.total)
+
+    def show_status(self, total: int | None) -> None:
+        of = f" of {total}" if total is not None else ""
+        more = "" if self.next_cursor is not None else " · last page"
+        self.query_one("#events-status", Static).update(
+            f"page {len(self.back) + 1} · {len(self.events)}{of} events · {self.limit} a page{more}"
         )
 
     def show(self) -> None:
@@ -155,13 +260,13 @@ class EventsScreen(AreaScreen):
         if self.next_cursor is None:
             self.notify("This is the last page.", timeout=3)
             return
-        self.back.append(self.cursor)
+        self.back.append((self.cursor, len(self.events)))
         self.cursor = self.next_cursor
-        self.load()
+        self.load(forward=True)
 
     def action_prev_page(self) -> None:
         if self.back:
-            self.cursor = self.back.pop()
+            self.cursor = self.back.pop()[0]
             self.load()
 
     def action_page_size(self) -> None:
@@ -171,8 +276,37 @@ class EventsScreen(AreaScreen):
     def action_reload(self) -> None:
         self.load()
 
+    @property
+    def selected(self) -> EventRecord | None:
+        event: EventRecord | None = self.query_one(ResourceTable).selected_record
+        return event
+
     @on(DataTable.RowSelected)
     def action_open(self) -> None:
-        event: EventRecord | None = self.query_one(ResourceTable).selected_record
-        if event is not None:
-            self.app.push_screen(EventDetailScreen(event))
+        if self.selected is not None:
+            self.app.push_screen(EventDetailScreen(self.selected))
+
+    def action_open_flag(self) -> None:
+        if self.selected is not None:
+            open_flag_of_event(self, self.selected, "This event")
+
+    def action_pick_type(self) -> None:
+        def picked(event_type: str | None) -> None:
+            if event_type is not None:
+                self.query_one("#type", Input).value = event_type
+                self.workers.cancel_group(self, "events-typing")
+                self.restart()
+                self.query_one(ResourceTable).focus()
+
+        self.app.push_screen(EventTypePicker(EVENT_TYPES, self.value("type")), picked)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "back" and not self.jumped:
+            return False
+        return super().check_action(action, parameters)
+
+    def action_back(self) -> None:
+        if isinstance(self.focused, Input):
+            self.query_one(ResourceTable).focus()
+            return
+        self.app.pop_screen()

@@ -1,6 +1,7 @@
 """One feature in full (one `get_feature` request): environments, strategies, variants, tags,
-dependencies, children, collaborators, lifecycle. `e` patches it, `u` marks it uncompleted, `t`
-switches it on or off in one environment (`env_toggle`).
+dependencies, children, collaborators, lifecycle, and its recent events (newest first, one
+event search); `e` patches it, `u` marks it uncompleted, `t` switches it on or off in one
+environment (`env_toggle`), `h` opens its events in the event log.
 
 An archived feature has no live record (real Unleash answers 404): its row in the archived
 flags is shown instead, and `v` revives it. One write at a time: a key pressed while one is
@@ -17,13 +18,16 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from flagtui.api.errors import FlagtuiError
-from flagtui.api.models import Constraint, Feature, Strategy, Variant
+from flagtui.api.errors import FlagtuiError, NotFoundError
+from flagtui.api.models import Constraint, EventPage, Feature, Strategy, Variant
+from flagtui.tui.areas import AREAS_BY_NAME
 from flagtui.tui.format import when, yes_no
 from flagtui.tui.reads import read
 from flagtui.tui.screens.env_toggle import TOGGLE_HELP, EnvironmentToggleScreen
 from flagtui.tui.widgets.confirm import ConfirmModal
 from flagtui.tui.widgets.text import PlainStatic
+
+RECENT_EVENTS = 5
 
 
 def _constraint(c: Constraint) -> str:
@@ -127,6 +131,8 @@ class FeatureDetailScreen(EnvironmentToggleScreen):
                 tooltip="Bring the archived feature back (environments off, lifecycle restarts)"),
         Binding("r", "reload", "Reload", id="detail.reload", tooltip="Read the feature again"),
         Binding("y", "copy", "Copy name", id="detail.copy", tooltip="Copy the feature's name"),
+        Binding("h", "event_log", "Event log", id="detail.events",
+                tooltip="The event log filtered to this flag"),
     ]  # fmt: skip
 
     def __init__(self, project: str, name: str, summary: Feature | None = None) -> None:
@@ -136,6 +142,7 @@ class FeatureDetailScreen(EnvironmentToggleScreen):
         self.feature_name = name
         self.feature: Feature | None = None
         self.summary = summary
+        self.events_page: EventPage | None = None
 
     def compose_body(self) -> ComposeResult:
         with VerticalScroll(id="detail"):
@@ -143,10 +150,12 @@ class FeatureDetailScreen(EnvironmentToggleScreen):
                 yield PlainStatic(feature_text(self.summary, complete=False), id="feature")
             else:
                 yield PlainStatic(f"loading {self.feature_name}…", id="feature")
+            yield PlainStatic("Recent events: reading…", id="recent-events")
 
     def on_mount(self) -> None:
         self.query_one("#detail").focus()
         self.load()
+        self.load_events()
 
     @work(exclusive=True, group="feature", exit_on_error=False)
     @read
@@ -155,17 +164,27 @@ class FeatureDetailScreen(EnvironmentToggleScreen):
         self.show(await client.get_feature_or_archived(self.project, self.feature_name))
 
     def show_read_failure(self, group: str, error: BaseException) -> None:
+        if group == "feature-events":
+            self.events_failed(error)
+            return
         shown = feature_text(self.feature) if self.feature is not None else None
+        if shown is None and isinstance(error, NotFoundError):
+            self.query_one("#feature", Static).update(self.gone_text())
+            return
         self.query_one("#feature", Static).update(self.detail_after_failure(group, error, shown))
 
     def show(self, feature: Feature) -> None:
+        shown_before = self.feature is not None
         self.feature = feature
+        if shown_before:  # after a write or a reload: what it recorded
+            self.load_events()
         # an archived flag is its archive row (no live record): never shown as "0 strategies"
         complete = not feature.is_archived
         self.query_one("#feature", Static).update(feature_text(feature, complete=complete))
         self.refresh_bindings()
 
     def redraw_times(self) -> None:
+        self.redraw_events()
         shown = self.feature or self.summary
         if shown is not None:
             self.query_one("#feature", PlainStatic).update(
@@ -190,6 +209,8 @@ class FeatureDetailScreen(EnvironmentToggleScreen):
 
     def action_reload(self) -> None:
         self.load()
+        if self.feature is None:  # else show() reads the events after the flag
+            self.load_events()
 
     def action_copy(self) -> None:
         self.app.copy_to_clipboard(self.feature_name)
@@ -255,3 +276,50 @@ class FeatureDetailScreen(EnvironmentToggleScreen):
         await self.flagtui.client.revive_features(self.project, [self.feature_name])
         self.notify(f"{self.feature_name} revived: its environments are off")
         self.load()  # a failure of this read is its own: the revive is done
+
+    # ---- the flag's recent events (one event search) and the way to all of them ----
+
+    def gone_text(self) -> Text:
+        return Text(
+            f"Flag {self.feature_name!r} is not in project {self.project!r}: not among its live"
+            " flags nor its archived ones (deleted, or moved). Its events remain: h lists them.",
+            style="bold yellow",
+        )
+
+    @work(exclusive=True, group="feature-events", exit_on_error=False)
+    @read
+    async def load_events(self) -> None:
+        page = await self.flagtui.client.search_events(
+            feature=self.feature_name, limit=RECENT_EVENTS
+        )
+        self.events_page = page
+        self.query_one("#recent-events", PlainStatic).update(self.events_text(page))
+
+    def events_text(self, page: EventPage) -> Text:
+        out = Text()
+        total = f" of {page.total}" if page.total is not None else ""
+        heading = f"\nRecent events, newest first ({len(page.events)}{total})"
+        out.append(heading, style="bold underline")
+        out.append("  h: all in the event log\n", style="dim")
+        for event in page.events:
+            out.append(f"  #{event.id}", style="dim")
+            out.append(f"  {when(event.created_at)}  ")
+            out.append(event.type, style="bold")
+            out.append(f"  by {event.created_by or '—'}\n")
+        if not page.events:
+            out.append("  —\n")
+        return out
+
+    def events_failed(self, error: BaseException) -> None:
+        said = self.read_failure_text("feature-events", error, shown="events")
+        self.query_one("#recent-events", PlainStatic).update(
+            Text(f"\nRecent events: {said}\n", style="red")
+        )
+
+    def redraw_events(self) -> None:
+        if self.events_page is not None:
+            self.query_one("#recent-events", PlainStatic).update(self.events_text(self.events_page))
+
+    def action_event_log(self) -> None:
+        events = AREAS_BY_NAME["events"].make_screen(feature=self.feature_name)
+        self.app.push_screen(events)

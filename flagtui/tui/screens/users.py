@@ -1,5 +1,6 @@
 """Users (operation 7): search as you type, from 2 characters, debounced; each user with the
-name of their root role; the root roles themselves under the table.
+name of their root role; the root roles themselves under the table. `h` opens the event log
+filtered to the events the highlighted user made (by user id, as real Unleash filters).
 
 Real Unleash's search answers users without their root role (and no root roles): the screen
 then reads GET /api/admin/user-admin once (every user's root role, ADMIN permission) and keeps
@@ -18,6 +19,7 @@ from textual.widgets import Input, Static
 from flagtui.api.errors import FlagtuiError
 from flagtui.api.models import Role, User, UserList
 from flagtui.contract import MIN_USER_QUERY
+from flagtui.tui.areas import AREAS_BY_NAME
 from flagtui.tui.format import when
 from flagtui.tui.reads import read
 from flagtui.tui.screens.base import AreaScreen
@@ -57,6 +59,8 @@ class UsersScreen(AreaScreen):
     BINDINGS: ClassVar = [
         Binding("s", "focus_search", "Search", id="users.search",
                 tooltip="Type a name, username or e-mail (also /)"),
+        Binding("h", "event_log", "Event log", id="users.events",
+                tooltip="The event log filtered to the events this user made"),
     ]  # fmt: skip
 
     def __init__(self) -> None:
@@ -136,7 +140,7 @@ class UsersScreen(AreaScreen):
             users = [u.model_copy(update={"root_role": role_of.get(u.id)}) for u in users]
             root_roles, unknown = self.roster.root_roles, "?"
         roles = role_names(root_roles)
-        self.query_one(ResourceTable).set_rows([user_row(u, roles, unknown) for u in users])
+        self.query_one(ResourceTable).set_rows([user_row(u, roles, unknown) for u in users], users)
         listed = ", ".join(f"{r.name} ({r.id})" for r in root_roles) or "—"
         if not root_roles and self.roster_failure is not None:
             listed = f"not readable ({self.roster_failure})"
@@ -148,3 +152,10 @@ class UsersScreen(AreaScreen):
     @on(ResourceTable.FilterRequested)
     def action_focus_search(self) -> None:
         self.query_one("#user-search", Input).focus()
+
+    def action_event_log(self) -> None:
+        user: User | None = self.query_one(ResourceTable).selected_record
+        if user is None:
+            self.notify("No user highlighted: search for one first (s).", timeout=3)
+            return
+        self.app.push_screen(AREAS_BY_NAME["events"].make_screen(created_by=user.id))
