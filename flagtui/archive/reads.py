@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from pydantic import ValidationError
 from sqlalchemy import ColumnElement, Connection, Float, and_, func, select
 from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.sql.functions import FunctionElement
@@ -145,14 +146,16 @@ def _ref(refs: dict[int, IntegrationRef], integration_id: int) -> IntegrationRef
 
 
 def _delivery(row: Any) -> IntegrationEvent:
-    return IntegrationEvent.model_validate(
-        {
-            "id": str(row.delivery_id),
-            "integrationId": row.integration_id,
-            "createdAt": row.created_at,
-            "state": row.state,
-            "stateDetails": row.state_details,
-            "event": row.event,
-            "details": row.details,
-        }
-    )
+    wire = {
+        "id": str(row.delivery_id),
+        "integrationId": row.integration_id,
+        "createdAt": row.created_at,
+        "state": row.state,
+        "stateDetails": row.state_details,
+        "event": row.event,
+        "details": row.details if isinstance(row.details, dict) else None,
+    }
+    try:
+        return IntegrationEvent.model_validate(wire)
+    except ValidationError:  # an event this flagtui cannot read: the delivery without it
+        return IntegrationEvent.model_validate(wire | {"event": None})

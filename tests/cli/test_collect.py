@@ -4,6 +4,7 @@ like Unleash; SIGTERM and a server that goes away, with real processes and serve
 from __future__ import annotations
 
 import asyncio
+import json
 import signal
 import subprocess
 import sys
@@ -116,3 +117,29 @@ async def test_the_collector_survives_the_server_going_away(sandbox_db, tmp_path
             await asyncio.to_thread(back.stop)
     archive.close()
     assert len(lines) == 3 and "poll failed" in lines[1]  # one line per change of state
+
+
+def test_follow_on_the_archive_prints_new_failures(run, cli_env, sandbox, server):
+    assert run("collect", "--once", "-o", "json").code == 0
+    env = command_env(cli_env, sandbox) | {"XDG_DATA_HOME": str(cli_env / "data")}
+    argv = [sys.executable, "-m", "flagtui", "failures", "--follow", "--interval", "0.2"]
+    argv += ["--integration", "5"]
+    proc = subprocess.Popen(
+        argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        assert proc.stdout is not None
+        assert json.loads(proc.stdout.readline())["integrationId"] == 5
+        patch_many(server, 1, "followed on the archive")
+        for _ in range(500):
+            delivery = json.loads(proc.stdout.readline())
+            if "followed on the archive" in str(delivery.get("event")):
+                break
+        else:
+            raise AssertionError("the new failure was not printed")
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=30) == 130
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
