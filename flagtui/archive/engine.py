@@ -58,7 +58,8 @@ def create_archive_engine(url: str) -> Engine:
     if not url.startswith("sqlite"):
         return create_engine(url, pool_pre_ping=True, pool_size=4)
     if url.startswith("sqlite+pysqlite:///") or url.startswith("sqlite:///"):
-        Path(url.split(":///", 1)[1]).parent.mkdir(parents=True, exist_ok=True)
+        # Deliveries carry event data: the folder is the user's alone, like the sandbox's.
+        Path(url.split(":///", 1)[1]).parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT})
     _sqlite_transactions(engine)
     return engine

@@ -47,7 +47,7 @@ def integrations(conn: Connection, server: str) -> list[IntegrationRef]:
 def _failures_where(
     server: str, since: datetime | None, integration_id: int | None, key: str | None
 ) -> ColumnElement[bool]:
-    clauses = [D.c.server == server, D.c.failed]
+    clauses = [D.c.server == server, schema.FAILED]
     if since is not None:
         clauses.append(D.c.created_at >= since)
     if integration_id is not None:
@@ -79,6 +79,8 @@ def groups(
     conn: Connection, server: str, refs: dict[int, IntegrationRef], since: datetime | None
 ) -> tuple[list[FailureGroup], int]:
     where = _failures_where(server, since, None, None)
+    # The example is any of the group's texts (they differ only in what error_key replaced):
+    # an aggregate, so both dialects answer it in the one GROUP BY.
     rows = conn.execute(
         select(
             D.c.integration_id,
@@ -86,21 +88,15 @@ def groups(
             func.count(),
             func.min(D.c.created_at),
             func.max(D.c.created_at),
+            func.max(D.c.state_details),
         )
         .where(where)
         .group_by(D.c.integration_id, D.c.error_key)
     ).all()
-    found = []
-    for integration_id, key, count, first, last in rows:
-        example = conn.execute(
-            select(D.c.state_details)
-            .where(D.c.server == server, D.c.failed, D.c.created_at == last)
-            .where(D.c.integration_id == integration_id, D.c.error_key == key)
-            .limit(1)
-        ).scalar()
-        found.append(
-            FailureGroup(_ref(refs, integration_id), key, example or "", count, first, last)
-        )
+    found = [
+        FailureGroup(_ref(refs, integration_id), key, example or "", count, first, last)
+        for integration_id, key, count, first, last, example in rows
+    ]
     found.sort(key=lambda g: g.last_seen, reverse=True)
     return found, sum(g.count for g in found)
 
@@ -130,7 +126,7 @@ def histogram(
     bucket = func.floor((epoch_seconds(D.c.created_at) - since.timestamp()) / width)
     rows = conn.execute(
         select(D.c.integration_id, bucket.label("bucket"), func.count())
-        .where(D.c.server == server, D.c.failed)
+        .where(D.c.server == server, schema.FAILED)
         .where(D.c.created_at >= since, D.c.created_at < until)
         .group_by(D.c.integration_id, bucket)
     ).all()

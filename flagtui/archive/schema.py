@@ -25,6 +25,7 @@ from sqlalchemy import (
     Table,
     Text,
     TypeDecorator,
+    true,
 )
 from sqlalchemy.engine import Dialect
 
@@ -93,16 +94,21 @@ gaps = Table(
     Column("recorded_at", UtcDateTime, nullable=False),
 )
 
+# Failures only, in the one spelling both the index and the queries use: SQLite uses a partial
+# index only when the query's WHERE holds its predicate term for term ("failed = 1"), and
+# `true()` is written inline (1 or true), never as a bound parameter.
+FAILED = deliveries.c.failed == true()
+
 # The failures view: a time window of failures, newest first, counted, grouped by integration
-# and error key. Partial (failures only) and covering, so none of it reads the table.
+# and error key. Partial (failures only) and covering for all but the page's rows.
 failures_by_time = Index(
     "deliveries_failures_by_time",
     deliveries.c.server,
     deliveries.c.created_at,
     deliveries.c.integration_id,
     deliveries.c.error_key,
-    sqlite_where=deliveries.c.failed,
-    postgresql_where=deliveries.c.failed,
+    sqlite_where=FAILED,
+    postgresql_where=FAILED,
 )
 
 # How far back the archive reaches (`covers_since`), per integration and in all.

@@ -76,24 +76,26 @@ class Archive:
     def sync_integrations(self, refs: Sequence[IntegrationRef], now: datetime) -> None:
         """Store the server's list; those no longer on it are marked deleted (kept)."""
         table = schema.integrations
+        rows = [
+            {
+                "server": self.server,
+                "id": ref.id,
+                "provider": ref.provider,
+                "description": ref.description,
+                "enabled": ref.enabled,
+                "deleted_at": None,
+            }
+            for ref in refs
+        ]
         with self.engine.begin() as conn:
-            for ref in refs:
-                values = {
-                    "server": self.server,
-                    "id": ref.id,
-                    "provider": ref.provider,
-                    "description": ref.description,
-                    "enabled": ref.enabled,
-                    "deleted_at": None,
-                }
-                statement = _insert(conn, table).values(values)
+            if rows:
+                statement = _insert(conn, table)
+                changed = {k: statement.excluded[k] for k in rows[0] if k not in KEY}
                 conn.execute(
                     statement.on_conflict_do_update(
-                        index_elements=[table.c.server, table.c.id],
-                        set_={
-                            k: statement.excluded[k] for k in values if k not in ("server", "id")
-                        },
-                    )
+                        index_elements=[table.c.server, table.c.id], set_=changed
+                    ),
+                    rows,
                 )
             conn.execute(
                 update(table)
@@ -125,6 +127,8 @@ class Archive:
         """Store a walk's deliveries (and its gap) in one transaction; how many were new."""
         rows = [delivery_row(self.server, d, now) for d in deliveries if d.id.isdigit()]
         inserted = 0
+        if not rows and gap is None:
+            return 0  # nothing new: no write transaction (no lock) at all
         with self.engine.begin() as conn:
             if rows:
                 # RETURNING counts the rows inserted on both back ends (a driver's executemany

@@ -76,7 +76,8 @@ async def _follow(
     found: list[IntegrationEvent],
 ) -> int:
     """Print what is there (oldest first), then each new failure as it appears, until stopped."""
-    collector = Collector(client, source.archive) if isinstance(source, ArchiveSource) else None
+    archive = source.archive if isinstance(source, ArchiveSource) else None
+    collector = Collector(client, archive, log=lambda _: None) if archive else None
     seen: set[tuple[int, str]] = set()
     while True:
         for delivery in reversed(found):
