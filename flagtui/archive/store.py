@@ -74,8 +74,18 @@ class Archive:
                 yield conn
 
     def sync_integrations(self, refs: Sequence[IntegrationRef], now: datetime) -> None:
-        """Store the server's list; those no longer on it are marked deleted (kept)."""
+        """Store the server's list; those no longer on it are marked deleted (kept). Nothing
+        is written (no lock taken) when the archive already says the same."""
         table = schema.integrations
+        with self.reading() as conn:
+            stored = conn.execute(
+                select(table.c.id, table.c.provider, table.c.description, table.c.enabled).where(
+                    table.c.server == self.server, table.c.deleted_at.is_(None)
+                )
+            ).all()
+        current = {(r.id, r.provider, r.description, r.enabled) for r in refs}
+        if {tuple(row) for row in stored} == current:
+            return
         rows = [
             {
                 "server": self.server,
