@@ -13,10 +13,11 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine, Table, and_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import SQLAlchemyError
 
 from flagtui.api.models import IntegrationEvent
 from flagtui.archive import schema
-from flagtui.archive.engine import create_archive_engine, server_key
+from flagtui.archive.engine import create_archive_engine, redacted, server_key
 from flagtui.archive.migrations import migrate
 from flagtui.triage.grouping import error_key
 from flagtui.triage.records import Gap, IntegrationRef
@@ -49,6 +50,10 @@ def delivery_row(server: str, delivery: IntegrationEvent, now: datetime) -> dict
 KEY = ("server", "id")
 
 
+class ArchiveUnavailable(Exception):
+    """The archive could not be opened (PostgreSQL unreachable, a file that cannot be read)."""
+
+
 class Archive:
     """One server's deliveries in one archive (a SQLite file, or a PostgreSQL database that
     may hold several servers)."""
@@ -61,7 +66,18 @@ class Archive:
 
     @classmethod
     def open(cls, url: str, server_url: str) -> Archive:
-        return cls(create_archive_engine(url), server_url)
+        """Connect and migrate; `ArchiveUnavailable` (the URL's password hidden) if it fails."""
+        engine = create_archive_engine(url)
+        try:
+            return cls(engine, server_url)
+        except SQLAlchemyError as exc:
+            engine.dispose()
+            cause = getattr(exc, "orig", None) or exc
+            text = str(cause).strip()
+            reason = text.splitlines()[0] if text else type(cause).__name__
+            raise ArchiveUnavailable(
+                f"the delivery archive {redacted(url)} cannot be opened: {reason}"
+            ) from None
 
     def close(self) -> None:
         self.engine.dispose()

@@ -142,3 +142,19 @@ async def test_histogram_counts_failures_per_integration_and_bucket(sandbox, col
         by_integration[failure.integration.id] = by_integration.get(failure.integration.id, 0) + 1
     assert {k: sum(v) for k, v in counts.items()} == by_integration
     assert counts[5][-1] + counts[5][-2] == 10  # the revoked key fails every time, just now
+
+
+async def test_a_collector_stopped_while_the_server_forgot_leaves_a_gap(
+    sandbox, admin_client, archive_url
+):
+    patch_many(sandbox, 2, "before the stop")
+    first = Archive.open(archive_url, sandbox.url)
+    await Collector(admin_client, first, log=lambda _: None).poll()
+    first.close()
+    patch_many(sandbox, 40, "while stopped")  # the server keeps only the newest 100
+    second = Archive.open(archive_url, sandbox.url)
+    result = await Collector(admin_client, second, log=lambda _: None).poll()
+    newest_before = {g.integration_id: g.start for g in result.gaps}
+    second.close()
+    assert set(newest_before) == {1, 2, 5}
+    assert all(g.start < g.end for g in result.gaps)

@@ -143,3 +143,14 @@ def test_follow_on_the_archive_prints_new_failures(run, cli_env, sandbox, server
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def test_an_archive_that_cannot_be_opened_is_one_line_and_exit_6(run, cli_env, sandbox):
+    (cli_env / "config.toml").write_text(
+        f'[profiles.pg]\nurl = "{sandbox.url}"\n'
+        'archive_url = "postgresql://flagtui:hunter2@127.0.0.1:9/archive"\n'
+    )
+    result = run("collect", "-P", "pg", "--once", "-o", "table")
+    assert result.code == 6
+    assert result.line.startswith("flagtui: the delivery archive postgresql://flagtui:***@")
+    assert "hunter2" not in result.err
