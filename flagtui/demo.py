@@ -28,7 +28,7 @@ def demo_archive_path(db_path: Path) -> Path:
 
 def run_demo(args: argparse.Namespace) -> int:
     from flagtui.archive.demo import DemoCollector
-    from flagtui.archive.engine import sqlite_url
+    from flagtui.archive.location import sqlite_url
     from flagtui.sandbox import SandboxServer, create_database
     from flagtui.tui.app import FlagtuiApp
 

@@ -27,7 +27,7 @@ from sqlalchemy import func, select
 from flagtui.api import AdminClient
 from flagtui.archive import schema
 from flagtui.archive.collector import Collector
-from flagtui.archive.engine import sqlite_url
+from flagtui.archive.location import sqlite_url
 from flagtui.archive.source import ArchiveSource
 from flagtui.archive.store import Archive
 from flagtui.sandbox import create_database

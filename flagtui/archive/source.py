@@ -2,7 +2,9 @@
 `failure_source`, which picks the archive when there is one and the live server otherwise.
 
 The database calls are synchronous; each async method runs them in a worker thread
-(`asyncio.to_thread`) so the TUI's event loop never waits on the disk or the network.
+(`asyncio.to_thread`) so the TUI's event loop never waits on the disk or the network. The
+database layer (SQLAlchemy) is imported there too, at the first read: choosing a source, and
+starting the TUI or a command, never loads it.
 """
 
 from __future__ import annotations
@@ -10,14 +12,16 @@ from __future__ import annotations
 import asyncio
 import threading
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from flagtui.api import AdminClient
-from flagtui.archive import reads
-from flagtui.archive.engine import default_archive_path, sqlite_url
-from flagtui.archive.store import Archive
+from flagtui.archive.location import default_archive_path, sqlite_url
 from flagtui.config import Profile
 from flagtui.triage.records import FailureWindow, Origin
 from flagtui.triage.source import PAGE, FailureSource, LiveSource
+
+if TYPE_CHECKING:
+    from flagtui.archive.store import Archive
 
 
 class ArchiveSource:
@@ -35,6 +39,8 @@ class ArchiveSource:
 
     @property
     def archive(self) -> Archive:
+        from flagtui.archive.store import Archive
+
         with self._opening:
             if self._archive is None:
                 self._archive = Archive.open(self.archive_url, self.server_url)
@@ -47,6 +53,8 @@ class ArchiveSource:
     def _window(
         self, since: datetime | None, integration_id: int | None, key: str | None, limit: int
     ) -> FailureWindow:
+        from flagtui.archive import reads
+
         server = self.archive.server
         with self.archive.reading() as conn:
             refs = reads.integrations(conn, server)
@@ -59,6 +67,8 @@ class ArchiveSource:
         )
 
     def _grouped(self, since: datetime | None) -> FailureWindow:
+        from flagtui.archive import reads
+
         server = self.archive.server
         with self.archive.reading() as conn:
             refs = reads.integrations(conn, server)
@@ -70,6 +80,8 @@ class ArchiveSource:
         )
 
     def _histogram(self, since: datetime, until: datetime, buckets: int) -> dict[int, list[int]]:
+        from flagtui.archive import reads
+
         with self.archive.reading() as conn:
             return reads.histogram(conn, self.archive.server, since, until, buckets)
 

@@ -17,7 +17,9 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from flagtui.api.models import IntegrationEvent
 from flagtui.archive import schema
-from flagtui.archive.engine import create_archive_engine, redacted, server_key
+from flagtui.archive.engine import create_archive_engine
+from flagtui.archive.errors import ArchiveUnavailable
+from flagtui.archive.location import redacted, server_key
 from flagtui.archive.migrations import migrate
 from flagtui.triage.grouping import error_key
 from flagtui.triage.records import Gap, IntegrationRef
@@ -48,10 +50,6 @@ def delivery_row(server: str, delivery: IntegrationEvent, now: datetime) -> dict
 
 
 KEY = ("server", "id")
-
-
-class ArchiveUnavailable(Exception):
-    """The archive could not be opened (PostgreSQL unreachable, a file that cannot be read)."""
 
 
 class Archive:

@@ -15,10 +15,8 @@ import signal
 import sys
 
 from flagtui.api import AdminClient
-from flagtui.archive.collector import Collector
-from flagtui.archive.engine import redacted
+from flagtui.archive.location import redacted
 from flagtui.archive.source import collect_url
-from flagtui.archive.store import Archive
 from flagtui.cli.exits import OK, UsageError
 from flagtui.cli.output import Printer
 from flagtui.config import Profile
@@ -32,6 +30,9 @@ def _log(line: str) -> None:
 
 
 async def collect(client: AdminClient, out: Printer, args: argparse.Namespace) -> int:
+    from flagtui.archive.collector import Collector  # SQLAlchemy: only for this command
+    from flagtui.archive.store import Archive
+
     if args.interval < MIN_INTERVAL:
         raise UsageError(f"--interval: at least {MIN_INTERVAL:g} second (it is {args.interval})")
     profile: Profile = args.selected_profile

@@ -11,7 +11,7 @@ import sys
 from typing import Any
 
 from flagtui.api import errors
-from flagtui.archive.store import ArchiveUnavailable
+from flagtui.archive.errors import ArchiveUnavailable
 from flagtui.config import ConfigError, Interrupted
 from flagtui.display import clean
 

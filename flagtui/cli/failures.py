@@ -16,8 +16,7 @@ import sys
 
 from flagtui.api import AdminClient
 from flagtui.api.models import IntegrationEvent
-from flagtui.archive.collector import Collector
-from flagtui.archive.engine import redacted
+from flagtui.archive.location import redacted
 from flagtui.archive.source import ArchiveSource, failure_source
 from flagtui.cli.exits import FAILURES_FOUND, OK
 from flagtui.cli.output import Printer, record
@@ -76,6 +75,8 @@ async def _follow(
     found: list[IntegrationEvent],
 ) -> int:
     """Print what is there (oldest first), then each new failure as it appears, until stopped."""
+    from flagtui.archive.collector import Collector
+
     archive = source.archive if isinstance(source, ArchiveSource) else None
     collector = Collector(client, archive, log=lambda _: None) if archive else None
     seen: set[tuple[int, str]] = set()

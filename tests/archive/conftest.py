@@ -21,7 +21,7 @@ import pytest
 
 from flagtui.api import AdminClient
 from flagtui.archive.collector import Collector
-from flagtui.archive.engine import sqlite_url
+from flagtui.archive.location import sqlite_url
 from flagtui.archive.store import Archive
 
 PG_ENV = "FLAGTUI_TEST_ARCHIVE_PG"

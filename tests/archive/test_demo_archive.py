@@ -7,7 +7,7 @@ import asyncio
 from datetime import UTC, datetime, timedelta
 
 from flagtui.archive.demo import DELETED_ID, DemoCollector
-from flagtui.archive.engine import sqlite_url
+from flagtui.archive.location import sqlite_url
 from flagtui.archive.source import ArchiveSource
 
 

@@ -14,7 +14,7 @@ import httpx
 
 from flagtui.api import AdminClient
 from flagtui.archive.collector import Collector
-from flagtui.archive.engine import default_archive_path, sqlite_url
+from flagtui.archive.location import default_archive_path, sqlite_url
 from flagtui.archive.store import Archive
 from flagtui.sandbox import SandboxServer
 
@@ -154,3 +154,13 @@ def test_an_archive_that_cannot_be_opened_is_one_line_and_exit_6(run, cli_env, s
     assert result.code == 6
     assert result.line.startswith("flagtui: the delivery archive postgresql://flagtui:***@")
     assert "hunter2" not in result.err
+
+
+def test_commands_and_choosing_a_source_do_not_load_the_database_layer():
+    # SQLAlchemy takes about 0.1 s to import: only reading or writing an archive may pay it.
+    code = (
+        "import sys, flagtui.cli.parser, flagtui.cli.exits, flagtui.archive.source;"
+        " print(sorted(m for m in sys.modules if m.split('.')[0] in ('sqlalchemy', 'psycopg')))"
+    )
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert loaded.stdout.strip() == "[]", loaded.stderr

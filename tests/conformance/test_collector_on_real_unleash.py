@@ -16,7 +16,7 @@ from sqlalchemy import select
 
 from flagtui.archive import schema
 from flagtui.archive.collector import Collector
-from flagtui.archive.engine import sqlite_url
+from flagtui.archive.location import sqlite_url
 from flagtui.archive.source import ArchiveSource
 from flagtui.archive.store import Archive
 
