@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import math
 import signal
 import sys
 
@@ -23,6 +24,7 @@ from flagtui.config import Profile
 from flagtui.display import clean
 
 MIN_INTERVAL = 1.0
+MAX_INTERVAL = 3600.0  # real Unleash forgets within 2 hours: rarer polls would only lose more
 
 
 def _log(line: str) -> None:
@@ -33,8 +35,10 @@ async def collect(client: AdminClient, out: Printer, args: argparse.Namespace) -
     from flagtui.archive.collector import Collector  # SQLAlchemy: only for this command
     from flagtui.archive.store import Archive
 
-    if args.interval < MIN_INTERVAL:
-        raise UsageError(f"--interval: at least {MIN_INTERVAL:g} second (it is {args.interval})")
+    if not (math.isfinite(args.interval) and MIN_INTERVAL <= args.interval <= MAX_INTERVAL):
+        raise UsageError(
+            f"--interval: seconds from {MIN_INTERVAL:g} to {MAX_INTERVAL:g} (it is {args.interval})"
+        )
     profile: Profile = args.selected_profile
     url = collect_url(profile)
     archive = await asyncio.to_thread(Archive.open, url, profile.url)

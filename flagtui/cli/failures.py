@@ -18,7 +18,7 @@ from flagtui.api import AdminClient
 from flagtui.api.models import IntegrationEvent
 from flagtui.archive.location import redacted
 from flagtui.archive.source import ArchiveSource, failure_source
-from flagtui.cli.exits import FAILURES_FOUND, OK
+from flagtui.cli.exits import FAILURES_FOUND, OK, UsageError
 from flagtui.cli.output import Printer, record
 from flagtui.cli.reads import since_cutoff
 from flagtui.display import clean
@@ -39,6 +39,8 @@ async def read_failures(
 
 
 async def failures(client: AdminClient, out: Printer, args: argparse.Namespace) -> int:
+    if args.limit < 1:
+        raise UsageError(f"--limit: at least 1 (it is {args.limit})")
     source = failure_source(args.selected_profile, client)
     try:
         found, window = await read_failures(source, client, args)

@@ -164,3 +164,12 @@ def test_commands_and_choosing_a_source_do_not_load_the_database_layer():
     )
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert loaded.stdout.strip() == "[]", loaded.stderr
+
+
+def test_bad_intervals_and_limits_name_the_option_and_the_limit(run):
+    for interval in ("0.5", "nan", "7200"):
+        result = run("collect", "--interval", interval, "-o", "table")
+        assert result.code == 2
+        assert result.line.startswith("flagtui: --interval: seconds from 1 to 3600")
+    result = run("failures", "--limit", "0", "-o", "table")
+    assert (result.code, result.line) == (2, "flagtui: --limit: at least 1 (it is 0)")
