@@ -11,8 +11,10 @@ import sys
 import time
 
 import httpx
+from sqlalchemy import select
 
 from flagtui.api import AdminClient
+from flagtui.archive import schema
 from flagtui.archive.collector import Collector
 from flagtui.archive.location import default_archive_path, sqlite_url
 from flagtui.archive.store import Archive
@@ -173,3 +175,28 @@ def test_bad_intervals_and_limits_name_the_option_and_the_limit(run):
         assert result.line.startswith("flagtui: --interval: seconds from 1 to 3600")
     result = run("failures", "--limit", "0", "-o", "table")
     assert (result.code, result.line) == (2, "flagtui: --limit: at least 1 (it is 0)")
+
+
+def test_two_collector_processes_on_a_new_archive_store_each_delivery_once(
+    cli_env, sandbox, server
+):
+    sandbox.use_database(sandbox.db_path, keep_all_deliveries=True)
+    patch_many(server, 20, "two processes")
+    env = command_env(cli_env, sandbox) | {"XDG_DATA_HOME": str(cli_env / "data")}
+    argv = [sys.executable, "-m", "flagtui", "collect", "--once", "-o", "json"]
+    procs = [
+        subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for _ in range(2)
+    ]
+    outs = [proc.communicate(timeout=120) for proc in procs]
+    assert [proc.returncode for proc in procs] == [0, 0], outs
+    stored = sum(json.loads(out)["stored"] for out, _ in outs)
+    archive = Archive.open(sqlite_url(default_archive_path(sandbox.url)), sandbox.url)
+    try:
+        with archive.reading() as conn:
+            rows = conn.execute(
+                select(schema.deliveries.c.integration_id, schema.deliveries.c.delivery_id)
+            ).all()
+    finally:
+        archive.close()
+    assert len(rows) == len(set(rows)) == stored  # the two split the work, none twice
