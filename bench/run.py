@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from figures.archive import ARCHIVE_KEYS, ARCHIVE_TARGETS, bench_archive
 from figures.client import bench_client
 from figures.first_page import bench_first_page
 from figures.keys import bench_keys
@@ -39,6 +40,7 @@ TARGETS = {
     "rss_mb_large": ("<=", 150.0),
     "client_overhead_ratio": ("<=", 1.3),
     "sandbox_vs_unleash_rps": (">=", 1.0),
+    **ARCHIVE_TARGETS,
 }
 
 
@@ -60,7 +62,7 @@ def print_table(results: dict[str, Any]) -> None:
         "startup_s", "startup_minimal_s", "startup_ratio",
         "key_latency_ms_p50", "key_latency_ms_p95", "key_latency_minimal_ms_p50",
         "key_latency_ratio", "large_first_page_s", "rss_mb_large", "client_overhead_ratio",
-        "sandbox_vs_unleash_rps",
+        "sandbox_vs_unleash_rps", *ARCHIVE_KEYS,
     ]  # fmt: skip
     print(f"\n{'figure':<30}{'value':>12}  target")
     print("-" * 60)
@@ -87,7 +89,7 @@ def main() -> int:
     parser.add_argument("--out", default=None, help="write the results to this JSON file")
     parser.add_argument(
         "--only", default="", help="comma-separated subset: startup,keys,first_page,rss,"
-        "requests,client,unleash"
+        "requests,client,unleash,archive"
     )  # fmt: skip
     args = parser.parse_args()
     only = set(filter(None, args.only.split(",")))
@@ -111,6 +113,7 @@ def main() -> int:
             ("requests", lambda: bench_requests(demo)),
             ("client", lambda: bench_client(large, 3 if q else 7)),
             ("unleash", lambda: bench_unleash(large, 300 if q else 500, notes)),
+            ("archive", lambda: bench_archive(tmp, 3 if q else 7)),
         ]
         for name, fn in plan:
             if only and name not in only:

@@ -11,6 +11,7 @@ import sys
 from typing import Any
 
 from flagtui.api import errors
+from flagtui.archive.errors import ArchiveUnavailable
 from flagtui.config import ConfigError, Interrupted
 from flagtui.display import clean
 
@@ -57,6 +58,7 @@ _KINDS: list[tuple[type[BaseException], str, int]] = [
     (errors.Unreachable, "unreachable", UNREACHABLE),
     (errors.RateLimited, "rate-limited", UNREACHABLE),
     (errors.ServerError, "server-error", UNREACHABLE),
+    (ArchiveUnavailable, "archive-unavailable", UNREACHABLE),
     (errors.UnexpectedResponse, "unexpected-response", UNREACHABLE),
     (errors.ValidationError, "invalid-request", USAGE),
     (errors.ConflictError, "invalid-request", USAGE),

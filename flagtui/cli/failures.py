@@ -1,57 +1,86 @@
 """`flagtui failures`: deliveries that did not fully succeed, across integrations, newest first.
 
-There is no delivery archive yet: this reads the server, which keeps only recent deliveries
-(real Unleash: about 100 of the last 2 hours, plus the latest per integration). One
-`list_addons` request, then one request per integration for its newest 100 deliveries.
-`--follow` reads again every `--interval` seconds and prints each new failure as a JSON line.
+Read from the delivery archive when there is one (the profile's `archive_url`, or the SQLite
+file `flagtui collect` keeps for this server), said on stderr in table mode; otherwise from the
+server, which keeps only recent deliveries (real Unleash: about 100 of the last 2 hours, plus
+the latest per integration). `--follow` reads again every `--interval` seconds and prints each
+new failure as a JSON line; on an archive it first collects what the server has new, so it
+follows without a collector running (and with one, the archive never holds a row twice).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import sys
 
 from flagtui.api import AdminClient
 from flagtui.api.models import IntegrationEvent
-from flagtui.cli.exits import FAILURES_FOUND, OK
+from flagtui.archive.location import redacted
+from flagtui.archive.source import ArchiveSource, failure_source
+from flagtui.cli.exits import FAILURES_FOUND, OK, UsageError
 from flagtui.cli.output import Printer, record
-from flagtui.cli.reads import aware, since_cutoff
+from flagtui.cli.reads import since_cutoff
+from flagtui.display import clean
+from flagtui.triage.records import FailureWindow
+from flagtui.triage.source import FailureSource
 
-WINDOW = 100
 
-
-async def read_failures(client: AdminClient, args: argparse.Namespace) -> list[IntegrationEvent]:
-    addons = (await client.list_addons()).addons
-    ids = [a.id for a in addons if args.integration is None or a.id == args.integration]
-    if args.integration is not None and not ids:
+async def read_failures(
+    source: FailureSource, client: AdminClient, args: argparse.Namespace
+) -> tuple[list[IntegrationEvent], FailureWindow]:
+    since = since_cutoff(args.since)
+    window = await source.window(since, integration_id=args.integration, limit=args.limit)
+    known = {ref.id for ref in window.integrations}
+    if args.integration is not None and args.integration not in known:
         # The server's own answer for an unknown id (a 404 on the contract's sandbox).
         await client.list_integration_events(args.integration, limit=1)
-    pages = await asyncio.gather(*(client.list_integration_events(i, limit=WINDOW) for i in ids))
-    cutoff = since_cutoff(args.since)
-    found = [
-        d
-        for page in pages
-        for d in page
-        if d.failed and (cutoff is None or aware(d.created_at) >= cutoff)
-    ]
-    found.sort(
-        key=lambda d: (aware(d.created_at), int(d.id) if d.id.isdigit() else 0), reverse=True
-    )
-    return found
+    return [f.delivery for f in window.failures], window
 
 
 async def failures(client: AdminClient, out: Printer, args: argparse.Namespace) -> int:
-    found = await read_failures(client, args)
-    if args.follow:
-        return await _follow(client, out, args, found)
-    out.many(found)
-    return FAILURES_FOUND if args.fail_on_failures and found else OK
+    if args.limit < 1:
+        raise UsageError(f"--limit: at least 1 (it is {args.limit})")
+    source = failure_source(args.selected_profile, client)
+    try:
+        found, window = await read_failures(source, client, args)
+        if isinstance(source, ArchiveSource) and out.format == "table":
+            _say_archive(source, window)
+        if args.follow:
+            return await _follow(source, client, out, args, found)
+        out.many(found)
+        return FAILURES_FOUND if args.fail_on_failures and found else OK
+    finally:
+        if isinstance(source, ArchiveSource):
+            await asyncio.to_thread(source.close)
+
+
+def _say_archive(source: ArchiveSource, window: FailureWindow) -> None:
+    since = f"{window.covers_since:%Y-%m-%d %H:%M} UTC" if window.covers_since else "nothing yet"
+    gaps = f"; {len(window.gaps)} gap(s) in the window" if window.gaps else ""
+    shown = f"; showing the newest {len(window.failures)} of {window.total}"
+    more = shown if window.total > len(window.failures) else ""
+    print(
+        clean(
+            f"flagtui: from the delivery archive {redacted(source.archive_url)}"
+            f" (since {since}{gaps}{more})"
+        ),
+        file=sys.stderr,
+    )
 
 
 async def _follow(
-    client: AdminClient, out: Printer, args: argparse.Namespace, found: list[IntegrationEvent]
+    source: FailureSource,
+    client: AdminClient,
+    out: Printer,
+    args: argparse.Namespace,
+    found: list[IntegrationEvent],
 ) -> int:
     """Print what is there (oldest first), then each new failure as it appears, until stopped."""
+    from flagtui.archive.collector import Collector
+
+    archive = source.archive if isinstance(source, ArchiveSource) else None
+    collector = Collector(client, archive, log=lambda _: None) if archive else None
     seen: set[tuple[int, str]] = set()
     while True:
         for delivery in reversed(found):
@@ -60,4 +89,6 @@ async def _follow(
                 seen.add(key)
                 out.line(record(delivery))
         await asyncio.sleep(args.interval)
-        found = await read_failures(client, args)
+        if collector is not None:
+            await collector.poll()
+        found, _ = await read_failures(source, client, args)

@@ -15,7 +15,7 @@ from datetime import timedelta
 from typing import Any
 
 from flagtui import __version__
-from flagtui.cli import failures, reads, writes
+from flagtui.cli import collect, failures, reads, writes
 from flagtui.cli.exits import EXIT_CODES_HELP
 from flagtui.cli.output import FORMATS
 
@@ -235,6 +235,12 @@ def _other_reads(build: _Builder) -> None:
     p.add_argument("--follow", action="store_true", help="keep reading; new failures as JSONL")
     p.add_argument("--interval", type=float, default=30.0, help="--follow: seconds between reads")
     p.add_argument("--fail-on-failures", action="store_true", help="exit 1 when any is found")
+    p.add_argument("--limit", type=int, default=500, help="at most this many, newest (500)")
+
+    p = build.leaf(build.sub, "collect", collect.collect, COLLECT_HELP)
+    p.set_defaults(verb=None, connect_first=False)
+    p.add_argument("--interval", type=float, default=30.0, help="seconds between polls (30)")
+    p.add_argument("--once", action="store_true", help="poll once, print what was stored, exit")
 
     verbs = build.noun("user", "users")
     p = build.leaf(
@@ -249,9 +255,13 @@ def _other_reads(build: _Builder) -> None:
 
 DELIVERY_COLUMNS = ("integrationId", "id", "createdAt", "state", "event.type", "stateDetails")
 FAILURES_HELP = (
-    "deliveries that failed, across integrations, newest first. There is no delivery archive "
-    "yet: this reads the server, which keeps only recent deliveries (real Unleash: about 100 "
-    "of the last 2 hours, plus the latest per integration)"
+    "deliveries that failed, across integrations, newest first: from the delivery archive when "
+    "there is one (`flagtui collect`), else from the server, which keeps only recent deliveries "
+    "(real Unleash: about 100 of the last 2 hours, plus the latest per integration)"
+)
+COLLECT_HELP = (
+    "keep every integration delivery in an archive (SQLite in the user data dir, one per "
+    "server, or the profile's archive_url), polling until stopped (SIGTERM/SIGINT: exit 0)"
 )
 
 

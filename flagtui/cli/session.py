@@ -83,6 +83,7 @@ def run(args: argparse.Namespace, command: Command, *, columns: tuple[str, ...] 
 def _attempt(args: argparse.Namespace, command: Command, printer: Printer) -> int:
     try:
         profile = select_profile(load_config(), getattr(args, "profile", None))
+        args.selected_profile = profile  # for commands that need more than the client
         action = getattr(args, "write_action", None)
         if action and profile.read_only:
             raise ReadOnlyProfile(profile.name, action)
@@ -103,7 +104,8 @@ async def _run(
     profile: Profile, command: Command, printer: Printer, args: argparse.Namespace
 ) -> int | None:
     async with open_client(profile, dry_run=getattr(args, "dry_run", False)) as client:
-        await client.connect()
+        if getattr(args, "connect_first", True):  # `collect` connects itself, and retries
+            await client.connect()
         return await command(client, printer, args)
 
 

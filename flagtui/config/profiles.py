@@ -41,6 +41,8 @@ class Profile:
     verify_tls: bool = True
     ca_bundle: str | None = None
     token_command: str | None = None
+    # The delivery archive (`flagtui collect`); None: the SQLite file in the user data dir.
+    archive_url: str | None = None
 
     @property
     def tls_verification_off(self) -> bool:

@@ -42,6 +42,18 @@ def _plain_url(url: str) -> str:
     return url
 
 
+ARCHIVE_SCHEMES = ("postgresql://", "postgres://", "sqlite:///")
+
+
+def _archive_url(url: str) -> str:
+    if not url.startswith(ARCHIVE_SCHEMES) or _URL_FORBIDDEN.search(url):
+        raise ValueError(
+            f"archive_url must start with postgresql:// (or sqlite:/// for a file) and have no"
+            f" spaces or control characters (it is {url.split('@')[-1]!r})"
+        )
+    return url
+
+
 class ProfileTable(BaseModel):
     """One `[profiles.NAME]` table. A `token` key is refused before this, with its own fix."""
 
@@ -54,6 +66,7 @@ class ProfileTable(BaseModel):
     verify_tls: bool = True
     ca_bundle: str | None = None
     token_command: str | None = None
+    archive_url: Annotated[str, AfterValidator(_archive_url)] | None = None
 
 
 class ConfigTable(BaseModel):

@@ -48,6 +48,13 @@ enterprise-only operations), with these choices:
   Unleash does (its admin token acts as -42); a name is a 400 here (a 500 there).
 - Integration events: limit/offset must be non-negative integers (400 otherwise); a limit of
   0 or above 100 falls back to 50 (real Unleash); unknown addon 404 (contract).
+- Integration events are forgotten like real Unleash forgets them (its integration events
+  store's `cleanUpEvents`): only the newest 100 of the last 2 hours across all integrations,
+  plus each integration's latest, are kept. Real Unleash applies it every 15 minutes; the
+  sandbox after every recording, the worst case for a collector (`flagtui collect`), so what
+  is tested against it holds on a real server. `--keep-all-deliveries` (`create_app` /
+  `SandboxServer(keep_all_deliveries=True)`) keeps them all. The demo's generated history is
+  older than 2 hours: the first write leaves each integration its latest delivery.
 - Paging of browse lists: same rule (default 50, maximum 100); offsets above 2147483647 400.
 - The demo data holds a `hostile` project (`hostile_data`): every kind of record in it carries
   text that attacks terminal UIs (markup, OSC 52/0, CSI, C1, BiDi, 2,000 characters...), stored

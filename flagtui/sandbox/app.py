@@ -237,19 +237,22 @@ def routes() -> list[Route]:
     ]
 
 
-def attach_database(app: Starlette, db_path: Path | str) -> None:
+def attach_database(
+    app: Starlette, db_path: Path | str, *, keep_all_deliveries: bool = False
+) -> None:
     """Serve this database file from the next request on."""
-    db = Database(db_path)
+    db = Database(db_path, keep_all_deliveries=keep_all_deliveries)
     with db.read() as conn:
         callers = load_callers(conn)
     app.state.sandbox = Sandbox(db=db, callers=callers)
 
 
-def create_app(db_path: Path | str) -> Starlette:
-    """The sandbox app over an existing database (see `create_database`)."""
+def create_app(db_path: Path | str, *, keep_all_deliveries: bool = False) -> Starlette:
+    """The sandbox app over an existing database (see `create_database`). Like real Unleash it
+    forgets old deliveries (`integrations.forget_deliveries`) unless `keep_all_deliveries`."""
     app = Starlette(
         routes=routes(),
         exception_handlers={HTTPException: _http_error, Exception: _server_error},
     )
-    attach_database(app, db_path)
+    attach_database(app, db_path, keep_all_deliveries=keep_all_deliveries)
     return app

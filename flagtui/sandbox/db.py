@@ -141,10 +141,12 @@ class Connection(sqlite3.Connection):
     """A connection that can keep data which never changes while the server runs (addons)."""
 
     cached: dict[str, Any]
+    forgets_deliveries: bool  # real Unleash's retention rule (integrations.forget_deliveries)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.cached = {}
+        self.forgets_deliveries = True
 
 
 def connect(path: Path | str) -> sqlite3.Connection:
@@ -169,8 +171,9 @@ def _icontains(haystack: str | None, needle: str) -> int:
 class Database:
     """One SQLite file; each thread gets (and keeps) its own connection."""
 
-    def __init__(self, path: Path | str) -> None:
+    def __init__(self, path: Path | str, *, keep_all_deliveries: bool = False) -> None:
         self.path = Path(path)
+        self.keep_all_deliveries = keep_all_deliveries
         self._local = threading.local()
         # Event counts by filter, keyed with the newest event id (events are append-only).
         self.count_cache: dict[tuple[Any, ...], int] = {}
@@ -179,6 +182,8 @@ class Database:
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
         if conn is None:
             conn = connect(self.path)
+            if isinstance(conn, Connection):
+                conn.forgets_deliveries = not self.keep_all_deliveries
             self._local.conn = conn
         return conn
 

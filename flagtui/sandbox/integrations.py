@@ -13,10 +13,12 @@ import hashlib
 import json
 import sqlite3
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from flagtui.contract import PAGE_DEFAULT, PAGE_MAX
 from flagtui.sandbox import shapes
+from flagtui.sandbox.clock import iso, parse_iso
 from flagtui.sandbox.db import dumps
 from flagtui.sandbox.errors import not_found
 from flagtui.sandbox.inputs import Call, page
@@ -310,8 +312,31 @@ def deliver(conn: sqlite3.Connection, event: dict[str, Any]) -> None:
         addons = cached.get("subscriptions") or cached.setdefault(
             "subscriptions", subscriptions(conn)
         )
+    rows = deliveries(addons, event)
+    if not rows:
+        return
     conn.executemany(
         "INSERT INTO integration_events (addon_id, created_at, state, state_details, event,"
         " details) VALUES (?,?,?,?,?,?)",
-        deliveries(addons, event),
+        rows,
+    )
+    if getattr(conn, "forgets_deliveries", True):
+        forget_deliveries(conn, rows[0][1])
+
+
+RETAINED = 100  # deliveries kept across all integrations...
+RETAINED_FOR = timedelta(hours=2)  # ...of this recent past, plus the latest per integration
+
+
+def forget_deliveries(conn: sqlite3.Connection, now: str) -> None:
+    """Real Unleash's retention rule (its integration events store's `cleanUpEvents`, run every
+    15 minutes there): keep the newest 100 deliveries of the last 2 hours across all
+    integrations, plus each integration's latest; delete the rest. Applied at every recording
+    here, the worst case for a collector; `keep_all_deliveries` turns it off."""
+    cutoff = iso(parse_iso(now) - RETAINED_FOR)
+    conn.execute(
+        "DELETE FROM integration_events WHERE id NOT IN (SELECT id FROM integration_events"
+        " WHERE created_at >= ? ORDER BY id DESC LIMIT ?) AND id NOT IN"
+        " (SELECT max(id) FROM integration_events GROUP BY addon_id)",
+        (cutoff, RETAINED),
     )

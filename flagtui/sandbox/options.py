@@ -13,4 +13,10 @@ def sandbox_parser(prog: str) -> argparse.ArgumentParser:
     parser.add_argument("--db", default=None, help="SQLite file (default: in the user data dir)")
     parser.add_argument("--size", default="demo", choices=["empty", "demo", "large"])
     parser.add_argument("--reset", action="store_true", help="recreate the database")
+    parser.add_argument(
+        "--keep-all-deliveries",
+        action="store_true",
+        help="keep every integration delivery (default: forget like real Unleash, keeping the"
+        " newest 100 of the last 2 hours plus the latest per integration)",
+    )
     return parser

@@ -39,14 +39,22 @@ def _config(app: Starlette, host: str, port: int) -> uvicorn.Config:
 class SandboxServer:
     """Uvicorn serving the sandbox in a background thread (port 0 picks a free port)."""
 
-    def __init__(self, db_path: Path | str, host: str = "127.0.0.1", port: int = 0) -> None:
+    def __init__(
+        self,
+        db_path: Path | str,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        *,
+        keep_all_deliveries: bool = False,
+    ) -> None:
         self.db_path = Path(db_path)
         self.host = host
         self.port = port
+        self.keep_all_deliveries = keep_all_deliveries
         tokens = read_tokens(self.db_path)
         self.admin_token = tokens.admin
         self.viewer_token = tokens.viewer
-        self.app = create_app(self.db_path)
+        self.app = create_app(self.db_path, keep_all_deliveries=keep_all_deliveries)
         self._server: uvicorn.Server | None = None
         self._thread: threading.Thread | None = None
 
@@ -76,10 +84,11 @@ class SandboxServer:
             time.sleep(0.002)
         return self
 
-    def use_database(self, db_path: Path | str) -> None:
+    def use_database(self, db_path: Path | str, *, keep_all_deliveries: bool = False) -> None:
         """Serve another database file from the next request on, without restarting."""
         tokens = read_tokens(db_path)
-        attach_database(self.app, db_path)
+        attach_database(self.app, db_path, keep_all_deliveries=keep_all_deliveries)
+        self.keep_all_deliveries = keep_all_deliveries
         self.db_path = Path(db_path)
         self.admin_token = tokens.admin
         self.viewer_token = tokens.viewer
@@ -113,7 +122,8 @@ def run_sandbox_command(args: argparse.Namespace, *, now: datetime | None = None
         print(f"Creating {args.size} sandbox data in {db_path} ...", flush=True)
         create_database(db_path, size=args.size, now=now, progress=True)
     tokens = read_tokens(db_path)
-    config = _config(create_app(db_path), args.host, args.port)
+    app = create_app(db_path, keep_all_deliveries=args.keep_all_deliveries)
+    config = _config(app, args.host, args.port)
     host = f"[{args.host}]" if ":" in args.host else args.host
     print(f"flagtui sandbox serving {db_path}", flush=True)
     print(f"  URL:          http://{host}:{args.port}", flush=True)

@@ -50,6 +50,7 @@ def cli_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, sandbox) -> Path:
     monkeypatch.setenv("FLAGTUI_CREDENTIALS", str(tmp_path / "creds" / "tokens.toml"))
     monkeypatch.setenv("UNLEASH_URL", sandbox.url)
     monkeypatch.setenv("UNLEASH_API_TOKEN", sandbox.admin_token)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))  # delivery archives
     return tmp_path
 
 

@@ -1,0 +1,208 @@
+"""8. The delivery archive: the failures view's reads on 1,000,000 deliveries across 20
+integrations, and the collector's CPU time per poll of 20 integrations (against the sandbox).
+
+The archive is built once with bulk inserts (a few executemany transactions, no collector)
+into .tmp/bench/archive-<hash>.db; the hash covers the archive's schema and migrations, so a
+change there rebuilds it. 30 days of deliveries, newest now at build time; the reads ask for
+the 24 hours before the newest delivery, so a cached archive measures the same window.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import random
+import shutil
+import sqlite3
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from harness import CACHE, ROOT, Sandbox, log, median, rnd
+from sqlalchemy import func, select
+
+from flagtui.api import AdminClient
+from flagtui.archive import schema
+from flagtui.archive.collector import Collector
+from flagtui.archive.location import sqlite_url
+from flagtui.archive.source import ArchiveSource
+from flagtui.archive.store import Archive
+from flagtui.sandbox import create_database
+from flagtui.triage.grouping import error_key
+
+SERVER = "http://bench.invalid:4242"
+DELIVERIES = 1_000_000
+INTEGRATIONS = 20
+DAYS = 30
+FAILURE_RATE = 0.12
+ERRORS = [
+    "Webhook request failed with status code: 500",
+    "Webhook request failed with status code: 503",
+    "Webhook request failed: network timeout after 10000 ms",
+    "Datadog Events API request failed with status code: 403",
+    "Some (1 of 2) Slack App messages were sent successfully. Errors: channel_not_found (#ops)",
+]
+SCHEMA_FILES = ["schema.py", "migrations.py"]
+ARCHIVE_TARGETS = {"archive_first_page_24h_s": ("<=", 0.3), "archive_grouped_24h_s": ("<=", 0.5)}
+ARCHIVE_KEYS = [
+    "archive_first_page_24h_s", "archive_first_page_cold_s", "archive_grouped_24h_s",
+    "archive_histogram_24h_s", "archive_failures_in_24h", "collector_cpu_ms_idle_poll",
+    "collector_cpu_ms_100_new",
+]  # fmt: skip
+
+
+def _archive_version() -> str:
+    h = hashlib.sha256(repr((DELIVERIES, INTEGRATIONS, DAYS, FAILURE_RATE, ERRORS)).encode())
+    for name in SCHEMA_FILES:
+        h.update((ROOT / "flagtui" / "archive" / name).read_bytes())
+    return h.hexdigest()[:12]
+
+
+def archive_database() -> Path:
+    CACHE.mkdir(parents=True, exist_ok=True)
+    cached = CACHE / f"archive-{_archive_version()}.db"
+    if cached.exists():
+        return cached
+    for old in CACHE.glob("archive-*.db*"):
+        old.unlink()
+    part = cached.with_suffix(".part")
+    part.unlink(missing_ok=True)
+    log(f"building the 1,000,000-delivery archive into {cached} (once; about a minute)")
+    t0 = time.perf_counter()
+    Archive.open(sqlite_url(part), SERVER).close()  # the schema, through the migrations
+    newest = datetime.now(UTC).replace(tzinfo=None)
+    step = timedelta(days=DAYS) / DELIVERIES
+    rng = random.Random(13)
+    with contextlib.closing(sqlite3.connect(part)) as conn, conn:
+        conn.execute("PRAGMA journal_mode=DELETE")  # one file, complete once closed
+        conn.execute("PRAGMA synchronous=OFF")
+        conn.executemany(
+            "INSERT INTO integrations VALUES (?,?,?,?,?,?)",
+            [(SERVER, i, "webhook", f"bench hook {i}", True, None) for i in range(1, 21)],
+        )
+        rows = []
+        for n in range(DELIVERIES):
+            integration = n % INTEGRATIONS + 1
+            failed = rng.random() < FAILURE_RATE
+            details = rng.choice(ERRORS) if failed else "Webhook request was successful"
+            when = (newest - step * (DELIVERIES - n)).isoformat(sep=" ")
+            event = {
+                "id": n,
+                "createdAt": when,
+                "type": "feature-metadata-updated",
+                "createdBy": "bench",
+                "project": "default",
+                "featureName": f"f-{n % 997}",
+            }
+            rows.append(
+                (SERVER, integration, n + 1, when, "failed" if failed else "success", failed,
+                 details, error_key(details), json.dumps(event), None, when)
+            )  # fmt: skip
+            if len(rows) == 100_000:
+                conn.executemany("INSERT INTO deliveries VALUES (?,?,?,?,?,?,?,?,?,?,?)", rows)
+                rows.clear()
+        conn.execute("ANALYZE")
+    part.rename(cached)
+    log(f"archive built in {time.perf_counter() - t0:.1f}s")
+    return cached
+
+
+def _timed(runs: int, read: Any) -> list[float]:
+    """Wall time of each of `runs` awaits of `read()`, in one event loop (as the TUI's)."""
+
+    async def measure() -> list[float]:
+        xs = []
+        for _ in range(runs):
+            t0 = time.perf_counter()
+            await read()
+            xs.append(time.perf_counter() - t0)
+        return xs
+
+    return asyncio.run(measure())
+
+
+def bench_archive_reads(tmp: Path, runs: int) -> dict[str, Any]:
+    path = tmp / "archive.db"
+    shutil.copyfile(archive_database(), path)
+    source = ArchiveSource(sqlite_url(path), SERVER)
+    with source.archive.reading() as conn:
+        newest = conn.execute(select(func.max(schema.deliveries.c.created_at))).scalar_one()
+    since = newest - timedelta(hours=24)
+    cold = _timed(1, lambda: source.window(since))[0]
+    first_page = _timed(runs, lambda: source.window(since))
+    grouped = _timed(runs, lambda: source.grouped(since))
+    histogram = _timed(runs, lambda: source.histogram(since, newest, 48))
+    window = asyncio.run(source.window(since))
+    source.close()
+    log(f"archive: first page {median(first_page):.3f}s, grouped {median(grouped):.3f}s")
+    return {
+        "archive_first_page_24h_s": rnd(median(first_page)),
+        "archive_first_page_cold_s": rnd(cold),
+        "archive_grouped_24h_s": rnd(median(grouped)),
+        "archive_histogram_24h_s": rnd(median(histogram)),
+        "archive_failures_in_24h": window.total,
+    }
+
+
+def _collector_sandbox(tmp: Path) -> Path:
+    """A demo database with 20 webhooks, each receiving every flag's metadata update."""
+    path = tmp / "collector.db"
+    create_database(path, size="demo")
+    with sqlite3.connect(path) as conn:
+        conn.execute("DELETE FROM addons")
+        conn.execute("DELETE FROM integration_events")
+        conn.executemany(
+            "INSERT INTO addons (id, provider, description, enabled, events, projects,"
+            " environments, parameters, created_at, behaviour) VALUES (?,?,?,?,?,?,?,?,?,?)",
+            [
+                (i, "webhook", f"bench hook {i}", 1, '["feature-metadata-updated"]', "[]", "[]",
+                 json.dumps({"url": f"https://hooks.example/{i}"}), "2025-01-01T00:00:00.000Z",
+                 "flaky-endpoint")
+                for i in range(1, INTEGRATIONS + 1)
+            ],
+        )  # fmt: skip
+    return path
+
+
+async def _cpu_of_polls(sb: Sandbox, archive: Archive, runs: int, new: int) -> list[float]:
+    flag = sb.first_feature()
+    project = sb.get("/api/admin/projects")["projects"][0]["id"]
+    xs = []
+    async with AdminClient(sb.url, sb.token, profile="bench") as client:
+        collector = Collector(client, archive, log=lambda _: None)
+        await collector.poll()
+        for run in range(runs):
+            for i in range(new // INTEGRATIONS):
+                sb.http.patch(
+                    f"/api/admin/projects/{project}/features/{flag}",
+                    json=[{"op": "replace", "path": "/description", "value": f"{run}-{i}"}],
+                ).raise_for_status()
+            t0 = time.process_time()
+            result = await collector.poll()
+            xs.append(time.process_time() - t0)
+            assert result.stored == new, (result.stored, new)
+    return xs
+
+
+def bench_collector(tmp: Path, runs: int) -> dict[str, Any]:
+    sb = Sandbox(_collector_sandbox(tmp), "demo")
+    archive = Archive.open(sqlite_url(tmp / "collector-archive.db"), sb.url)
+    try:
+        idle = asyncio.run(_cpu_of_polls(sb, archive, runs, 0))
+        busy = asyncio.run(_cpu_of_polls(sb, archive, runs, 100))
+    finally:
+        archive.close()
+        sb.close()
+    ms = {"idle": median(idle) * 1000, "new": median(busy) * 1000}
+    log(f"collector CPU per poll: idle {ms['idle']:.1f} ms, 100 new {ms['new']:.1f} ms")
+    return {
+        "collector_cpu_ms_idle_poll": rnd(ms["idle"], 1),
+        "collector_cpu_ms_100_new": rnd(ms["new"], 1),
+    }
+
+
+def bench_archive(tmp: Path, runs: int) -> dict[str, Any]:
+    return bench_archive_reads(tmp, runs) | bench_collector(tmp, runs)

@@ -1,0 +1,139 @@
+"""The collector: reads every integration's deliveries from the server into the archive.
+
+A poll lists the integrations (marking those gone from the server as deleted), then walks each
+integration's deliveries newest first, 100 a page, until it meets one already stored. A walk
+that reaches the end of what the server kept without meeting one means deliveries may have
+been forgotten in between (real Unleash keeps about the newest 100 of the last 2 hours across
+all integrations): it is recorded as a gap, from the newest stored to the oldest seen. A walk's
+deliveries and its gap are stored in one transaction, so whatever another collector on the same
+archive reads as "newest stored" has everything newer than the previous one behind it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass, field
+from typing import Any
+
+from flagtui.api import AdminClient
+from flagtui.api.models import IntegrationEvent
+from flagtui.archive.store import Archive, utc_now
+from flagtui.triage.records import Gap, IntegrationRef
+from flagtui.triage.source import SERVER_PAGE, aware
+
+CONCURRENT_WALKS = 4
+BACKOFF_FIRST = 1.0
+BACKOFF_MAX = 300.0  # a server away for long is asked again every 5 minutes
+
+
+@dataclass
+class PollResult:
+    integrations: int = 0
+    stored: int = 0
+    gaps: list[Gap] = field(default_factory=list)
+
+
+class Collector:
+    def __init__(
+        self, client: AdminClient, archive: Archive, *, log: Callable[[str], None] = print
+    ) -> None:
+        self.client = client
+        self.archive = archive
+        self.log = log
+        self.state = "starting"
+
+    async def poll(self) -> PollResult:
+        if self.client.server is None or self.state != "collecting":
+            await self.client.connect()
+        addons = (await self.client.list_addons()).addons
+        refs = [IntegrationRef.of(a) for a in addons]
+        await asyncio.to_thread(self.archive.sync_integrations, refs, utc_now())
+        gate = asyncio.Semaphore(CONCURRENT_WALKS)
+        result = PollResult(integrations=len(refs))
+
+        async def walk(integration_id: int) -> None:
+            async with gate:
+                stored, gap = await self._walk(integration_id)
+            result.stored += stored
+            if gap is not None:
+                result.gaps.append(gap)
+
+        await asyncio.gather(*(walk(r.id) for r in refs))
+        return result
+
+    async def _walk(self, integration_id: int) -> tuple[int, Gap | None]:
+        newest = await asyncio.to_thread(self.archive.newest_stored, integration_id)
+        seen: list[IntegrationEvent] = []
+        met = False
+        offset = 0
+        while not met:
+            page = await self.client.list_integration_events(
+                integration_id, limit=SERVER_PAGE, offset=offset
+            )
+            for delivery in page:
+                if newest is not None and _number(delivery) <= newest[0]:
+                    met = True
+                    break
+                seen.append(delivery)
+            if len(page) < SERVER_PAGE:
+                break
+            offset += SERVER_PAGE
+        gap = None
+        if newest is not None and seen and not met:
+            gap = Gap(integration_id, newest[1], aware(seen[-1].created_at))
+        stored = await asyncio.to_thread(self.archive.store, seen, gap, now=utc_now())
+        return stored, gap
+
+    def _became(self, state: str, line: str) -> None:
+        if state != self.state:
+            self.state = state
+            self.log(line)
+
+    async def run(self, interval: float, stop: asyncio.Event) -> None:
+        """Poll every `interval` seconds until `stop` is set; a failed poll is tried again
+        after 1, 2, 4 … seconds (at most 5 minutes). One log line per change of state."""
+        backoff = BACKOFF_FIRST
+        while not stop.is_set():
+            try:
+                result = await _unless_stopped(self.poll(), stop)
+            except _Stopped:
+                return
+            except Exception as exc:  # any failure: the server, the network, the archive
+                self._became(f"failing:{type(exc).__name__}", f"poll failed: {exc}; retrying")
+                delay, backoff = backoff, min(backoff * 2, BACKOFF_MAX)
+            else:
+                self._became("collecting", f"collecting every {interval:g} s")
+                for gap in result.gaps:
+                    self.log(
+                        f"gap: integration {gap.integration_id}, deliveries between"
+                        f" {gap.start:%Y-%m-%d %H:%M:%S} and {gap.end:%Y-%m-%d %H:%M:%S} UTC"
+                        " were forgotten by the server before they were collected"
+                    )
+                delay, backoff = interval, BACKOFF_FIRST
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), delay)
+
+
+class _Stopped(Exception):
+    pass
+
+
+async def _unless_stopped(work: Coroutine[Any, Any, PollResult], stop: asyncio.Event) -> PollResult:
+    """The poll's result, or _Stopped as soon as `stop` is set (the poll is cancelled; a
+    transaction already handed to the database finishes in its thread)."""
+    task = asyncio.ensure_future(work)
+    waiter = asyncio.ensure_future(stop.wait())
+    await asyncio.wait({task, waiter}, return_when=asyncio.FIRST_COMPLETED)
+    waiter.cancel()
+    if not task.done():
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await task
+        raise _Stopped
+    return task.result()
+
+
+def _number(delivery: IntegrationEvent) -> int:
+    return int(delivery.id) if delivery.id.isdigit() else 0

@@ -1,0 +1,48 @@
+"""Where an archive lives and how its URL is written, without importing SQLAlchemy (about
+0.1 s): the CLI's parser and the TUI import this to choose a source, and the database layer
+only when an archive is read.
+
+Default: one SQLite file per server in the user data dir, named from the server's URL, never
+its token.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from platformdirs import user_data_dir
+
+
+def server_key(url: str) -> str:
+    """The server a URL names, written one way: scheme and host lowercased, no trailing slash."""
+    parts = urlsplit(url.strip())
+    path = parts.path.rstrip("/")
+    return f"{parts.scheme.lower()}://{parts.netloc.lower()}{path}"
+
+
+def default_archive_path(url: str) -> Path:
+    """The SQLite archive of the server at `url`, in the user data dir."""
+    key = server_key(url)
+    host = re.sub(r"[^a-z0-9.-]+", "-", urlsplit(key).netloc)[:60] or "server"
+    digest = hashlib.sha256(key.encode()).hexdigest()[:12]
+    return Path(user_data_dir("flagtui", appauthor=False)) / "archive" / f"{host}-{digest}.db"
+
+
+def engine_url(archive_url: str) -> str:
+    """`postgresql://…` as SQLAlchemy names psycopg 3; `sqlite:///…` and others unchanged."""
+    for prefix in ("postgresql://", "postgres://"):
+        if archive_url.startswith(prefix):
+            return "postgresql+psycopg://" + archive_url[len(prefix) :]
+    return archive_url
+
+
+def redacted(archive_url: str) -> str:
+    """The URL to show: any password replaced."""
+    return re.sub(r"(://[^/:@]*:)[^/@]*@", r"\1***@", archive_url)
+
+
+def sqlite_url(path: Path) -> str:
+    return f"sqlite+pysqlite:///{path}"

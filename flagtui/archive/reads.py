@@ -1,0 +1,157 @@
+"""The archive's reads for the failures view: a window of failures, its groups, its gaps, and
+failure counts per time bucket (sparklines). Each is one or two indexed queries."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from pydantic import ValidationError
+from sqlalchemy import ColumnElement, Connection, Float, and_, func, select
+from sqlalchemy.ext.compiler import compiles
+from sqlalchemy.sql.functions import FunctionElement
+
+from flagtui.api.models import IntegrationEvent
+from flagtui.archive import schema
+from flagtui.triage.records import Failure, FailureGroup, Gap, IntegrationRef
+
+D = schema.deliveries
+
+
+class epoch_seconds(FunctionElement[float]):
+    """Seconds since 1970 of a timestamp column, in each dialect's words."""
+
+    type = Float()
+    inherit_cache = True
+
+
+@compiles(epoch_seconds, "postgresql")
+def _pg_epoch(element: Any, compiler: Any, **kw: Any) -> str:
+    return f"extract(epoch from {compiler.process(element.clauses, **kw)})"
+
+
+@compiles(epoch_seconds, "sqlite")
+def _sqlite_epoch(element: Any, compiler: Any, **kw: Any) -> str:
+    return f"((julianday({compiler.process(element.clauses, **kw)}) - 2440587.5) * 86400.0)"
+
+
+def integrations(conn: Connection, server: str) -> list[IntegrationRef]:
+    table = schema.integrations
+    rows = conn.execute(select(table).where(table.c.server == server).order_by(table.c.id))
+    return [
+        IntegrationRef(r.id, r.provider, r.description, r.enabled, r.deleted_at is not None)
+        for r in rows
+    ]
+
+
+def _failures_where(
+    server: str, since: datetime | None, integration_id: int | None, key: str | None
+) -> ColumnElement[bool]:
+    clauses = [D.c.server == server, schema.FAILED]
+    if since is not None:
+        clauses.append(D.c.created_at >= since)
+    if integration_id is not None:
+        clauses.append(D.c.integration_id == integration_id)
+    if key is not None:
+        clauses.append(D.c.error_key == key)
+    return and_(*clauses)
+
+
+def failures(
+    conn: Connection,
+    server: str,
+    refs: dict[int, IntegrationRef],
+    since: datetime | None,
+    integration_id: int | None,
+    key: str | None,
+    limit: int,
+) -> tuple[list[Failure], int]:
+    """The newest `limit` failures of the window, and how many the window holds."""
+    where = _failures_where(server, since, integration_id, key)
+    rows = conn.execute(
+        select(D).where(where).order_by(D.c.created_at.desc(), D.c.delivery_id.desc()).limit(limit)
+    ).all()
+    total = conn.execute(select(func.count()).select_from(D).where(where)).scalar_one()
+    return [Failure(_ref(refs, r.integration_id), _delivery(r), "archive") for r in rows], total
+
+
+def groups(
+    conn: Connection, server: str, refs: dict[int, IntegrationRef], since: datetime | None
+) -> tuple[list[FailureGroup], int]:
+    where = _failures_where(server, since, None, None)
+    # The example is any of the group's texts (they differ only in what error_key replaced):
+    # an aggregate, so both dialects answer it in the one GROUP BY.
+    rows = conn.execute(
+        select(
+            D.c.integration_id,
+            D.c.error_key,
+            func.count(),
+            func.min(D.c.created_at),
+            func.max(D.c.created_at),
+            func.max(D.c.state_details),
+        )
+        .where(where)
+        .group_by(D.c.integration_id, D.c.error_key)
+    ).all()
+    found = [
+        FailureGroup(_ref(refs, integration_id), key, example or "", count, first, last)
+        for integration_id, key, count, first, last, example in rows
+    ]
+    found.sort(key=lambda g: g.last_seen, reverse=True)
+    return found, sum(g.count for g in found)
+
+
+def gaps(
+    conn: Connection, server: str, since: datetime | None, integration_id: int | None
+) -> list[Gap]:
+    table = schema.gaps
+    query = select(table).where(table.c.server == server)
+    if since is not None:
+        query = query.where(table.c.end >= since)
+    if integration_id is not None:
+        query = query.where(table.c.integration_id == integration_id)
+    rows = conn.execute(query.order_by(table.c.start.desc())).all()
+    return [Gap(r.integration_id, r.start, r.end) for r in rows]
+
+
+def oldest_stored(conn: Connection, server: str) -> datetime | None:
+    return conn.execute(select(func.min(D.c.created_at)).where(D.c.server == server)).scalar()
+
+
+def histogram(
+    conn: Connection, server: str, since: datetime, until: datetime, buckets: int
+) -> dict[int, list[int]]:
+    """Failures per integration in `buckets` equal slices of [since, until), oldest first."""
+    width = (until - since).total_seconds() / buckets
+    bucket = func.floor((epoch_seconds(D.c.created_at) - since.timestamp()) / width)
+    rows = conn.execute(
+        select(D.c.integration_id, bucket.label("bucket"), func.count())
+        .where(D.c.server == server, schema.FAILED)
+        .where(D.c.created_at >= since, D.c.created_at < until)
+        .group_by(D.c.integration_id, bucket)
+    ).all()
+    counts: dict[int, list[int]] = {}
+    for integration_id, index, count in rows:
+        slot = min(max(int(index), 0), buckets - 1)
+        counts.setdefault(integration_id, [0] * buckets)[slot] += count
+    return counts
+
+
+def _ref(refs: dict[int, IntegrationRef], integration_id: int) -> IntegrationRef:
+    return refs.get(integration_id) or IntegrationRef(integration_id, "unknown")
+
+
+def _delivery(row: Any) -> IntegrationEvent:
+    wire = {
+        "id": str(row.delivery_id),
+        "integrationId": row.integration_id,
+        "createdAt": row.created_at,
+        "state": row.state,
+        "stateDetails": row.state_details,
+        "event": row.event,
+        "details": row.details if isinstance(row.details, dict) else None,
+    }
+    try:
+        return IntegrationEvent.model_validate(wire)
+    except ValidationError:  # an event this flagtui cannot read: the delivery without it
+        return IntegrationEvent.model_validate(wire | {"event": None})

@@ -1,0 +1,115 @@
+"""The archive's one schema, for SQLite and PostgreSQL alike (SQLAlchemy Core).
+
+Every row carries `server`, the key of the Unleash server it came from (`server_key`), so one
+PostgreSQL archive can serve a team's several servers; a SQLite archive holds one server, with
+the same column. A delivery is stored once: its key is (server, integration id, delivery id).
+`error_key` is `triage.grouping.error_key(state_details)`, stored at insert so grouping is a
+GROUP BY; `failed` is `state != 'success'`, stored so failures have their own (partial) index.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    Column,
+    DateTime,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    TypeDecorator,
+    true,
+)
+from sqlalchemy.engine import Dialect
+
+
+class UtcDateTime(TypeDecorator[datetime]):
+    """Aware UTC datetimes in and out: `timestamptz` on PostgreSQL, UTC text on SQLite."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        value = value.astimezone(UTC) if value.tzinfo else value.replace(tzinfo=UTC)
+        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
+
+    def process_result_value(self, value: Any, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+metadata = MetaData()
+
+schema_version = Table(
+    "schema_version",
+    metadata,
+    Column("version", Integer, primary_key=True, autoincrement=False),
+    Column("applied_at", UtcDateTime, nullable=False),
+)
+
+integrations = Table(
+    "integrations",
+    metadata,
+    Column("server", String(512), primary_key=True),
+    Column("id", BigInteger, primary_key=True, autoincrement=False),
+    Column("provider", String(200), nullable=False),
+    Column("description", Text),
+    Column("enabled", Boolean, nullable=False),
+    Column("deleted_at", UtcDateTime),  # when a poll first found it gone from the server
+)
+
+deliveries = Table(
+    "deliveries",
+    metadata,
+    Column("server", String(512), primary_key=True),
+    Column("integration_id", BigInteger, primary_key=True, autoincrement=False),
+    Column("delivery_id", BigInteger, primary_key=True, autoincrement=False),
+    Column("created_at", UtcDateTime, nullable=False),
+    Column("state", String(64), nullable=False),
+    Column("failed", Boolean, nullable=False),
+    Column("state_details", Text),
+    Column("error_key", Text, nullable=False),
+    Column("event", JSON),  # the triggering event, as the server sent it
+    Column("details", JSON),
+    Column("collected_at", UtcDateTime, nullable=False),
+)
+
+gaps = Table(
+    "gaps",
+    metadata,
+    Column("server", String(512), primary_key=True),
+    Column("integration_id", BigInteger, primary_key=True, autoincrement=False),
+    Column("start", UtcDateTime, primary_key=True),
+    Column("end", UtcDateTime, primary_key=True),
+    Column("recorded_at", UtcDateTime, nullable=False),
+)
+
+# Failures only, in the one spelling both the index and the queries use: SQLite uses a partial
+# index only when the query's WHERE holds its predicate term for term ("failed = 1"), and
+# `true()` is written inline (1 or true), never as a bound parameter.
+FAILED = deliveries.c.failed == true()
+
+# The failures view: a time window of failures, newest first, counted, grouped by integration
+# and error key. Partial (failures only) and covering for all but the page's rows.
+failures_by_time = Index(
+    "deliveries_failures_by_time",
+    deliveries.c.server,
+    deliveries.c.created_at,
+    deliveries.c.integration_id,
+    deliveries.c.error_key,
+    sqlite_where=FAILED,
+    postgresql_where=FAILED,
+)
+
+# How far back the archive reaches (`covers_since`), per integration and in all.
+deliveries_by_time = Index("deliveries_by_time", deliveries.c.server, deliveries.c.created_at)

@@ -1,0 +1,71 @@
+"""`flagtui collect`: keep every delivery the server reports in the archive, until stopped.
+
+The archive is the profile's `archive_url` (PostgreSQL), else a SQLite file in the user data
+dir, one per server. Progress goes to stderr, one line per change of state (collecting, the
+server failing, collecting again) and one per recorded gap. SIGTERM or SIGINT stops it within
+a second: a poll in flight is abandoned (what it stored is whole), and the exit code is 0.
+`--once` polls once and exits with the poll's outcome (a failure's exit code, see below).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import math
+import signal
+import sys
+
+from flagtui.api import AdminClient
+from flagtui.archive.location import redacted
+from flagtui.archive.source import collect_url
+from flagtui.cli.exits import OK, UsageError
+from flagtui.cli.output import Printer
+from flagtui.config import Profile
+from flagtui.display import clean
+
+MIN_INTERVAL = 1.0
+MAX_INTERVAL = 3600.0  # real Unleash forgets within 2 hours: rarer polls would only lose more
+
+
+def _log(line: str) -> None:
+    print(clean(f"flagtui collect: {line}"), file=sys.stderr, flush=True)
+
+
+async def collect(client: AdminClient, out: Printer, args: argparse.Namespace) -> int:
+    from flagtui.archive.collector import Collector  # SQLAlchemy: only for this command
+    from flagtui.archive.store import Archive
+
+    if not (math.isfinite(args.interval) and MIN_INTERVAL <= args.interval <= MAX_INTERVAL):
+        raise UsageError(
+            f"--interval: seconds from {MIN_INTERVAL:g} to {MAX_INTERVAL:g} (it is {args.interval})"
+        )
+    profile: Profile = args.selected_profile
+    url = collect_url(profile)
+    archive = await asyncio.to_thread(Archive.open, url, profile.url)
+    try:
+        collector = Collector(client, archive, log=_log)
+        if args.once:
+            result = await collector.poll()
+            out.one(
+                {
+                    "integrations": result.integrations,
+                    "stored": result.stored,
+                    "gaps": len(result.gaps),
+                    "archive": redacted(url),
+                }
+            )
+            return OK
+        _log(f"{profile.url} into {redacted(url)}")
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(signum, stop.set)
+        try:
+            await collector.run(args.interval, stop)
+        finally:
+            for signum in (signal.SIGTERM, signal.SIGINT):
+                loop.remove_signal_handler(signum)
+        _log("stopped")
+        return OK
+    finally:
+        await asyncio.to_thread(archive.close)

@@ -1,0 +1,202 @@
+"""`flagtui collect` and `flagtui failures` on its archive, against a real sandbox that forgets
+like Unleash; SIGTERM and a server that goes away, with real processes and servers."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import signal
+import subprocess
+import sys
+import time
+
+import httpx
+from sqlalchemy import select
+
+from flagtui.api import AdminClient
+from flagtui.archive import schema
+from flagtui.archive.collector import Collector
+from flagtui.archive.location import default_archive_path, sqlite_url
+from flagtui.archive.store import Archive
+from flagtui.sandbox import SandboxServer
+
+from .test_terminal import command_env
+
+FLAG = "/api/admin/projects/default/features/admin-async-emails"
+
+
+def patch_many(server: httpx.Client, times: int, label: str) -> None:
+    for i in range(times):
+        body = [{"op": "replace", "path": "/description", "value": f"{label} {i}"}]
+        server.patch(FLAG, json=body).raise_for_status()
+
+
+def test_collect_once_on_a_read_only_profile(run, cli_env, sandbox, server):
+    (cli_env / "config.toml").write_text(
+        f'[profiles.ro]\nurl = "{sandbox.url}"\nread_only = true\n'
+    )
+    patch_many(server, 3, "ro")
+    result = run("collect", "-P", "ro", "--once", "-o", "json")
+    assert result.code == 0, result.err
+    assert result.json["stored"] >= 9 and result.json["gaps"] == 0
+    assert default_archive_path(sandbox.url).exists()
+
+
+def test_failures_reads_the_archive_and_says_so(run, sandbox, server):
+    patch_many(server, 3, "early")
+    assert run("collect", "--once", "-o", "json").code == 0
+    patch_many(server, 50, "late")  # the early deliveries drop off the server
+    early = [
+        d
+        for d in server.get("/api/admin/addons/5/events", params={"limit": 100}).json()[
+            "integrationEvents"
+        ]
+        if "early" in str(d["event"])
+    ]
+    assert early == []
+    listed = run("failures", "--integration", "5", "-o", "json")
+    assert listed.code == 0 and listed.err == ""
+    assert sum("early" in str(d["event"]) for d in listed.json) == 3
+    table = run("failures", "-o", "table")
+    assert "from the delivery archive" in table.err
+    assert "Traceback" not in table.err
+
+
+def test_failures_reads_the_server_without_an_archive(run):
+    listed = run("failures", "-o", "table")
+    assert listed.code == 0 and "archive" not in listed.err
+
+
+def test_sigterm_stops_a_collector_within_a_second(cli_env, sandbox):
+    env = command_env(cli_env, sandbox) | {"XDG_DATA_HOME": str(cli_env / "data")}
+    argv = [sys.executable, "-m", "flagtui", "collect", "--interval", "1"]
+    proc = subprocess.Popen(argv, env=env, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stderr is not None
+        for _ in range(5):
+            if "collecting every" in proc.stderr.readline():
+                break
+        else:
+            raise AssertionError("the collector did not start collecting")
+        sent = time.monotonic()
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=10) == 0
+        assert time.monotonic() - sent < 1.0
+        assert "stopped" in proc.stderr.read()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+async def test_the_collector_survives_the_server_going_away(sandbox_db, tmp_path):
+    first = SandboxServer(sandbox_db).start()
+    port, token = first.port, first.admin_token
+    lines: list[str] = []
+    archive = Archive.open(sqlite_url(tmp_path / "a.db"), first.url)
+    stop = asyncio.Event()
+
+    async def until(text: str, count: int = 1) -> None:
+        for _ in range(200):
+            if sum(text in line for line in lines) >= count:
+                return
+            await asyncio.sleep(0.05)
+        raise AssertionError(f"no {text!r} in {lines}")
+
+    async with AdminClient(first.url, token, profile="away", timeout=1) as client:
+        collector = Collector(client, archive, log=lines.append)
+        running = asyncio.create_task(collector.run(0.2, stop))
+        await until("collecting")
+        await asyncio.to_thread(first.stop)
+        await until("poll failed")
+        await asyncio.sleep(1.5)  # polls fail again (1 s backoff), said only once
+        back = await asyncio.to_thread(SandboxServer(sandbox_db, port=port).start)
+        try:
+            await until("collecting", 2)
+        finally:
+            stop.set()
+            await running
+            await asyncio.to_thread(back.stop)
+    archive.close()
+    assert len(lines) == 3 and "poll failed" in lines[1]  # one line per change of state
+
+
+def test_follow_on_the_archive_prints_new_failures(run, cli_env, sandbox, server):
+    assert run("collect", "--once", "-o", "json").code == 0
+    env = command_env(cli_env, sandbox) | {"XDG_DATA_HOME": str(cli_env / "data")}
+    argv = [sys.executable, "-m", "flagtui", "failures", "--follow", "--interval", "0.2"]
+    argv += ["--integration", "5"]
+    proc = subprocess.Popen(
+        argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        assert proc.stdout is not None
+        assert json.loads(proc.stdout.readline())["integrationId"] == 5
+        patch_many(server, 1, "followed on the archive")
+        for _ in range(500):
+            delivery = json.loads(proc.stdout.readline())
+            if "followed on the archive" in str(delivery.get("event")):
+                break
+        else:
+            raise AssertionError("the new failure was not printed")
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=30) == 130
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def test_an_archive_that_cannot_be_opened_is_one_line_and_exit_6(run, cli_env, sandbox):
+    (cli_env / "config.toml").write_text(
+        f'[profiles.pg]\nurl = "{sandbox.url}"\n'
+        'archive_url = "postgresql://flagtui:hunter2@127.0.0.1:9/archive"\n'
+    )
+    result = run("collect", "-P", "pg", "--once", "-o", "table")
+    assert result.code == 6
+    assert result.line.startswith("flagtui: the delivery archive postgresql://flagtui:***@")
+    assert "hunter2" not in result.err
+
+
+def test_commands_and_choosing_a_source_do_not_load_the_database_layer():
+    # SQLAlchemy takes about 0.1 s to import: only reading or writing an archive may pay it.
+    code = (
+        "import sys, flagtui.cli.parser, flagtui.cli.exits, flagtui.archive.source;"
+        " print(sorted(m for m in sys.modules if m.split('.')[0] in ('sqlalchemy', 'psycopg')))"
+    )
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert loaded.stdout.strip() == "[]", loaded.stderr
+
+
+def test_bad_intervals_and_limits_name_the_option_and_the_limit(run):
+    for interval in ("0.5", "nan", "7200"):
+        result = run("collect", "--interval", interval, "-o", "table")
+        assert result.code == 2
+        assert result.line.startswith("flagtui: --interval: seconds from 1 to 3600")
+    result = run("failures", "--limit", "0", "-o", "table")
+    assert (result.code, result.line) == (2, "flagtui: --limit: at least 1 (it is 0)")
+
+
+def test_two_collector_processes_on_a_new_archive_store_each_delivery_once(
+    cli_env, sandbox, server
+):
+    sandbox.use_database(sandbox.db_path, keep_all_deliveries=True)
+    patch_many(server, 20, "two processes")
+    env = command_env(cli_env, sandbox) | {"XDG_DATA_HOME": str(cli_env / "data")}
+    argv = [sys.executable, "-m", "flagtui", "collect", "--once", "-o", "json"]
+    procs = [
+        subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for _ in range(2)
+    ]
+    outs = [proc.communicate(timeout=120) for proc in procs]
+    assert [proc.returncode for proc in procs] == [0, 0], outs
+    stored = sum(json.loads(out)["stored"] for out, _ in outs)
+    archive = Archive.open(sqlite_url(default_archive_path(sandbox.url)), sandbox.url)
+    try:
+        with archive.reading() as conn:
+            rows = conn.execute(
+                select(schema.deliveries.c.integration_id, schema.deliveries.c.delivery_id)
+            ).all()
+    finally:
+        archive.close()
+    assert len(rows) == len(set(rows)) == stored  # the two split the work, none twice
