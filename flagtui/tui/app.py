@@ -1,6 +1,7 @@
 """FlagtuiApp: global bindings, the areas (one Textual mode each), connect on mount, SIGHUP, the
 connection's state for the header (from the client's health record) and the command palette's
-commands (Textual's system commands: every area, every action of the current screen)."""
+commands (Textual's system commands: every area, every action of the current screen; the
+registry's actions, see palette.py), and switching to another profile without leaving."""
 
 from __future__ import annotations
 
@@ -20,18 +21,22 @@ from textual.message import Message
 from textual.notifications import SeverityLevel
 from textual.reactive import reactive
 from textual.screen import Screen
+from textual.widget import AwaitMount
 from textual.worker import Worker, WorkerState
 
 from flagtui.api import AdminClient, ApiError
 from flagtui.api.health import Health
-from flagtui.config import Profile
+from flagtui.config import ConfigError, Interrupted, Profile, load_config
 from flagtui.tui.areas import AREAS, AREAS_BY_NAME, DEFAULT_AREA
 from flagtui.tui.context import FlagtuiContext
 from flagtui.tui.format import Clock, clean, moment
+from flagtui.tui.palette import ActionsProvider, PaletteHost
+from flagtui.tui.profile_switch import open_profile
 from flagtui.tui.screens.base import IOScreenMixin, describe_error
 from flagtui.tui.screens.connect import ConnectScreen
 from flagtui.tui.state import UiState, default_state_path
 from flagtui.tui.widgets.help import HelpScreen
+from flagtui.tui.widgets.profile_picker import ProfilePickerModal
 
 # A dropped SSH session sends SIGHUP; service managers and `kill` send SIGTERM.
 LEAVE_ON = (signal.SIGHUP, signal.SIGTERM)
@@ -61,6 +66,7 @@ def palette_entry(title: str, help_text: str, callback: Callable[[], object]) ->
 class FlagtuiApp(App[int]):
     CSS_PATH = "flagtui.tcss"
     TITLE = "flagtui"
+    COMMANDS = App.COMMANDS | {ActionsProvider}
     BINDINGS = [
         Binding("question_mark", "help", "Help", id="app.help", tooltip="Every key of this screen"),
         Binding("q", "quit", "Quit", id="app.quit", tooltip="Leave flagtui"),
@@ -71,6 +77,14 @@ class FlagtuiApp(App[int]):
             show=False,
             id="app.utc",
             tooltip="Show every time in UTC, or in local time (each with its zone named)",
+        ),
+        Binding(
+            "P",
+            "switch_profile",
+            "Switch profile",
+            show=False,
+            id="app.profile",
+            tooltip="Another profile of the config (server, account): nothing of this one stays",
         ),
         *(
             Binding(
@@ -187,19 +201,64 @@ class FlagtuiApp(App[int]):
         """Back to the connect screen; the areas are built afresh once connected."""
         if self.current_mode != CONNECT_MODE:
             self.switch_mode(CONNECT_MODE)
-            for area in AREAS:
-                self.remove_mode(area.name)
-                self.add_mode(area.name, area.make_screen)
+            self._fresh_areas()
         while not isinstance(self.screen, ConnectScreen):  # a screen opened before it failed
             self.pop_screen()
         self.screen.show_failure(message)
 
-    def switch_area(self, name: str) -> None:
+    def _fresh_areas(self) -> None:
+        """Every area is built again when next shown (none may be the current mode)."""
+        for area in AREAS:
+            self.remove_mode(area.name)
+            self.add_mode(area.name, area.make_screen)
+
+    def switch_area(self, name: str) -> AwaitMount:
         if name not in AREAS_BY_NAME:
             name = DEFAULT_AREA
         self.area = name
         self.ui_state.set("area", name)
-        self.switch_mode(name)
+        return self.switch_mode(name)
+
+    def action_switch_profile(self) -> None:
+        """The config's profiles, read again now (it may have changed since the start)."""
+        try:
+            profiles = sorted(load_config().profiles.values(), key=lambda p: p.name)
+        except ConfigError as exc:
+            self.notify(str(exc), title="Cannot switch profile", severity="error")
+            return
+        self.push_screen(ProfilePickerModal(profiles, self.profile.name), self._profile_picked)
+
+    def _profile_picked(self, name: str | None) -> None:
+        if name is not None and name != self.profile.name:
+            self._switch_profile(name)
+
+    @work(exclusive=True, group="switch-profile", exit_on_error=False)
+    async def _switch_profile(self, name: str) -> None:
+        """A profile whose config or token fails changes nothing (the current one stays, the
+        message says why); one whose server fails ends on the connect screen, saying so."""
+        try:
+            profile, client = await open_profile(name)
+        except (ConfigError, Interrupted) as exc:
+            self.notify(f"Could not switch to profile {name}: {exc}", severity="error")
+            return
+        old = self.client
+        old.health.unsubscribe(self._health_changed)
+        self.client, self.profile = client, profile
+        self.ui_state = UiState(self.ui_state.path, profile.name)
+        self.area = self.ui_state.get("area") or DEFAULT_AREA
+        self.set_class(profile.production, "-production")
+        self.connection_note = ""
+        client.health.subscribe(self._health_changed)
+        # Nothing of the old profile stays: its pushed screens go, every area is built anew.
+        if self.current_mode != CONNECT_MODE:
+            await self.switch_mode(CONNECT_MODE)
+        while len(self.screen_stack) > 1:
+            await self.pop_screen()
+        self._fresh_areas()
+        if isinstance(self.screen, ConnectScreen):
+            self.screen.show_connecting()
+        self.action_connect()
+        await old.aclose()
 
     def action_switch_area(self, name: str) -> None:
         self.switch_area(name)
@@ -256,4 +315,9 @@ class FlagtuiApp(App[int]):
 
 def _is_a_context(app: FlagtuiApp) -> FlagtuiContext:
     """Never called: mypy checks here that the app offers what screens and widgets ask of it."""
+    return app
+
+
+def _is_a_palette_host(app: FlagtuiApp) -> PaletteHost:
+    """Never called: mypy checks here that the app offers what the palette's actions need."""
     return app

@@ -127,13 +127,17 @@ class FeatureDetailScreen(AreaScreen):
         Binding("y", "copy", "Copy name", id="detail.copy", tooltip="Copy the feature's name"),
     ]  # fmt: skip
 
-    def __init__(self, project: str, name: str, summary: Feature | None = None) -> None:
-        """`summary`, the feature's row in a list, is shown until the full record is read."""
+    def __init__(
+        self, project: str, name: str, summary: Feature | None = None, then: str | None = None
+    ) -> None:
+        """`summary`, the feature's row in a list, is shown until the full record is read;
+        `then`, an action of this screen run once it is (the palette's "Patch a flag…")."""
         super().__init__()
         self.project = project
         self.feature_name = name
         self.feature: Feature | None = None
         self.summary = summary
+        self.then = then
 
     def compose_body(self) -> ComposeResult:
         with VerticalScroll(id="detail"):
@@ -162,6 +166,22 @@ class FeatureDetailScreen(AreaScreen):
         complete = not feature.is_archived
         self.query_one("#feature", Static).update(feature_text(feature, complete=complete))
         self.refresh_bindings()
+        if self.then is not None:
+            action, self.then = self.then, None
+            self.call_after_refresh(self.run_then, action)
+
+    async def run_then(self, action: str) -> None:
+        """The action asked for when the screen was opened, if the feature allows it now."""
+        if self.check_action(action, ()):
+            await self.run_action(action)
+            return
+        stage = self.feature.lifecycle.stage if self.feature and self.feature.lifecycle else None
+        state = "archived" if self.feature and self.feature.is_archived else stage or "unknown"
+        named = next(
+            (b.description for b in self.BINDINGS if isinstance(b, Binding) and b.action == action),
+            action,
+        )
+        self.notify(f"{named} is not offered for {self.feature_name} ({state})", timeout=5)
 
     def redraw_times(self) -> None:
         shown = self.feature or self.summary
