@@ -37,15 +37,18 @@ KIND_WORDS: dict[FlagKind, str] = {
 
 
 def ranked(query: str, features: list[Feature]) -> list[Feature]:
-    """Best fuzzy match first (the server matched a substring; this orders the answers)."""
+    """Best fuzzy match of the name first (the server matched names and descriptions; this
+    orders its answers, keeping them all)."""
     if not query:
         return features
     matcher = Matcher(query)
-    scored = [(matcher.match(f.name), f) for f in features]
-    return [f for score, f in sorted(scored, key=lambda s: -s[0]) if score > 0] or features
+    return sorted(features, key=lambda f: -matcher.match(f.name))
 
 
 class FlagPickerModal(FlagtuiModal):
+    DEFAULT_CSS = """
+    #flag-options { height: auto; max-height: 12; border: none; padding: 0; }
+    """
     BINDINGS: ClassVar = [
         Binding("escape", "cancel", "Cancel", id="flag-picker.cancel",
                 tooltip="Close without choosing"),

@@ -39,6 +39,9 @@ def profile_label(profile: Profile, current: str) -> Text:
 
 
 class ProfilePickerModal(ModalScreen[str | None]):
+    DEFAULT_CSS = """
+    #profile-options { height: auto; max-height: 14; border: none; padding: 0; }
+    """
     BINDINGS: ClassVar = [
         Binding("escape", "cancel", "Cancel", id="profile-picker.cancel",
                 tooltip="Stay on this profile"),

@@ -1,0 +1,168 @@
+"""The palette finds any registered action by its name or the words people use, from any area,
+and runs it: those that need a flag ask for one (the server's search), then act on it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from textual.command import CommandPalette
+from textual.widgets import Input
+
+from flagtui.tui.actions import PALETTE_ACTIONS
+from flagtui.tui.screens.feature_detail import FeatureDetailScreen
+from flagtui.tui.screens.flag_picker import FlagPickerModal
+from flagtui.tui.screens.patch_form import PatchFormScreen
+from flagtui.tui.widgets.confirm import ConfirmModal
+
+from .helpers import screen_text, settle, visible_text
+
+# Issue 14, item 4: each word, and the action it must find. Toggle (toggle, enable, disable)
+# and link environment are added with their actions (see the list in flagtui/tui/actions.py).
+WORDS = {
+    "patch": "Patch a flag…",
+    "edit": "Patch a flag…",
+    "archive": "Archive a flag…",
+    "revive": "Revive an archived flag…",
+    "uncomplete": "Uncomplete a flag…",
+    "lifetime": "Change a type's lifetime",
+    "remove environment": "Remove an environment from the project",
+    "grant": "Grant project roles",
+    "delete change request": "Delete a change request",
+    "search events": "Search events",
+    "switch profile": "Switch profile…",
+}
+
+
+async def type_text(pilot: Any, text: str) -> None:
+    await pilot.press(*("space" if c == " " else c for c in text))
+
+
+async def palette_for(app: Any, pilot: Any, query: str) -> str:
+    """Open the palette, type the query and return what the screen shows."""
+    await pilot.press("ctrl+p")
+    await settle(app, pilot)
+    assert isinstance(app.screen, CommandPalette)
+    await type_text(pilot, query)
+    await settle(app, pilot)
+    return screen_text(app)
+
+
+async def run_from_palette(app: Any, pilot: Any, query: str, title: str) -> None:
+    """Type the query in the palette and run the hit titled `title` (the first is highlighted)."""
+    shown = await palette_for(app, pilot, query)
+    assert title in shown
+    first = shown.split("\n")
+    hits = [line for line in first if "…" in line or title in line]
+    assert hits and title in hits[0], shown
+    await pilot.press("enter")
+    await settle(app, pilot)
+
+
+def test_every_word_of_the_issue_names_a_registered_action() -> None:
+    titles = {a.title for a in PALETTE_ACTIONS}
+    assert set(WORDS.values()) <= titles
+    for word, title in WORDS.items():
+        entry = next(a for a in PALETTE_ACTIONS if a.title == title)
+        assert word in entry.words or word in title.lower()
+
+
+@pytest.mark.parametrize("area", ["users", "events"])
+async def test_the_palette_finds_each_action_by_its_words(make_app, area) -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(app, pilot)
+        app.switch_area(area)
+        await settle(app, pilot)
+        for word, title in WORDS.items():
+            shown = await palette_for(app, pilot, word)
+            assert title in shown, f"{word!r} did not find {title!r}:\n{shown}"
+            await pilot.press("escape")
+            await settle(app, pilot)
+            assert not isinstance(app.screen, CommandPalette)
+
+
+async def test_a_read_only_profile_is_offered_no_write_action(make_app) -> None:
+    app = make_app(read_only=True)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(app, pilot)
+        shown = await palette_for(app, pilot, "patch")
+        assert "Patch a flag…" not in shown
+        await pilot.press("escape")
+        await settle(app, pilot)
+        shown = await palette_for(app, pilot, "search events")
+        assert "Search events" in shown
+
+
+async def test_patch_from_the_palette_on_the_users_area(make_app, client) -> None:
+    """The picker searches the project the features area chose (the first)."""
+    project = (await client.list_projects())[0].id
+    feature = (await client.search_features(project=project, limit=3)).features[2]
+    assert feature.project == project
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        app.switch_area("users")
+        await settle(app, pilot)
+        await run_from_palette(app, pilot, "patch", "Patch a flag…")
+        assert isinstance(app.screen, FlagPickerModal)
+        await type_text(pilot, feature.name)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert isinstance(app.screen, PatchFormScreen), screen_text(app)
+        assert f"Patch {feature.name}" in screen_text(app)
+        app.screen.query_one("#description", Input).value = "patched from the palette"
+        await pilot.press("ctrl+r")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmModal)
+        await pilot.click("#confirm")
+        await settle(app, pilot)
+        assert isinstance(app.screen, FeatureDetailScreen)
+        assert "patched from the palette" in visible_text(app, "#feature")
+    after = await client.get_feature(feature.project, feature.name)
+    assert after.description == "patched from the palette"
+
+
+async def test_uncomplete_from_the_palette_picks_among_completed_flags(make_app, client) -> None:
+    project = (await client.list_projects())[0].id
+    completed = await client.search_features(project=project, lifecycle=["completed"], limit=1)
+    feature = completed.features[0]
+    assert feature.project is not None
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await run_from_palette(app, pilot, "uncomplete", "Uncomplete a flag…")
+        assert isinstance(app.screen, FlagPickerModal)
+        assert feature.name in visible_text(app, "#flag-options")
+        await type_text(pilot, feature.name)
+        await settle(app, pilot)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert isinstance(app.screen, ConfirmModal)
+        assert "Mark feature uncompleted?" in screen_text(app)
+        await pilot.click("#confirm")
+        await settle(app, pilot)
+        assert isinstance(app.screen, FeatureDetailScreen)
+        assert "Stage completed" not in visible_text(app, "#feature")
+    after = await client.get_feature(feature.project, feature.name)
+    assert after.lifecycle is not None and after.lifecycle.stage != "completed"
+
+
+async def test_revive_from_the_palette_brings_an_archived_flag_back(make_app, client) -> None:
+    project = (await client.list_projects())[0].id
+    archived = await client.search_features(project=project, archived=True, limit=1)
+    feature = archived.features[0]
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)  # the features area remembers the first project
+        await run_from_palette(app, pilot, "revive", "Revive an archived flag…")
+        assert isinstance(app.screen, FlagPickerModal)
+        await type_text(pilot, feature.name)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert isinstance(app.screen, ConfirmModal)
+        await pilot.click("#confirm")
+        await settle(app, pilot)
+        assert "revived" in screen_text(app) or "Archived" not in visible_text(app, "#feature")
+    revived = await client.get_feature(project, feature.name)
+    assert not revived.archived
