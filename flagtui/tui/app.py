@@ -22,6 +22,7 @@ from textual.notifications import SeverityLevel
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widget import AwaitMount
+from textual.widgets import Input, TextArea
 from textual.worker import Worker, WorkerState
 
 from flagtui.api import AdminClient, ApiError
@@ -37,6 +38,7 @@ from flagtui.tui.screens.connect import ConnectScreen
 from flagtui.tui.state import UiState, default_state_path
 from flagtui.tui.widgets.help import HelpScreen
 from flagtui.tui.widgets.profile_picker import ProfilePickerModal
+from flagtui.tui.widgets.table import ResourceTable
 
 # A dropped SSH session sends SIGHUP; service managers and `kill` send SIGTERM.
 LEAVE_ON = (signal.SIGHUP, signal.SIGTERM)
@@ -77,6 +79,14 @@ class FlagtuiApp(App[int]):
             show=False,
             id="app.utc",
             tooltip="Show every time in UTC, or in local time (each with its zone named)",
+        ),
+        Binding(
+            "escape",
+            "leave_field",
+            "Leave field",
+            show=False,
+            id="app.leave-field",
+            tooltip="Out of the text field (keeps its text), so keys act on the screen again",
         ),
         Binding(
             "P",
@@ -307,6 +317,20 @@ class FlagtuiApp(App[int]):
                 continue
             run = partial(self.run_action, binding.action, active.node)
             yield palette_entry(binding.description, binding.tooltip, run)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "leave_field":  # else Escape goes on to whatever else it does
+            return isinstance(self.focused, Input | TextArea)
+        return True
+
+    def action_leave_field(self) -> None:
+        """Every screen's text fields, one way: Escape moves to the screen's table (else to
+        nothing), so the next key is a key again, not a letter typed into the field."""
+        tables = self.screen.query(ResourceTable)
+        if tables:
+            tables.first().focus()
+        else:
+            self.screen.set_focus(None)
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):

@@ -13,7 +13,7 @@ from flagtui.tui.widgets.text import PlainStatic
 
 class ConnectScreen(AreaScreen):
     BINDINGS = [
-        Binding("r", "app.connect", "Retry", id="connect.retry", tooltip="Connect again"),
+        Binding("r", "reload", "Reload", id="connect.reload", tooltip="Connect again"),
     ]
 
     def __init__(self) -> None:
@@ -26,7 +26,7 @@ class ConnectScreen(AreaScreen):
     def _status(self) -> str:
         if self.failure is None:
             return f"Connecting to {self.flagtui.profile.url} …"
-        retry, switch = self.key_of("app.connect"), self.key_of("switch_profile")
+        retry, switch = self.key_of("reload"), self.key_of("switch_profile")
         return (
             f"Could not connect.\n\n{self.failure}\n\n"
             f"Press {retry} to retry, {switch} to switch profile, q to quit."
@@ -38,6 +38,9 @@ class ConnectScreen(AreaScreen):
             if active.binding.action == action:
                 return self.app.get_key_display(active.binding)
         return action
+
+    async def action_reload(self) -> None:
+        await self.app.run_action("app.connect")
 
     def show_connecting(self) -> None:
         """The app switched profile: connecting to another server, under its header."""

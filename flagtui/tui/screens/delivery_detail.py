@@ -20,8 +20,8 @@ class DeliveryDetailScreen(AreaScreen):
     AREA = "integrations"
     BINDINGS: ClassVar = [
         Binding("escape", "app.pop_screen", "Back", id="delivery.back", tooltip="Back to the list"),
-        Binding("y", "copy", "Copy id", id="delivery.copy", tooltip="Copy the delivery's id"),
-        Binding("v", "reveal", "Reveal URLs", id="delivery.reveal",
+        Binding("y", "copy", "Copy", id="delivery.copy", tooltip="Copy the delivery's id"),
+        Binding("m", "reveal", "Reveal URLs", id="delivery.reveal",
                 tooltip="Show this delivery's URLs in full, or masked again"),
     ]  # fmt: skip
 

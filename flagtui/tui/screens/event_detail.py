@@ -18,7 +18,7 @@ class EventDetailScreen(AreaScreen):
     AREA = "events"
     BINDINGS: ClassVar = [
         Binding("escape", "app.pop_screen", "Back", id="event.back", tooltip="Back to the list"),
-        Binding("y", "copy", "Copy id", id="event.copy", tooltip="Copy the event's id"),
+        Binding("y", "copy", "Copy", id="event.copy", tooltip="Copy the event's id"),
     ]
 
     def __init__(self, event: EventRecord) -> None:

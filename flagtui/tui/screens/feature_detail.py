@@ -124,7 +124,7 @@ class FeatureDetailScreen(AreaScreen):
         Binding("v", "revive", "Revive", id="detail.revive",
                 tooltip="Bring the archived feature back (environments off, lifecycle restarts)"),
         Binding("r", "reload", "Reload", id="detail.reload", tooltip="Read the feature again"),
-        Binding("y", "copy", "Copy name", id="detail.copy", tooltip="Copy the feature's name"),
+        Binding("y", "copy", "Copy", id="detail.copy", tooltip="Copy the feature's name"),
     ]  # fmt: skip
 
     def __init__(
