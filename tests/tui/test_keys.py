@@ -133,3 +133,19 @@ def test_bad_keys_in_the_keymap_are_explained(tmp_path, monkeypatch, keys) -> No
     monkeypatch.setenv("FLAGTUI_CONFIG", str(config_file))
     with pytest.raises(Exception, match=r"\[keymap\] 'features.reload' must be a key"):
         load_config()
+
+
+def test_the_documented_keymap_examples_are_valid(tmp_path, monkeypatch) -> None:
+    """config.example.toml's [keymap] (commented out) and the README's: real ids, valid keys."""
+    example = (README.parent / "config.example.toml").read_text(encoding="utf-8").splitlines()
+    start = example.index("# [keymap]")
+    entries = [line.removeprefix("# ") for line in example[start + 1 :] if line.startswith('# "')]
+    readme = README.read_text(encoding="utf-8")
+    documented = readme.split("```toml\n[keymap]\n", 1)[1].split("```", 1)[0]
+    for text in ("\n".join(entries), documented):
+        config_file = tmp_path / "config.toml"
+        config_file.write_text(f"[keymap]\n{text}\n", encoding="utf-8")
+        monkeypatch.setenv("FLAGTUI_CONFIG", str(config_file))
+        keymap = load_config().keymap
+        assert keymap
+        check_keymap(keymap, config_file)
