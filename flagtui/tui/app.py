@@ -44,6 +44,8 @@ from flagtui.tui.widgets.table import ResourceTable
 LEAVE_ON = (signal.SIGHUP, signal.SIGTERM)
 CONNECT_MODE = "connect"
 BACK_NOTE_S = 60.0  # how long the header says the server is answering again
+# Offered by the palette otherwise (the registry's "Switch profile…"), or meaningless in it.
+NOT_IN_PALETTE = frozenset({"app.profile", "app.leave-field"})
 
 
 def connection_note(health: Health) -> str:
@@ -313,7 +315,7 @@ class FlagtuiApp(App[int]):
             binding = active.binding
             if not active.enabled or not binding.description or binding.action == "command_palette":
                 continue
-            if binding.id and binding.id.startswith("area."):
+            if binding.id and (binding.id.startswith("area.") or binding.id in NOT_IN_PALETTE):
                 continue
             run = partial(self.run_action, binding.action, active.node)
             yield palette_entry(binding.description, binding.tooltip, run)
