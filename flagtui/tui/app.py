@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual import on, work
 from textual.app import App, SystemCommand
@@ -31,14 +32,17 @@ from flagtui.config import ConfigError, Interrupted, Profile, load_config
 from flagtui.tui.areas import AREAS, AREAS_BY_NAME, DEFAULT_AREA
 from flagtui.tui.context import FlagtuiContext
 from flagtui.tui.format import Clock, clean, moment
-from flagtui.tui.palette import ActionsProvider, PaletteHost
 from flagtui.tui.profile_switch import open_profile
 from flagtui.tui.screens.base import IOScreenMixin, describe_error
 from flagtui.tui.screens.connect import ConnectScreen
 from flagtui.tui.state import UiState, default_state_path
 from flagtui.tui.widgets.help import HelpScreen
 from flagtui.tui.widgets.profile_picker import ProfilePickerModal
-from flagtui.tui.widgets.table import ResourceTable
+
+if TYPE_CHECKING:
+    from textual.command import Provider
+
+    from flagtui.tui.palette import PaletteHost
 
 # A dropped SSH session sends SIGHUP; service managers and `kill` send SIGTERM.
 LEAVE_ON = (signal.SIGHUP, signal.SIGTERM)
@@ -67,10 +71,18 @@ def palette_entry(title: str, help_text: str, callback: Callable[[], object]) ->
     return SystemCommand(escape(clean(title)), escape(clean(help_text)), callback)
 
 
+def actions_provider() -> type[Provider]:
+    """The palette's registry of actions, imported when the palette first opens (Textual's
+    command module is not needed to start)."""
+    from flagtui.tui.palette import ActionsProvider
+
+    return ActionsProvider
+
+
 class FlagtuiApp(App[int]):
     CSS_PATH = "flagtui.tcss"
     TITLE = "flagtui"
-    COMMANDS = App.COMMANDS | {ActionsProvider}
+    COMMANDS = App.COMMANDS | {actions_provider}
     BINDINGS = [
         Binding("question_mark", "help", "Help", id="app.help", tooltip="Every key of this screen"),
         Binding("q", "quit", "Quit", id="app.quit", tooltip="Leave flagtui"),
@@ -328,7 +340,7 @@ class FlagtuiApp(App[int]):
     def action_leave_field(self) -> None:
         """Every screen's text fields, one way: Escape moves to the screen's table (else to
         nothing), so the next key is a key again, not a letter typed into the field."""
-        tables = self.screen.query(ResourceTable)
+        tables = self.screen.query("ResourceTable")  # by name: no import of the widget here
         if tables:
             tables.first().focus()
         else:

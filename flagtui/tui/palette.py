@@ -14,8 +14,6 @@ from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 
 from flagtui.tui.actions import PALETTE_ACTIONS, PaletteAction
-from flagtui.tui.screens.feature_detail import FeatureDetailScreen
-from flagtui.tui.screens.flag_picker import FlagPickerModal
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable, Iterator
@@ -45,6 +43,9 @@ def offered(app: FlagtuiContext) -> Iterator[tuple[PaletteAction, str]]:
 
 async def perform(app: App[Any], entry: PaletteAction) -> None:
     if entry.flag is not None:
+        # Imported when first needed, as the areas' screens are: the app starts without them.
+        from flagtui.tui.screens.feature_detail import FeatureDetailScreen
+        from flagtui.tui.screens.flag_picker import FlagPickerModal
 
         def picked(choice: tuple[str, str] | None) -> None:
             if choice is not None:
