@@ -21,7 +21,7 @@ from flagtui.tui.screens.feature_types import FeatureTypesScreen
 from flagtui.tui.screens.features import FeaturesScreen
 from flagtui.tui.widgets.profile_picker import ProfilePickerModal
 
-from .helpers import screen_text, settle, visible_text
+from .helpers import screen_text, settle, toast_text, visible_text
 from .test_palette_actions import palette_for
 
 
@@ -36,7 +36,7 @@ def other_sandbox(tmp_path: Path) -> Iterator[SandboxServer]:
 
 @pytest.fixture
 def profiles(sandbox: Any, other_sandbox: SandboxServer, tmp_path: Path, monkeypatch) -> Path:
-    """A config of four profiles (tokens in a credentials file); returns the state file, where
+    """A config of five profiles (tokens in a credentials file); returns the state file, where
     `prod` remembers the feature types area."""
     monkeypatch.delenv("UNLEASH_URL", raising=False)
     monkeypatch.delenv("UNLEASH_API_TOKEN", raising=False)
@@ -46,7 +46,8 @@ def profiles(sandbox: Any, other_sandbox: SandboxServer, tmp_path: Path, monkeyp
         f'[profiles.sandbox]\nurl = "{sandbox.url}"\n\n'
         f'[profiles.other]\nurl = "{other_sandbox.url}"\n\n'
         f'[profiles.prod]\nurl = "{other_sandbox.url}"\nproduction = true\nread_only = true\n\n'
-        '[profiles.gone]\nurl = "http://127.0.0.1:9"\ntimeout = 1\n',
+        '[profiles.gone]\nurl = "http://127.0.0.1:9"\ntimeout = 1\n\n'
+        '[profiles.tokenless]\nurl = "http://127.0.0.1:9"\n',
         encoding="utf-8",
     )
     monkeypatch.setenv("FLAGTUI_CONFIG", str(config))
@@ -154,3 +155,14 @@ async def test_switch_profile_from_the_palette(make_app, profiles) -> None:
         await settle(app, pilot)
         assert isinstance(app.screen, ProfilePickerModal)
         assert "sandbox" in visible_text(app, "#profile-picker")
+
+
+async def test_a_profile_without_token_changes_nothing_and_says_why(make_app, profiles) -> None:
+    app = make_app(state_path=profiles)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(app, pilot)
+        await switch_to(app, pilot, "tokenless")
+        assert "Could not switch to profile tokenless" in toast_text(app)
+        assert "flagtui login --profile tokenless" in toast_text(app)
+        assert isinstance(app.screen, FeaturesScreen)
+        assert app.profile.name == "sandbox" and "sandbox" in visible_text(app, "#context")
