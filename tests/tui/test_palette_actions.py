@@ -3,13 +3,17 @@ and runs it: those that need a flag ask for one (the server's search), then act 
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 from textual.command import CommandPalette
 from textual.widgets import Input
 
+from flagtui.api import AdminClient
+from flagtui.config import Profile
 from flagtui.tui.actions import PALETTE_ACTIONS
+from flagtui.tui.app import FlagtuiApp
 from flagtui.tui.screens.feature_detail import FeatureDetailScreen
 from flagtui.tui.screens.flag_picker import FlagPickerModal
 from flagtui.tui.screens.patch_form import PatchFormScreen
@@ -166,3 +170,27 @@ async def test_revive_from_the_palette_brings_an_archived_flag_back(make_app, cl
         assert "revived" in screen_text(app) or "Archived" not in visible_text(app, "#feature")
     revived = await client.get_feature(project, feature.name)
     assert not revived.archived
+
+
+async def test_the_flag_picker_sends_one_search_per_pause_in_typing(sandbox, client, tmp_path):
+    """Real Unleash allows 15 searches a minute: with a budget of 2, opening the picker and
+    typing a word (one search after the pause) leaves the server's search usable; a search per
+    key would have been held back by the client, and the picker would say so."""
+    project = (await client.list_projects())[0].id
+    completed = await client.search_features(project=project, lifecycle=["completed"], limit=5)
+    word = completed.features[0].name[:6]
+    state = tmp_path / "state.json"
+    state.write_text(json.dumps({"sandbox": {"area": "users", "project": project}}))
+    token = sandbox.admin_token
+    app_client = AdminClient(sandbox.url, token, profile="sandbox", search_budget=(2, 60))
+    app = FlagtuiApp(app_client, Profile(name="sandbox", url=sandbox.url), state_path=state)
+    async with app_client, app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(app, pilot)
+        await run_from_palette(app, pilot, "uncomplete", "Uncomplete a flag…")
+        assert isinstance(app.screen, FlagPickerModal)
+        await type_text(pilot, word)
+        await settle(app, pilot)
+        listed = visible_text(app, "#flag-options")
+        assert completed.features[0].name in listed
+        status = visible_text(app, "#flag-picker-status")
+        assert "completed flags" in status and "Rate limited" not in screen_text(app)
