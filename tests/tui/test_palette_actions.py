@@ -194,3 +194,24 @@ async def test_the_flag_picker_sends_one_search_per_pause_in_typing(sandbox, cli
         assert completed.features[0].name in listed
         status = visible_text(app, "#flag-picker-status")
         assert "completed flags" in status and "Rate limited" not in screen_text(app)
+
+
+async def test_archive_from_the_palette_opens_the_form_at_archived(make_app, client) -> None:
+    project = (await client.list_projects())[0].id
+    feature = (await client.search_features(project=project, limit=2)).features[1]
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await run_from_palette(app, pilot, "archive", "Archive a flag…")
+        await type_text(pilot, feature.name)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert isinstance(app.screen, PatchFormScreen)
+        assert app.screen.focused is not None and app.screen.focused.id == "archived"
+        await pilot.press("space", "ctrl+r")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmModal)
+        assert '"path": "/archived"' in screen_text(app)
+        await pilot.click("#confirm")
+        await settle(app, pilot)
+    assert (await client.get_feature_or_archived(project, feature.name)).is_archived

@@ -115,7 +115,7 @@ def feature_text(f: Feature, *, complete: bool = True) -> Text:
 
 class FeatureDetailScreen(AreaScreen):
     AREA = "features"
-    WRITE_ACTIONS = frozenset({"edit", "uncomplete", "revive"})
+    WRITE_ACTIONS = frozenset({"edit", "archive", "uncomplete", "revive"})
     BINDINGS: ClassVar = [
         Binding("escape", "app.pop_screen", "Back", id="detail.back", tooltip="Back to the list"),
         Binding("e", "edit", "Edit", id="detail.edit", tooltip="Patch description, type, flags"),
@@ -196,6 +196,8 @@ class FeatureDetailScreen(AreaScreen):
         archived = self.feature is not None and self.feature.is_archived
         if action == "revive" and not archived:
             return False
+        if action == "archive" and archived:
+            return False
         return super().check_action(action, parameters)
 
     @property
@@ -211,7 +213,7 @@ class FeatureDetailScreen(AreaScreen):
         self.app.copy_to_clipboard(self.feature_name)
         self.notify(f"Copied {self.feature_name!r}", timeout=3)
 
-    def action_edit(self) -> None:
+    def action_edit(self, focus: str = "description") -> None:
         if self.feature is None:
             return
         from flagtui.tui.screens.patch_form import PatchFormScreen
@@ -220,7 +222,11 @@ class FeatureDetailScreen(AreaScreen):
             if feature is not None:
                 self.show(feature)
 
-        self.app.push_screen(PatchFormScreen(self.project, self.feature), saved)
+        self.app.push_screen(PatchFormScreen(self.project, self.feature, focus), saved)
+
+    def action_archive(self) -> None:
+        """No key of its own (the palette's "Archive a flag…"): the patch form, at archived."""
+        self.action_edit(focus="archived")
 
     def action_uncomplete(self) -> None:
         def answered(yes: bool | None) -> None:

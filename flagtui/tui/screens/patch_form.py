@@ -63,10 +63,12 @@ class PatchFormScreen(IOScreenMixin, Screen[Feature | None]):
         Binding("escape", "cancel", "Cancel", id="patch.cancel", tooltip="Back without change"),
     ]  # fmt: skip
 
-    def __init__(self, project: str, feature: Feature) -> None:
+    def __init__(self, project: str, feature: Feature, focus: str = "description") -> None:
+        """`focus`: the field the cursor starts in (the palette's "Archive a flag…": archived)."""
         super().__init__()
         self.project = project
         self.feature = feature
+        self.first_focus = focus
         self.advanced = False
         self.outcome_unknown = False
 
@@ -95,7 +97,7 @@ class PatchFormScreen(IOScreenMixin, Screen[Feature | None]):
 
     def on_mount(self) -> None:
         self.query_one("#advanced").display = False
-        self.query_one("#description").focus()
+        self.query_one(f"#{self.first_focus}").focus()
         self.load_types()
 
     @work(exclusive=True, group="patch-types", exit_on_error=False)
