@@ -245,6 +245,8 @@ class FlagtuiApp(App[int]):
 
     def action_switch_profile(self) -> None:
         """The config's profiles, read again now (it may have changed since the start)."""
+        if isinstance(self.screen, ProfilePickerModal):
+            return
         try:
             profiles = sorted(load_config().profiles.values(), key=lambda p: p.name)
         except ConfigError as exc:
