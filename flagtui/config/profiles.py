@@ -19,7 +19,13 @@ from platformdirs import user_config_dir
 from pydantic import ValidationError
 
 from flagtui.api import AdminClient
-from flagtui.config.schema import ConfigTable, ProfileTable, first_problem, url_problem
+from flagtui.config.schema import (
+    ConfigTable,
+    ProfileTable,
+    first_problem,
+    keymap_problem,
+    url_problem,
+)
 
 ENV_PROFILE = "env"
 # Profile names end up in TOML keys, file names of state, messages and the header: keep them plain.
@@ -63,6 +69,8 @@ class Config:
     path: Path
     default_profile: str | None = None
     profiles: dict[str, Profile] = field(default_factory=dict)
+    keymap: dict[str, str] = field(default_factory=dict)
+    """Binding ids to keys (`[keymap]`); the TUI checks that each id is one of its bindings."""
 
 
 def config_dir() -> Path:
@@ -150,6 +158,11 @@ def _parse_config(raw: dict[str, Any], config: Config) -> None:
     except ValidationError as exc:
         raise ConfigError(f"{config.path}: {first_problem(exc, raw, top_level=True)}") from None
     default = config.default_profile = table.default_profile
+    for binding_id, keys in table.keymap.items():
+        problem = keymap_problem(binding_id, keys)
+        if problem:
+            raise ConfigError(f"{config.path}: {problem}")
+        config.keymap[binding_id] = keys
     for name, values in table.profiles.items():
         config.profiles[name] = _parse_profile(config.path, name, values)
     if default and default not in config.profiles:

@@ -76,12 +76,27 @@ class ConfigTable(BaseModel):
 
     default_profile: str | None = None
     profiles: dict[str, Any] = {}
+    keymap: dict[str, Any] = {}
 
 
 TOP_LEVEL_PROBLEMS = {
     "default_profile": "default_profile must be a profile name",
     "profiles": "[profiles] must be a table of profiles",
+    "keymap": '[keymap] must be a table of binding ids and keys, e.g. "features.reload" = "f5"',
 }
+# One key name (Textual's: "f5", "ctrl+r", "question_mark", "a"), or several separated by commas.
+_KEYS = re.compile(r"[^\s,\x00-\x1f\x7f]+(,[^\s,\x00-\x1f\x7f]+)*")
+
+
+def keymap_problem(binding_id: str, keys: object) -> str | None:
+    """What is wrong with one `[keymap]` entry's keys, or None (the id is checked by the TUI,
+    which knows its bindings)."""
+    if isinstance(keys, str) and _KEYS.fullmatch(keys):
+        return None
+    return (
+        f"[keymap] {binding_id!r} must be a key, or keys separated by commas without spaces "
+        f'(e.g. "f5" or "r,ctrl+r"), not {keys!r}'
+    )
 
 
 def first_problem(error: ValidationError, raw: dict[str, Any], top_level: bool = False) -> str:

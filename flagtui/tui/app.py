@@ -1,6 +1,7 @@
 """FlagtuiApp: global bindings, the areas (one Textual mode each), connect on mount, SIGHUP, the
 connection's state for the header (from the client's health record) and the command palette's
-commands (Textual's system commands: every area, every action of the current screen)."""
+commands (Textual's system commands: every area, every action of the current screen; the
+registry's actions, see palette.py), and switching to another profile without leaving."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual import on, work
 from textual.app import App, SystemCommand
@@ -20,23 +22,34 @@ from textual.message import Message
 from textual.notifications import SeverityLevel
 from textual.reactive import reactive
 from textual.screen import Screen
+from textual.widget import AwaitMount
+from textual.widgets import Input, TextArea
 from textual.worker import Worker, WorkerState
 
 from flagtui.api import AdminClient, ApiError
 from flagtui.api.health import Health
-from flagtui.config import Profile
+from flagtui.config import ConfigError, Interrupted, Profile, load_config
 from flagtui.tui.areas import AREAS, AREAS_BY_NAME, DEFAULT_AREA
 from flagtui.tui.context import FlagtuiContext
 from flagtui.tui.format import Clock, clean, moment
+from flagtui.tui.profile_switch import open_profile
 from flagtui.tui.screens.base import IOScreenMixin, describe_error
 from flagtui.tui.screens.connect import ConnectScreen
 from flagtui.tui.state import UiState, default_state_path
 from flagtui.tui.widgets.help import HelpScreen
+from flagtui.tui.widgets.profile_picker import ProfilePickerModal
+
+if TYPE_CHECKING:
+    from textual.command import Provider
+
+    from flagtui.tui.palette import PaletteHost
 
 # A dropped SSH session sends SIGHUP; service managers and `kill` send SIGTERM.
 LEAVE_ON = (signal.SIGHUP, signal.SIGTERM)
 CONNECT_MODE = "connect"
 BACK_NOTE_S = 60.0  # how long the header says the server is answering again
+# Offered by the palette otherwise (the registry's "Switch profile…"), or meaningless in it.
+NOT_IN_PALETTE = frozenset({"app.profile", "app.leave-field"})
 
 
 def connection_note(health: Health) -> str:
@@ -58,9 +71,18 @@ def palette_entry(title: str, help_text: str, callback: Callable[[], object]) ->
     return SystemCommand(escape(clean(title)), escape(clean(help_text)), callback)
 
 
+def actions_provider() -> type[Provider]:
+    """The palette's registry of actions, imported when the palette first opens (Textual's
+    command module is not needed to start)."""
+    from flagtui.tui.palette import ActionsProvider
+
+    return ActionsProvider
+
+
 class FlagtuiApp(App[int]):
     CSS_PATH = "flagtui.tcss"
     TITLE = "flagtui"
+    COMMANDS = App.COMMANDS | {actions_provider}
     BINDINGS = [
         Binding("question_mark", "help", "Help", id="app.help", tooltip="Every key of this screen"),
         Binding("q", "quit", "Quit", id="app.quit", tooltip="Leave flagtui"),
@@ -71,6 +93,22 @@ class FlagtuiApp(App[int]):
             show=False,
             id="app.utc",
             tooltip="Show every time in UTC, or in local time (each with its zone named)",
+        ),
+        Binding(
+            "escape",
+            "leave_field",
+            "Leave field",
+            show=False,
+            id="app.leave-field",
+            tooltip="Out of the text field (keeps its text), so keys act on the screen again",
+        ),
+        Binding(
+            "P",
+            "switch_profile",
+            "Switch profile",
+            show=False,
+            id="app.profile",
+            tooltip="Another profile of the config (server, account): nothing of this one stays",
         ),
         *(
             Binding(
@@ -187,19 +225,66 @@ class FlagtuiApp(App[int]):
         """Back to the connect screen; the areas are built afresh once connected."""
         if self.current_mode != CONNECT_MODE:
             self.switch_mode(CONNECT_MODE)
-            for area in AREAS:
-                self.remove_mode(area.name)
-                self.add_mode(area.name, area.make_screen)
+            self._fresh_areas()
         while not isinstance(self.screen, ConnectScreen):  # a screen opened before it failed
             self.pop_screen()
         self.screen.show_failure(message)
 
-    def switch_area(self, name: str) -> None:
+    def _fresh_areas(self) -> None:
+        """Every area is built again when next shown (none may be the current mode)."""
+        for area in AREAS:
+            self.remove_mode(area.name)
+            self.add_mode(area.name, area.make_screen)
+
+    def switch_area(self, name: str) -> AwaitMount:
         if name not in AREAS_BY_NAME:
             name = DEFAULT_AREA
         self.area = name
         self.ui_state.set("area", name)
-        self.switch_mode(name)
+        return self.switch_mode(name)
+
+    def action_switch_profile(self) -> None:
+        """The config's profiles, read again now (it may have changed since the start)."""
+        if isinstance(self.screen, ProfilePickerModal):
+            return
+        try:
+            profiles = sorted(load_config().profiles.values(), key=lambda p: p.name)
+        except ConfigError as exc:
+            self.notify(str(exc), title="Cannot switch profile", severity="error")
+            return
+        self.push_screen(ProfilePickerModal(profiles, self.profile.name), self._profile_picked)
+
+    def _profile_picked(self, name: str | None) -> None:
+        if name is not None and name != self.profile.name:
+            self._switch_profile(name)
+
+    @work(exclusive=True, group="switch-profile", exit_on_error=False)
+    async def _switch_profile(self, name: str) -> None:
+        """A profile whose config or token fails changes nothing (the current one stays, the
+        message says why); one whose server fails ends on the connect screen, saying so."""
+        try:
+            profile, client = await open_profile(name)
+        except (ConfigError, Interrupted) as exc:
+            self.notify(f"Could not switch to profile {name}: {exc}", severity="error")
+            return
+        old = self.client
+        old.health.unsubscribe(self._health_changed)
+        self.client, self.profile = client, profile
+        self.ui_state = UiState(self.ui_state.path, profile.name)
+        self.area = self.ui_state.get("area") or DEFAULT_AREA
+        self.set_class(profile.production, "-production")
+        self.connection_note = ""
+        client.health.subscribe(self._health_changed)
+        # Nothing of the old profile stays: its pushed screens go, every area is built anew.
+        if self.current_mode != CONNECT_MODE:
+            await self.switch_mode(CONNECT_MODE)
+        while len(self.screen_stack) > 1:
+            await self.pop_screen()
+        self._fresh_areas()
+        if isinstance(self.screen, ConnectScreen):
+            self.screen.show_connecting()
+        self.action_connect()
+        await old.aclose()
 
     def action_switch_area(self, name: str) -> None:
         self.switch_area(name)
@@ -244,10 +329,24 @@ class FlagtuiApp(App[int]):
             binding = active.binding
             if not active.enabled or not binding.description or binding.action == "command_palette":
                 continue
-            if binding.id and binding.id.startswith("area."):
+            if binding.id and (binding.id.startswith("area.") or binding.id in NOT_IN_PALETTE):
                 continue
             run = partial(self.run_action, binding.action, active.node)
             yield palette_entry(binding.description, binding.tooltip, run)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "leave_field":  # else Escape goes on to whatever else it does
+            return isinstance(self.focused, Input | TextArea)
+        return True
+
+    def action_leave_field(self) -> None:
+        """Every screen's text fields, one way: Escape moves to the screen's table (else to
+        nothing), so the next key is a key again, not a letter typed into the field."""
+        tables = self.screen.query("ResourceTable")  # by name: no import of the widget here
+        if tables:
+            tables.first().focus()
+        else:
+            self.screen.set_focus(None)
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
@@ -256,4 +355,9 @@ class FlagtuiApp(App[int]):
 
 def _is_a_context(app: FlagtuiApp) -> FlagtuiContext:
     """Never called: mypy checks here that the app offers what screens and widgets ask of it."""
+    return app
+
+
+def _is_a_palette_host(app: FlagtuiApp) -> PaletteHost:
+    """Never called: mypy checks here that the app offers what the palette's actions need."""
     return app

@@ -160,5 +160,5 @@ def delivery_text(
     masked = mask_text(out)
     if masked is out:  # no URL in it
         return out
-    note = "URLs shown in full: v masks them\n" if reveal else "URLs masked: v reveals them\n"
+    note = "URLs shown in full: m masks them\n" if reveal else "URLs masked: m reveals them\n"
     return Text.assemble((note, "dim italic"), out if reveal else masked)

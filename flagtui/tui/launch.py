@@ -23,6 +23,10 @@ from flagtui.tui.format import clean
 def run_tui(args: argparse.Namespace) -> int:
     try:
         config = load_config()
+        if config.keymap:
+            from flagtui.tui.keymap import check_keymap
+
+            check_keymap(config.keymap, config.path)
         profile = select_profile(config, getattr(args, "profile", None))
         client = make_client(profile, resolve_token(profile))
     except ConfigError as exc:
@@ -34,5 +38,6 @@ def run_tui(args: argparse.Namespace) -> int:
     from flagtui.tui.app import FlagtuiApp
 
     app = FlagtuiApp(client, profile)
+    app.set_keymap(config.keymap)
     app.run()
     return app.return_code or 0

@@ -78,7 +78,7 @@ async def test_type_picked_from_the_list(make_app, client, tmp_path) -> None:
     app = app_in(make_app, tmp_path, "events")
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        await pilot.press("t")
+        await pilot.press("T")
         await settle(pilot)
         assert isinstance(app.screen, EventTypePicker)
         assert "feature-created" in visible_text(app, "#type-list")
@@ -91,7 +91,7 @@ async def test_type_picked_from_the_list(make_app, client, tmp_path) -> None:
         assert isinstance(app.screen, EventsScreen)
         assert visible_text(app, "#type") == first
         assert keys(app) == [str(e.id) for e in expected.events]
-        await pilot.press("t", "escape")  # closed without change
+        await pilot.press("T", "escape")  # closed without change
         await settle(pilot)
         assert visible_text(app, "#type") == first
 

@@ -63,7 +63,7 @@ async def test_project_feature_and_text_filters_match_the_client(
         await pilot.press("s", "enter")
         await settle(pilot)
         assert keys(app) == [str(e.id) for e in expected.events]
-        await pilot.press("l")
+        await pilot.press("plus")
         await settle(pilot)
         assert app.screen.limit == 100
 

@@ -420,7 +420,7 @@ async def test_a_patch_without_answer_offers_a_re_read_not_a_resend(
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
         form = await open_form(app, pilot, name)
-        assert form.check_action("reread", ()) is False
+        assert form.check_action("reload", ()) is False
         fault.delay_answers = 1.5
         await send_form(app, pilot)
         error = visible_text(app, "#form-error")

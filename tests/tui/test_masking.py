@@ -1,5 +1,5 @@
 """Secrets stay masked (issue 11, item 9): URLs in a delivery keep scheme and host and mask the
-rest, as on the Integrations screen; `v` reveals them for the delivery on screen only."""
+rest, as on the Integrations screen; `m` reveals them for the delivery on screen only."""
 
 from __future__ import annotations
 
@@ -79,7 +79,7 @@ def add_delivery(db_path: object) -> str:
         return str(cursor.lastrowid)
 
 
-async def test_delivery_detail_masks_urls_and_v_reveals(make_app, sandbox, tmp_path) -> None:
+async def test_delivery_detail_masks_urls_and_m_reveals(make_app, sandbox, tmp_path) -> None:
     """Fails on main: the delivery's detail showed the URL with its token in clear."""
     delivery_id = add_delivery(sandbox.db_path)
     app = app_in(make_app, tmp_path, "integrations")
@@ -96,11 +96,11 @@ async def test_delivery_detail_masks_urls_and_v_reveals(make_app, sandbox, tmp_p
         shown = visible_text(app, "#delivery")
         assert "hooks.example.com:8443" in shown and SHOWN_URL in shown
         assert "s3cr3t" not in shown and "pa55" not in shown and "XyZ" not in shown
-        assert "URLs masked: v reveals them" in shown
-        await pilot.press("v")
+        assert "URLs masked: m reveals them" in shown
+        await pilot.press("m")
         await settle(app, pilot)
         assert SECRET_URL in visible_text(app, "#delivery")
-        assert "URLs shown in full: v masks them" in visible_text(app, "#delivery")
+        assert "URLs shown in full: m masks them" in visible_text(app, "#delivery")
         await pilot.press("escape", "enter")  # the same delivery, opened again: masked
         await settle(app, pilot)
         assert "s3cr3t" not in visible_text(app, "#delivery")

@@ -175,7 +175,7 @@ async def test_features_whose_first_read_failed_say_so_and_recover_with_r(
         assert visible_text(app, "#project")  # the project picker got its choices
 
 
-# Access reloads with ctrl+r (r is typed into its user search).
+# Access reloads with f5 (r is typed into its user search).
 AREAS = [
     pytest.param("feature-types", "/api/admin/feature-types", "#types-status", "r", id="types"),
     pytest.param("environments", "/api/admin/projects", "#envs-status", "r", id="environments"),
@@ -187,7 +187,7 @@ AREAS = [
     pytest.param(
         "change-requests", "/api/admin/projects", "#area-status", "r", id="change-requests"
     ),
-    pytest.param("access", "/api/admin/roles", "#area-status", "^r", id="access"),
+    pytest.param("access", "/api/admin/roles", "#area-status", "f5", id="access"),
 ]
 
 

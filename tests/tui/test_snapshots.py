@@ -43,3 +43,24 @@ def test_area_snapshot(snap_compare, make_app, size, keys) -> None:
 def test_production_read_only_snapshot(snap_compare, make_app) -> None:
     app = make_app(shown_url=URL, read_only=True, production=True, name="prod")
     assert snap_compare(app, terminal_size=(80, 24), run_before=_settled)
+
+
+def test_profile_picker_snapshot(snap_compare, make_app, tmp_path, monkeypatch) -> None:
+    """The profile switcher (P) over the features, at 80x24."""
+    config = tmp_path / "config.toml"
+    config.write_text(
+        f'[profiles.sandbox]\nurl = "{URL}"\n\n'
+        '[profiles.staging]\nurl = "https://unleash.staging.example.com"\n\n'
+        '[profiles.production]\nurl = "https://unleash.example.com"\n'
+        "production = true\nread_only = true\n",
+        encoding="utf-8",
+    )
+    monkeypatch.setenv("FLAGTUI_CONFIG", str(config))
+    app = make_app(shown_url=URL)
+
+    async def run_before(pilot) -> None:
+        await _settled(pilot)
+        await pilot.press("P")
+        await _settled(pilot)
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)

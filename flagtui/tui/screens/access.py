@@ -57,7 +57,7 @@ class AccessScreen(EnterpriseAreaScreen):
     BINDINGS: ClassVar = [
         Binding("ctrl+s", "grant", "Grant…", id="access.grant",
                 tooltip="Grant the checked roles to the checked users and groups"),
-        Binding("ctrl+r", "reload", "Reload", id="access.reload",
+        Binding("f5", "reload", "Reload", id="access.reload",
                 tooltip="Read the project's access, roles and groups again"),
     ]  # fmt: skip
 

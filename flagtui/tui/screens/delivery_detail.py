@@ -23,12 +23,12 @@ class DeliveryDetailScreen(AreaScreen):
     AREA = "integrations"
     BINDINGS: ClassVar = [
         Binding("escape", "app.pop_screen", "Back", id="delivery.back", tooltip="Back to the list"),
-        Binding("y", "copy", "Copy id", id="delivery.copy", tooltip="Copy the delivery's id"),
+        Binding("y", "copy", "Copy", id="delivery.copy", tooltip="Copy the delivery's id"),
         Binding("c", "cause", "Cause", id="delivery.cause",
                 tooltip="The triggering change at the top: fields before → after, who, when"),
         Binding("o", "open_flag", "Open flag", id="delivery.flag",
                 tooltip="The detail of the flag the triggering event names"),
-        Binding("v", "reveal", "Reveal URLs", id="delivery.reveal",
+        Binding("m", "reveal", "Reveal URLs", id="delivery.reveal",
                 tooltip="Show this delivery's URLs in full, or masked again"),
     ]  # fmt: skip
 

@@ -22,7 +22,7 @@ class EventDetailScreen(AreaScreen):
         Binding("escape", "app.pop_screen", "Back", id="event.back", tooltip="Back to the list"),
         Binding("o", "open_flag", "Open flag", id="event.flag",
                 tooltip="The detail of the flag the event names"),
-        Binding("y", "copy", "Copy id", id="event.copy", tooltip="Copy the event's id"),
+        Binding("y", "copy", "Copy", id="event.copy", tooltip="Copy the event's id"),
     ]  # fmt: skip
 
     def __init__(self, event: EventRecord) -> None:

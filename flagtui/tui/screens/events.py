@@ -1,5 +1,5 @@
 """The event log (operation 9): search by type (completed from the contract's list, or picked
-from it with `t`), project, feature, free text, author (a user id) and dates; one page of 50 or
+from it with `T`), project, feature, free text, author (a user id) and dates; one page of 50 or
 100 at a time, newest first, paged by the server's cursor (a stack of cursors goes back); the
 last page says so and `n` never shows an empty page past it. Enter shows the event and what it
 changed; `o` opens the flag it names.
@@ -89,7 +89,7 @@ class EventsScreen(AreaScreen):
                 tooltip="The event in full, with what it changed"),
         Binding("o", "open_flag", "Open flag", id="events.flag",
                 tooltip="The detail of the flag the event names"),
-        Binding("t", "pick_type", "Pick type", id="events.types",
+        Binding("T", "pick_type", "Pick type", id="events.types",
                 tooltip="Pick the event type from a list"),
         Binding("n", "next_page", "Page", key_display="n/p", id="events.next",
                 tooltip="Older events (next page)"),
@@ -97,7 +97,8 @@ class EventsScreen(AreaScreen):
                 tooltip="Newer events (previous page)"),
         Binding("s", "focus_search", "Search", id="events.search",
                 tooltip="Edit the search (type, project, feature, text, author, dates); also /"),
-        Binding("l", "page_size", "50/100", id="events.size", tooltip="50 or 100 events a page"),
+        Binding("plus", "page_size", "50/100", key_display="+", id="events.size",
+                tooltip="50 or 100 events a page"),
         Binding("r", "reload", "Reload", id="events.reload", tooltip="Read the page again"),
     ]  # fmt: skip
 
@@ -158,7 +159,7 @@ class EventsScreen(AreaScreen):
         status = self.query_one("#events-status", Static)
         if event_type and event_type not in EVENT_TYPES:
             status.update(
-                f"{event_type!r} is not an event type: pick one from the list (t) or the"
+                f"{event_type!r} is not an event type: pick one from the list (T) or the"
                 " completions (→)."
             )
             return

@@ -42,7 +42,7 @@ class FailuresScreen(AreaScreen):
     BINDINGS: ClassVar = [
         Binding("enter", "open", "Open", id="failures.open",
                 tooltip="The delivery and the event that triggered it"),
-        Binding("r", "reload", "Refresh", id="failures.reload",
+        Binding("r", "reload", "Reload", id="failures.reload",
                 tooltip="Read every integration's deliveries again"),
     ]  # fmt: skip
 

@@ -120,7 +120,7 @@ def feature_text(f: Feature, *, complete: bool = True) -> Text:
 
 class FeatureDetailScreen(EnvironmentToggleScreen):
     AREA = "features"
-    WRITE_ACTIONS = frozenset({"edit", "uncomplete", "revive", "toggle_environment"})
+    WRITE_ACTIONS = frozenset({"edit", "archive", "uncomplete", "revive", "toggle_environment"})
     BINDINGS: ClassVar = [
         Binding("escape", "app.pop_screen", "Back", id="detail.back", tooltip="Back to the list"),
         Binding("e", "edit", "Edit", id="detail.edit", tooltip="Patch description, type, flags"),
@@ -130,19 +130,23 @@ class FeatureDetailScreen(EnvironmentToggleScreen):
         Binding("v", "revive", "Revive", id="detail.revive",
                 tooltip="Bring the archived feature back (environments off, lifecycle restarts)"),
         Binding("r", "reload", "Reload", id="detail.reload", tooltip="Read the feature again"),
-        Binding("y", "copy", "Copy name", id="detail.copy", tooltip="Copy the feature's name"),
+        Binding("y", "copy", "Copy", id="detail.copy", tooltip="Copy the feature's name"),
         Binding("h", "event_log", "Event log", id="detail.events",
                 tooltip="The event log filtered to this flag"),
     ]  # fmt: skip
 
-    def __init__(self, project: str, name: str, summary: Feature | None = None) -> None:
-        """`summary`, the feature's row in a list, is shown until the full record is read."""
+    def __init__(
+        self, project: str, name: str, summary: Feature | None = None, then: str | None = None
+    ) -> None:
+        """`summary`, the feature's row in a list, is shown until the full record is read;
+        `then`, an action of this screen run once it is (the palette's "Patch a flag…")."""
         super().__init__()
         self.project = project
         self.feature_name = name
         self.feature: Feature | None = None
         self.summary = summary
         self.events_page: EventPage | None = None
+        self.then = then
 
     def compose_body(self) -> ComposeResult:
         with VerticalScroll(id="detail"):
@@ -182,6 +186,22 @@ class FeatureDetailScreen(EnvironmentToggleScreen):
         complete = not feature.is_archived
         self.query_one("#feature", Static).update(feature_text(feature, complete=complete))
         self.refresh_bindings()
+        if self.then is not None:
+            action, self.then = self.then, None
+            self.call_after_refresh(self.run_then, action)
+
+    async def run_then(self, action: str) -> None:
+        """The action asked for when the screen was opened, if the feature allows it now."""
+        if self.check_action(action, ()):
+            await self.run_action(action)
+            return
+        stage = self.feature.lifecycle.stage if self.feature and self.feature.lifecycle else None
+        state = "archived" if self.feature and self.feature.is_archived else stage or "unknown"
+        named = next(
+            (b.description for b in self.BINDINGS if isinstance(b, Binding) and b.action == action),
+            action,
+        )
+        self.notify(f"{named} is not offered for {self.feature_name} ({state})", timeout=5)
 
     def redraw_times(self) -> None:
         self.redraw_events()
@@ -199,6 +219,8 @@ class FeatureDetailScreen(EnvironmentToggleScreen):
             return False
         if action == "toggle_environment" and (self.feature is None or archived):
             return False  # the full record says each environment's state; archived: 400
+        if action == "archive" and archived:
+            return False
         return super().check_action(action, parameters)
 
     @property
@@ -216,7 +238,7 @@ class FeatureDetailScreen(EnvironmentToggleScreen):
         self.app.copy_to_clipboard(self.feature_name)
         self.notify(f"Copied {self.feature_name!r}", timeout=3)
 
-    def action_edit(self) -> None:
+    def action_edit(self, focus: str = "description") -> None:
         if self.feature is None:
             return
         from flagtui.tui.screens.patch_form import PatchFormScreen
@@ -225,7 +247,11 @@ class FeatureDetailScreen(EnvironmentToggleScreen):
             if feature is not None:
                 self.show(feature)
 
-        self.app.push_screen(PatchFormScreen(self.project, self.feature), saved)
+        self.app.push_screen(PatchFormScreen(self.project, self.feature, focus), saved)
+
+    def action_archive(self) -> None:
+        """No key of its own (the palette's "Archive a flag…"): the patch form, at archived."""
+        self.action_edit(focus="archived")
 
     def action_toggle_environment(self) -> None:
         if self.feature is not None:

@@ -103,10 +103,12 @@ class LifetimeModal(FlagtuiModal):
 
 class FeatureTypesScreen(AreaScreen):
     AREA = "feature-types"
-    WRITE_ACTIONS = frozenset({"edit"})
+    WRITE_ACTIONS = frozenset({"edit", "open"})
     BINDINGS: ClassVar = [
-        Binding("enter,e", "edit", "Edit lifetime", key_display="⏎/e", id="types.edit",
+        Binding("e", "edit", "Edit", id="types.edit",
                 tooltip="Change the lifetime of the selected type"),
+        Binding("enter", "open", "Open", show=False, id="types.open",
+                tooltip="Change the lifetime of the selected type (as e)"),
         Binding("r", "reload", "Reload", id="types.reload", tooltip="Read the types again"),
     ]  # fmt: skip
 
@@ -131,6 +133,9 @@ class FeatureTypesScreen(AreaScreen):
 
     def action_reload(self) -> None:
         self.load()
+
+    def action_open(self) -> None:
+        self.action_edit()
 
     def action_edit(self) -> None:
         feature_type: FeatureType | None = self.query_one(ResourceTable).selected_record

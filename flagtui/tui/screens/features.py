@@ -70,15 +70,13 @@ class FeaturesScreen(EnvironmentToggleScreen):
                 tooltip="Next 50 features (PageDown)"),
         Binding("p", "page(-1)", "Prev page", show=False, id="features.prev",
                 tooltip="Previous 50 features (PageUp)"),
-        Binding("pagedown", "page(1)", "Next page", show=False, priority=True, id="features.pgdn"),
+        Binding("pagedown", "page(1)", "Page", show=False, priority=True, id="features.pgdn"),
         Binding("pageup", "page(-1)", "Prev page", show=False, priority=True, id="features.pgup"),
         Binding("s", "focus_search", "Search", show=False, id="features.search",
                 tooltip="Search by name (also /)"),
         Binding("r", "reload", "Reload", id="features.reload", tooltip="Read the page again"),
         Binding("a", "archived", "Archived", id="features.archived",
                 tooltip="Show the archived flags (again: the live ones)"),
-        Binding("escape", "leave_search", "Back to the table", show=False,
-                id="features.leave-search", tooltip="Leave the search box (keeps the text)"),
     ]  # fmt: skip
 
     def __init__(self) -> None:
@@ -263,9 +261,6 @@ class FeaturesScreen(EnvironmentToggleScreen):
     def action_focus_search(self) -> None:
         for box in self.query("#search").results(Input):
             box.focus()
-
-    def action_leave_search(self) -> None:
-        self.query_one(ResourceTable).focus()
 
     def action_page(self, delta: int) -> None:
         pages = max(1, ceil(self.total / PAGE_SIZE))

@@ -64,7 +64,7 @@ def addon_text(addon: Addon, sensitive: set[str]) -> Text:
 class IntegrationsScreen(AreaScreen):
     AREA = "integrations"
     BINDINGS: ClassVar = [
-        Binding("enter", "open", "Deliveries", id="integrations.open",
+        Binding("enter", "open", "Open", id="integrations.open",
                 tooltip="The integration's deliveries, newest first"),
         Binding("r", "reload", "Reload", id="integrations.reload",
                 tooltip="Read the integrations and their failures again"),

@@ -52,21 +52,23 @@ def _flag_label(wire: str, value: bool) -> str:
 
 
 class PatchFormScreen(IOScreenMixin, Screen[Feature | None]):
-    WRITE_ACTIONS = frozenset({"review", "reread"})
+    WRITE_ACTIONS = frozenset({"review", "reload"})
     BINDINGS: ClassVar = [
         Binding("ctrl+r", "review", "Review & send", id="patch.review",
                 tooltip="Show the JSON Patch, then send it", priority=True),
         Binding("ctrl+t", "toggle_mode", "Raw JSON Patch", id="patch.advanced",
                 tooltip="Switch between the form and a raw JSON Patch array", priority=True),
-        Binding("f5", "reread", "Re-read", id="patch.reread", priority=True,
+        Binding("f5", "reload", "Reload", id="patch.reload", priority=True,
                 tooltip="Read the feature again (after a send with an unknown outcome)"),
         Binding("escape", "cancel", "Cancel", id="patch.cancel", tooltip="Back without change"),
     ]  # fmt: skip
 
-    def __init__(self, project: str, feature: Feature) -> None:
+    def __init__(self, project: str, feature: Feature, focus: str = "description") -> None:
+        """`focus`: the field the cursor starts in (the palette's "Archive a flag…": archived)."""
         super().__init__()
         self.project = project
         self.feature = feature
+        self.first_focus = focus
         self.advanced = False
         self.outcome_unknown = False
 
@@ -95,7 +97,7 @@ class PatchFormScreen(IOScreenMixin, Screen[Feature | None]):
 
     def on_mount(self) -> None:
         self.query_one("#advanced").display = False
-        self.query_one("#description").focus()
+        self.query_one(f"#{self.first_focus}").focus()
         self.load_types()
 
     @work(exclusive=True, group="patch-types", exit_on_error=False)
@@ -226,11 +228,11 @@ class PatchFormScreen(IOScreenMixin, Screen[Feature | None]):
         self.dismiss(updated)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "reread" and (not self.outcome_unknown or self.write_in_flight("patch")):
+        if action == "reload" and (not self.outcome_unknown or self.write_in_flight("patch")):
             return False
         return super().check_action(action, parameters)
 
-    def action_reread(self) -> None:
+    def action_reload(self) -> None:
         self.reread()
 
     @work(exclusive=True, group="patch-reread", exit_on_error=False)

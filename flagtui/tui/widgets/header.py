@@ -27,16 +27,16 @@ class FlagtuiHeader(Vertical):
         yield Static(id="area-bar")
 
     def on_mount(self) -> None:
-        app = cast("FlagtuiContext", self.app)
-        self.set_class(app.profile.production, "-production")
-        self.set_class(app.read_only, "-read-only")
-        self.watch(self.app, "server_label", self._show_context)
-        self.watch(self.app, "connection_note", self._show_context)
+        self.watch(self.app, "server_label", self.show_context)
+        self.watch(self.app, "connection_note", self.show_context)
         self._show_area_bar()
 
-    def _show_context(self) -> None:
+    def show_context(self) -> None:
+        """The app's profile and connection now (the profile may have been switched)."""
         app = cast("FlagtuiContext", self.app)
         profile = app.profile
+        self.set_class(profile.production, "-production")
+        self.set_class(app.read_only, "-read-only")
         parts = [Content.styled(f" {clean(profile.name)} ", "bold reverse")]
         # First after the profile, so that a narrow terminal shows it too.
         note = app.connection_note

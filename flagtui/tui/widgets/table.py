@@ -80,7 +80,7 @@ class ResourceTable(DataTable[Cell], Generic[R]):
         Binding("k", "cursor_up", "Up", show=False, id="table.up", tooltip="Previous row"),
         Binding("g", "scroll_top", "Top", show=False, id="table.top", tooltip="First row"),
         Binding("G", "scroll_bottom", "Bottom", show=False, id="table.bottom", tooltip="Last row"),
-        Binding("y", "copy_key", "Copy", show=False, id="table.copy", tooltip="Copy the row's key"),
+        Binding("y", "copy", "Copy", show=False, id="table.copy", tooltip="Copy the row's key"),
         Binding("slash", "filter", "Filter", id="table.filter", tooltip="Filter the rows"),
     ]
 
@@ -192,7 +192,7 @@ class ResourceTable(DataTable[Cell], Generic[R]):
         if keep is not None and keep in self.rows:
             self.move_cursor(row=self.get_row_index(keep), animate=False)
 
-    def action_copy_key(self) -> None:
+    def action_copy(self) -> None:
         key = self.selected_key
         if key is None:
             return

@@ -1,0 +1,82 @@
+"""The actions the command palette finds by name, from any area: a declarative registry.
+
+Each entry says what a person calls the action (its title and the words they type), where it
+is performed and whether it first needs a flag. The palette (`flagtui/tui/palette.py`) matches
+a query against the title and the words, and runs the entry:
+- `flag` set: a picker asks for a flag (fed by the server's feature search), then the flag's
+  detail opens and runs `action` (a `FeatureDetailScreen.action_<action>`) once it is read;
+- `area` set: that area opens, then runs `action` on its screen, if any;
+- neither: `action` is an app action (`FlagtuiApp.action_<action>`).
+`write` entries are hidden on read-only profiles; `enterprise_only` ones say they need it.
+
+To add an action: ONE entry below, naming an action that exists (a string naming a method
+that does not would fail only when someone picks it). Module of its own, below the screens:
+it names screens and actions as strings, as `areas.py` does.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+FlagKind = Literal["live", "archived", "completed"]
+"""Which flags the picker offers: live ones, archived ones, or live ones in stage completed."""
+
+
+@dataclass(frozen=True)
+class PaletteAction:
+    title: str
+    help: str
+    words: tuple[str, ...]
+    action: str | None = None
+    area: str | None = None
+    flag: FlagKind | None = None
+    write: bool = False
+    enterprise_only: bool = False
+
+    @property
+    def searched(self) -> str:
+        """What a query is matched against: the title, then every word."""
+        return " · ".join((self.title, *self.words))
+
+
+PALETTE_ACTIONS: tuple[PaletteAction, ...] = (
+    PaletteAction("Patch a flag…", "Change a flag's description, type, stale or impression data",
+                  ("patch", "edit", "description", "stale", "impression data", "type"),
+                  action="edit", flag="live", write=True),
+    PaletteAction("Archive a flag…", "The patch form of a flag, at archived: space ticks it",
+                  ("archive",), action="archive", flag="live", write=True),
+    PaletteAction("Revive an archived flag…", "Bring an archived flag back (environments off)",
+                  ("revive", "unarchive", "restore"), action="revive", flag="archived",
+                  write=True),
+    PaletteAction("Uncomplete a flag…", "Take a completed flag back to its previous stage",
+                  ("uncomplete", "lifecycle", "completed"), action="uncomplete",
+                  flag="completed", write=True),
+    PaletteAction("Change a type's lifetime", "Feature types: pick a type, e edits its lifetime",
+                  ("lifetime", "feature type", "potentially stale after"),
+                  area="feature-types", write=True),
+    PaletteAction("Remove an environment from the project",
+                  "Project environments: pick one, d removes it (type its name)",
+                  ("remove environment", "unlink environment", "delete environment"),
+                  area="environments", write=True),
+    PaletteAction("Grant project roles", "Project access: check users or groups and roles",
+                  ("grant", "access", "role", "permission"), area="access", write=True,
+                  enterprise_only=True),
+    PaletteAction("Delete a change request", "Change requests: pick one, d deletes it",
+                  ("delete change request", "change request", "cr"), area="change-requests",
+                  write=True, enterprise_only=True),
+    PaletteAction("Search events", "The event log, with its search box focused",
+                  ("search events", "event log", "audit", "history"), action="focus_search",
+                  area="events"),
+    PaletteAction("Search users", "Users, with the search box focused",
+                  ("search users", "find user", "user"), action="focus_search", area="users"),
+    PaletteAction("Switch profile…", "Another server or account from the config's profiles",
+                  ("switch profile", "profile", "server", "context", "connect"),
+                  action="switch_profile"),
+    PaletteAction("Toggle a flag in an environment…", "Turn a flag on or off in one "
+                  "environment", ("toggle", "enable", "disable", "turn on", "turn off"),
+                  action="toggle_environment", flag="live", write=True),
+    PaletteAction("Link an environment to the project", "Project environments: link one "
+                  "back", ("link environment", "add environment"),
+                  action="link_environment", area="environments", write=True),
+)  # fmt: skip

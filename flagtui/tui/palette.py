@@ -1,0 +1,85 @@
+"""The command palette's actions: find any registered action (`actions.py`) by its title or the
+words people use for it, from any area, and run it (asking for a flag first when it needs one).
+
+Textual's system commands (see `FlagtuiApp.get_system_commands`) keep offering "Go to <area>"
+and the current screen's keys; this provider adds the registry's actions next to them.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import TYPE_CHECKING, Any, Protocol, cast
+
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.content import Content
+
+from flagtui.tui.actions import PALETTE_ACTIONS, PaletteAction
+
+if TYPE_CHECKING:
+    from collections.abc import Awaitable, Callable, Iterator
+
+    from textual.app import App
+
+    from flagtui.tui.context import FlagtuiContext
+
+
+class PaletteHost(Protocol):
+    """What running an action needs of the app besides Textual's own (`FlagtuiApp` is checked
+    against it)."""
+
+    def switch_area(self, name: str) -> Awaitable[object]: ...
+
+
+def offered(app: FlagtuiContext) -> Iterator[tuple[PaletteAction, str]]:
+    """The registry's actions this profile may run, each with the title shown for it."""
+    for entry in PALETTE_ACTIONS:
+        if entry.write and app.read_only:
+            continue
+        title = entry.title
+        if entry.enterprise_only and not app.enterprise:
+            title += " (needs Enterprise)"
+        yield entry, title
+
+
+async def perform(app: App[Any], entry: PaletteAction) -> None:
+    if entry.flag is not None:
+        # Imported when first needed, as the areas' screens are: the app starts without them.
+        from flagtui.tui.screens.feature_detail import FeatureDetailScreen
+        from flagtui.tui.screens.flag_picker import FlagPickerModal
+
+        def picked(choice: tuple[str, str] | None) -> None:
+            if choice is not None:
+                project, name = choice
+                app.push_screen(FeatureDetailScreen(project, name, then=entry.action))
+
+        project = cast("FlagtuiContext", app).project
+        app.push_screen(FlagPickerModal(entry.title, entry.flag, project), picked)
+    elif entry.area is not None:
+        await cast(PaletteHost, app).switch_area(entry.area)
+        if entry.action is not None:
+            await app.screen.run_action(entry.action)
+    elif entry.action is not None:
+        await app.run_action(entry.action)
+
+
+class ActionsProvider(Provider):
+    """Matches the query against each action's title and words (the best of them counts)."""
+
+    def _run(self, entry: PaletteAction) -> Callable[[], Awaitable[None]]:
+        return partial(perform, self.app, entry)
+
+    async def discover(self) -> Hits:
+        for entry, title in offered(cast("FlagtuiContext", self.app)):
+            yield DiscoveryHit(title, self._run(entry), help=entry.help)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for entry, title in offered(cast("FlagtuiContext", self.app)):
+            by_title = matcher.match(title)
+            by_word = max(matcher.match(word) for word in entry.words)
+            score = max(by_title, by_word)
+            if score <= 0:
+                continue
+            shown = matcher.highlight(title) if by_title >= by_word else Content(title)
+            said = entry.help if by_title >= by_word else f"{entry.help} ({', '.join(entry.words)})"
+            yield Hit(score, shown, self._run(entry), text=title, help=said)
