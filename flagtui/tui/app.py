@@ -25,6 +25,7 @@ from textual.worker import Worker, WorkerState
 from flagtui.api import AdminClient, ApiError
 from flagtui.api.health import Health
 from flagtui.config import Profile
+from flagtui.triage.source import FailureSource, LiveSource
 from flagtui.tui.areas import AREAS, AREAS_BY_NAME, DEFAULT_AREA
 from flagtui.tui.context import FlagtuiContext
 from flagtui.tui.format import Clock, clean, moment
@@ -193,6 +194,10 @@ class FlagtuiApp(App[int]):
         while not isinstance(self.screen, ConnectScreen):  # a screen opened before it failed
             self.pop_screen()
         self.screen.show_failure(message)
+
+    def failure_source(self) -> FailureSource:
+        """The one place the failures view and the integrations' sparklines get their source."""
+        return LiveSource(self.client)
 
     def switch_area(self, name: str) -> None:
         if name not in AREAS_BY_NAME:
