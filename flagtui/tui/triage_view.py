@@ -168,16 +168,29 @@ def source_line(window: FailureWindow) -> Text:
         out.append(" · no gaps in this window", style="dim")
         return out
     names = {ref.id: ref.label for ref in window.integrations}
-    out.append(f" · {len(window.gaps)} gap{'s' if len(window.gaps) != 1 else ''}: ", style="red")
-    said = [
-        f"{names.get(gap.integration_id, f'integration #{gap.integration_id}')} "
-        f"{moment(gap.start)}–{moment(gap.end)}"
-        for gap in window.gaps[:2]
-    ]
-    out.append("; ".join(said))
-    if len(window.gaps) > 2:
-        out.append(f"; +{len(window.gaps) - 2} more")
+    count = len(window.gaps)
+    out.append(
+        f" · {count} gap{'s' if count != 1 else ''} (deliveries may be missing): ", style="red"
+    )
+    newest = sorted(window.gaps, key=lambda gap: gap.end, reverse=True)
+    out.append(
+        "; ".join(
+            f"{names.get(gap.integration_id, f'integration #{gap.integration_id}')} "
+            f"{span(gap.start, gap.end)}"
+            for gap in newest
+        )
+    )
     return out
+
+
+def span(start: datetime, end: datetime) -> str:
+    """ "14:02-14:40 CET" (an en dash): the zone said once when both ends are today."""
+    first, last = moment(start), moment(end)
+    zone = last.rsplit(" ", 1)[-1]
+    time_only = first.removesuffix(f" {zone}")
+    if time_only != first and " " not in time_only:
+        first = time_only
+    return f"{first}–{last}"
 
 
 def sparkline(counts: list[int] | None, width: int) -> Text:

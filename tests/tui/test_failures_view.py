@@ -10,11 +10,10 @@ import asyncio
 import json
 import re
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
-import pytest
 from textual.pilot import Pilot
 
 from flagtui.api import AdminClient
@@ -24,7 +23,7 @@ from flagtui.triage.records import IntegrationRef
 from flagtui.triage.source import LiveSource
 from flagtui.tui.app import FlagtuiApp
 from flagtui.tui.screens.failures import FailureGroupScreen, FailuresScreen
-from flagtui.tui.triage_view import TimeWindow, now_utc
+from flagtui.tui.triage_view import now_utc
 from flagtui.tui.widgets.table import ResourceTable
 
 from .areas import app_in, rows, settle
@@ -34,14 +33,6 @@ from .test_fault_matrix import faulty, html_error
 __all__ = ["faulty"]  # a fixture, used by name
 
 PROJECT = "payments"
-
-
-@pytest.fixture(autouse=True)
-def default_window() -> Iterator[None]:
-    """The window is shared by the triage screens, like `Clock.utc`: each test starts unchosen."""
-    TimeWindow.chosen = None
-    yield
-    TimeWindow.chosen = None
 
 
 async def datadog(client: AdminClient) -> IntegrationRef:
@@ -280,3 +271,35 @@ async def test_bell_rings_on_new_failures_only_when_asked(
         await pilot.press("r")
         await settle(pilot)
         assert rang == [True]  # nothing new, no bell
+
+
+async def test_integrations_show_a_sparkline_of_their_failures_over_the_window(
+    make_app, client, tmp_path
+) -> None:
+    made = await new_failures(client, 3)
+    hook = await datadog(client)
+    app = app_in(make_app, tmp_path, "integrations")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert "window all (w)" in visible_text(app, "#integrations-status")
+        await pilot.press("w")  # all -> 15m, for both triage screens
+        await settle(pilot)
+        assert "window 15m (w) · one bar: 56 s" in visible_text(app, "#integrations-status")
+        recent = await failed_keys_since(client, 15)
+        per_integration = {key.split(":")[0] for key in recent}
+        table = app.screen.query_one(ResourceTable)
+        ids = [str(r.key.value) for r in table.ordered_rows]
+        for addon_id, row in zip(ids, rows(app), strict=True):
+            count = sum(1 for key in recent if key.startswith(f"{addon_id}:"))
+            assert int(row[3]) == count, row
+            assert bool(row[4].strip()) == (addon_id in per_integration), row
+        trend = rows(app)[ids.index(str(hook.id))][4]
+        assert len(trend) == 16 and trend.endswith("█")  # now: the newest span, the busiest
+        assert sum(1 for key in recent if key.startswith(f"{hook.id}:")) == len(made)
+        line = next(
+            line for line in visible_text(app, "#integrations").splitlines() if "Datadog" in line
+        )
+        assert line.rstrip().endswith("█")  # drawn, not only held
+        await pilot.press("5")
+        await settle(pilot)
+        assert "window 15m (w)" in visible_text(app, "#failures-status")
