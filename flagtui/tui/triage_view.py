@@ -117,21 +117,21 @@ def _moment_and_age(value: datetime, now: datetime) -> str:
     return f"{moment(value)} ({ago(max(0.0, (now - aware(value)).total_seconds()))})"
 
 
-def failure_preview(failure: Failure | None, now: datetime) -> Text:
-    """Three lines under the table: the highlighted failure's time, state, source and event;
-    its integration; its full state details and message."""
+def failure_preview(failure: Failure | None, now: datetime, width: int) -> Text:
+    """Under the table: the highlighted failure's time (absolute, zone named, and how long
+    ago), state, source and event; its integration (each cut at `width`); then its full state
+    details and message."""
     if failure is None:
         return Text("")
     delivery: IntegrationEvent = failure.delivery
-    out = Text(_moment_and_age(delivery.created_at, now), style="bold")
-    out.append(" · ")
-    out.append_text(delivery_state(delivery.state))
-    out.append(f" · {failure.origin}")
+    head = Text(_moment_and_age(delivery.created_at, now), style="bold")
+    head.append(" · ")
+    head.append_text(delivery_state(delivery.state))
+    head.append(f" · {failure.origin}")
     if delivery.event is not None:
-        out.append(f" · {delivery.event.type}")
-    out.append("\n")
-    out.append_text(integration_label(failure.integration))
-    out.append("\n")
+        head.append(f" · {delivery.event.type}")
+    out = _one_line(head, width)
+    out.append_text(_one_line(integration_label(failure.integration), width))
     out.append(mask_urls(delivery.state_details or "(no state details)"))
     message = (delivery.details or {}).get("message")
     if message:
@@ -139,19 +139,25 @@ def failure_preview(failure: Failure | None, now: datetime) -> Text:
     return out
 
 
-def group_preview(group: FailureGroup | None, now: datetime) -> Text:
-    """The highlighted group: how many, since when, until when; its integration; an example
-    of its error text as the integration reported it."""
+def group_preview(group: FailureGroup | None, now: datetime, width: int) -> Text:
+    """The highlighted group: how many, first and last seen; its integration (each cut at
+    `width`); then an example of its error text as the integration reported it."""
     if group is None:
         return Text("")
-    out = Text(f"{group.count} failure{'s' if group.count != 1 else ''}", style="bold")
-    out.append(f" · first {moment(group.first_seen)} · last ")
-    out.append(_moment_and_age(group.last_seen, now), style="bold")
-    out.append("\n")
-    out.append_text(integration_label(group.integration))
-    out.append("\n")
+    head = Text(f"{group.count} failure{'s' if group.count != 1 else ''}", style="bold")
+    head.append(f" · first {moment(group.first_seen)} · last ")
+    head.append(_moment_and_age(group.last_seen, now), style="bold")
+    out = _one_line(head, width)
+    out.append_text(_one_line(integration_label(group.integration), width))
     out.append(mask_urls(group.example or "(no state details)"))
     return out
+
+
+def _one_line(text: Text, width: int) -> Text:
+    """`text` cut to `width` cells with "…", then a line break."""
+    text.truncate(max(width, 10), overflow="ellipsis")
+    text.append("\n")
+    return text
 
 
 def source_line(window: FailureWindow) -> Text:

@@ -263,12 +263,13 @@ class FailuresScreen(IntegrationSwitchScreen):
         """The highlighted row, whatever changed it: a key, a read, the `/` filter (which may
         leave no row at all)."""
         record = self.table.selected_record
-        now = now_utc()
+        preview = self.query_one("#failure-preview", PlainStatic)
+        now, width = now_utc(), preview.content_region.width or 78
         if isinstance(record, FailureGroup):
-            text = group_preview(record, now)
+            text = group_preview(record, now, width)
         else:
-            text = failure_preview(record, now)
-        self.query_one("#failure-preview", PlainStatic).update(text)
+            text = failure_preview(record, now, width)
+        preview.update(text)
 
     def switch_target(self) -> IntegrationRef | None:
         record = self.table.selected_record
