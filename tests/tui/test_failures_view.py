@@ -191,7 +191,9 @@ async def test_the_preview_describes_the_highlighted_row_after_filtering(
         assert visible_text(app, ".delivery-preview").strip("─\n ") == ""  # its border only
 
 
-async def test_the_integration_detail_follows_the_filter(make_app, tmp_path) -> None:
+async def test_the_integration_detail_and_delivery_preview_follow_the_filter(
+    make_app, tmp_path
+) -> None:
     app = app_in(make_app, tmp_path, "integrations")
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
@@ -201,6 +203,12 @@ async def test_the_integration_detail_follows_the_filter(make_app, tmp_path) -> 
         detail = visible_text(app, "#integration-detail")
         assert "Datadog events (key revoked)" in detail
         assert "Deploy pipeline" not in detail
+        await pilot.press("enter", "enter")  # the filter's box, then the table: its deliveries
+        await settle(pilot)
+        assert "status code: 403" in visible_text(app, ".delivery-preview")
+        await pilot.press("slash", *"no-such-delivery")
+        await settle(pilot)
+        assert visible_text(app, ".delivery-preview").strip("─\n ") == ""  # its border only
 
 
 async def test_follow_marks_only_rows_new_since_the_last_read(

@@ -216,7 +216,7 @@ class FailuresScreen(IntegrationSwitchScreen):
             {f.integration.id for f in answer.failures} | {g.integration.id for g in answer.groups}
         )
         held = len(answer.failures)
-        count = f"{answer.total} failure{'s' if answer.total != 1 else ''}"
+        count = f"{answer.total or 'no'} failure{'s' if answer.total != 1 else ''}"
         if not self.grouped and held < answer.total:
             count = f"newest {held} of {count}"
         parts = [f"window {self.window} (w)", count]
