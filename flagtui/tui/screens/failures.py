@@ -52,7 +52,7 @@ LIST_COLUMNS = [
 ]
 GROUP_COLUMNS = [
     Column("new", ""),
-    Column("integration", "Integration", max=32, min=14, middle=True),
+    Column("integration", "Integration", max=22, min=14, middle=True),
     Column("count", "Count"),
     Column("first", "First seen"),
     Column("last", "Last seen"),
