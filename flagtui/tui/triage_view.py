@@ -113,8 +113,12 @@ def group_cells(group: FailureGroup, now: datetime, new: bool) -> list[str | Tex
 
 
 def _moment_and_age(value: datetime, now: datetime) -> str:
-    """ "14:02 CET (4 min ago)"; the date too when it is not today."""
-    return f"{moment(value)} ({ago(max(0.0, (now - aware(value)).total_seconds()))})"
+    """ "14:02 CET (4 min ago)"; the date too when it is not today; older than a week: no age
+    (its date says it)."""
+    elapsed = now - aware(value)
+    if elapsed > RELATIVE_FOR:
+        return moment(value)
+    return f"{moment(value)} ({ago(max(0.0, elapsed.total_seconds()))})"
 
 
 def failure_preview(failure: Failure | None, now: datetime, width: int) -> Text:

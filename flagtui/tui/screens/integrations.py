@@ -18,7 +18,7 @@ from textual.widgets import DataTable, Input, Static
 from flagtui.api.models import Addon, AddonList
 from flagtui.triage.records import IntegrationRef
 from flagtui.triage.source import FailureSource
-from flagtui.tui.format import ago, yes_no
+from flagtui.tui.format import ago, moment, yes_no
 from flagtui.tui.masking import masked
 from flagtui.tui.reads import read
 from flagtui.tui.screens.deliveries import DeliveriesScreen
@@ -155,9 +155,12 @@ class IntegrationsScreen(IntegrationSwitchScreen):
         if not counted or self.counted is None:
             return f"{said} · counting failures ({self.window})…"
         failing = sum(1 for counts in self.counts.values() if any(counts))
-        _, since, until = self.counted
-        each = ago((until - since).total_seconds() / BUCKETS).removesuffix(" ago")
-        return f"{said} · {failing} failing in window {self.window} (w) · one bar: {each}"
+        window, since, until = self.counted
+        if window == "all":  # a span that grows with time: said by where it starts
+            bars = f"bars from {moment(since)} to now"
+        else:
+            bars = "one bar: " + ago((until - since).total_seconds() / BUCKETS).removesuffix(" ago")
+        return f"{said} · {failing} failing in window {self.window} (w) · {bars}"
 
     @on(DataTable.RowHighlighted)
     @on(Input.Changed)
