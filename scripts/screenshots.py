@@ -63,6 +63,7 @@ async def main() -> int:
                     await shoot(server, area.name, (80, 24), [], f"{area.name}-80x24", Path(tmp))
             await shoot(server, "features", (120, 40), ["enter"], "feature-detail", Path(tmp))
             await shoot(server, "failures", (120, 40), ["enter"], "delivery-detail", Path(tmp))
+            await shoot(server, "failures", (120, 40), ["m"], "failures-grouped", Path(tmp))
             await shoot(server, "events", (120, 40), ["enter"], "event-diff", Path(tmp))
     print(f"screenshots written to {OUT}")
     return 0

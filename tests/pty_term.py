@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 
 import pyte
+from wcwidth import wcwidth
 
 Predicate = Callable[["Term"], bool]
 
@@ -142,11 +143,28 @@ class Term:
 
     # -- the screen ---------------------------------------------------------------------------
 
+    def lines(self) -> list[str]:
+        """pyte's `display`, except for the right half of a wide character whose left half
+        was drawn over (a text whose emoji moved between two frames): `display` raises on it,
+        a terminal shows a blank, and so does this."""
+        lines = []
+        for y in range(self.screen.lines):
+            row, cells, wide = self.screen.buffer[y], [], False
+            for x in range(self.screen.columns):
+                char = row[x].data
+                if wide:  # the right half of the wide character just read
+                    wide = False
+                    continue
+                cells.append(char or " ")
+                wide = bool(char) and wcwidth(char[0]) == 2
+            lines.append("".join(cells))
+        return lines
+
     def text(self) -> str:
-        return "\n".join(self.screen.display)
+        return "\n".join(self.lines())
 
     def has(self, needle: str) -> bool:
-        return any(needle in line for line in self.screen.display)
+        return any(needle in line for line in self.lines())
 
     def line_styles(self, column: int = 1) -> tuple[str, ...]:
         """The background colour of one column on every line (moves with the row cursor)."""
@@ -156,7 +174,7 @@ class Term:
     def signature(self, first: int, last: int) -> tuple[object, ...]:
         """Text and background of lines first..last: changes when a table's view changes."""
         buf = self.screen.buffer
-        display = self.screen.display
+        display = self.lines()
         return tuple((display[y], buf[y][1].bg, buf[y][10].bg) for y in range(first, last + 1))
 
     # -- the process --------------------------------------------------------------------------

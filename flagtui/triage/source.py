@@ -40,6 +40,13 @@ class FailureSource(Protocol):
         """The same window with `groups` filled and `failures` left empty."""
         ...
 
+    async def histogram(
+        self, since: datetime, until: datetime, buckets: int
+    ) -> dict[int, list[int]]:
+        """Integration id -> its failures counted in `buckets` equal spans of [since, until],
+        oldest first (every integration the source knows, with zeros where none failed)."""
+        ...
+
 
 class LiveSource:
     """Reads the server: the integrations, then every integration's newest deliveries at once
@@ -96,6 +103,33 @@ class LiveSource:
         window.groups = group_failures(window.failures)
         window.failures = []
         return window
+
+    async def histogram(
+        self, since: datetime, until: datetime, buckets: int
+    ) -> dict[int, list[int]]:
+        refs, failures, _ = await self._read()
+        return count_in_buckets([r.id for r in refs], failures, since, until, buckets)
+
+
+def count_in_buckets(
+    integration_ids: list[int],
+    failures: list[Failure],
+    since: datetime,
+    until: datetime,
+    buckets: int,
+) -> dict[int, list[int]]:
+    """Each integration's failures counted per equal span of [since, until] (the last span
+    includes `until`), oldest first."""
+    counts = {integration_id: [0] * buckets for integration_id in integration_ids}
+    span = (until - since) / buckets if buckets > 0 else None
+    if not span:
+        return counts
+    for failure in failures:
+        at = aware(failure.delivery.created_at)
+        if since <= at <= until:
+            bucket = min(int((at - since) / span), buckets - 1)
+            counts.setdefault(failure.integration.id, [0] * buckets)[bucket] += 1
+    return counts
 
 
 def _newest_first(failure: Failure) -> tuple[datetime, int]:

@@ -28,7 +28,9 @@ from textual.worker import Worker, WorkerState
 
 from flagtui.api import AdminClient, ApiError
 from flagtui.api.health import Health
+from flagtui.archive.source import ArchiveSource, failure_source
 from flagtui.config import ConfigError, Interrupted, Profile, load_config
+from flagtui.triage.source import FailureSource
 from flagtui.tui.areas import AREAS, AREAS_BY_NAME, DEFAULT_AREA
 from flagtui.tui.context import FlagtuiContext
 from flagtui.tui.format import Clock, clean, moment
@@ -136,6 +138,7 @@ class FlagtuiApp(App[int]):
         super().__init__()
         self.client = client
         self.profile = profile
+        self._failures: tuple[AdminClient, FailureSource] | None = None
         self.ui_state = UiState(state_path or default_state_path(), profile.name)
         self.area: str | None = None
         for area in AREAS:
@@ -177,6 +180,7 @@ class FlagtuiApp(App[int]):
 
     def on_unmount(self) -> None:
         self.client.health.unsubscribe(self._health_changed)
+        self._close_failure_source()
         loop = asyncio.get_running_loop()
         for signum in LEAVE_ON:
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
@@ -235,6 +239,20 @@ class FlagtuiApp(App[int]):
         for area in AREAS:
             self.remove_mode(area.name)
             self.add_mode(area.name, area.make_screen)
+
+    def failure_source(self) -> FailureSource:
+        """The one place the failures view and the integrations' sparklines get their source:
+        the profile's delivery archive when it has one, else the live server; one per client,
+        so the archive is opened once."""
+        if self._failures is None or self._failures[0] is not self.client:
+            self._close_failure_source()
+            self._failures = (self.client, failure_source(self.profile, self.client))
+        return self._failures[1]
+
+    def _close_failure_source(self) -> None:
+        if self._failures is not None and isinstance(self._failures[1], ArchiveSource):
+            self._failures[1].close()
+        self._failures = None
 
     def switch_area(self, name: str) -> AwaitMount:
         if name not in AREAS_BY_NAME:

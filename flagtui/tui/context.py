@@ -11,6 +11,7 @@ if TYPE_CHECKING:
 
     from flagtui.api import AdminClient
     from flagtui.config import Profile
+    from flagtui.triage.source import FailureSource
 
 
 class FlagtuiContext(Protocol):
@@ -38,6 +39,10 @@ class FlagtuiContext(Protocol):
         """Said in the header when the server stopped answering, and for a while once back."""
 
     def show_connect_failure(self, message: str) -> None: ...
+
+    def failure_source(self) -> FailureSource:
+        """Where the failures view and the integrations' sparklines read failures from."""
+        ...
 
     def notify(
         self,

@@ -33,3 +33,22 @@ async def test_live_window_since_and_groups(admin: AdminClient) -> None:
     grouped = await source.grouped(None)
     assert sum(g.count for g in grouped.groups) == everything.total
     assert not grouped.failures
+
+
+async def test_live_histogram_counts_each_integrations_failures_per_span(
+    admin: AdminClient,
+) -> None:
+    source = LiveSource(admin)
+    everything = await source.window(None)
+    newest = aware(everything.failures[0].delivery.created_at)
+    since, until = newest - timedelta(hours=6), newest
+    counts = await source.histogram(since, until, 6)
+    assert set(counts) == {ref.id for ref in everything.integrations}
+    assert all(len(row) == 6 for row in counts.values())
+    expected = {ref.id: [0] * 6 for ref in everything.integrations}
+    for failure in everything.failures:
+        at = aware(failure.delivery.created_at)
+        if since <= at <= until:  # hourly spans; `until` itself falls in the last one
+            expected[failure.integration.id][min(int((at - since) / timedelta(hours=1)), 5)] += 1
+    assert counts == expected and any(map(any, counts.values()))
+    assert counts[everything.failures[0].integration.id][-1] >= 1  # the newest, last span

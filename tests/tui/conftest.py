@@ -15,6 +15,7 @@ from flagtui.api import AdminClient
 from flagtui.config import Profile
 from flagtui.tui.app import FlagtuiApp
 from flagtui.tui.format import Clock
+from flagtui.tui.triage_view import TimeWindow
 
 MakeApp = Callable[..., FlagtuiApp]
 
@@ -26,10 +27,13 @@ time.tzset()
 
 @pytest.fixture(autouse=True)
 def utc_clock() -> Iterator[None]:
-    """Each test starts in local time (UTC, above), whatever the one before toggled."""
+    """Each test starts in local time (UTC, above), whatever the one before toggled, and with
+    the triage screens' time window not chosen (each source's default)."""
     Clock.utc = False
+    TimeWindow.chosen = None
     yield
     Clock.utc = False
+    TimeWindow.chosen = None
     if os.environ.get("TZ") != "UTC":
         os.environ["TZ"] = "UTC"
         time.tzset()

@@ -197,6 +197,27 @@ async def test_delivery_shows_its_triggering_change_first_and_opens_its_flag(
         assert app.screen.feature is not None and app.screen.feature.description == new
 
 
+async def test_a_failure_opens_the_flag_its_event_names(make_app, client, tmp_path) -> None:
+    name, _old, new = await patched_flag(client)
+    failed = [
+        (a.id, d)
+        for a in (await client.list_addons()).addons
+        for d in await client.list_integration_events(a.id, limit=5)
+        if d.failed and d.event is not None and d.event.feature_name == name
+    ]
+    assert failed, "the demo has an integration that fails on every delivery"
+    addon_id, delivery = failed[0]
+    app = app_in(make_app, tmp_path, "failures")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        table = app.screen.query_one(ResourceTable)
+        table.move_cursor(row=table.get_row_index(f"{addon_id}:{delivery.id}"))
+        await pilot.press("o")
+        await settle(pilot)
+        assert isinstance(app.screen, FeatureDetailScreen)
+        assert new in visible_text(app, "#feature")
+
+
 async def test_a_user_opens_the_events_they_made(make_app, client, tmp_path) -> None:
     authored = next(
         e

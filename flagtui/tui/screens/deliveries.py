@@ -9,9 +9,10 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import DataTable, Static
+from textual.widgets import DataTable, Input, Static
 
 from flagtui.api.models import Addon, IntegrationEvent
+from flagtui.triage.records import IntegrationRef
 from flagtui.tui.details import preview_text
 from flagtui.tui.format import delivery_state, when
 from flagtui.tui.masking import mask_urls
@@ -26,7 +27,8 @@ PAGE_SIZE = 50
 
 
 def addon_label(addon: Addon) -> str:
-    return f"{addon.provider} #{addon.id}"
+    """ "Deploy alerts (webhook)": named by description and provider, as everywhere in triage."""
+    return IntegrationRef.of(addon).label
 
 
 def delivery_cells(delivery: IntegrationEvent) -> list[str | Text]:
@@ -75,7 +77,7 @@ class DeliveriesScreen(AreaScreen):
         self.deliveries: list[IntegrationEvent] = []
 
     def compose_body(self) -> ComposeResult:
-        title = f"{addon_label(self.addon)} · {self.addon.description or ''}"
+        title = f"{addon_label(self.addon)} · id {self.addon.id}"
         yield PlainStatic(title, classes="status-line", id="deliveries-title")
         yield PlainStatic("loading…", classes="status-line", id="deliveries-status")
         yield FilteredTable(ResourceTable(self.COLUMNS, id="deliveries"))
@@ -115,7 +117,9 @@ class DeliveriesScreen(AreaScreen):
         return delivery
 
     @on(DataTable.RowHighlighted)
+    @on(Input.Changed)
     def _preview(self) -> None:
+        """The highlighted delivery, also after the `/` filter changed the rows."""
         self.query_one(".delivery-preview", Static).update(preview_text(self.selected))
 
     def action_toggle_failed(self) -> None:

@@ -1,34 +1,45 @@
-"""Integrations (Unleash's addons): every configuration with its recent failures, its events and
-its parameters, secrets masked. Enter opens its deliveries (operation 2)."""
+"""Integrations (Unleash's addons): every configuration, named by description and provider, with
+its failures over the time window (a count and a sparkline, from the failure source the app
+chooses; `w`/`W` change the window, shared with the failures view), its events and its
+parameters, secrets masked. Enter opens its deliveries (operation 2); `x` disables or enables
+it."""
 
 from __future__ import annotations
 
-from functools import partial
+from datetime import datetime, timedelta
 from typing import ClassVar
 
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import DataTable, Static
+from textual.widgets import DataTable, Input, Static
 
 from flagtui.api.models import Addon, AddonList
-from flagtui.tui.format import yes_no
+from flagtui.triage.records import IntegrationRef
+from flagtui.triage.source import FailureSource
+from flagtui.tui.format import ago, moment, yes_no
 from flagtui.tui.masking import masked
-from flagtui.tui.reads import bounded, read
-from flagtui.tui.screens.base import AreaScreen
+from flagtui.tui.reads import read
 from flagtui.tui.screens.deliveries import DeliveriesScreen
+from flagtui.tui.screens.integration_switch import IntegrationSwitchScreen, switch_binding
+from flagtui.tui.triage_view import (
+    TimeWindow,
+    now_utc,
+    sparkline,
+    window_since,
+)
 from flagtui.tui.widgets.table import Column, FilteredTable, ResourceTable, Row
 from flagtui.tui.widgets.text import PlainStatic
 
-FAILURE_WINDOW = 50  # failures are counted on the first page of deliveries
+HOUR = timedelta(hours=1)
+BUCKETS = 16  # the sparkline's width: one block per sixteenth of the window
 COLUMNS = [
-    Column("id", "ID"),
-    Column("provider", "Provider"),
-    Column("description", "Description", flex=True),
+    Column("integration", "Integration", flex=True),
     Column("enabled", "On"),
     Column("events", "Events"),
-    Column("failures", f"Fail/{FAILURE_WINDOW}"),
+    Column("failures", "Fails"),
+    Column("trend", "Trend", min=BUCKETS),
 ]
 
 
@@ -41,6 +52,7 @@ def sensitive_names(addons: AddonList) -> dict[str, set[str]]:
 
 
 def failure_cell(count: int | None) -> Text:
+    """The integration's failures in the window ("…" while they are counted)."""
     if count is None:
         return Text("…", style="dim")
     return Text(str(count), style="bold red" if count else "green")
@@ -48,8 +60,8 @@ def failure_cell(count: int | None) -> Text:
 
 def addon_text(addon: Addon, sensitive: set[str]) -> Text:
     out = Text()
-    out.append(f"{addon.provider} #{addon.id}", style="bold")
-    out.append(f" · {addon.description or ''} · enabled {yes_no(addon.enabled)}\n")
+    out.append(IntegrationRef.of(addon).label, style="bold")
+    out.append(f" · id {addon.id} · enabled {yes_no(addon.enabled)}\n")
     scope = ", ".join(addon.projects or ["*"])
     envs = ", ".join(addon.environments or []) or "*"
     out.append(f"projects {scope} · environments {envs}\n")
@@ -61,11 +73,17 @@ def addon_text(addon: Addon, sensitive: set[str]) -> Text:
     return out
 
 
-class IntegrationsScreen(AreaScreen):
+class IntegrationsScreen(IntegrationSwitchScreen):
     AREA = "integrations"
+    READ_STATUS = "#integrations-status"
     BINDINGS: ClassVar = [
         Binding("enter", "open", "Open", id="integrations.open",
                 tooltip="The integration's deliveries, newest first"),
+        Binding("w", "window(1)", "Window", key_display="w/W", id="integrations.window",
+                tooltip="Count failures over the next window: 15m, 1h, 6h, 24h, 7d, all, then 15m"),
+        Binding("W", "window(-1)", "Previous window", show=False, id="integrations.window-back",
+                tooltip="Count failures over the previous window"),
+        switch_binding("integrations"),
         Binding("r", "reload", "Reload", id="integrations.reload",
                 tooltip="Read the integrations and their failures again"),
     ]  # fmt: skip
@@ -73,7 +91,9 @@ class IntegrationsScreen(AreaScreen):
     def __init__(self) -> None:
         super().__init__()
         self.addons: AddonList | None = None
-        self.failures: dict[int, int] = {}
+        self.source: FailureSource | None = None
+        self.counts: dict[int, list[int]] = {}
+        self.counted: tuple[str, datetime, datetime] | None = None  # window, from, to
 
     def compose_body(self) -> ComposeResult:
         yield PlainStatic("loading…", id="integrations-status", classes="status-line")
@@ -81,56 +101,74 @@ class IntegrationsScreen(AreaScreen):
         yield PlainStatic("", id="integration-detail")
 
     def on_mount(self) -> None:
+        self.source = self.flagtui.failure_source()
         self.query_one(ResourceTable).focus()
         self.load()
+
+    @property
+    def window(self) -> str:
+        return TimeWindow.name(self.source.origin if self.source else "live")
 
     @work(exclusive=True, group="integrations", exit_on_error=False)
     @read
     async def load(self) -> None:
-        client = self.flagtui.client
-        self.addons = await client.list_addons()
-        self.failures = {}
+        self.addons = await self.flagtui.client.list_addons()
         self.show()
-        pages = await bounded(
-            partial(client.list_integration_events, addon.id, limit=FAILURE_WINDOW)
-            for addon in self.addons.addons
-        )
-        self.failures = {
-            addon.id: sum(d.failed for d in page)
-            for addon, page in zip(self.addons.addons, pages, strict=True)
-        }
+        if self.source is None:
+            return
+        window, until = self.window, now_utc()
+        since = window_since(window, until)
+        if since is None:  # all the source has
+            covered = (await self.source.window(None, limit=0)).covers_since
+            since = covered if covered is not None and covered < until else until - HOUR
+        self.counts = await self.source.histogram(since, until, BUCKETS)
+        self.counted = window, since, until
         self.show()
 
     def show(self) -> None:
         if self.addons is None:
             return
-        rows: list[Row] = [
-            (
-                str(a.id),
-                [
-                    str(a.id),
-                    a.provider,
-                    a.description or "",
-                    Text(yes_no(a.enabled), style="" if a.enabled else "dim"),
-                    str(len(a.events or [])),
-                    failure_cell(self.failures.get(a.id)),
-                ],
+        counted = self.counted is not None and self.counted[0] == self.window
+        rows: list[Row] = []
+        for addon in self.addons.addons:
+            counts = self.counts.get(addon.id) if counted else None
+            rows.append(
+                (
+                    str(addon.id),
+                    [
+                        IntegrationRef.of(addon).label,
+                        Text(yes_no(addon.enabled), style="" if addon.enabled else "dim"),
+                        str(len(addon.events or [])),
+                        failure_cell(None if counts is None else sum(counts)),
+                        sparkline(counts, BUCKETS),
+                    ],
+                )
             )
-            for a in self.addons.addons
-        ]
         self.query_one(ResourceTable).set_rows(rows, self.addons.addons)
-        failing = sum(1 for count in self.failures.values() if count)
-        counted = f" · {failing} with recent failures" if self.failures else " · counting failures…"
-        n = len(self.addons.addons)
-        self.query_one("#integrations-status", Static).update(
-            f"{n} integration{'s' if n != 1 else ''}{counted}"
-        )
+        self.query_one("#integrations-status", Static).update(self.status(counted))
         self.show_detail()
 
+    def status(self, counted: bool) -> str:
+        assert self.addons is not None
+        n = len(self.addons.addons)
+        said = f"{n} integration{'s' if n != 1 else ''}"
+        if not counted or self.counted is None:
+            return f"{said} · counting failures ({self.window})…"
+        failing = sum(1 for counts in self.counts.values() if any(counts))
+        window, since, until = self.counted
+        if window == "all":  # a span that grows with time: said by where it starts
+            bars = f"bars from {moment(since)} to now"
+        else:
+            bars = "one bar: " + ago((until - since).total_seconds() / BUCKETS).removesuffix(" ago")
+        return f"{said} · {failing} failing in window {self.window} (w) · {bars}"
+
     @on(DataTable.RowHighlighted)
+    @on(Input.Changed)
     def show_detail(self) -> None:
+        """The highlighted integration, also after the `/` filter changed the rows."""
         addon = self.selected
         if addon is None or self.addons is None:
+            self.query_one("#integration-detail", Static).update("")
             return
         sensitive = sensitive_names(self.addons).get(addon.provider, set())
         self.query_one("#integration-detail", Static).update(addon_text(addon, sensitive))
@@ -140,8 +178,25 @@ class IntegrationsScreen(AreaScreen):
         addon: Addon | None = self.query_one(ResourceTable).selected_record
         return addon
 
+    def switch_target(self) -> IntegrationRef | None:
+        addon = self.selected
+        return None if addon is None else IntegrationRef.of(addon)
+
+    def reload(self) -> None:
+        self.load()
+
     def action_reload(self) -> None:
         self.load()
+
+    def action_window(self, delta: int) -> None:
+        TimeWindow.step(self.source.origin if self.source else "live", delta)
+        self.show()
+        self.load()
+
+    def on_screen_resume(self) -> None:
+        super().on_screen_resume()
+        if self.counted is not None and self.counted[0] != self.window:
+            self.load()  # the window was changed on the failures screen
 
     @on(DataTable.RowSelected)
     def action_open(self) -> None:

@@ -1,0 +1,217 @@
+"""How the triage screens show failures (the failures view and the integrations' sparklines):
+the time windows both share, a failure's and a group's row and preview, where the rows come
+from (the live server or the archive) and the window's gaps.
+
+Times: rows say how long ago (a week or less) or the date; the preview under the table says
+the absolute time, local with the zone named (`when()`, `z` switches to UTC)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from rich.text import Text
+
+from flagtui.api.models import IntegrationEvent
+from flagtui.triage.records import Failure, FailureGroup, FailureWindow, IntegrationRef, Origin
+from flagtui.tui.format import ago, delivery_state, moment, when
+from flagtui.tui.masking import mask_urls
+
+WINDOWS: dict[str, timedelta | None] = {
+    "15m": timedelta(minutes=15),
+    "1h": timedelta(hours=1),
+    "6h": timedelta(hours=6),
+    "24h": timedelta(hours=24),
+    "7d": timedelta(days=7),
+    "all": None,
+}
+RELATIVE_FOR = timedelta(days=7)  # older rows say their date instead of "12 days ago"
+SPARK = "▁▂▃▄▅▆▇█"
+
+
+class TimeWindow:
+    """The window both triage screens show, chosen on either (like `format.Clock`)."""
+
+    chosen: str | None = None
+    """None until someone chooses: then each screen shows its source's default."""
+
+    @staticmethod
+    def default(origin: Origin) -> str:
+        """24h on an archive. On the live server, all it still has: it keeps only recent
+        deliveries anyway (real Unleash: about the newest 100 of the last 2 hours, plus each
+        integration's latest), so a shorter window would only hide rows, and the oldest rows
+        it kept (each integration's latest) are the ones that say "this failed last week"."""
+        return "24h" if origin == "archive" else "all"
+
+    @classmethod
+    def name(cls, origin: Origin) -> str:
+        return cls.chosen or cls.default(origin)
+
+    @classmethod
+    def step(cls, origin: Origin, delta: int) -> str:
+        names = list(WINDOWS)
+        cls.chosen = names[(names.index(cls.name(origin)) + delta) % len(names)]
+        return cls.chosen
+
+
+def window_since(name: str, now: datetime) -> datetime | None:
+    span = WINDOWS[name]
+    return None if span is None else now - span
+
+
+def now_utc() -> datetime:
+    return datetime.now(UTC)
+
+
+def aware(value: datetime) -> datetime:
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
+
+
+def age(value: datetime, now: datetime) -> str:
+    """ "4 min ago" for a week, then the date (the preview gives the time, zone named)."""
+    elapsed = now - aware(value)
+    if elapsed > RELATIVE_FOR:
+        return when(value, date_only=True)
+    return ago(max(0.0, elapsed.total_seconds()))
+
+
+def failure_key(failure: Failure) -> str:
+    return f"{failure.integration.id}:{failure.delivery.id}"
+
+
+def group_key(group: FailureGroup) -> str:
+    return f"{group.integration.id}:{group.error_key}"
+
+
+def integration_label(ref: IntegrationRef) -> Text:
+    """The label, dimmed with "off" when the integration is disabled."""
+    if ref.enabled or ref.deleted:
+        return Text(ref.label)
+    return Text.assemble((ref.label, "dim"), (" off", "yellow"))
+
+
+def failure_cells(failure: Failure, now: datetime, new: bool) -> list[str | Text]:
+    delivery = failure.delivery
+    return [
+        Text("●" if new else " ", style="bold yellow"),
+        Text(age(delivery.created_at, now), style="bold yellow" if new else ""),
+        integration_label(failure.integration),
+        delivery_state(delivery.state),
+        failure.origin,
+        mask_urls(delivery.state_details or ""),
+    ]
+
+
+def group_cells(group: FailureGroup, now: datetime, new: bool) -> list[str | Text]:
+    return [
+        Text("●" if new else " ", style="bold yellow"),
+        integration_label(group.integration),
+        Text(str(group.count), style="bold red"),
+        age(group.first_seen, now),
+        Text(age(group.last_seen, now), style="bold yellow" if new else ""),
+        mask_urls(group.error_key),
+    ]
+
+
+def _moment_and_age(value: datetime, now: datetime) -> str:
+    """ "14:02 CET (4 min ago)"; the date too when it is not today; older than a week: no age
+    (its date says it)."""
+    elapsed = now - aware(value)
+    if elapsed > RELATIVE_FOR:
+        return moment(value)
+    return f"{moment(value)} ({ago(max(0.0, elapsed.total_seconds()))})"
+
+
+def failure_preview(failure: Failure | None, now: datetime, width: int) -> Text:
+    """Under the table: the highlighted failure's time (absolute, zone named, and how long
+    ago), state, source and event; its integration (each cut at `width`); then its full state
+    details and message."""
+    if failure is None:
+        return Text("")
+    delivery: IntegrationEvent = failure.delivery
+    head = Text(_moment_and_age(delivery.created_at, now), style="bold")
+    head.append(" · ")
+    head.append_text(delivery_state(delivery.state))
+    head.append(f" · {failure.origin}")
+    if delivery.event is not None:
+        head.append(f" · {delivery.event.type}")
+    out = _one_line(head, width)
+    out.append_text(_one_line(integration_label(failure.integration), width))
+    out.append(mask_urls(delivery.state_details or "(no state details)"))
+    message = (delivery.details or {}).get("message")
+    if message:
+        out.append(f" · {mask_urls(str(message))}", style="dim")
+    return out
+
+
+def group_preview(group: FailureGroup | None, now: datetime, width: int) -> Text:
+    """The highlighted group: how many, first and last seen; its integration (each cut at
+    `width`); then an example of its error text as the integration reported it."""
+    if group is None:
+        return Text("")
+    head = Text(f"{group.count} failure{'s' if group.count != 1 else ''}", style="bold")
+    head.append(f" · first {moment(group.first_seen)} · last ")
+    head.append(_moment_and_age(group.last_seen, now), style="bold")
+    out = _one_line(head, width)
+    out.append_text(_one_line(integration_label(group.integration), width))
+    out.append(mask_urls(group.example or "(no state details)"))
+    return out
+
+
+def _one_line(text: Text, width: int) -> Text:
+    """`text` cut to `width` cells with "…", then a line break."""
+    text.truncate(max(width, 10), overflow="ellipsis")
+    text.append("\n")
+    return text
+
+
+def source_line(window: FailureWindow) -> Text:
+    """Where the rows come from, and what the source may be missing."""
+    if window.origin == "live":
+        oldest = moment(window.covers_since) if window.covers_since else "nothing yet"
+        return Text(
+            f"live: the server keeps only recent deliveries (oldest: {oldest})", style="yellow"
+        )
+    out = Text("archive")
+    if window.covers_since is not None:
+        out.append(f" (since {moment(window.covers_since)})")
+    if not window.gaps:
+        out.append(" · no gaps in this window", style="dim")
+        return out
+    names = {ref.id: ref.label for ref in window.integrations}
+    count = len(window.gaps)
+    out.append(
+        f" · {count} gap{'s' if count != 1 else ''} (deliveries may be missing): ", style="red"
+    )
+    newest = sorted(window.gaps, key=lambda gap: gap.end, reverse=True)
+    out.append(
+        "; ".join(
+            f"{names.get(gap.integration_id, f'integration #{gap.integration_id}')} "
+            f"{span(gap.start, gap.end)}"
+            for gap in newest
+        )
+    )
+    return out
+
+
+def span(start: datetime, end: datetime) -> str:
+    """ "14:02-14:40 CET" (an en dash): the zone said once when both ends are today."""
+    first, last = moment(start), moment(end)
+    zone = last.rsplit(" ", 1)[-1]
+    time_only = first.removesuffix(f" {zone}")
+    if time_only != first and " " not in time_only:
+        first = time_only
+    return f"{first}–{last}"
+
+
+def sparkline(counts: list[int] | None, width: int) -> Text:
+    """Block characters, one per span, as high as the span's share of the busiest one; a span
+    with no failure is blank. `None`: not counted yet."""
+    if counts is None:
+        return Text("…".ljust(width), style="dim")
+    top = max(counts, default=0)
+    if not top:
+        return Text(" " * len(counts))
+    blocks = [
+        SPARK[max(0, -(-count * len(SPARK) // top) - 1)] if count else " " for count in counts
+    ]
+    return Text("".join(blocks), style="red")

@@ -1,0 +1,88 @@
+"""The failures view on a delivery archive (issue 13, item 3), chosen by the profile's
+`archive_url`: each row says where it was read from, the window says its gaps, and the default
+window is 24h. The archive is a real one, written with the collector's own store."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+from pathlib import Path
+
+from flagtui.api import AdminClient
+from flagtui.archive.location import sqlite_url
+from flagtui.archive.store import Archive
+from flagtui.config import Profile
+from flagtui.triage.records import Failure, Gap, IntegrationRef
+from flagtui.triage.source import LiveSource
+from flagtui.tui.app import FlagtuiApp
+from flagtui.tui.triage_view import now_utc, span
+
+from .areas import rows, settle
+from .helpers import visible_text
+from .test_failures_view import PROJECT, datadog, keys
+
+
+def archive_of(
+    path: Path,
+    server_url: str,
+    refs: list[IntegrationRef],
+    failures: list[Failure],
+    gaps: list[Gap],
+) -> str:
+    """A real delivery archive (SQLite) holding these failures and gaps; its URL."""
+    url = sqlite_url(path)
+    archive = Archive.open(url, server_url)
+    try:
+        now = now_utc()
+        archive.sync_integrations(refs, now)
+        archive.store([f.delivery for f in failures], now=now)
+        for gap in gaps:
+            archive.store([], gap, now=now)
+    finally:
+        archive.close()
+    return url
+
+
+async def test_archive_rows_say_their_source_and_the_window_its_gaps(
+    sandbox, client, tmp_path
+) -> None:
+    live = await LiveSource(client).window(None)
+    now = now_utc()
+    moved = [
+        Failure(
+            f.integration,
+            f.delivery.model_copy(update={"created_at": now - timedelta(minutes=1 + 20 * n)}),
+            "archive",
+        )
+        for n, f in enumerate(live.failures[:100])
+    ]  # one every 20 minutes: 72 in the last day
+    hook = await datadog(client)
+    gaps = [
+        Gap(hook.id, now - timedelta(hours=3), now - timedelta(hours=2, minutes=30)),
+        Gap(2, now - timedelta(hours=9), now - timedelta(hours=8)),
+        Gap(hook.id, now - timedelta(days=3), now - timedelta(days=2)),  # not in 24h
+    ]
+    state = tmp_path / "state.json"
+    state.write_text(json.dumps({"sandbox": {"area": "failures", "project": PROJECT}}))
+    url = archive_of(tmp_path / "archive.db", sandbox.url, live.integrations, moved, gaps)
+    profile = Profile(name="sandbox", url=sandbox.url, archive_url=url)
+    async with AdminClient(sandbox.url, sandbox.admin_token, profile="sandbox") as own:
+        app = FlagtuiApp(own, profile, state_path=state)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            in_day = [f for f in moved if f.delivery.created_at >= now - timedelta(hours=24)]
+            assert f"window 24h (w) · {len(in_day)} failures" in visible_text(
+                app, "#failures-status"
+            )
+            assert keys(app) == [f"{f.integration.id}:{f.delivery.id}" for f in in_day]
+            origins = [row[4] for row in rows(app, "#failures")]
+            assert set(origins) == {"archive"}
+            said = visible_text(app, "#failures-source")
+            assert "archive" in said and "2 gaps (deliveries may be missing):" in said
+            assert f"{hook.label} {span(gaps[0].start, gaps[0].end)}" in said
+            assert "live: the server keeps" not in said
+            await pilot.press("j")
+            assert "· archive" in visible_text(app, "#failure-preview")
+            await pilot.press("w")  # 24h -> 7d: the older gap too
+            await settle(pilot)
+            assert "3 gaps (deliveries may be missing):" in visible_text(app, "#failures-source")
