@@ -11,11 +11,13 @@ if TYPE_CHECKING:
 
     from flagtui.api import AdminClient
     from flagtui.config import Profile
+    from flagtui.tui.row_cache import RowCache
 
 
 class FlagtuiContext(Protocol):
     client: AdminClient
     profile: Profile
+    row_cache: RowCache
 
     @property
     def read_only(self) -> bool: ...

@@ -59,6 +59,19 @@ def feature_row(feature: Feature, short: dict[str, str]) -> Row:
     return feature.name, cells
 
 
+def start_filters(project: str) -> dict[str, Any]:
+    """What the filter widgets say until someone changes them: the page a start shows."""
+    return {
+        "query": None,
+        "project": project,
+        "types": [],
+        "states": [],
+        "lifecycle": [],
+        "sort_by": "name",
+        "sort_order": "asc",
+    }
+
+
 class FeaturesScreen(AreaScreen):
     AREA = "features"
     BINDINGS: ClassVar = [
@@ -86,21 +99,34 @@ class FeaturesScreen(AreaScreen):
         self.features: list[Feature] = []
         self._requested: dict[str, Any] | None = None
         self._choices: tuple[list[Project], list[FeatureType]] | None = None
+        self._early_project: str | None = None  # its first page was asked for at start
+        self._page_read = False
+        self._mounted = asyncio.Event()
 
     def compose_body(self) -> ComposeResult:
         self.load_choices()  # sent now, answered while the screen is built and drawn
+        table: ResourceTable[Feature] = ResourceTable(COLUMNS, id="features")
+        status = "loading…"
+        remembered = self.flagtui.project
+        if remembered:
+            # The remembered project's first page needs no project list: it goes out now,
+            # with ui-config and the choices, and its rows from the last run show meanwhile.
+            self.project = self._early_project = remembered
+            status = self.show_cached_rows("features", table, remembered) or status
+            self.load_page()
         # The filter widgets (five Selects, costly to build) are mounted into these once the
         # first page shows: rows first, then controls, in the same place.
         yield Horizontal(classes="toolbar", id="toolbar-search")
         yield Horizontal(classes="toolbar", id="toolbar-filters")
-        yield PlainStatic("loading…", id="page-status", classes="status-line")
-        yield ResourceTable(COLUMNS, id="features")
+        yield PlainStatic(status, id="page-status", classes="status-line")
+        yield table
 
     def on_mount(self) -> None:
         self.query_one(ResourceTable).focus()
+        self._mounted.set()
 
     def on_screen_resume(self) -> None:
-        if self.project:
+        if self.project and self._page_read:
             self.load_page()
 
     @work(exclusive=True, group="feature-choices", exit_on_error=False)
@@ -118,7 +144,9 @@ class FeaturesScreen(AreaScreen):
         self.project = remembered if remembered in ids else ids[0]
         self.flagtui.project = self.project
         self.fill_filters()
-        self.restart()
+        early, self._early_project = self._early_project, None
+        if self.project != early or not (self._page_read or self.write_in_flight("features")):
+            self.restart()
 
     def fill_filters(self) -> None:
         """After a failed first read the filters were mounted empty: give them the choices."""
@@ -182,8 +210,8 @@ class FeaturesScreen(AreaScreen):
         """`fresh`: ask the server, never the client's search cache (the user pressed r)."""
         if self.project is None:
             return
-        status = self.query_one("#page-status", Static)
-        status.update(f"loading page {self.page + 1}…")
+        if self._mounted.is_set() and not self.showing_cached("features"):
+            self.query_one("#page-status", Static).update(f"loading page {self.page + 1}…")
         self._requested = self._filters()
         page = await self.flagtui.client.search_features(
             **self._requested,
@@ -191,6 +219,8 @@ class FeaturesScreen(AreaScreen):
             limit=PAGE_SIZE,
             fresh=fresh,
         )
+        await self._mounted.wait()  # the first page may be answered before the screen is built
+        status = self.query_one("#page-status", Static)
         self.total = page.total
         pages = max(1, ceil(page.total / PAGE_SIZE))
         if self.page >= pages:
@@ -198,7 +228,10 @@ class FeaturesScreen(AreaScreen):
             self.load_page(fresh)
             return
         self.features = page.features
-        self.show_rows()
+        rows = self.show_rows()
+        self._page_read = True
+        start = self.page == 0 and self._requested == start_filters(self.project)
+        self.rows_read("features", self.project, rows, keep=start)
         noun = "feature" if page.total == 1 else "features"
         status.update(f"page {self.page + 1}/{pages} · {page.total} {noun}")
         self.show_filters_later()
@@ -217,11 +250,12 @@ class FeaturesScreen(AreaScreen):
         super().io_failed(group, error)
         self.show_filters_later()
 
-    def show_rows(self) -> None:
+    def show_rows(self) -> list[Row]:
         short = short_names({e.name for f in self.features for e in f.environments or []})
         rows = [feature_row(f, short) for f in self.features]
         # Names get the width the other columns leave, so 80 columns need no horizontal scroll.
         self.query_one(ResourceTable).set_rows(rows, self.features)
+        return rows
 
     def redraw_times(self) -> None:
         self.show_rows()
