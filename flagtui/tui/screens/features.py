@@ -101,6 +101,8 @@ class FeaturesScreen(AreaScreen):
         self._choices: tuple[list[Project], list[FeatureType]] | None = None
         self._early_project: str | None = None  # its first page was asked for at start
         self._page_read = False
+        self._page_status = ""
+        self._choices_failed = False  # said in the status line until they are read
         self._mounted = asyncio.Event()
 
     def compose_body(self) -> ComposeResult:
@@ -144,9 +146,12 @@ class FeaturesScreen(AreaScreen):
         self.project = remembered if remembered in ids else ids[0]
         self.flagtui.project = self.project
         self.fill_filters()
+        self._choices_failed = False
         early, self._early_project = self._early_project, None
         if self.project != early or not (self._page_read or self.write_in_flight("features")):
             self.restart()
+        elif self._page_read:  # said after the early page, the choices' failure is over
+            self.query_one("#page-status", Static).update(self._page_status)
 
     def fill_filters(self) -> None:
         """After a failed first read the filters were mounted empty: give them the choices."""
@@ -170,7 +175,8 @@ class FeaturesScreen(AreaScreen):
         if bar.children:
             return
         projects, types = self._choices or ([], [])
-        project = ProjectPicker(projects, value=self.project)
+        shown = self.project if any(p.id == self.project for p in projects) else None
+        project = ProjectPicker(projects, value=shown)
         bar.mount(project, Input(placeholder="search features (s)", id="search", compact=True))
         self.query_one("#toolbar-filters", Horizontal).mount(
             Select[str](options((t.name, t.id) for t in types), prompt="any type", id="type",
@@ -233,7 +239,9 @@ class FeaturesScreen(AreaScreen):
         start = self.page == 0 and self._requested == start_filters(self.project)
         self.rows_read("features", self.project, rows, keep=start)
         noun = "feature" if page.total == 1 else "features"
-        status.update(f"page {self.page + 1}/{pages} · {page.total} {noun}")
+        self._page_status = f"page {self.page + 1}/{pages} · {page.total} {noun}"
+        if not self._choices_failed:  # else the status line says that, and how to retry
+            status.update(self._page_status)
         self.show_filters_later()
         if self.page + 1 < pages:
             self.prefetch(self.page + 1)
@@ -247,6 +255,7 @@ class FeaturesScreen(AreaScreen):
             )
 
     def io_failed(self, group: str, error: BaseException) -> None:
+        self._choices_failed = self._choices_failed or group == "feature-choices"
         super().io_failed(group, error)
         self.show_filters_later()
 
@@ -307,6 +316,7 @@ class FeaturesScreen(AreaScreen):
 
     def action_reload(self) -> None:
         if self._choices is None:  # the first read failed: start again from the projects
+            self._early_project = None  # and from its first page, whatever became of it
             self.load_choices()
         else:
             self.load_page(fresh=True)
