@@ -198,6 +198,8 @@ def base_env(home: Path) -> dict[str, str]:
         "XDG_STATE_HOME": str(home / "state"),
         "XDG_DATA_HOME": str(home / "data"),
         "XDG_CACHE_HOME": str(home / "cache"),
+        # The checkout's code, not whichever one the shared virtualenv's editable install names.
+        "PYTHONPATH": str(ROOT),
     }
     return env
 
