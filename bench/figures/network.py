@@ -68,6 +68,7 @@ def bench_network(demo: Sandbox, runs: int) -> dict[str, Any]:
     try:
         with flagtui_term(demo, project=project, home=home) as t:  # leaves the cached rows
             t.wait_for(fresh, 30, "fresh first page")
+            quiet(t)
         for rtt in RTTS_MS:
             proxy = DelayProxy(demo.url, rtt)
             try:
@@ -79,6 +80,7 @@ def bench_network(demo: Sandbox, runs: int) -> dict[str, Any]:
                     with flagtui_term(demo, project=project, url=proxy.url, home=home) as t:
                         c = t.wait_for(shows(marker), 30, "first rows") - t.t0
                         t.wait_for(fresh, 30, "fresh first page")  # the cache stays current
+                        quiet(t)
                     startup.setdefault(rtt, []).append(s)
                     cached.setdefault(rtt, []).append(c)
                     failures.setdefault(rtt, []).append(f)

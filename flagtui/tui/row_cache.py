@@ -49,6 +49,7 @@ class RowCache:
         digest = hashlib.sha256(f"{profile}\0{server_url.rstrip('/')}".encode())
         self.key = digest.hexdigest()
         self.path = directory / f"rows-{self.key[:32]}.json"
+        self._saved: dict[str, object] = {}  # what this run last wrote, per area
 
     def _read(self) -> dict[str, Any]:
         try:
@@ -79,11 +80,17 @@ class RowCache:
         return CachedRows(scope, rows, saved_at)
 
     def save(self, area: str, scope: str, rows: Sequence[tuple[str, Sequence[object]]]) -> None:
+        """Written unless this run already wrote the same rows (PageUp back to the first
+        page): its age then says when they were last read, which is what they still are."""
+        plain = [[key, [_plain(c) for c in cells]] for key, cells in rows[:MAX_ROWS]]
+        if self._saved.get(area) == (scope, plain):
+            return
+        self._saved[area] = scope, plain
         data = self._read() or {"version": VERSION, "key": self.key, "areas": {}}
         data["areas"][area] = {
             "scope": scope,
             "saved_at": datetime.now(UTC).isoformat(),
-            "rows": [[key, [_plain(c) for c in cells]] for key, cells in rows[:MAX_ROWS]],
+            "rows": plain,
         }
         with contextlib.suppress(OSError):
             self.path.parent.mkdir(parents=True, exist_ok=True)

@@ -309,8 +309,10 @@ class AreaScreen(IOScreenMixin, Screen[None]):
         """Fresh rows of `group` are shown instead of the cached ones; `keep`: they are what
         the next start shows first (the first page, unfiltered), so they are cached."""
         self._cached_at.pop(group, None)
-        if keep:
-            self.flagtui.row_cache.save(self.AREA, scope, rows)
+        if keep:  # once they are drawn: a file write must not delay them
+            cast(Screen[Any], self).call_after_refresh(
+                self.flagtui.row_cache.save, self.AREA, scope, rows
+            )
 
 
 class FlagtuiModal(IOScreenMixin, ModalScreen[Any]):

@@ -12,7 +12,9 @@ from typing import Any, ClassVar
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.cache import LRUCache
 from textual.containers import Horizontal
+from textual.widget import Widget
 from textual.widgets import DataTable, Input, Select, Static
 
 from flagtui.api.errors import FlagtuiError
@@ -22,7 +24,7 @@ from flagtui.tui.format import env_flags, options, short_names, staleness, when
 from flagtui.tui.reads import read
 from flagtui.tui.screens.base import AreaScreen
 from flagtui.tui.widgets.project_picker import ProjectPicker
-from flagtui.tui.widgets.table import Column, ResourceTable, Row
+from flagtui.tui.widgets.table import KEPT_PAGES, Column, ResourceTable, Row
 from flagtui.tui.widgets.text import PlainStatic
 
 PAGE_SIZE = 50
@@ -104,6 +106,8 @@ class FeaturesScreen(AreaScreen):
         self._page_status = ""
         self._choices_failed = False  # said in the status line until they are read
         self._mounted = asyncio.Event()
+        self._rows_of: LRUCache[int, tuple[list[Feature], list[Row]]] = LRUCache(KEPT_PAGES)
+        self._filter_widgets: dict[str, Widget] = {}  # once mounted (a query walks the screen)
 
     def compose_body(self) -> ComposeResult:
         self.load_choices()  # sent now, answered while the screen is built and drawn
@@ -176,24 +180,28 @@ class FeaturesScreen(AreaScreen):
             return
         projects, types = self._choices or ([], [])
         shown = self.project if any(p.id == self.project for p in projects) else None
-        project = ProjectPicker(projects, value=shown)
-        bar.mount(project, Input(placeholder="search features (s)", id="search", compact=True))
-        self.query_one("#toolbar-filters", Horizontal).mount(
+        search = [
+            ProjectPicker(projects, value=shown),
+            Input(placeholder="search features (s)", id="search", compact=True),
+        ]
+        filters = [
             Select[str](options((t.name, t.id) for t in types), prompt="any type", id="type",
                         compact=True),
             Select[str](STATES[1:], prompt="any state", id="state", compact=True),
             Select[str](STAGE_OPTIONS, prompt="any stage", id="stage", compact=True),
             Select[str](SORTS, id="sort", compact=True, allow_blank=False, value="name:asc"),
-        )  # fmt: skip
+        ]  # fmt: skip
+        bar.mount(*search)
+        self.query_one("#toolbar-filters", Horizontal).mount(*filters)
+        self._filter_widgets = {str(w.id): w for w in [*search, *filters]}
 
     def _filters(self) -> dict[str, Any]:
         """What the filter widgets say (their defaults until they are mounted)."""
 
         def value(widget_id: str) -> str:
-            for widget in self.query(f"#{widget_id}").results():
-                chosen = widget.value  # type: ignore[attr-defined]
-                return chosen if isinstance(chosen, str) else ""
-            return ""
+            widget = self._filter_widgets.get(widget_id)
+            chosen = getattr(widget, "value", "")
+            return chosen if isinstance(chosen, str) else ""
 
         def chosen(widget_id: str) -> list[str]:
             picked = value(widget_id)
@@ -217,7 +225,8 @@ class FeaturesScreen(AreaScreen):
         if self.project is None:
             return
         if self._mounted.is_set() and not self.showing_cached("features"):
-            self.query_one("#page-status", Static).update(f"loading page {self.page + 1}…")
+            status = self.query_one("#page-status", Static)
+            status.update(f"loading page {self.page + 1}…", layout="-failed" in status.classes)
         self._requested = self._filters()
         page = await self.flagtui.client.search_features(
             **self._requested,
@@ -241,7 +250,8 @@ class FeaturesScreen(AreaScreen):
         noun = "feature" if page.total == 1 else "features"
         self._page_status = f"page {self.page + 1}/{pages} · {page.total} {noun}"
         if not self._choices_failed:  # else the status line says that, and how to retry
-            status.update(self._page_status)
+            # One line (unless it said a failure): nothing moves, no layout to work out again.
+            status.update(self._page_status, layout="-failed" in status.classes)
         self.show_filters_later()
         if self.page + 1 < pages:
             self.prefetch(self.page + 1)
@@ -260,13 +270,22 @@ class FeaturesScreen(AreaScreen):
         self.show_filters_later()
 
     def show_rows(self) -> list[Row]:
-        short = short_names({e.name for f in self.features for e in f.environments or []})
-        rows = [feature_row(f, short) for f in self.features]
+        """The client answers a search it holds with the same page, so a page shown again (
+        PageUp, PageDown) finds its rows ready, which the table then shows without converting
+        them again."""
+        kept = self._rows_of.get(id(self.features))
+        if kept is not None and kept[0] is self.features:
+            rows = kept[1]
+        else:
+            short = short_names({e.name for f in self.features for e in f.environments or []})
+            rows = [feature_row(f, short) for f in self.features]
+            self._rows_of[id(self.features)] = self.features, rows
         # Names get the width the other columns leave, so 80 columns need no horizontal scroll.
         self.query_one(ResourceTable).set_rows(rows, self.features)
         return rows
 
     def redraw_times(self) -> None:
+        self._rows_of.clear()
         self.show_rows()
 
     def restart(self) -> None:
