@@ -135,6 +135,10 @@ class Sandbox:
         )
         return page["features"][0]["name"]
 
+    def first_project(self) -> str:
+        project: str = self.get("/api/admin/projects")["projects"][0]["id"]
+        return project
+
     def close(self) -> None:
         self.http.close()
         self.proc.terminate()
@@ -143,6 +147,42 @@ class Sandbox:
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
+
+
+class DelayProxy:
+    """bench/delay_proxy.py in a subprocess: `url` reaches `upstream` with `rtt_ms` added to
+    every round trip."""
+
+    def __init__(self, upstream: str, rtt_ms: float) -> None:
+        self.proc = subprocess.Popen(
+            [PY, str(HERE / "delay_proxy.py"), "--upstream", upstream, "--rtt-ms", str(rtt_ms)],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        if not line:
+            raise RuntimeError("the delay proxy did not start")
+        self.url: str = json.loads(line)["url"]
+
+    def close(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
+def slope(points: list[tuple[float, float]]) -> float | None:
+    """Least-squares slope of y over x: seconds of waiting per second of added round trip,
+    i.e. how many round trips run one after another."""
+    if len({x for x, _ in points}) < 2:
+        return None
+    mx = statistics.fmean(x for x, _ in points)
+    my = statistics.fmean(y for _, y in points)
+    num = sum((x - mx) * (y - my) for x, y in points)
+    return num / sum((x - mx) ** 2 for x, _ in points)
 
 
 # -- the apps in a pseudo-terminal -------------------------------------------------------------
@@ -158,27 +198,46 @@ def base_env(home: Path) -> dict[str, str]:
         "XDG_STATE_HOME": str(home / "state"),
         "XDG_DATA_HOME": str(home / "data"),
         "XDG_CACHE_HOME": str(home / "cache"),
+        # The checkout's code, not whichever one the shared virtualenv's editable install names.
+        "PYTHONPATH": str(ROOT),
     }
     return env
 
 
 @contextmanager
-def flagtui_term(sb: Sandbox, area: str | None = None) -> Iterator[Term]:
-    """The real `flagtui` console script on `sb`, with no config file and fresh state."""
-    home = Path(tempfile.mkdtemp(prefix="flagtui-bench-home-"))
+def flagtui_term(
+    sb: Sandbox,
+    area: str | None = None,
+    *,
+    project: str | None = None,
+    url: str | None = None,
+    home: Path | None = None,
+) -> Iterator[Term]:
+    """The real `flagtui` console script on `sb` (through `url`, a proxy, when given), with no
+    config file and fresh state: only `area` and `project` remembered, when given. With `home`,
+    that home is used and kept (what the app remembered and cached stays for the next run)."""
+    keep = home is not None
+    home = home or Path(tempfile.mkdtemp(prefix="flagtui-bench-home-"))
     env = base_env(home)
-    env["UNLEASH_URL"] = sb.url
+    env["UNLEASH_URL"] = url or sb.url
     env["UNLEASH_API_TOKEN"] = sb.token
-    if area:
+    if area or project:
         state = home / "state" / "flagtui" / "state.json"
-        state.parent.mkdir(parents=True)
-        state.write_text(json.dumps({"env": {"area": area}}))
+        state.parent.mkdir(parents=True, exist_ok=True)
+        remembered = {"area": area, "project": project}
+        state.write_text(json.dumps({"env": {k: v for k, v in remembered.items() if v}}))
     term = Term([FLAGTUI], env, COLS, ROWS, cwd=str(home))
     try:
         yield term
     finally:
         term.close()
-        shutil.rmtree(home, ignore_errors=True)
+        if not keep:
+            shutil.rmtree(home, ignore_errors=True)
+
+
+def row_cache_of(home: Path) -> Path:
+    """Where flagtui keeps its cached rows in a bench home (XDG_CACHE_HOME = home/cache)."""
+    return home / "cache" / "flagtui" / "rows"
 
 
 @contextmanager

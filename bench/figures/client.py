@@ -65,13 +65,12 @@ async def _client_overhead(sb: Sandbox, runs: int, total: int) -> dict[str, Any]
         else await raw.get("/api/admin/search/events", params={"limit": 100})
     )
     content = r.content
-    from flagtui.api import client as client_module
-    from flagtui.api.wire import EventSearchAnswer
+    from flagtui.api.wire import EventSearchAnswer, adapter
 
-    adapter = client_module._adapter(EventSearchAnswer)
+    answer = adapter(EventSearchAnswer)
     t0 = time.perf_counter()
     for _ in range(100):
-        adapter.validate_json(content)
+        answer.validate_json(content)
     validate = (time.perf_counter() - t0) / 100
     t0 = time.perf_counter()
     for _ in range(100):

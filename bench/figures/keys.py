@@ -84,4 +84,5 @@ def bench_keys(large: Sandbox, rounds: int, downs: int) -> dict[str, Any]:
         "key_latency_minimal_ms_p50": rnd(1000 * p50m, 2),
         "key_latency_minimal_ms_p95": rnd(1000 * pct(every_m, 0.95), 2),
         "key_latency_by_key": by_key,
+        "pagedown_over_down_p50": rnd(median(tui["pagedown"]) / median(tui["down"])),
     }

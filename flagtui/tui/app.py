@@ -35,6 +35,7 @@ from flagtui.tui.areas import AREAS, AREAS_BY_NAME, DEFAULT_AREA
 from flagtui.tui.context import FlagtuiContext
 from flagtui.tui.format import Clock, clean, moment
 from flagtui.tui.profile_switch import open_profile
+from flagtui.tui.row_cache import RowCache, default_cache_dir
 from flagtui.tui.screens.base import IOScreenMixin, describe_error
 from flagtui.tui.screens.connect import ConnectScreen
 from flagtui.tui.state import UiState, default_state_path
@@ -133,13 +134,22 @@ class FlagtuiApp(App[int]):
         """The client's health record changed (the server stopped or started answering)."""
 
     def __init__(
-        self, client: AdminClient, profile: Profile, *, state_path: Path | None = None
+        self,
+        client: AdminClient,
+        profile: Profile,
+        *,
+        state_path: Path | None = None,
+        cache_dir: Path | None = None,
     ) -> None:
+        """`cache_dir`: where the last rows are kept (by default beside `state_path` when one
+        is given, so an app with a state of its own never sees another's rows)."""
         super().__init__()
         self.client = client
         self.profile = profile
         self._failures: tuple[AdminClient, FailureSource] | None = None
         self.ui_state = UiState(state_path or default_state_path(), profile.name)
+        rows_dir = cache_dir or (state_path.parent / "rows" if state_path else default_cache_dir())
+        self.row_cache = RowCache(rows_dir, profile.name, client.base_url)
         self.area: str | None = None
         for area in AREAS:
             self.add_mode(area.name, area.make_screen)
@@ -289,6 +299,7 @@ class FlagtuiApp(App[int]):
         old.health.unsubscribe(self._health_changed)
         self.client, self.profile = client, profile
         self.ui_state = UiState(self.ui_state.path, profile.name)
+        self.row_cache = RowCache(self.row_cache.path.parent, profile.name, client.base_url)
         self.area = self.ui_state.get("area") or DEFAULT_AREA
         self.set_class(profile.production, "-production")
         self.connection_note = ""

@@ -12,11 +12,13 @@ if TYPE_CHECKING:
     from flagtui.api import AdminClient
     from flagtui.config import Profile
     from flagtui.triage.source import FailureSource
+    from flagtui.tui.row_cache import RowCache
 
 
 class FlagtuiContext(Protocol):
     client: AdminClient
     profile: Profile
+    row_cache: RowCache
 
     @property
     def read_only(self) -> bool: ...

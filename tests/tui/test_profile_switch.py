@@ -15,6 +15,7 @@ from flagtui.api import AdminClient
 from flagtui.config import store_token
 from flagtui.sandbox import SandboxServer, create_database
 from flagtui.sandbox.demo_data import DEMO_SEED
+from flagtui.tui.row_cache import RowCache
 from flagtui.tui.screens.connect import ConnectScreen
 from flagtui.tui.screens.feature_detail import FeatureDetailScreen
 from flagtui.tui.screens.feature_types import FeatureTypesScreen
@@ -105,6 +106,11 @@ async def test_switching_sandboxes_shows_only_the_second_servers_rows(
         assert only_second[0] in shown
         assert not any(name in shown for name in only_first)
     assert app.client is not None and app.client.profile == "other"
+    # The rows the second profile saw are kept for it, never in the first profile's cache.
+    rows_dir = profiles.parent / "rows"
+    first_cache = RowCache(rows_dir, "sandbox", sandbox.url).path
+    assert not first_cache.exists() or only_second[0] not in first_cache.read_text()
+    assert only_second[0] in RowCache(rows_dir, "other", other_sandbox.url).path.read_text()
 
 
 async def test_production_and_read_only_and_the_area_follow_the_profile(make_app, profiles) -> None:

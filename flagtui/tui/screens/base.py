@@ -20,6 +20,7 @@ check; `write_in_flight` lets a screen refuse a second write while one is under 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
@@ -43,6 +44,7 @@ from flagtui.tui.format import Clock, ago, moment, safe, when
 from flagtui.tui.reads import rerun_of
 from flagtui.tui.widgets.header import FlagtuiHeader
 from flagtui.tui.widgets.keybar import KeyBar
+from flagtui.tui.widgets.table import ResourceTable, Row
 
 if TYPE_CHECKING:
     from flagtui.tui.context import FlagtuiContext
@@ -86,6 +88,7 @@ class IOScreenMixin:
         self._retry_timers: dict[str, Timer] = {}
         self._retry_counts: dict[str, int] = {}
         self._read_at: dict[str, datetime] = {}
+        self._cached_at: dict[str, datetime] = {}  # rows shown from the row cache, saved then
         self._times_utc = Clock.utc
 
     @property
@@ -230,8 +233,11 @@ class IOScreenMixin:
         return None
 
     def rows_age(self, group: str, then: str, shown: str = "rows") -> str:
-        """`then` after the age of what is shown, if an earlier read of the group succeeded."""
+        """`then` after the age of what is shown, if an earlier read of the group succeeded
+        (or the rows shown are the cached ones of an earlier run)."""
         read_at = self._read_at.get(group)
+        if read_at is None and group in self._cached_at:
+            read_at, shown = self._cached_at[group], f"cached {shown}"
         if read_at is None:
             return then
         age = ago((datetime.now(UTC) - read_at).total_seconds())
@@ -240,7 +246,7 @@ class IOScreenMixin:
     def read_failure_text(self, group: str, error: BaseException, shown: str = "rows") -> str:
         """What a failed read means for what is on screen."""
         said = describe_error(error)
-        if group in self._read_at:
+        if group in self._read_at or group in self._cached_at:
             return self.rows_age(group, f"refresh failed: {said}", shown)
         key = self.reload_key()
         return f"Read failed: {said}" + (f"; {key}: try again" if key else "")
@@ -284,6 +290,29 @@ class AreaScreen(IOScreenMixin, Screen[None]):
 
     def compose_body(self) -> ComposeResult:
         yield from ()
+
+    def show_cached_rows(self, group: str, table: ResourceTable[Any], scope: str) -> str | None:
+        """Put in `table` the rows this area showed for `scope` at the end of an earlier run
+        (see `row_cache`), until the read of `group` brings fresh ones; returns the status
+        line's text saying they are cached, and how old, or None when none are."""
+        cached = self.flagtui.row_cache.load(self.AREA, len(table.specs))
+        if cached is None or cached.scope != scope:
+            return None
+        table.set_rows(cached.rows)
+        self._cached_at[group] = cached.saved_at
+        return self.rows_age(group, "refreshing…")
+
+    def showing_cached(self, group: str) -> bool:
+        return group in self._cached_at
+
+    def rows_read(self, group: str, scope: str, rows: Sequence[Row], *, keep: bool) -> None:
+        """Fresh rows of `group` are shown instead of the cached ones; `keep`: they are what
+        the next start shows first (the first page, unfiltered), so they are cached."""
+        self._cached_at.pop(group, None)
+        if keep:  # once they are drawn: a file write must not delay them
+            cast(Screen[Any], self).call_after_refresh(
+                self.flagtui.row_cache.save, self.AREA, scope, rows
+            )
 
 
 class FlagtuiModal(IOScreenMixin, ModalScreen[Any]):

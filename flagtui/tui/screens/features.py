@@ -13,7 +13,9 @@ from typing import Any, ClassVar
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.cache import LRUCache
 from textual.containers import Horizontal
+from textual.widget import Widget
 from textual.widgets import DataTable, Input, Select, Static
 
 from flagtui.api.errors import FlagtuiError
@@ -23,7 +25,7 @@ from flagtui.tui.format import env_flags, options, short_names, staleness, when
 from flagtui.tui.reads import read
 from flagtui.tui.screens.env_toggle import TOGGLE_HELP, EnvironmentToggleScreen
 from flagtui.tui.widgets.project_picker import ProjectPicker
-from flagtui.tui.widgets.table import Column, ResourceTable, Row
+from flagtui.tui.widgets.table import KEPT_PAGES, Column, ResourceTable, Row
 from flagtui.tui.widgets.text import PlainStatic
 
 PAGE_SIZE = 50
@@ -60,6 +62,19 @@ def feature_row(feature: Feature, short: dict[str, str]) -> Row:
     return feature.name, cells
 
 
+def start_filters(project: str) -> dict[str, Any]:
+    """What the filter widgets say until someone changes them: the page a start shows."""
+    return {
+        "query": None,
+        "project": project,
+        "types": [],
+        "states": [],
+        "lifecycle": [],
+        "sort_by": "name",
+        "sort_order": "asc",
+    }
+
+
 class FeaturesScreen(EnvironmentToggleScreen):
     AREA = "features"
     WRITE_ACTIONS = frozenset({"toggle_environment"})
@@ -87,21 +102,38 @@ class FeaturesScreen(EnvironmentToggleScreen):
         self.features: list[Feature] = []
         self._requested: dict[str, Any] | None = None
         self._choices: tuple[list[Project], list[FeatureType]] | None = None
+        self._early_project: str | None = None  # its first page was asked for at start
+        self._page_read = False
+        self._page_status = ""
+        self._choices_failed = False  # said in the status line until they are read
+        self._mounted = asyncio.Event()
+        self._rows_of: LRUCache[int, tuple[list[Feature], list[Row]]] = LRUCache(KEPT_PAGES)
+        self._filter_widgets: dict[str, Widget] = {}  # once mounted (a query walks the screen)
 
     def compose_body(self) -> ComposeResult:
         self.load_choices()  # sent now, answered while the screen is built and drawn
+        table: ResourceTable[Feature] = ResourceTable(COLUMNS, id="features")
+        status = "loading…"
+        remembered = self.flagtui.project
+        if remembered:
+            # The remembered project's first page needs no project list: it goes out now,
+            # with ui-config and the choices, and its rows from the last run show meanwhile.
+            self.project = self._early_project = remembered
+            status = self.show_cached_rows("features", table, remembered) or status
+            self.load_page()
         # The filter widgets (five Selects, costly to build) are mounted into these once the
         # first page shows: rows first, then controls, in the same place.
         yield Horizontal(classes="toolbar", id="toolbar-search")
         yield Horizontal(classes="toolbar", id="toolbar-filters")
-        yield PlainStatic("loading…", id="page-status", classes="status-line")
-        yield ResourceTable(COLUMNS, id="features")
+        yield PlainStatic(status, id="page-status", classes="status-line")
+        yield table
 
     def on_mount(self) -> None:
         self.query_one(ResourceTable).focus()
+        self._mounted.set()
 
     def on_screen_resume(self) -> None:
-        if self.project:
+        if self.project and self._page_read:
             self.load_page()
 
     @work(exclusive=True, group="feature-choices", exit_on_error=False)
@@ -119,7 +151,12 @@ class FeaturesScreen(EnvironmentToggleScreen):
         self.project = remembered if remembered in ids else ids[0]
         self.flagtui.project = self.project
         self.fill_filters()
-        self.restart()
+        self._choices_failed = False
+        early, self._early_project = self._early_project, None
+        if self.project != early or not (self._page_read or self.write_in_flight("features")):
+            self.restart()
+        elif self._page_read:  # said after the early page, the choices' failure is over
+            self.query_one("#page-status", Static).update(self._page_status)
 
     def fill_filters(self) -> None:
         """After a failed first read the filters were mounted empty: give them the choices."""
@@ -143,24 +180,29 @@ class FeaturesScreen(EnvironmentToggleScreen):
         if bar.children:
             return
         projects, types = self._choices or ([], [])
-        project = ProjectPicker(projects, value=self.project)
-        bar.mount(project, Input(placeholder="search features (s)", id="search", compact=True))
-        self.query_one("#toolbar-filters", Horizontal).mount(
+        shown = self.project if any(p.id == self.project for p in projects) else None
+        search = [
+            ProjectPicker(projects, value=shown),
+            Input(placeholder="search features (s)", id="search", compact=True),
+        ]
+        filters = [
             Select[str](options((t.name, t.id) for t in types), prompt="any type", id="type",
                         compact=True),
             Select[str](STATES[1:], prompt="any state", id="state", compact=True),
             Select[str](STAGE_OPTIONS, prompt="any stage", id="stage", compact=True),
             Select[str](SORTS, id="sort", compact=True, allow_blank=False, value="name:asc"),
-        )  # fmt: skip
+        ]  # fmt: skip
+        bar.mount(*search)
+        self.query_one("#toolbar-filters", Horizontal).mount(*filters)
+        self._filter_widgets = {str(w.id): w for w in [*search, *filters]}
 
     def _filters(self) -> dict[str, Any]:
         """What the filter widgets say (their defaults until they are mounted)."""
 
         def value(widget_id: str) -> str:
-            for widget in self.query(f"#{widget_id}").results():
-                chosen = widget.value  # type: ignore[attr-defined]
-                return chosen if isinstance(chosen, str) else ""
-            return ""
+            widget = self._filter_widgets.get(widget_id)
+            chosen = getattr(widget, "value", "")
+            return chosen if isinstance(chosen, str) else ""
 
         def chosen(widget_id: str) -> list[str]:
             picked = value(widget_id)
@@ -183,8 +225,9 @@ class FeaturesScreen(EnvironmentToggleScreen):
         """`fresh`: ask the server, never the client's search cache (the user pressed r)."""
         if self.project is None:
             return
-        status = self.query_one("#page-status", Static)
-        status.update(f"loading page {self.page + 1}…")
+        if self._mounted.is_set() and not self.showing_cached("features"):
+            status = self.query_one("#page-status", Static)
+            status.update(f"loading page {self.page + 1}…", layout="-failed" in status.classes)
         self._requested = self._filters()
         page = await self.flagtui.client.search_features(
             **self._requested,
@@ -192,6 +235,8 @@ class FeaturesScreen(EnvironmentToggleScreen):
             limit=PAGE_SIZE,
             fresh=fresh,
         )
+        await self._mounted.wait()  # the first page may be answered before the screen is built
+        status = self.query_one("#page-status", Static)
         self.total = page.total
         pages = max(1, ceil(page.total / PAGE_SIZE))
         if self.page >= pages:
@@ -199,9 +244,15 @@ class FeaturesScreen(EnvironmentToggleScreen):
             self.load_page(fresh)
             return
         self.features = page.features
-        self.show_rows()
+        rows = self.show_rows()
+        self._page_read = True
+        start = self.page == 0 and self._requested == start_filters(self.project)
+        self.rows_read("features", self.project, rows, keep=start)
         noun = "feature" if page.total == 1 else "features"
-        status.update(f"page {self.page + 1}/{pages} · {page.total} {noun}")
+        self._page_status = f"page {self.page + 1}/{pages} · {page.total} {noun}"
+        if not self._choices_failed:  # else the status line says that, and how to retry
+            # One line (unless it said a failure): nothing moves, no layout to work out again.
+            status.update(self._page_status, layout="-failed" in status.classes)
         self.show_filters_later()
         if self.page + 1 < pages:
             self.prefetch(self.page + 1)
@@ -215,16 +266,27 @@ class FeaturesScreen(EnvironmentToggleScreen):
             )
 
     def io_failed(self, group: str, error: BaseException) -> None:
+        self._choices_failed = self._choices_failed or group == "feature-choices"
         super().io_failed(group, error)
         self.show_filters_later()
 
-    def show_rows(self) -> None:
-        short = short_names({e.name for f in self.features for e in f.environments or []})
-        rows = [feature_row(f, short) for f in self.features]
+    def show_rows(self) -> list[Row]:
+        """The client answers a search it holds with the same page, so a page shown again (
+        PageUp, PageDown) finds its rows ready, which the table then shows without converting
+        them again."""
+        kept = self._rows_of.get(id(self.features))
+        if kept is not None and kept[0] is self.features:
+            rows = kept[1]
+        else:
+            short = short_names({e.name for f in self.features for e in f.environments or []})
+            rows = [feature_row(f, short) for f in self.features]
+            self._rows_of[id(self.features)] = self.features, rows
         # Names get the width the other columns leave, so 80 columns need no horizontal scroll.
         self.query_one(ResourceTable).set_rows(rows, self.features)
+        return rows
 
     def redraw_times(self) -> None:
+        self._rows_of.clear()
         self.show_rows()
 
     def restart(self) -> None:
@@ -271,6 +333,7 @@ class FeaturesScreen(EnvironmentToggleScreen):
 
     def action_reload(self) -> None:
         if self._choices is None:  # the first read failed: start again from the projects
+            self._early_project = None  # and from its first page, whatever became of it
             self.load_choices()
         else:
             self.load_page(fresh=True)

@@ -1,0 +1,63 @@
+"""The shared table keeps rendered lines and cells across row changes (keyed by what they
+show) and adds a page's rows at once: what is drawn must still be the rows of now."""
+
+from __future__ import annotations
+
+from textual.app import App, ComposeResult
+from textual.widgets import DataTable
+
+from flagtui.tui.widgets.table import ResourceTable
+
+from .helpers import visible_text
+
+
+class TableApp(App[None]):
+    def __init__(self) -> None:
+        super().__init__()
+        self.highlighted: list[str | None] = []
+
+    def compose(self) -> ComposeResult:
+        yield ResourceTable([("name", "Name"), ("by", "By")])
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self.highlighted.append(event.row_key.value)
+
+
+def page(prefix: str) -> list[tuple[str, list[str]]]:
+    return [(f"{prefix}-{i}", [f"{prefix}-{i}", f"{prefix}-owner"]) for i in range(8)]
+
+
+async def test_a_page_shown_again_shows_its_own_rows() -> None:
+    app = TableApp()
+    first, second = page("alpha"), page("bravo")
+    async with app.run_test(size=(60, 8)) as pilot:
+        table = app.query_one(ResourceTable)
+        for rows in (first, second, first, second):
+            table.set_rows(rows)
+            await pilot.pause()
+            shown = visible_text(app, "ResourceTable")
+            mine, other = rows[0][0].split("-")[0], "bravo" if rows is first else "alpha"
+            assert f"{mine}-0" in shown and f"{mine}-owner" in shown
+            assert other not in shown
+            assert table.selected_key == f"{mine}-0"
+        await pilot.press("down")
+        await pilot.pause()
+        assert table.selected_key == "bravo-1"
+        assert app.highlighted[-1] == "bravo-1"
+
+
+async def test_a_cell_changed_in_place_is_drawn_anew() -> None:
+    app = TableApp()
+    async with app.run_test(size=(60, 8)) as pilot:
+        table = app.query_one(ResourceTable)
+        table.set_rows([("k", ["same-key", "before"])])
+        await pilot.pause()
+        assert "before" in visible_text(app, "ResourceTable")
+        table.set_rows([("k", ["same-key", "after!"])])  # same widths: updated in place
+        await pilot.pause()
+        shown = visible_text(app, "ResourceTable")
+        assert "after!" in shown and "before" not in shown
+        table.set_rows([("k", ["same-key", "before"])])  # back: from the kept lines
+        await pilot.pause()
+        shown = visible_text(app, "ResourceTable")
+        assert "before" in shown and "after!" not in shown

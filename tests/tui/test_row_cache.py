@@ -1,0 +1,175 @@
+"""Start-up: the last rows shown come from the row cache before the server answers, marked as
+cached with their age, and fresh rows replace them; the remembered project's search goes out
+with ui-config. A slow network is what the sandbox cannot produce: `Held` forwards every
+request to the real sandbox but keeps chosen ones waiting until the test lets them go."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from flagtui.api import AdminClient
+from flagtui.config import Profile
+from flagtui.tui.app import FlagtuiApp
+from flagtui.tui.row_cache import RowCache
+
+from .helpers import screen_text, settle, visible_text
+
+SEARCH = "/api/admin/search/features"
+CACHED = [("cached-only-flag", ["cached-only-flag", "release", "", "", "", "2020-01-01"])]
+
+
+class Held(httpx.AsyncBaseTransport):
+    """The real transport, with the requests `hold` picks kept until `release()`."""
+
+    def __init__(self, hold: Callable[[str], bool]) -> None:
+        self.inner = httpx.AsyncHTTPTransport()
+        self.hold = hold
+        self.gate = asyncio.Event()
+        self.sent: list[str] = []  # paths, in the order they were sent
+        self.answered: list[str] = []
+        self.arrived = asyncio.Condition()
+
+    def release(self) -> None:
+        self.gate.set()
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        self.sent.append(request.url.path)
+        if self.hold(request.url.path):
+            await self.gate.wait()
+        response = await self.inner.handle_async_request(request)
+        self.answered.append(request.url.path)
+        async with self.arrived:
+            self.arrived.notify_all()
+        return response
+
+    async def answer_to(self, path: str) -> None:
+        async with self.arrived:
+            await self.arrived.wait_for(lambda: path in self.answered)
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
+async def first_project(sandbox: Any) -> str:
+    async with AdminClient(sandbox.url, sandbox.admin_token) as client:
+        return (await client.list_projects())[0].id
+
+
+def app_on(
+    sandbox: Any, tmp_path: Path, project: str, transport: Held, name: str = "sandbox"
+) -> FlagtuiApp:
+    """An app whose remembered area is the features of `project` (state in tmp_path)."""
+    state = tmp_path / "state.json"
+    state.write_text(json.dumps({name: {"area": "features", "project": project}}))
+    client = AdminClient(sandbox.url, sandbox.admin_token, profile=name, transport=transport)
+    return FlagtuiApp(client, Profile(name=name, url=sandbox.url), state_path=state)
+
+
+def cache_of(sandbox: Any, tmp_path: Path, name: str = "sandbox") -> RowCache:
+    """The row cache `app_on` uses for that profile (beside its state file)."""
+    return RowCache(tmp_path / "rows", name, sandbox.url)
+
+
+async def first_paint(app: FlagtuiApp, pilot: Any) -> None:
+    """Let the app draw what it has while the held answers wait (no worker can finish)."""
+    for _ in range(6):
+        await pilot.pause()
+
+
+async def test_cached_rows_show_before_the_answer_then_fresh_rows_replace_them(
+    sandbox, tmp_path
+) -> None:
+    project = await first_project(sandbox)
+    cache_of(sandbox, tmp_path).save("features", project, CACHED)
+    held = Held(lambda path: path == SEARCH)
+    app = app_on(sandbox, tmp_path, project, held)
+    async with app.run_test(size=(100, 24)) as pilot:
+        await first_paint(app, pilot)
+        assert "cached-only-flag" in visible_text(app, "#features")
+        status = visible_text(app, "#page-status")
+        assert "cached rows from" in status and ("ago" in status or "just now" in status)
+        assert "refreshing" in status
+        held.release()
+        await settle(app, pilot)
+        assert "cached-only-flag" not in screen_text(app)
+        assert "cached" not in visible_text(app, "#page-status")
+        assert "page 1/" in visible_text(app, "#page-status")
+        fresh = app.screen.query_one("#features").selected_key  # type: ignore[attr-defined]
+    # What the fresh page showed is what the next start finds.
+    again = cache_of(sandbox, tmp_path).load("features", 6)
+    assert again is not None and again.scope == project
+    assert again.rows[0][0] == fresh and "cached-only-flag" not in {k for k, _ in again.rows}
+
+
+async def test_cached_rows_are_server_text_shown_as_written(sandbox, tmp_path) -> None:
+    project = await first_project(sandbox)
+    hostile = ("x", ["[bold]x[/bold]\x1b[31m", "release", "", "", "", ""])
+    cache_of(sandbox, tmp_path).save("features", project, [hostile])
+    held = Held(lambda path: path == SEARCH)
+    app = app_on(sandbox, tmp_path, project, held)
+    async with app.run_test(size=(100, 24)) as pilot:
+        await first_paint(app, pilot)
+        assert "[bold]x[/bold]␛[31m" in visible_text(app, "#features")
+        held.release()
+        await settle(app, pilot)
+
+
+async def test_another_profile_never_sees_the_cached_rows(sandbox, tmp_path) -> None:
+    project = await first_project(sandbox)
+    cache_of(sandbox, tmp_path, "other").save("features", project, CACHED)
+    held = Held(lambda path: path == SEARCH)
+    app = app_on(sandbox, tmp_path, project, held, name="sandbox")
+    async with app.run_test(size=(100, 24)) as pilot:
+        await first_paint(app, pilot)
+        assert "cached-only-flag" not in screen_text(app)
+        assert "cached" not in visible_text(app, "#page-status")
+        held.release()
+        await settle(app, pilot)
+        assert "page 1/" in visible_text(app, "#page-status")
+
+
+def test_another_server_or_area_never_finds_the_cached_rows(tmp_path) -> None:
+    RowCache(tmp_path, "prod", "https://a.example").save("features", "default", CACHED)
+    assert RowCache(tmp_path, "prod", "https://a.example/").load("features", 6) is not None
+    assert RowCache(tmp_path, "prod", "https://b.example").load("features", 6) is None
+    assert RowCache(tmp_path, "prod2", "https://a.example").load("features", 6) is None
+    assert RowCache(tmp_path, "prod", "https://a.example").load("events", 6) is None
+    written = "".join(p.read_text() for p in tmp_path.iterdir())
+    assert "a.example" not in written and "prod" not in written
+
+
+async def test_a_corrupt_cache_is_ignored_silently(sandbox, tmp_path) -> None:
+    project = await first_project(sandbox)
+    cache = cache_of(sandbox, tmp_path)
+    cache.path.parent.mkdir(parents=True)
+    for broken in ('{"version": 1, "key": ', json.dumps({"version": 99, "key": cache.key})):
+        cache.path.write_text(broken)
+        app = app_on(sandbox, tmp_path, project, Held(lambda path: False))
+        async with app.run_test(size=(100, 24), notifications=True) as pilot:
+            await settle(app, pilot)
+            status = visible_text(app, "#page-status")
+            assert "page 1/" in status and "cached" not in status and "failed" not in status
+            assert "Error" not in screen_text(app)
+        assert cache.load("features", 6) is not None  # written again, readable
+
+
+async def test_the_remembered_projects_search_goes_out_with_ui_config(sandbox, tmp_path) -> None:
+    """The search does not wait for ui-config nor the project list: with both held, it is
+    sent (and answered) all the same."""
+    project = await first_project(sandbox)
+    held = Held(lambda path: path != SEARCH)
+    app = app_on(sandbox, tmp_path, project, held)
+    async with app.run_test(size=(100, 24)) as pilot:
+        await asyncio.wait_for(held.answer_to(SEARCH), 10)
+        assert "/api/admin/ui-config" in held.sent and "/api/admin/projects" in held.sent
+        assert "/api/admin/ui-config" not in held.answered
+        held.release()
+        await settle(app, pilot)
+        assert "page 1/" in visible_text(app, "#page-status")
+        assert held.sent.count(SEARCH) == 1  # asked once, not again after the project list
