@@ -15,7 +15,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.cache import LRUCache
 from textual.containers import Horizontal
-from textual.widget import Widget
+from textual.widget import AwaitMount, Widget
 from textual.widgets import DataTable, Input, Select, Static
 
 from flagtui.api.errors import FlagtuiError
@@ -109,6 +109,7 @@ class FeaturesScreen(EnvironmentToggleScreen):
         self._mounted = asyncio.Event()
         self._rows_of: LRUCache[int, tuple[list[Feature], list[Row]]] = LRUCache(KEPT_PAGES)
         self._filter_widgets: dict[str, Widget] = {}  # once mounted (a query walks the screen)
+        self._filters_mounted: list[AwaitMount] = []
 
     def compose_body(self) -> ComposeResult:
         self.load_choices()  # sent now, answered while the screen is built and drawn
@@ -150,6 +151,8 @@ class FeaturesScreen(EnvironmentToggleScreen):
         remembered = self.flagtui.project
         self.project = remembered if remembered in ids else ids[0]
         self.flagtui.project = self.project
+        for mounting in self._filters_mounted:  # mounted, but maybe not yet composed
+            await mounting
         self.fill_filters()
         self._choices_failed = False
         early, self._early_project = self._early_project, None
@@ -192,8 +195,10 @@ class FeaturesScreen(EnvironmentToggleScreen):
             Select[str](STAGE_OPTIONS, prompt="any stage", id="stage", compact=True),
             Select[str](SORTS, id="sort", compact=True, allow_blank=False, value="name:asc"),
         ]  # fmt: skip
-        bar.mount(*search)
-        self.query_one("#toolbar-filters", Horizontal).mount(*filters)
+        self._filters_mounted = [
+            bar.mount(*search),
+            self.query_one("#toolbar-filters", Horizontal).mount(*filters),
+        ]
         self._filter_widgets = {str(w.id): w for w in [*search, *filters]}
 
     def _filters(self) -> dict[str, Any]:
