@@ -39,6 +39,9 @@ DETAILS = {
     "event": ("events", ["enter"]),
     "change-request": ("change-requests", ["enter"]),
     "delete-confirm": ("change-requests", ["d"]),
+    "failures-grouped": ("failures", ["equals_sign"]),
+    "toggle-picker": ("features", ["t"]),
+    "toggle-production": ("features", ["t", "down", "down", "down", "enter"]),
 }
 
 
