@@ -18,10 +18,13 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # tests.tui.helpers: the Pilot tests' own wait for idle
 
 from flagtui.api import AdminClient  # noqa: E402
+from flagtui.archive.demo import DemoCollector  # noqa: E402
+from flagtui.archive.location import sqlite_url  # noqa: E402
 from flagtui.config import Profile  # noqa: E402
 from flagtui.sandbox import SandboxServer, create_database  # noqa: E402
 from flagtui.tui.app import FlagtuiApp  # noqa: E402
 from flagtui.tui.areas import AREAS  # noqa: E402
+from flagtui.tui.triage_view import TimeWindow  # noqa: E402
 from tests.tui.helpers import settle  # noqa: E402
 
 OUT = ROOT / "screenshots"
@@ -37,11 +40,15 @@ async def shoot(
     keys: list[str],
     name: str,
     state_dir: Path,
+    archive_url: str | None = None,
+    shown_url: str = SHOWN_URL,
 ) -> None:
+    TimeWindow.chosen = None  # each picture starts at its source's default window
     state = state_dir / f"{name}.json"
     state.write_text(json.dumps({"demo": {"area": area, "project": PROJECT}}))
     client = AdminClient(server.url, server.admin_token, profile="demo")
-    app = FlagtuiApp(client, Profile(name="demo", url=SHOWN_URL), state_path=state)
+    profile = Profile(name="demo", url=shown_url, archive_url=archive_url)
+    app = FlagtuiApp(client, profile, state_path=state)
     async with app.run_test(size=size) as pilot:
         await settle(app, pilot)
         for key in keys:
@@ -49,6 +56,27 @@ async def shoot(
             await settle(app, pilot)
         app.save_screenshot(filename=f"{name}.svg", path=str(OUT))
     await client.aclose()
+
+
+async def shoot_archive(tmp: Path) -> None:
+    """The failures view and the integrations' sparklines on a delivery archive with a week of
+    history, as `flagtui demo` shows them: present-day data, so these pictures change daily."""
+    db, archive = tmp / "week.db", tmp / "week-archive.db"
+    create_database(db, size="demo", now=None)
+    with SandboxServer(db) as server:
+        collector = DemoCollector(sqlite_url(archive), server.url, server.admin_token).start()
+        try:
+            collector.first_poll.wait(timeout=60)
+        finally:
+            collector.stop()
+        # The archive is keyed to the server it reads, so the header names the real port here.
+        url = sqlite_url(archive)
+        for name, area, keys in [
+            ("failures-archive-week", "failures", ["w"]),
+            ("failures-archive-grouped", "failures", ["w", "equals_sign"]),
+            ("integrations-archive-week", "integrations", ["w"]),
+        ]:
+            await shoot(server, area, (120, 40), keys, name, tmp, url, server.url)
 
 
 async def main() -> int:
@@ -63,8 +91,12 @@ async def main() -> int:
                     await shoot(server, area.name, (80, 24), [], f"{area.name}-80x24", Path(tmp))
             await shoot(server, "features", (120, 40), ["enter"], "feature-detail", Path(tmp))
             await shoot(server, "failures", (120, 40), ["enter"], "delivery-detail", Path(tmp))
-            await shoot(server, "failures", (120, 40), ["m"], "failures-grouped", Path(tmp))
+            await shoot(
+                server, "failures", (120, 40), ["equals_sign"], "failures-grouped", Path(tmp)
+            )
             await shoot(server, "events", (120, 40), ["enter"], "event-diff", Path(tmp))
+            await shoot(server, "features", (80, 24), ["t"], "toggle-80x24", Path(tmp))
+        await shoot_archive(Path(tmp))
     print(f"screenshots written to {OUT}")
     return 0
 

@@ -121,7 +121,8 @@ def oldest_stored(conn: Connection, server: str) -> datetime | None:
 def histogram(
     conn: Connection, server: str, since: datetime, until: datetime, buckets: int
 ) -> dict[int, list[int]]:
-    """Failures per integration in `buckets` equal slices of [since, until), oldest first."""
+    """Failures per integration in `buckets` equal slices of [since, until), oldest first;
+    every integration the archive knows has its list (zeros when nothing failed)."""
     width = (until - since).total_seconds() / buckets
     bucket = func.floor((epoch_seconds(D.c.created_at) - since.timestamp()) / width)
     rows = conn.execute(
@@ -130,7 +131,7 @@ def histogram(
         .where(D.c.created_at >= since, D.c.created_at < until)
         .group_by(D.c.integration_id, bucket)
     ).all()
-    counts: dict[int, list[int]] = {}
+    counts = {ref.id: [0] * buckets for ref in integrations(conn, server)}
     for integration_id, index, count in rows:
         slot = min(max(int(index), 0), buckets - 1)
         counts.setdefault(integration_id, [0] * buckets)[slot] += count
