@@ -36,32 +36,19 @@ from harness import (
 RTTS_MS = (0, 50, 150)
 
 
-def newest_failure_provider(sb: Sandbox) -> str | None:
-    """The provider of the newest delivery that did not fully succeed, among every addon's
-    newest 100 (what the failures view reads)."""
-    newest: tuple[str, str] | None = None
-    for addon in sb.get("/api/admin/addons")["addons"]:
-        events = sb.get(f"/api/admin/addons/{addon['id']}/events", limit=100)
-        for delivery in events["integrationEvents"]:
-            if delivery["state"] != "success":
-                stamp = (delivery["createdAt"], addon["provider"])
-                newest = max(newest or stamp, stamp)
-    return newest[1] if newest else None
-
-
 def bench_network(demo: Sandbox, runs: int) -> dict[str, Any]:
     marker = marker_of(demo.first_feature())
     project = demo.first_project()
-    provider = newest_failure_provider(demo)
     failures_key = areas()["failures"].key
 
     def fresh(t: Term) -> bool:
         return t.has(marker) and t.has("page 1/")
 
     def failures_read(t: Term) -> bool:
+        """The failures view's status counts what it read ("window all (w) · 202 failures")."""
         left_features = not t.has("page 1/")
         busy = t.has("loading") or t.has("reading")
-        return left_features and not busy and (provider is None or t.has(provider))
+        return left_features and not busy and t.has(" failures · ")
 
     startup: dict[int, list[float]] = {}
     cached: dict[int, list[float]] = {}
