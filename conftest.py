@@ -16,6 +16,10 @@ ROOT = Path(__file__).parent
 CANARY = "flagtui-canary-"  # tests that build a token of their own start it with this
 DATABASE_SUFFIXES = (".db", ".db-wal", ".db-shm")
 COMMITTED_ARTIFACTS = ("screenshots/*.svg", "tests/**/__snapshots__/**/*.svg", "bench/*.json")
+# pytest-textual-snapshot writes this on a snapshot failure, with every environment variable
+# of the run in it (the real server's token included): redacted before the scan.
+SNAPSHOT_REPORT = ROOT / "snapshot_report.html"
+REDACTED = b"[token redacted by the secret scan]"
 _captured: list[tuple[str, str]] = []
 
 
@@ -39,6 +43,22 @@ def artifact_files(basetemp: Path | None) -> Iterator[Path]:
                 yield path
     for pattern in COMMITTED_ARTIFACTS:
         yield from ROOT.glob(pattern)
+    if SNAPSHOT_REPORT.exists():
+        yield SNAPSHOT_REPORT
+
+
+def redact(path: Path, tokens: set[str]) -> int:
+    """Replace each token in the file; how many kinds of token were found."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return 0
+    found = [t.encode() for t in tokens if len(t) >= 12 and t.encode() in data]
+    for token in found:
+        data = data.replace(token, REDACTED)
+    if found:
+        path.write_bytes(data)
+    return len(found)
 
 
 def find_leaks(
@@ -66,12 +86,14 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
         _captured.append((f"{report.nodeid} (failure text)", report.longreprtext))
 
 
+@pytest.hookimpl(trylast=True)  # after the snapshot plugin has written its report
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     factory = getattr(session.config, "_tmp_path_factory", None)
     basetemp = factory.getbasetemp() if factory is not None else None
     tokens = tokens_in_databases(basetemp) if basetemp else set()
     if os.environ.get("UNLEASH_API_TOKEN"):
         tokens.add(os.environ["UNLEASH_API_TOKEN"])
+    redacted = redact(SNAPSHOT_REPORT, tokens)
     leaks = find_leaks(tokens, artifact_files(basetemp), _captured)
     reporter = session.config.pluginmanager.get_plugin("terminalreporter")
     if reporter is not None:
@@ -79,6 +101,10 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
             f"secret scan: {len(tokens)} tokens looked for in the run's artifacts and output: "
             + ("none found" if not leaks else f"FOUND in {len(leaks)} places")
         )
+        if redacted:
+            reporter.write_line(
+                f"secret scan: {redacted} tokens redacted from {SNAPSHOT_REPORT.name}"
+            )
         for where in leaks:
             reporter.write_line(f"  token leaked into: {where}", red=True)
     if leaks:

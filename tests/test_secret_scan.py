@@ -42,3 +42,12 @@ def test_databases_and_credentials_files_are_not_artifacts(tmp_path):
         (tmp_path / name).write_text("x")
     names = {p.name for p in scan.artifact_files(tmp_path) if p.parent == tmp_path}
     assert names == {"shot.svg"}
+
+
+def test_the_snapshot_report_is_redacted(tmp_path):
+    """pytest-textual-snapshot's failure report holds the run's environment variables."""
+    report = tmp_path / "snapshot_report.html"
+    report.write_text(f"<td>UNLEASH_API_TOKEN</td><td>{TOKEN}</td> and again {TOKEN}")
+    assert scan.redact(report, {TOKEN, "short"}) == 1
+    assert TOKEN not in report.read_text() and "redacted" in report.read_text()
+    assert scan.find_leaks({TOKEN}, [report], []) == []

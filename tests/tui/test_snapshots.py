@@ -56,6 +56,9 @@ def test_profile_picker_snapshot(snap_compare, make_app, tmp_path, monkeypatch) 
         encoding="utf-8",
     )
     monkeypatch.setenv("FLAGTUI_CONFIG", str(config))
+    # UNLEASH_URL (set when the real-server suites run) would add an "env" profile to the list.
+    monkeypatch.delenv("UNLEASH_URL", raising=False)
+    monkeypatch.delenv("UNLEASH_API_TOKEN", raising=False)
     app = make_app(shown_url=URL)
 
     async def run_before(pilot) -> None:
