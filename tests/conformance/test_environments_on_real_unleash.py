@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from flagtui.api import AdminClient, errors
+from flagtui.api.capabilities import parse_version
 
 pytestmark = pytest.mark.unleash
 
@@ -77,8 +78,14 @@ async def test_link_an_environment_back(real_client, unleash_admin):
         with pytest.raises(errors.ConflictError) as again:
             await real_client.add_project_environment("default", "development")
         assert again.value.name == "NameExistsError"
-        with pytest.raises(errors.ValidationError, match="Environment nope does not exist"):
-            await real_client.add_project_environment("default", "nope")
+        version = parse_version(real_client.server.version) if real_client.server else None
+        if version is not None and version < (7, 0, 0):
+            # Unleash 6.x inserts first: a 500 from the database's foreign key.
+            with pytest.raises(errors.ServerError, match="foreign key"):
+                await real_client.add_project_environment("default", "nope")
+        else:
+            with pytest.raises(errors.ValidationError, match="Environment nope does not exist"):
+                await real_client.add_project_environment("default", "nope")
     finally:  # whatever happened above, development is linked again
         await unleash_admin.post(
             "/api/admin/projects/default/environments", json={"environment": "development"}
