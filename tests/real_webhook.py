@@ -47,3 +47,27 @@ def create_failing_webhook(http: httpx.Client, label: str, slug: str) -> int:
         if http.get(f"/api/admin/addons/{addon_id}/events").json()["integrationEvents"]:
             return addon_id
     pytest.fail(f"real Unleash recorded no webhook delivery within {DELIVERY_WAIT_S} s")
+
+
+# Real Unleash 8.2.0 keeps delivering to a deleted integration for about a minute (it caches
+# the list) and then ends on a foreign key violation: tests switch integrations off, never
+# delete them.
+WRITABLE = ("provider", "description", "parameters", "events", "projects", "environments")
+
+
+def switched_off(addon: dict[str, object]) -> dict[str, object]:
+    """The PUT body that keeps the integration's configuration and switches it off (masked
+    secrets sent back as listed: the server keeps the stored ones)."""
+    return {k: addon[k] for k in WRITABLE if addon.get(k) is not None} | {"enabled": False}
+
+
+def retire_webhook(http: httpx.Client, addon_id: int) -> None:
+    addon = http.get(f"/api/admin/addons/{addon_id}")
+    if addon.status_code == 200:
+        http.put(f"/api/admin/addons/{addon_id}", json=switched_off(addon.json()))
+
+
+async def retire_webhook_async(http: httpx.AsyncClient, addon_id: int) -> None:
+    addon = await http.get(f"/api/admin/addons/{addon_id}")
+    if addon.status_code == 200:
+        await http.put(f"/api/admin/addons/{addon_id}", json=switched_off(addon.json()))

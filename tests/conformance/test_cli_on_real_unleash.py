@@ -9,6 +9,7 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
+from real_webhook import retire_webhook
 
 from flagtui.cli import main
 
@@ -64,7 +65,7 @@ def webhook(http) -> Iterator[int]:
     )
     assert created.status_code in (200, 201), created.text
     yield created.json()["id"]
-    http.delete(f"/api/admin/addons/{created.json()['id']}")
+    retire_webhook(http, created.json()["id"])
 
 
 def test_reads(run, flag):

@@ -21,6 +21,7 @@ from typing import Any
 import httpx
 import pytest
 from hostile_pty import Walk, open_flagtui
+from real_webhook import retire_webhook_async
 
 from flagtui.sandbox import hostile_data as hx
 
@@ -77,7 +78,7 @@ async def hostile_on_unleash(unleash_admin: httpx.AsyncClient) -> AsyncIterator[
         yield Hostile(name, description, addon_id)
     finally:
         if addon_id is not None:
-            await unleash_admin.delete(f"/api/admin/addons/{addon_id}")
+            await retire_webhook_async(unleash_admin, addon_id)
         await unleash_admin.delete(f"{FEATURES}/{name}")
         await unleash_admin.post("/api/admin/projects/default/delete", json={"features": [name]})
 

@@ -22,7 +22,7 @@ from typing import Any
 import httpx
 import pytest
 from real_revive import wait_until_revived
-from real_webhook import create_failing_webhook
+from real_webhook import create_failing_webhook, retire_webhook_async
 from textual.command import CommandList, CommandPalette
 from textual.widgets import Checkbox, Input
 
@@ -274,7 +274,7 @@ async def test_integration_disabled_and_enabled_again_from_the_tui(server: Serve
         assert mine[:2] == [True, False]
     finally:
         if server.admin is not None:
-            await server.admin.delete(f"/api/admin/addons/{addon_id}")
+            await retire_webhook_async(server.admin, addon_id)
 
 
 async def test_environment_removal_after_typing_its_name(server: Server) -> None:
