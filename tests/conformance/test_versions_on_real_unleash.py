@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from real_revive import wait_until_revived
 
 from flagtui.api import NotSupported
 from flagtui.api.capabilities import parse_version
@@ -86,6 +87,7 @@ async def test_archived_flags_are_found_on_every_version(real_client, real_featu
     found = await real_client.find_archived_feature("default", real_feature)
     assert found is not None and found.is_archived
     await real_client.revive_features("default", [real_feature])
+    await wait_until_revived(real_client, "default", real_feature)  # before the fixture deletes it
 
 
 async def test_lifecycle_says_what_it_needs_where_its_flag_is_off(real_client, real_feature):
