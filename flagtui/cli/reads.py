@@ -10,6 +10,7 @@ from flagtui.api import AdminClient
 from flagtui.api.models import EventRecord, Feature
 from flagtui.cli.exits import UsageError
 from flagtui.cli.output import Printer
+from flagtui.triage.source import aware
 
 FEATURE_PAGE = 100
 MAX_FEATURE_PAGES = 100  # 10,000 flags: a bound, not a limit anyone should meet
@@ -69,11 +70,6 @@ async def event_search(client: AdminClient, out: Printer, args: argparse.Namespa
             break
         cursor = page.next_cursor
     out.many(found[: args.limit])
-
-
-def aware(value: datetime) -> datetime:
-    """A time from the API, with its zone (UTC when the server left it out)."""
-    return value if value.tzinfo else value.replace(tzinfo=UTC)
 
 
 async def integration_list(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:

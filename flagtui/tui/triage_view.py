@@ -13,6 +13,7 @@ from rich.text import Text
 
 from flagtui.api.models import IntegrationEvent
 from flagtui.triage.records import Failure, FailureGroup, FailureWindow, IntegrationRef, Origin
+from flagtui.triage.source import aware
 from flagtui.tui.format import ago, delivery_state, moment, when
 from flagtui.tui.masking import mask_urls
 
@@ -60,10 +61,6 @@ def window_since(name: str, now: datetime) -> datetime | None:
 
 def now_utc() -> datetime:
     return datetime.now(UTC)
-
-
-def aware(value: datetime) -> datetime:
-    return value if value.tzinfo else value.replace(tzinfo=UTC)
 
 
 def age(value: datetime, now: datetime) -> str:
