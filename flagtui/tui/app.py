@@ -28,9 +28,7 @@ from textual.worker import Worker, WorkerState
 
 from flagtui.api import AdminClient, ApiError
 from flagtui.api.health import Health
-from flagtui.archive.source import ArchiveSource, failure_source
 from flagtui.config import ConfigError, Interrupted, Profile, load_config
-from flagtui.triage.source import FailureSource
 from flagtui.tui.areas import AREAS, AREAS_BY_NAME, DEFAULT_AREA
 from flagtui.tui.context import FlagtuiContext
 from flagtui.tui.format import Clock, clean, moment
@@ -45,6 +43,7 @@ from flagtui.tui.widgets.profile_picker import ProfilePickerModal
 if TYPE_CHECKING:
     from textual.command import Provider
 
+    from flagtui.triage.source import FailureSource
     from flagtui.tui.palette import PaletteHost
 
 # A dropped SSH session sends SIGHUP; service managers and `kill` send SIGTERM.
@@ -254,14 +253,19 @@ class FlagtuiApp(App[int]):
         """The one place the failures view and the integrations' sparklines get their source:
         the profile's delivery archive when it has one, else the live server; one per client,
         so the archive is opened once."""
+        from flagtui.archive.source import failure_source  # the on-call views: not at start
+
         if self._failures is None or self._failures[0] is not self.client:
             self._close_failure_source()
             self._failures = (self.client, failure_source(self.profile, self.client))
         return self._failures[1]
 
     def _close_failure_source(self) -> None:
-        if self._failures is not None and isinstance(self._failures[1], ArchiveSource):
-            self._failures[1].close()
+        if self._failures is not None:
+            from flagtui.archive.source import ArchiveSource
+
+            if isinstance(self._failures[1], ArchiveSource):  # it holds its database open
+                self._failures[1].close()
         self._failures = None
 
     def switch_area(self, name: str) -> AwaitMount:
