@@ -7,6 +7,7 @@ Nothing here imports Textual except to launch the TUI (an import-linter contract
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -24,7 +25,15 @@ def tui_args(argv: Sequence[str]) -> argparse.Namespace | None:
     return None if rest else args
 
 
+def without_pydantic_plugins() -> None:
+    """flagtui has no use for pydantic's plugins (observability hooks); looking for them scans
+    every installed package's entry points when the first model is built: 10-30 ms of a start.
+    `PYDANTIC_DISABLE_PLUGINS` is pydantic's own switch; one set by the user is kept."""
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    without_pydantic_plugins()
     tui = tui_args(sys.argv[1:] if argv is None else argv)
     if tui is not None:
         from flagtui.tui.launch import run_tui

@@ -35,3 +35,15 @@ def test_the_tui_is_opened_without_the_commands_parser(argv, profile):
 )
 def test_anything_else_goes_to_the_full_parser(argv):
     assert tui_args(argv) is None
+
+
+def test_pydantic_does_not_look_for_plugins_at_start():
+    code = (
+        "import os; os.environ.pop('PYDANTIC_DISABLE_PLUGINS', None);"
+        " import flagtui.cli; flagtui.cli.without_pydantic_plugins();"
+        " import flagtui.config, flagtui.api.models; from pydantic.plugin import _loader;"
+        " flagtui.api.models.Feature.model_validate({'name': 'f'});"
+        " print(_loader._plugins)"
+    )
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert loaded.stdout.strip() == "None", loaded.stderr  # {} once the packages were scanned
