@@ -29,7 +29,7 @@ from textual.worker import Worker, WorkerState
 from flagtui.api import AdminClient, ApiError
 from flagtui.api.health import Health
 from flagtui.config import ConfigError, Interrupted, Profile, load_config
-from flagtui.tui.areas import AREAS, AREAS_BY_NAME, DEFAULT_AREA
+from flagtui.tui.areas import AREAS, AREAS_BY_NAME, DEFAULT_AREA, Area
 from flagtui.tui.context import FlagtuiContext
 from flagtui.tui.format import Clock, clean, moment
 from flagtui.tui.profile_switch import open_profile
@@ -151,7 +151,7 @@ class FlagtuiApp(App[int]):
         self.row_cache = RowCache(rows_dir, profile.name, client.base_url)
         self.area: str | None = None
         for area in AREAS:
-            self.add_mode(area.name, area.make_screen)
+            self.add_mode(area.name, partial(self._area_screen, area))
         self.add_mode(CONNECT_MODE, ConnectScreen)
 
     @property
@@ -247,7 +247,15 @@ class FlagtuiApp(App[int]):
         """Every area is built again when next shown (none may be the current mode)."""
         for area in AREAS:
             self.remove_mode(area.name)
-            self.add_mode(area.name, area.make_screen)
+            self.add_mode(area.name, partial(self._area_screen, area))
+
+    def _area_screen(self, area: Area) -> Screen[None]:
+        """An area's screen, marked as styled by the stylesheet as it is now: else Textual
+        parses every stylesheet again, twice, when its mode is first shown (about 30 ms of a
+        start here), though an area screen brings no CSS of its own."""
+        screen = area.make_screen()
+        screen._css_update_count = self._css_update_count
+        return screen
 
     def failure_source(self) -> FailureSource:
         """The one place the failures view and the integrations' sparklines get their source:
