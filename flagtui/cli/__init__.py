@@ -6,11 +6,39 @@ Nothing here imports Textual except to launch the TUI (an import-linter contract
 
 from __future__ import annotations
 
+import argparse
+import os
 import sys
 from collections.abc import Sequence
 
 
+def tui_args(argv: Sequence[str]) -> argparse.Namespace | None:
+    """`flagtui` and `flagtui -P NAME` open the TUI: read without building every command's
+    parser and importing their modules (a few hundredths of a second of every start). None for
+    anything else, which the full parser reads."""
+    only = argparse.ArgumentParser(add_help=False, exit_on_error=False)
+    only.add_argument("-P", "--profile")
+    try:
+        args, rest = only.parse_known_args(argv)
+    except argparse.ArgumentError:
+        return None
+    return None if rest else args
+
+
+def without_pydantic_plugins() -> None:
+    """flagtui has no use for pydantic's plugins (observability hooks); looking for them scans
+    every installed package's entry points when the first model is built: 10-30 ms of a start.
+    `PYDANTIC_DISABLE_PLUGINS` is pydantic's own switch; one set by the user is kept."""
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    without_pydantic_plugins()
+    tui = tui_args(sys.argv[1:] if argv is None else argv)
+    if tui is not None:
+        from flagtui.tui.launch import run_tui
+
+        return run_tui(tui)
     from flagtui.cli.parser import build_parser
 
     parser = build_parser()

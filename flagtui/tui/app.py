@@ -28,10 +28,8 @@ from textual.worker import Worker, WorkerState
 
 from flagtui.api import AdminClient, ApiError
 from flagtui.api.health import Health
-from flagtui.archive.source import ArchiveSource, failure_source
 from flagtui.config import ConfigError, Interrupted, Profile, load_config
-from flagtui.triage.source import FailureSource
-from flagtui.tui.areas import AREAS, AREAS_BY_NAME, DEFAULT_AREA
+from flagtui.tui.areas import AREAS, AREAS_BY_NAME, DEFAULT_AREA, Area
 from flagtui.tui.context import FlagtuiContext
 from flagtui.tui.format import Clock, clean, moment
 from flagtui.tui.profile_switch import open_profile
@@ -45,6 +43,7 @@ from flagtui.tui.widgets.profile_picker import ProfilePickerModal
 if TYPE_CHECKING:
     from textual.command import Provider
 
+    from flagtui.triage.source import FailureSource
     from flagtui.tui.palette import PaletteHost
 
 # A dropped SSH session sends SIGHUP; service managers and `kill` send SIGTERM.
@@ -152,7 +151,7 @@ class FlagtuiApp(App[int]):
         self.row_cache = RowCache(rows_dir, profile.name, client.base_url)
         self.area: str | None = None
         for area in AREAS:
-            self.add_mode(area.name, area.make_screen)
+            self.add_mode(area.name, partial(self._area_screen, area))
         self.add_mode(CONNECT_MODE, ConnectScreen)
 
     @property
@@ -248,20 +247,33 @@ class FlagtuiApp(App[int]):
         """Every area is built again when next shown (none may be the current mode)."""
         for area in AREAS:
             self.remove_mode(area.name)
-            self.add_mode(area.name, area.make_screen)
+            self.add_mode(area.name, partial(self._area_screen, area))
+
+    def _area_screen(self, area: Area) -> Screen[None]:
+        """An area's screen, marked as styled by the stylesheet as it is now: else Textual
+        parses every stylesheet again, twice, when its mode is first shown (about 30 ms of a
+        start here), though an area screen brings no CSS of its own."""
+        screen = area.make_screen()
+        screen._css_update_count = self._css_update_count
+        return screen
 
     def failure_source(self) -> FailureSource:
         """The one place the failures view and the integrations' sparklines get their source:
         the profile's delivery archive when it has one, else the live server; one per client,
         so the archive is opened once."""
+        from flagtui.archive.source import failure_source  # the on-call views: not at start
+
         if self._failures is None or self._failures[0] is not self.client:
             self._close_failure_source()
             self._failures = (self.client, failure_source(self.profile, self.client))
         return self._failures[1]
 
     def _close_failure_source(self) -> None:
-        if self._failures is not None and isinstance(self._failures[1], ArchiveSource):
-            self._failures[1].close()
+        if self._failures is not None:
+            from flagtui.archive.source import ArchiveSource
+
+            if isinstance(self._failures[1], ArchiveSource):  # it holds its database open
+                self._failures[1].close()
         self._failures = None
 
     def switch_area(self, name: str) -> AwaitMount:

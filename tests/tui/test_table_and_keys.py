@@ -101,6 +101,24 @@ async def test_page_down_is_read_ahead_and_escape_leaves_the_search_box(make_app
         assert isinstance(app.focused, ResourceTable)
 
 
+async def test_a_page_already_read_is_drawn_by_the_key_press_itself(make_app) -> None:
+    """PageDown and PageUp between pages the client holds draw them while the key is handled,
+    with no worker's round trip in between (issue 17: paging as fast as a cursor move)."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        app.screen.query_one("#project", Select).value = "mobile-app"  # 66 features: 2 pages
+        await settle(app, pilot)
+        status = app.screen.query_one("#page-status")
+        sent = app.client.requests_sent
+        for delta, shown in ((1, "page 2/2"), (-1, "page 1/2"), (1, "page 2/2")):
+            await app.screen.run_action(f"page({delta})")
+            assert shown in str(status.render())  # already, before any other task ran
+            await pilot.pause()
+            assert shown in visible_text(app, "#page-status")
+        assert app.client.requests_sent == sent
+
+
 @pytest.mark.parametrize("area", ["events", "users", "failures"])
 async def test_tables_fit_80_columns(make_app, tmp_path, area: str) -> None:
     """Fails on main for events: its columns were wider than the screen (the last one cut at

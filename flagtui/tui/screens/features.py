@@ -19,7 +19,7 @@ from textual.widget import AwaitMount, Widget
 from textual.widgets import DataTable, Input, Select, Static
 
 from flagtui.api.errors import FlagtuiError
-from flagtui.api.models import Feature, FeatureType, Project
+from flagtui.api.models import Feature, FeaturePage, FeatureType, Project
 from flagtui.contract import LIFECYCLE_STAGES
 from flagtui.tui.format import env_flags, options, short_names, staleness, when
 from flagtui.tui.reads import read
@@ -241,6 +241,11 @@ class FeaturesScreen(EnvironmentToggleScreen):
             fresh=fresh,
         )
         await self._mounted.wait()  # the first page may be answered before the screen is built
+        self.show_page(page, fresh)
+
+    def show_page(self, page: FeaturePage, fresh: bool = False) -> None:
+        if self.project is None:
+            return
         status = self.query_one("#page-status", Static)
         self.total = page.total
         pages = max(1, ceil(page.total / PAGE_SIZE))
@@ -259,8 +264,14 @@ class FeaturesScreen(EnvironmentToggleScreen):
             # One line (unless it said a failure): nothing moves, no layout to work out again.
             status.update(self._page_status, layout="-failed" in status.classes)
         self.show_filters_later()
-        if self.page + 1 < pages:
+        if self.page + 1 < pages and self.held_page(self.page + 1) is None:
             self.prefetch(self.page + 1)
+
+    def held_page(self, page: int) -> FeaturePage | None:
+        """The page if the client holds it (read ahead, or shown before): no wait, no worker."""
+        return self.flagtui.client.held_features(
+            **self._filters(), offset=page * PAGE_SIZE, limit=PAGE_SIZE
+        )
 
     @work(exclusive=True, group="features-prefetch", exit_on_error=False)
     async def prefetch(self, page: int) -> None:
@@ -332,9 +343,17 @@ class FeaturesScreen(EnvironmentToggleScreen):
     def action_page(self, delta: int) -> None:
         pages = max(1, ceil(self.total / PAGE_SIZE))
         target = min(max(self.page + delta, 0), pages - 1)
-        if target != self.page:
-            self.page = target
+        if target == self.page:
+            return
+        self.page = target
+        held = self.held_page(target) if self._mounted.is_set() else None
+        if held is None:
             self.load_page()
+            return
+        # Shown at once: a page already read costs a draw, not a worker's round trip.
+        self.workers.cancel_group(self, "features")
+        self._requested = self._filters()
+        self.show_page(held)
 
     def action_reload(self) -> None:
         if self._choices is None:  # the first read failed: start again from the projects

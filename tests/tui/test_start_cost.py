@@ -1,0 +1,70 @@
+"""What a start pays for before its first frame (issue 17): modules imported, stylesheets parsed.
+
+Not timed (the bench times): each checks that a cost that was removed stays removed."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from textual.css.stylesheet import Stylesheet
+
+from flagtui.cli import tui_args
+
+from .helpers import screen_text, settle
+
+
+def test_the_start_path_leaves_the_commands_and_the_on_call_modules_until_they_are_used():
+    code = (
+        "import sys, flagtui.cli, flagtui.tui.launch, flagtui.tui.app;"
+        " import flagtui.tui.screens.features;"
+        " flagtui.cli.tui_args(['-P', 'prod']);"
+        " print(sorted(m for m in sys.modules"
+        " if m.startswith(('flagtui.archive', 'flagtui.triage', 'flagtui.cli.'))))"
+    )
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert loaded.stdout.strip() == "[]", loaded.stderr
+
+
+@pytest.mark.parametrize(
+    ("argv", "profile"), [([], None), (["-P", "prod"], "prod"), (["--profile=prod"], "prod")]
+)
+def test_the_tui_is_opened_without_the_commands_parser(argv, profile):
+    args = tui_args(argv)
+    assert args is not None and args.profile == profile
+
+
+@pytest.mark.parametrize(
+    "argv", [["--help"], ["--version"], ["feature", "list"], ["-P"], ["-P", "x", "demo"], ["-x"]]
+)
+def test_anything_else_goes_to_the_full_parser(argv):
+    assert tui_args(argv) is None
+
+
+def test_pydantic_does_not_look_for_plugins_at_start():
+    code = (
+        "import os; os.environ.pop('PYDANTIC_DISABLE_PLUGINS', None);"
+        " import flagtui.cli; flagtui.cli.without_pydantic_plugins();"
+        " import flagtui.config, flagtui.api.models; from pydantic.plugin import _loader;"
+        " flagtui.api.models.Feature.model_validate({'name': 'f'});"
+        " print(_loader._plugins)"
+    )
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert loaded.stdout.strip() == "None", loaded.stderr  # {} once the packages were scanned
+
+
+async def test_the_first_area_is_shown_without_parsing_the_stylesheets_again(make_app, monkeypatch):
+    """Fails on main before: Textual parsed every stylesheet twice more when the first area's
+    mode was shown (about 30 ms of a start)."""
+    reparsed = []
+    parse = Stylesheet.reparse
+    monkeypatch.setattr(Stylesheet, "reparse", lambda sheet: reparsed.append(parse(sheet)))
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        assert "page 1/" in screen_text(app)
+        await pilot.press("2")  # another area, built now: the same
+        await settle(app, pilot)
+        assert "Lifetime" in screen_text(app)
+    assert reparsed == []
