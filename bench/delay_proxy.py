@@ -1,6 +1,8 @@
 """A TCP proxy that adds a fixed delay to every round trip: `python bench/delay_proxy.py
 --upstream http://127.0.0.1:PORT --rtt-ms 50` prints `{"url": ...}` on one line, then serves
-until killed.
+until killed, printing `{"request": T}` when a connection's first bytes arrive (T: this
+machine's monotonic clock, `time.monotonic()`, the same in every process), so the bench can time
+an app from its first request instead of from its start.
 
 Each chunk is forwarded half the round-trip time after it arrived, in both directions, without
 holding back the chunks behind it (a link's latency, not its bandwidth): a request and its
@@ -16,6 +18,7 @@ import asyncio
 import json
 import socket
 import sys
+import time
 from urllib.parse import urlsplit
 
 CHUNK = 65536
@@ -28,15 +31,20 @@ def _nodelay(writer: asyncio.StreamWriter) -> None:
 
 
 async def _forward(
-    reader: asyncio.StreamReader, writer: asyncio.StreamWriter, delay: float
+    reader: asyncio.StreamReader, writer: asyncio.StreamWriter, delay: float, *, say: bool = False
 ) -> None:
-    """Copy reader to writer, each chunk `delay` seconds after it arrived."""
+    """Copy reader to writer, each chunk `delay` seconds after it arrived; `say`: print when the
+    first chunk arrived."""
     loop = asyncio.get_running_loop()
     queue: asyncio.Queue[tuple[float, bytes]] = asyncio.Queue()
 
     async def read() -> None:
+        first = say
         try:
             while data := await reader.read(CHUNK):
+                if first:
+                    print(json.dumps({"request": time.monotonic()}), flush=True)
+                    first = False
                 queue.put_nowait((loop.time() + delay, data))
         except ConnectionError:
             pass
@@ -72,7 +80,8 @@ def serve(upstream: str, rtt_s: float) -> None:
         _nodelay(client_w)
         _nodelay(server_w)
         await asyncio.gather(
-            _forward(client_r, server_w, rtt_s / 2), _forward(server_r, client_w, rtt_s / 2)
+            _forward(client_r, server_w, rtt_s / 2, say=True),
+            _forward(server_r, client_w, rtt_s / 2),
         )
 
     async def main() -> None:

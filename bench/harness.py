@@ -12,6 +12,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -151,9 +152,10 @@ class Sandbox:
 
 class DelayProxy:
     """bench/delay_proxy.py in a subprocess: `url` reaches `upstream` with `rtt_ms` added to
-    every round trip."""
+    every round trip; `first_request_after` says when an app's first request reached it."""
 
     def __init__(self, upstream: str, rtt_ms: float) -> None:
+        self.rtt_ms = rtt_ms
         self.proc = subprocess.Popen(
             [PY, str(HERE / "delay_proxy.py"), "--upstream", upstream, "--rtt-ms", str(rtt_ms)],
             stdout=subprocess.PIPE,
@@ -164,6 +166,20 @@ class DelayProxy:
         if not line:
             raise RuntimeError("the delay proxy did not start")
         self.url: str = json.loads(line)["url"]
+        self._requests: list[float] = []  # perf_counter times of connections' first bytes
+        threading.Thread(target=self._read_requests, daemon=True).start()
+
+    def _read_requests(self) -> None:
+        """The proxy's monotonic clock is this process's too: only perf_counter's origin may
+        differ from it."""
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            at = json.loads(line)["request"] + time.perf_counter() - time.monotonic()
+            self._requests.append(at)
+
+    def first_request_after(self, t0: float) -> float | None:
+        """perf_counter time of the first request since `t0` (None if none came)."""
+        return min((t for t in list(self._requests) if t >= t0), default=None)
 
     def close(self) -> None:
         self.proc.terminate()

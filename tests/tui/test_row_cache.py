@@ -159,17 +159,35 @@ async def test_a_corrupt_cache_is_ignored_silently(sandbox, tmp_path) -> None:
         assert cache.load("features", 6) is not None  # written again, readable
 
 
-async def test_the_remembered_projects_search_goes_out_with_ui_config(sandbox, tmp_path) -> None:
-    """The search does not wait for ui-config nor the project list: with both held, it is
-    sent (and answered) all the same."""
+async def until_drawn(pilot: Any, shown: Callable[[], bool], limit_s: float = 10.0) -> None:
+    """Wait for the app to draw something while held answers wait (the app is never idle
+    meanwhile, so `settle` cannot be used), never longer than `limit_s`."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + limit_s
+    while not shown():
+        assert loop.time() < deadline, "never drawn"
+        await pilot.pause(0.02)
+
+
+async def test_the_remembered_projects_first_page_is_drawn_before_anything_else_answers(
+    sandbox, tmp_path
+) -> None:
+    """One round trip to fresh rows: the search does not wait for ui-config, the project list
+    or the feature types; with all three held, the fresh first page and its "page 1/…" status
+    are drawn all the same."""
     project = await first_project(sandbox)
+    async with AdminClient(sandbox.url, sandbox.admin_token) as client:
+        first = (await client.search_features(project=project, limit=1)).features[0].name
+    others = ["/api/admin/ui-config", "/api/admin/projects", "/api/admin/feature-types"]
     held = Held(lambda path: path != SEARCH)
     app = app_on(sandbox, tmp_path, project, held)
     async with app.run_test(size=(100, 24)) as pilot:
-        await asyncio.wait_for(held.answer_to(SEARCH), 10)
-        assert "/api/admin/ui-config" in held.sent and "/api/admin/projects" in held.sent
-        assert "/api/admin/ui-config" not in held.answered
+        await until_drawn(pilot, lambda: "page 1/" in visible_text(app, "#page-status"))
+        assert first in visible_text(app, "#features")
+        assert "connecting…" in screen_text(app)  # ui-config still unanswered
+        assert all(path in held.sent and path not in held.answered for path in others)
         held.release()
         await settle(app, pilot)
         assert "page 1/" in visible_text(app, "#page-status")
+        assert first in visible_text(app, "#features")
         assert held.sent.count(SEARCH) == 1  # asked once, not again after the project list
