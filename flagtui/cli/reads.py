@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 from flagtui.api import AdminClient
 from flagtui.api.models import EventRecord, Feature
+from flagtui.api.validation import event_search_limit
 from flagtui.cli.exits import UsageError
 from flagtui.cli.output import Printer
 from flagtui.triage.source import aware
@@ -52,6 +53,7 @@ def since_cutoff(since: timedelta | None) -> datetime | None:
 
 async def event_search(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
     """Newest first, at most --limit events, none older than --since (pages until then)."""
+    event_search_limit(args.limit)  # checked here too: a limit under 1 would skip the loop
     cutoff = since_cutoff(args.since)
     found: list[EventRecord] = []
     cursor = None
