@@ -168,6 +168,13 @@ def test_integration_disable_and_enable(run, server):
     assert event_count(server) == before + 2
 
 
+def test_integration_enable_accepts_yes_as_disable_does(run, server):
+    assert run("integration", "disable", "2", "--yes").code == 0
+    result = run("integration", "enable", "2", "--yes")
+    assert result.code == 0, result.err
+    assert addon(server, 2)["enabled"] is True
+
+
 def test_integration_disable_needs_yes_when_not_on_a_terminal(run, server):
     result = run("integration", "disable", "2")
     assert result.code == 2
