@@ -20,6 +20,7 @@ MAX_FEATURE_PAGES = 100  # 10,000 flags: a bound, not a limit anyone should meet
 async def feature_list(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
     if args.archived and not args.project:
         raise UsageError("--archived needs --project (archived flags are per project)")
+    stream = out.format == "jsonl"  # one record a line as each page comes, not at the end
     features: list[Feature] = []
     offset = 0
     for _ in range(MAX_FEATURE_PAGES):
@@ -36,11 +37,15 @@ async def feature_list(client: AdminClient, out: Printer, args: argparse.Namespa
                 offset=offset,
                 limit=FEATURE_PAGE,
             )
-        features.extend(page.features)
+        if stream:
+            out.many(page.features)
+        else:
+            features.extend(page.features)
         offset += FEATURE_PAGE
         if offset >= page.total or not page.features:
             break
-    out.many(features)
+    if not stream:
+        out.many(features)
 
 
 async def feature_show(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
@@ -55,6 +60,7 @@ async def event_search(client: AdminClient, out: Printer, args: argparse.Namespa
     """Newest first, at most --limit events, none older than --since (pages until then)."""
     event_search_limit(args.limit)  # checked here too: a limit under 1 would skip the loop
     cutoff = since_cutoff(args.since)
+    stream = out.format == "jsonl"
     found: list[EventRecord] = []
     cursor = None
     while len(found) < args.limit:
@@ -67,11 +73,14 @@ async def event_search(client: AdminClient, out: Printer, args: argparse.Namespa
             cursor=cursor,
         )
         fresh = [e for e in page.events if cutoff is None or aware(e.created_at) >= cutoff]
+        if stream:
+            out.many(fresh[: args.limit - len(found)])
         found.extend(fresh)
         if cutoff is None or len(fresh) < len(page.events) or page.next_cursor is None:
             break
         cursor = page.next_cursor
-    out.many(found[: args.limit])
+    if not stream:
+        out.many(found[: args.limit])
 
 
 async def integration_list(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
