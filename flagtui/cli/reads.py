@@ -7,7 +7,7 @@ import argparse
 from datetime import UTC, datetime, timedelta
 
 from flagtui.api import AdminClient
-from flagtui.api.models import EventRecord, Feature
+from flagtui.api.models import EventRecord, Feature, IntegrationEvent
 from flagtui.api.validation import event_search_limit
 from flagtui.cli.exits import UsageError
 from flagtui.cli.output import Printer
@@ -15,6 +15,7 @@ from flagtui.triage.source import aware
 
 FEATURE_PAGE = 100
 MAX_FEATURE_PAGES = 100  # 10,000 flags: a bound, not a limit anyone should meet
+DELIVERY_PAGE = 100  # real Unleash answers 50 to a limit over 100: a larger --limit is paged
 
 
 async def feature_list(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
@@ -90,7 +91,16 @@ async def integration_list(client: AdminClient, out: Printer, args: argparse.Nam
 async def integration_deliveries(
     client: AdminClient, out: Printer, args: argparse.Namespace
 ) -> None:
-    deliveries = await client.list_integration_events(args.id, limit=args.limit)
+    """The newest --limit deliveries (then --failed keeps the failed ones among them)."""
+    if args.limit < 1:
+        raise UsageError(f"--limit: at least 1 (it is {args.limit})")
+    deliveries: list[IntegrationEvent] = []
+    while len(deliveries) < args.limit:
+        size = min(DELIVERY_PAGE, args.limit - len(deliveries))
+        page = await client.list_integration_events(args.id, limit=size, offset=len(deliveries))
+        deliveries.extend(page)
+        if len(page) < size:
+            break
     out.many(d for d in deliveries if d.failed or not args.failed)
 
 
