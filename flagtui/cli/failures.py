@@ -5,20 +5,23 @@ file `flagtui collect` keeps for this server), said on stderr in table mode; oth
 server, which keeps only recent deliveries (real Unleash: about 100 of the last 2 hours, plus
 the latest per integration). `--follow` reads again every `--interval` seconds and prints each
 new failure as a JSON line; on an archive it first collects what the server has new, so it
-follows without a collector running (and with one, the archive never holds a row twice).
+follows without a collector running (and with one, the archive never holds a row twice). A
+read that fails for the server or the network (exit 6 kinds) is said once on stderr and tried
+again; any other error ends it with its exit code.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import sys
 
 from flagtui.api import AdminClient
 from flagtui.api.models import IntegrationEvent
 from flagtui.archive.location import redacted
 from flagtui.archive.source import ArchiveSource, failure_source
-from flagtui.cli.exits import FAILURES_FOUND, OK, UsageError
+from flagtui.cli.exits import FAILURES_FOUND, OK, UNREACHABLE, UsageError, classify, envelope
 from flagtui.cli.output import Printer, record
 from flagtui.cli.reads import since_cutoff
 from flagtui.display import clean
@@ -82,6 +85,7 @@ async def _follow(
     archive = source.archive if isinstance(source, ArchiveSource) else None
     collector = Collector(client, archive, log=lambda _: None) if archive else None
     seen: set[tuple[int, str]] = set()
+    failing = False
     while True:
         for delivery in reversed(found):
             key = (delivery.integration_id, delivery.id)
@@ -89,6 +93,27 @@ async def _follow(
                 seen.add(key)
                 out.line(record(delivery))
         await asyncio.sleep(args.interval)
-        if collector is not None:
-            await collector.poll()
-        found, _ = await read_failures(source, client, args)
+        try:
+            if collector is not None:
+                await collector.poll()
+            found, _ = await read_failures(source, client, args)
+        except Exception as exc:
+            # A server restarting or a network blip must not end a follower (exit 6 kinds);
+            # a refused token or an unknown integration does. Said once per outage.
+            if classify(exc)[1] != UNREACHABLE:
+                raise
+            if not failing:
+                _say_failing(exc, as_json=out.is_json, interval=args.interval)
+            failing, found = True, []
+            continue
+        if failing and not out.is_json:
+            print("flagtui: failures --follow: reading again", file=sys.stderr, flush=True)
+        failing = False
+
+
+def _say_failing(exc: Exception, *, as_json: bool, interval: float) -> None:
+    if as_json:
+        print(json.dumps(envelope(exc)), file=sys.stderr, flush=True)
+    else:
+        said = f"flagtui: {exc}; still following, trying again every {interval:g} s"
+        print(clean(said), file=sys.stderr, flush=True)

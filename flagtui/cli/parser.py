@@ -225,6 +225,8 @@ def _other_reads(build: _Builder) -> None:
             columns=("id", "provider", "enabled"),
         )
         p.add_argument("id", type=int)
+        if verb == "enable":  # a script may pass --yes to both switches alike
+            p.add_argument("--yes", action="store_true", help="accepted; enabling never asks")
 
     p = build.leaf(
         build.sub, "failures", failures.failures, FAILURES_HELP, columns=DELIVERY_COLUMNS

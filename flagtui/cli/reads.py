@@ -7,18 +7,21 @@ import argparse
 from datetime import UTC, datetime, timedelta
 
 from flagtui.api import AdminClient
-from flagtui.api.models import EventRecord, Feature
+from flagtui.api.models import EventRecord, Feature, IntegrationEvent
+from flagtui.api.validation import event_search_limit
 from flagtui.cli.exits import UsageError
 from flagtui.cli.output import Printer
 from flagtui.triage.source import aware
 
 FEATURE_PAGE = 100
 MAX_FEATURE_PAGES = 100  # 10,000 flags: a bound, not a limit anyone should meet
+DELIVERY_PAGE = 100  # real Unleash answers 50 to a limit over 100: a larger --limit is paged
 
 
 async def feature_list(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
     if args.archived and not args.project:
         raise UsageError("--archived needs --project (archived flags are per project)")
+    stream = out.format == "jsonl"  # one record a line as each page comes, not at the end
     features: list[Feature] = []
     offset = 0
     for _ in range(MAX_FEATURE_PAGES):
@@ -35,11 +38,15 @@ async def feature_list(client: AdminClient, out: Printer, args: argparse.Namespa
                 offset=offset,
                 limit=FEATURE_PAGE,
             )
-        features.extend(page.features)
+        if stream:
+            out.many(page.features)
+        else:
+            features.extend(page.features)
         offset += FEATURE_PAGE
         if offset >= page.total or not page.features:
             break
-    out.many(features)
+    if not stream:
+        out.many(features)
 
 
 async def feature_show(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
@@ -52,7 +59,9 @@ def since_cutoff(since: timedelta | None) -> datetime | None:
 
 async def event_search(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
     """Newest first, at most --limit events, none older than --since (pages until then)."""
+    event_search_limit(args.limit)  # checked here too: a limit under 1 would skip the loop
     cutoff = since_cutoff(args.since)
+    stream = out.format == "jsonl"
     found: list[EventRecord] = []
     cursor = None
     while len(found) < args.limit:
@@ -65,11 +74,14 @@ async def event_search(client: AdminClient, out: Printer, args: argparse.Namespa
             cursor=cursor,
         )
         fresh = [e for e in page.events if cutoff is None or aware(e.created_at) >= cutoff]
+        if stream:
+            out.many(fresh[: args.limit - len(found)])
         found.extend(fresh)
         if cutoff is None or len(fresh) < len(page.events) or page.next_cursor is None:
             break
         cursor = page.next_cursor
-    out.many(found[: args.limit])
+    if not stream:
+        out.many(found[: args.limit])
 
 
 async def integration_list(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
@@ -79,7 +91,16 @@ async def integration_list(client: AdminClient, out: Printer, args: argparse.Nam
 async def integration_deliveries(
     client: AdminClient, out: Printer, args: argparse.Namespace
 ) -> None:
-    deliveries = await client.list_integration_events(args.id, limit=args.limit)
+    """The newest --limit deliveries (then --failed keeps the failed ones among them)."""
+    if args.limit < 1:
+        raise UsageError(f"--limit: at least 1 (it is {args.limit})")
+    deliveries: list[IntegrationEvent] = []
+    while len(deliveries) < args.limit:
+        size = min(DELIVERY_PAGE, args.limit - len(deliveries))
+        page = await client.list_integration_events(args.id, limit=size, offset=len(deliveries))
+        deliveries.extend(page)
+        if len(page) < size:
+            break
     out.many(d for d in deliveries if d.failed or not args.failed)
 
 

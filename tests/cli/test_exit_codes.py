@@ -53,6 +53,13 @@ def test_2_a_contract_limit_names_the_field(run):
     assert (result.code, result.line) == (2, "flagtui: limit: an integer from 1 to 100")
 
 
+def test_2_an_event_limit_under_1_is_refused_not_an_empty_answer(run):
+    for limit in ("0", "-3"):
+        result = run("event", "search", "--limit", limit)
+        assert (result.code, result.out) == (2, ""), limit
+        assert result.error["message"] == "limit: an integer from 1 to 100"
+
+
 def test_3_authentication(run, monkeypatch):
     monkeypatch.setenv("UNLEASH_API_TOKEN", "*:*.not-a-token-of-this-server")
     result = run("type", "list")

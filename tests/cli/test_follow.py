@@ -4,13 +4,20 @@ interrupted (exit 130, no traceback). A real subprocess, since it runs until sto
 from __future__ import annotations
 
 import json
+import queue
 import signal
 import subprocess
 import sys
+import threading
+from typing import IO
 
 import httpx
 
+from flagtui.sandbox import SandboxServer
+
 from .test_terminal import command_env
+
+FOLLOW = [sys.executable, "-m", "flagtui", "failures", "--follow"]
 
 
 def test_follow_prints_new_failures_as_they_happen(cli_env, sandbox):
@@ -52,3 +59,51 @@ def test_follow_prints_new_failures_as_they_happen(cli_env, sandbox):
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def lines_of(stream: IO[str]) -> queue.Queue[str]:
+    """The stream's lines as they come, read by a thread (a pipe nobody reads fills up and
+    blocks the writer)."""
+    lines: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(line) for line in stream], daemon=True).start()
+    return lines
+
+
+def test_follow_keeps_following_while_the_server_is_away(cli_env, sandbox_db):
+    """A server restarting must not end a follower: said once on stderr, then the new failures
+    once it answers again."""
+    first = SandboxServer(sandbox_db).start()
+    env = {**command_env(cli_env, first), "UNLEASH_URL": first.url}
+    argv = [*FOLLOW, "--interval", "0.2", "--integration", "5", "-o", "table"]
+    proc = subprocess.Popen(
+        argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    back = None
+    try:
+        assert proc.stdout is not None and proc.stderr is not None
+        out, err = lines_of(proc.stdout), lines_of(proc.stderr)
+        assert json.loads(out.get(timeout=30))["integrationId"] == 5
+        first.stop()
+        said = err.get(timeout=60)
+        assert "still following, trying again every 0.2 s" in said, said
+        back = SandboxServer(sandbox_db, port=first.port).start()
+        assert err.get(timeout=60) == "flagtui: failures --follow: reading again\n"
+        httpx.patch(
+            f"{back.url}/api/admin/projects/default/features/admin-async-emails",
+            headers={"Authorization": back.admin_token},
+            json=[{"op": "replace", "path": "/description", "value": "after the restart"}],
+        ).raise_for_status()
+        while True:  # the failures already printed, then the new one (or queue.Empty)
+            delivery = json.loads(out.get(timeout=60))
+            data = (delivery.get("event") or {}).get("data", {})
+            if data.get("description") == "after the restart":
+                break
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=30) == 130
+        assert err.get(timeout=10) == "flagtui: interrupted\n"
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        if back is not None:
+            back.stop()

@@ -3,8 +3,11 @@ sends nothing; read-only profiles and missing confirmations are refused before a
 
 from __future__ import annotations
 
+import argparse
 import io
 import json
+
+from flagtui.cli.parser import build_parser
 
 from .conftest import event_count
 
@@ -168,6 +171,13 @@ def test_integration_disable_and_enable(run, server):
     assert event_count(server) == before + 2
 
 
+def test_integration_enable_accepts_yes_as_disable_does(run, server):
+    assert run("integration", "disable", "2", "--yes").code == 0
+    result = run("integration", "enable", "2", "--yes")
+    assert result.code == 0, result.err
+    assert addon(server, 2)["enabled"] is True
+
+
 def test_integration_disable_needs_yes_when_not_on_a_terminal(run, server):
     result = run("integration", "disable", "2")
     assert result.code == 2
@@ -180,16 +190,38 @@ def test_read_only_profile_is_refused_before_any_request(run, cli_env):
     (cli_env / "config.toml").write_text(
         '[profiles.ro]\nurl = "http://127.0.0.1:9"\nread_only = true\n'
     )
-    for argv in (
+    writes = (
         ["feature", "patch", "default", "x", "--set", "description=y"],
+        ["feature", "uncomplete", "default", "x"],
+        ["feature", "enable", "default", "x", "production", "--yes"],
+        ["feature", "disable", "default", "x", "production", "--yes"],
         ["env", "remove", "default", "qa", "--yes"],
-        ["integration", "enable", "2"],
+        ["env", "link", "default", "qa"],
+        ["access", "grant", "default", "--role", "4", "--user", "1"],
         ["type", "lifetime", "release", "3"],
-    ):
+        ["cr", "delete", "default", "1", "--yes"],
+        ["integration", "enable", "2"],
+        ["integration", "disable", "2", "--yes"],
+    )
+    assert {tuple(argv[:2]) for argv in writes} == write_commands()
+    for argv in writes:
         result = run(*argv, "-P", "ro")
         assert result.code == 2, argv
         assert result.error["kind"] == "read-only"
         assert result.error["message"].startswith("Profile 'ro' is read-only:")
+
+
+def write_commands() -> set[tuple[str, str]]:
+    """(noun, verb) of every command that writes, from the parser itself."""
+    found = set()
+    nouns = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    for noun, parser in nouns.choices.items():
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for verb, leaf in action.choices.items():
+                    if leaf.get_default("write_action"):
+                        found.add((noun, verb))
+    return found
 
 
 def test_integration_disable_dry_run_shows_the_record_it_would_send(run, server):
