@@ -92,6 +92,12 @@ def event_search_route(server: ServerInfo) -> Literal["post", "get"] | None:
     return "get" if version >= EVENT_SEARCH_POST_REMOVED_IN else "post"
 
 
+def post_search_offset_is_an_event_id(server: ServerInfo | None) -> bool:
+    """The contract's POST /events/search takes `offset` as an event id; real Unleash (5.x and
+    6.x, which serve that route) as a row offset, as its GET search does."""
+    return _version(server) is None
+
+
 def event_date_params(server: ServerInfo | None) -> tuple[str, str]:
     """The GET event search's date parameter names on this server."""
     version = _version(server)

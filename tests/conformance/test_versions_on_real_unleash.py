@@ -98,3 +98,23 @@ async def test_lifecycle_says_what_it_needs_where_its_flag_is_off(real_client, r
         return
     with pytest.raises(NotSupported, match=r"Flag lifecycle needs Unleash 6\.3 \(or 5\.12 with"):
         await real_client.uncomplete_feature("default", real_feature)
+
+
+async def test_event_pages_follow_one_another_on_every_route(real_client, real_feature):
+    """The contract's POST search takes `offset` as an event id; real Unleash up to 6.x (the
+    versions serving it) as a row offset, as its GET search does. Either way, a flag's events
+    read two at a time are the same list as read at once."""
+    for n in range(5):
+        await real_client.patch_feature(
+            "default", real_feature, [{"op": "replace", "path": "/description", "value": f"{n}"}]
+        )
+    whole = await real_client.search_events(feature=real_feature, limit=50)
+    assert len(whole.events) >= 6  # created, then five metadata updates
+    paged, cursor = [], None
+    for _ in range(len(whole.events)):
+        page = await real_client.search_events(feature=real_feature, limit=2, cursor=cursor)
+        paged += page.events
+        cursor = page.next_cursor
+        if cursor is None:
+            break
+    assert [e.id for e in paged] == [e.id for e in whole.events]
