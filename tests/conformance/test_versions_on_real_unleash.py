@@ -118,3 +118,19 @@ async def test_event_pages_follow_one_another_on_every_route(real_client, real_f
         if cursor is None:
             break
     assert [e.id for e in paged] == [e.id for e in whole.events]
+
+
+async def test_the_patch_answer_is_short_and_carries_last_seen_at_before_8(
+    real_client, unleash_admin, real_feature
+):
+    """The PATCH answer is the flag's row alone on every version (the client reads the flag
+    after it); before 8.0 that row also has `lastSeenAt`."""
+    answer = await unleash_admin.patch(
+        f"/api/admin/projects/default/features/{real_feature}",
+        json=[{"op": "replace", "path": "/description", "value": "shape"}],
+    )
+    assert answer.status_code == 200, answer.text
+    body = answer.json()
+    assert body["description"] == "shape"
+    assert not {"environments", "variants", "strategies"} & set(body)
+    assert ("lastSeenAt" in body) == (_version(real_client) < (8, 0, 0))
