@@ -93,7 +93,23 @@ async def _every_call(client: AdminClient) -> set[str]:
     for name, call in calls.items():
         await call
         assert client.requests_sent, name
-    await client.search_events(since=today, until=today)  # the GET route, with dates
+    # every parameter of the reads that take several: the GET event route (dates and author
+    # choose it) and the feature search's filters and sorting
+    await client.search_events(
+        type="feature-created", project="payments", feature=feature, query="a", limit=5
+    )
+    await client.search_events(
+        type="feature-created", project="payments", query="a", since=today, until=today
+    )
+    await client.search_events(feature=feature, created_by=1, limit=5)
+    await client.search_features(
+        project="payments",
+        states=["stale", "potentially-stale"],
+        lifecycle=["live"],
+        sort_by="createdAt",
+        sort_order="desc",
+        fresh=True,
+    )
     return set(calls) | {"aclose"}
 
 
