@@ -20,7 +20,7 @@ from openapi_reference import Operation, Reference, reference
 from pydantic import TypeAdapter
 
 from flagtui.api import AdminClient
-from flagtui.api.models import ChangeRequest, ProjectAccess
+from flagtui.api.models import ChangeRequest, ProjectAccess, UserList
 from flagtui.api.wire import ChangeRequestList, GroupsAnswer, RolesAnswer, UserSearchAnswer
 
 # Requests flagtui sends that the 7.5.0 document does not have, each on purpose.
@@ -163,6 +163,7 @@ READS = [
     ("GET", "/api/admin/roles", RolesAnswer),
     ("GET", "/api/admin/groups", GroupsAnswer),
     ("GET", "/api/admin/user-admin/search", UserSearchAnswer),
+    ("GET", "/api/admin/user-admin", UserList),  # the users' root roles, on every server
 ]
 # Where our models are stricter than the document, on purpose: the instances are generated
 # from the document with these changes, every other field as documented.
@@ -232,6 +233,8 @@ def test_a_documented_delete_of_a_change_request_has_no_body():
 SANDBOX_DIFFERENCES = {
     "/api/admin/user-admin/search": "contract operation 7 answers {users, rootRoles}; "
     "the document (and real Unleash) a bare array",
+    "/api/admin/user-admin": "the contract's User record keeps the deprecated isAPI, which "
+    "Unleash 7 dropped (the document does not allow it)",
 }
 
 
