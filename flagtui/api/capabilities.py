@@ -126,6 +126,12 @@ def missing(server: ServerInfo | None, area: str) -> str | None:
     return f"Unleash {version_text(first)}"
 
 
+def behind_a_flag(server: ServerInfo | None, area: str) -> bool:
+    """True when the server's version has the area only behind a flag it may have off."""
+    version, always = _version(server), ALWAYS_ON_FROM.get(area)
+    return version is not None and always is not None and FIRST_VERSION[area] <= version < always
+
+
 def flag_off_needs(server: ServerInfo | None, area: str) -> str:
     """What to say when a server that has the area answers as if it had not (its flag off)."""
     always = ALWAYS_ON_FROM.get(area)
