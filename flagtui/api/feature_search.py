@@ -79,7 +79,10 @@ class FeatureSearchOperations:
         15-a-minute limit is spent: cached, then answered from the project list when it can.
         `fresh` (a reload the user asked for) skips the cache: the answer is the server's now,
         or RateLimited saying when the budget allows the next search. `archived` asks for the
-        archived flags, in the way this server's version understands."""
+        archived flags, in the way this server's version understands; so does the `archived`
+        stage in `lifecycle` (the features area's archived view)."""
+        if "archived" in lifecycle:
+            lifecycle, archived = [s for s in lifecycle if s != "archived"], True
         params: dict[str, Any] = {
             "sortBy": sort_by,
             "sortOrder": sort_order,

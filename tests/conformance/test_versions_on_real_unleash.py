@@ -90,6 +90,26 @@ async def test_archived_flags_are_found_on_every_version(real_client, real_featu
     await wait_until_revived(real_client, "default", real_feature)  # before the fixture deletes it
 
 
+async def test_the_archived_stage_filter_finds_archived_flags_on_every_version(
+    real_client, real_feature
+):
+    """The features area's archived view asks the search for the `archived` stage: each
+    version is asked in the way it understands (7.5.1 answered `lifecycle=IS:archived` with
+    nothing), and 5.x's area says what it needs."""
+    await real_client.patch_feature(
+        "default", real_feature, [{"op": "replace", "path": "/archived", "value": True}]
+    )
+    search = {"project": "default", "query": real_feature, "lifecycle": ["archived"]}
+    if _version(real_client) < (6, 0, 0):
+        with pytest.raises(NotSupported, match=r"Archived flags needs Unleash 6\.0 "):
+            await real_client.search_features(**search, fresh=True)
+        return
+    page = await real_client.search_features(**search, fresh=True)
+    assert [f.name for f in page.features] == [real_feature]
+    await real_client.revive_features("default", [real_feature])
+    await wait_until_revived(real_client, "default", real_feature)  # before the fixture deletes it
+
+
 async def test_lifecycle_says_what_it_needs_where_its_flag_is_off(real_client, real_feature):
     """5.12 has the lifecycle routes behind a flag, off by default ("Feature lifecycle is
     disabled.", 404); from 6.3 they are always on."""
