@@ -92,6 +92,12 @@ def event_search_route(server: ServerInfo) -> Literal["post", "get"] | None:
     return "get" if version >= EVENT_SEARCH_POST_REMOVED_IN else "post"
 
 
+def post_search_offset_is_an_event_id(server: ServerInfo | None) -> bool:
+    """The contract's POST /events/search takes `offset` as an event id; real Unleash (5.x and
+    6.x, which serve that route) as a row offset, as its GET search does."""
+    return _version(server) is None
+
+
 def event_date_params(server: ServerInfo | None) -> tuple[str, str]:
     """The GET event search's date parameter names on this server."""
     version = _version(server)
@@ -118,6 +124,12 @@ def missing(server: ServerInfo | None, area: str) -> str | None:
     if version is None or version >= first:
         return None
     return f"Unleash {version_text(first)}"
+
+
+def behind_a_flag(server: ServerInfo | None, area: str) -> bool:
+    """True when the server's version has the area only behind a flag it may have off."""
+    version, always = _version(server), ALWAYS_ON_FROM.get(area)
+    return version is not None and always is not None and FIRST_VERSION[area] <= version < always
 
 
 def flag_off_needs(server: ServerInfo | None, area: str) -> str:

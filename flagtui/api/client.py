@@ -191,8 +191,10 @@ class AdminClient(
         try:
             return await call()
         except errors.NotFoundError as exc:
-            # a route missing ("... is not available") or its flag off ("... is disabled.")
-            if "not available" in exc.message or exc.message.endswith("is disabled."):
+            # a route missing ("... is not available") or its flag off ("Feature lifecycle is
+            # disabled.", 6.1's deliveries "This feature is not enabled")
+            said = exc.message
+            if "not available" in said or said.endswith(("is disabled.", "is not enabled")):
                 needs = capabilities.flag_off_needs(self.server, area)
                 raise errors.NotSupported(area, self._server_label(), needs=needs) from None
             raise
@@ -290,9 +292,9 @@ class AdminClient(
             updated = await self._versioned(
                 area, lambda: self._write("update lifetime", "PUT", path, _FEATURE_TYPE, body)
             )
-        except errors.ConflictError as exc:
-            if exc.message:  # 5.3 and 5.4 with the flag off: 409 with an empty body
-                raise
+        except errors.ConflictError:
+            if not capabilities.behind_a_flag(self.server, area):
+                raise  # only 5.3 and 5.4 with the flag off answer 409 (with an empty body)
             needs = capabilities.flag_off_needs(self.server, area)
             raise errors.NotSupported(area, self._server_label(), needs=needs) from None
         assert updated is not None

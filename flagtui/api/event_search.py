@@ -59,8 +59,9 @@ class EventSearchOperations:
     ) -> EventPage:
         """Operation 9, newest first. `cursor` comes from the previous page's `next_cursor`.
 
-        The contract's POST /events/search pages by event id; Unleash 7+ removed it for
-        GET /search/events (from 6.1), which pages by row offset. The route is chosen on
+        The contract's POST /events/search pages by event id (real Unleash up to 6.x, which
+        serves it, by row offset); Unleash 7+ removed it for GET /search/events (from 6.1),
+        which pages by row offset. The route is chosen on
         connect, and a 404 on the POST route switches to the GET one. Dates (`since`, `until`,
         both days included) and the author (`created_by`, a user id: real Unleash filters on
         the creator's id, and the admin token's events carry -42) exist on the GET route
@@ -97,12 +98,13 @@ class EventSearchOperations:
         answer = await self._read(
             "POST", "/api/admin/events/search", adapter(EventSearchAnswer), json=body
         )
-        events = answer.events
+        events, total = answer.events, answer.total_events
+        if not capabilities.post_search_offset_is_an_event_id(self.server):
+            next_cursor = _next_row_offset(cursor, len(events), limit, total)
+            return EventPage(events=events, total=total, next_cursor=next_cursor)
         more = len(events) == limit and events and events[-1].id > 1
         return EventPage(
-            events=events,
-            total=answer.total_events,
-            next_cursor=events[-1].id - 1 if more else None,
+            events=events, total=total, next_cursor=events[-1].id - 1 if more else None
         )
 
     async def _search_events_get(
@@ -124,8 +126,13 @@ class EventSearchOperations:
         answer = await self._read(
             "GET", "/api/admin/search/events", adapter(EventSearchAnswer), params=params
         )
-        events = answer.events
-        seen = (cursor or 0) + len(events)
         total = answer.total if answer.total is not None else answer.total_events
-        more = len(events) == limit and (total is None or seen < total)
-        return EventPage(events=events, total=total, next_cursor=seen if more else None)
+        next_cursor = _next_row_offset(cursor, len(answer.events), limit, total)
+        return EventPage(events=answer.events, total=total, next_cursor=next_cursor)
+
+
+def _next_row_offset(cursor: int | None, count: int, limit: int, total: int | None) -> int | None:
+    """The next page's row offset, or None after the last page."""
+    seen = (cursor or 0) + count
+    more = count == limit and (total is None or seen < total)
+    return seen if more else None

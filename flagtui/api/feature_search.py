@@ -93,7 +93,9 @@ class FeatureSearchOperations:
         15-a-minute limit is spent: cached, then answered from the project list when it can.
         `fresh` (a reload the user asked for) skips the cache: the answer is the server's now,
         or RateLimited saying when the budget allows the next search. `archived` asks for the
-        archived flags, in the way this server's version understands."""
+        archived flags, in the way this server's version understands; so does the `archived`
+        stage in `lifecycle` (the features area's archived view)."""
+        lifecycle, archived = _archived_stage(lifecycle, archived)
         params, cache_key = self._search_params(
             query=query,
             project=project,
@@ -159,6 +161,7 @@ class FeatureSearchOperations:
         archived: bool = False,
     ) -> tuple[dict[str, Any], tuple[Any, ...]]:
         """The search's query parameters, and the key its answer is cached under."""
+        lifecycle, archived = _archived_stage(lifecycle, archived)
         params: dict[str, Any] = {
             "sortBy": sort_by,
             "sortOrder": sort_order,
@@ -212,6 +215,13 @@ class FeatureSearchOperations:
             cached = await self.list_project_features(project)
             self._search_cache[key] = (time.monotonic(), cached)
         return cached
+
+
+def _archived_stage(lifecycle: Sequence[str], archived: bool) -> tuple[Sequence[str], bool]:
+    """The `archived` stage asks for the archived flags, however this server's version takes it."""
+    if "archived" in lifecycle:
+        return [s for s in lifecycle if s != "archived"], True
+    return lifecycle, archived
 
 
 def _is_any_of(values: Sequence[str]) -> str:

@@ -25,7 +25,8 @@ FROM = "FROM change_requests c JOIN users u ON u.id = c.created_by"
 
 
 def _record(row: sqlite3.Row) -> shapes_admin.ChangeRequest:
-    return {
+    """A change request as Unleash's list has it: `schedule` only on a scheduled one."""
+    record: shapes_admin.ChangeRequest = {
         "id": row["id"],
         "title": row["title"],
         "environment": row["environment"],
@@ -42,8 +43,17 @@ def _record(row: sqlite3.Row) -> shapes_admin.ChangeRequest:
         "approvals": json.loads(row["approvals"]),
         "rejections": json.loads(row["rejections"]),
         "comments": json.loads(row["comments"]),
-        "schedule": json.loads(row["schedule"]) if row["schedule"] else None,
+        "segments": [],  # the sandbox's change requests change flags only
     }
+    if row["state"] == "Scheduled" and row["schedule"]:
+        record["schedule"] = json.loads(row["schedule"])
+    return record
+
+
+def _full_record(row: sqlite3.Row) -> shapes_admin.ChangeRequest:
+    """One change request as Unleash answers it: the list's record and `stateTimestamps`. The
+    sandbox keeps no state history: it knows only when the request was made (a draft)."""
+    return {**_record(row), "stateTimestamps": {"Draft": row["created_at"]}}
 
 
 def _require_project(conn: sqlite3.Connection, project: str) -> None:
@@ -76,7 +86,7 @@ def list_for_project(call: Call) -> list[shapes_admin.ChangeRequest]:
 
 def get_one(call: Call) -> shapes_admin.ChangeRequest:
     with call.db.read() as conn:
-        return _record(_one(conn, call.path["project"], call.path["id"]))
+        return _full_record(_one(conn, call.path["project"], call.path["id"]))
 
 
 def delete(call: Call) -> None:

@@ -3,7 +3,7 @@ server itself (the rest, and what this is for, in `shapes`)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NotRequired
 
 from typing_extensions import TypedDict
 
@@ -174,7 +174,9 @@ class ChangeRequest(TypedDict):
     approvals: list[Review]
     rejections: list[Review]
     comments: list[Comment]
-    schedule: Schedule | None
+    segments: list[Free]
+    schedule: NotRequired[Schedule]  # a scheduled one's only
+    stateTimestamps: NotRequired[dict[str, Date]]  # one change request's, not the list's
 
 
 # ui-config -----------------------------------------------------------------------------------

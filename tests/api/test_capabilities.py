@@ -68,3 +68,18 @@ def test_archived_search_filter_by_version():
     assert not caps.archived_by_lifecycle(oss("7.5.1"))
     assert caps.archived_by_lifecycle(oss("8.2.0"))
     assert caps.archived_by_lifecycle(ServerInfo(version="1.0", sandbox=True))
+
+
+def test_the_post_event_search_offset_is_an_event_id_only_where_the_contract_rules():
+    assert caps.post_search_offset_is_an_event_id(ServerInfo(version="1.0", sandbox=True))
+    assert caps.post_search_offset_is_an_event_id(oss("unknown"))
+    assert not caps.post_search_offset_is_an_event_id(oss("6.10.1"))
+    assert not caps.post_search_offset_is_an_event_id(oss("5.12.8"))
+
+
+def test_areas_behind_a_flag_only_in_the_versions_between():
+    assert caps.behind_a_flag(oss("6.1.3"), caps.INTEGRATION_DELIVERIES)
+    assert not caps.behind_a_flag(oss("6.2.0"), caps.INTEGRATION_DELIVERIES)
+    assert caps.behind_a_flag(oss("5.4.0"), caps.FEATURE_TYPE_LIFETIME)
+    assert not caps.behind_a_flag(oss("5.5.0"), caps.FEATURE_TYPE_LIFETIME)
+    assert not caps.behind_a_flag(ServerInfo(version="1.0", sandbox=True), caps.LIFECYCLE)

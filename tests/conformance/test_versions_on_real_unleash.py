@@ -90,6 +90,26 @@ async def test_archived_flags_are_found_on_every_version(real_client, real_featu
     await wait_until_revived(real_client, "default", real_feature)  # before the fixture deletes it
 
 
+async def test_the_archived_stage_filter_finds_archived_flags_on_every_version(
+    real_client, real_feature
+):
+    """The features area's archived view asks the search for the `archived` stage: each
+    version is asked in the way it understands (7.5.1 answered `lifecycle=IS:archived` with
+    nothing), and 5.x's area says what it needs."""
+    await real_client.patch_feature(
+        "default", real_feature, [{"op": "replace", "path": "/archived", "value": True}]
+    )
+    search = {"project": "default", "query": real_feature, "lifecycle": ["archived"]}
+    if _version(real_client) < (6, 0, 0):
+        with pytest.raises(NotSupported, match=r"Archived flags needs Unleash 6\.0 "):
+            await real_client.search_features(**search, fresh=True)
+        return
+    page = await real_client.search_features(**search, fresh=True)
+    assert [f.name for f in page.features] == [real_feature]
+    await real_client.revive_features("default", [real_feature])
+    await wait_until_revived(real_client, "default", real_feature)  # before the fixture deletes it
+
+
 async def test_lifecycle_says_what_it_needs_where_its_flag_is_off(real_client, real_feature):
     """5.12 has the lifecycle routes behind a flag, off by default ("Feature lifecycle is
     disabled.", 404); from 6.3 they are always on."""
@@ -98,3 +118,39 @@ async def test_lifecycle_says_what_it_needs_where_its_flag_is_off(real_client, r
         return
     with pytest.raises(NotSupported, match=r"Flag lifecycle needs Unleash 6\.3 \(or 5\.12 with"):
         await real_client.uncomplete_feature("default", real_feature)
+
+
+async def test_event_pages_follow_one_another_on_every_route(real_client, real_feature):
+    """The contract's POST search takes `offset` as an event id; real Unleash up to 6.x (the
+    versions serving it) as a row offset, as its GET search does. Either way, a flag's events
+    read two at a time are the same list as read at once."""
+    for n in range(5):
+        await real_client.patch_feature(
+            "default", real_feature, [{"op": "replace", "path": "/description", "value": f"{n}"}]
+        )
+    whole = await real_client.search_events(feature=real_feature, limit=50)
+    assert len(whole.events) >= 6  # created, then five metadata updates
+    paged, cursor = [], None
+    for _ in range(len(whole.events)):
+        page = await real_client.search_events(feature=real_feature, limit=2, cursor=cursor)
+        paged += page.events
+        cursor = page.next_cursor
+        if cursor is None:
+            break
+    assert [e.id for e in paged] == [e.id for e in whole.events]
+
+
+async def test_the_patch_answer_is_short_and_carries_last_seen_at_before_8(
+    real_client, unleash_admin, real_feature
+):
+    """The PATCH answer is the flag's row alone on every version (the client reads the flag
+    after it); before 8.0 that row also has `lastSeenAt`."""
+    answer = await unleash_admin.patch(
+        f"/api/admin/projects/default/features/{real_feature}",
+        json=[{"op": "replace", "path": "/description", "value": "shape"}],
+    )
+    assert answer.status_code == 200, answer.text
+    body = answer.json()
+    assert body["description"] == "shape"
+    assert not {"environments", "variants", "strategies"} & set(body)
+    assert ("lastSeenAt" in body) == (_version(real_client) < (8, 0, 0))

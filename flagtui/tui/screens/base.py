@@ -12,7 +12,8 @@ when the screen is left or another worker of the group starts. Writes are never 
 
 Any other failed read is said in the area's status line (`READ_STATUS`), replacing whatever
 "loading…" it showed: "Read failed: …; r: try again" when nothing was read yet, or "rows from
-14:03 CET, 2 min ago; refresh failed: …" when the rows on screen come from an earlier read.
+14:03 CET, 2 min ago; refresh failed: …" when the rows on screen come from an earlier read. A
+read the server's version cannot serve (`NotSupported`) says only what it needs, with no toast.
 
 A write whose outcome is unknown (`OutcomeUnknown`: sent, then no complete answer) says how to
 check; `write_in_flight` lets a screen refuse a second write while one is under way.
@@ -36,6 +37,7 @@ from textual.worker import Worker, WorkerState
 from flagtui.api.errors import (
     FlagtuiError,
     NotConnected,
+    NotSupported,
     OutcomeUnknown,
     RateLimited,
     ReadOnlyProfile,
@@ -89,6 +91,7 @@ class IOScreenMixin:
         self._retry_counts: dict[str, int] = {}
         self._read_at: dict[str, datetime] = {}
         self._cached_at: dict[str, datetime] = {}  # rows shown from the row cache, saved then
+        self._unsupported: set[str] = set()  # groups whose read the server's version lacks
         self._times_utc = Clock.utc
 
     @property
@@ -245,6 +248,8 @@ class IOScreenMixin:
 
     def read_failure_text(self, group: str, error: BaseException, shown: str = "rows") -> str:
         """What a failed read means for what is on screen."""
+        if isinstance(error, NotSupported):  # no retry helps: what the server needs, alone
+            return str(error)
         said = describe_error(error)
         if group in self._read_at or group in self._cached_at:
             return self.rows_age(group, f"refresh failed: {said}", shown)
@@ -262,7 +267,9 @@ class IOScreenMixin:
         line = self.read_status_line()
         if line is not None:
             line.update(safe(self.read_failure_text(group, error)))
-            line.add_class("-failed")
+            line.set_class(not isinstance(error, NotSupported), "-failed")
+            if isinstance(error, NotSupported):
+                self._unsupported.add(group)
 
     def io_failed(self, group: str, error: BaseException) -> None:
         if isinstance(error, OutcomeUnknown):
@@ -275,6 +282,8 @@ class IOScreenMixin:
                 severity="error",
             )
             return
+        if isinstance(error, NotSupported) and group in self._unsupported:
+            return  # the status line says it, as the Enterprise areas do
         self.flagtui.notify(describe_error(error), title="Request failed", severity="error")
 
 
