@@ -167,3 +167,22 @@ async def test_hostile_store_values_in_every_area(make_app, sandbox, tmp_path) -
         await settle(app, pilot)
         assert "␛]52" in screen_text(app)
         assert_inert(screen_text(app))
+
+
+async def test_a_long_project_name_keeps_its_picker_on_one_line(
+    make_app, client, sandbox, tmp_path
+):
+    """Fails on main: a Select shows its value wrapped, so a project named with 2,000 characters
+    (the hostile demo project's long strings) pushes the features off an 80x24 screen."""
+    long_name = "Data [/pipeline] " + "x" * 2000
+    with sqlite3.connect(sandbox.db_path) as conn:
+        conn.execute("UPDATE projects SET name = ? WHERE id = ?", (long_name, PROJECT))
+    names = {f.name for f in (await client.search_features(project=PROJECT, limit=100)).features}
+    app = app_in(make_app, tmp_path, "features")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        lines = screen_text(app).splitlines()
+        picker = [line for line in lines if "Data [/pipeline]" in line]
+        assert len(picker) == 1 and "Data [/pipeline] xxx" in picker[0] and "…" in picker[0]
+        assert not any(line.startswith("xxx") for line in lines)
+        assert any(name in screen_text(app) for name in names)  # the rows are on screen
