@@ -54,7 +54,7 @@ _running_lock = threading.Lock()
 
 
 def announce_on_stderr(running: str) -> None:
-    print(f"flagtui: {running}, Ctrl-C to cancel...", file=sys.stderr, flush=True)
+    print(f"flagtui: {running}; Ctrl-C to cancel...", file=sys.stderr, flush=True)
 
 
 def run_token_command(
