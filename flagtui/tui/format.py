@@ -33,6 +33,12 @@ def safe(value: object, style: str = "", *, multiline: bool = False) -> Text:
     return Text(clean(value, multiline=multiline), style=style, end="")
 
 
+def put(out: Text, value: object, style: str = "") -> None:
+    """Append a server's words to a Text being built, cleaned first: Rich's own `append` would
+    drop BEL, BS, VT, FF and CR without a trace (newlines and tabs are kept)."""
+    out.append(clean(value, multiline=True), style=style)
+
+
 def safe_text(text: Text, *, multiline: bool = True) -> Text:
     """A Text assembled from server values (a detail, a cell), cleaned run by run: the styles
     stay on the same words, control characters become visible (newlines and tabs kept when
@@ -100,7 +106,7 @@ DELIVERY_STATE_LABELS = {"successWithErrors": "w/ errors"}
 def delivery_state(state: str) -> Text:
     """An integration delivery's state, coloured (unknown states in yellow)."""
     return Text(
-        DELIVERY_STATE_LABELS.get(state, state),
+        clean(DELIVERY_STATE_LABELS.get(state, state)),
         style=DELIVERY_STATE_STYLES.get(state, "yellow"),
     )
 

@@ -186,3 +186,33 @@ async def test_a_long_project_name_keeps_its_picker_on_one_line(
         assert len(picker) == 1 and "Data [/pipeline] xxx" in picker[0] and "…" in picker[0]
         assert not any(line.startswith("xxx") for line in lines)
         assert any(name in screen_text(app) for name in names)  # the rows are on screen
+
+
+# C0 controls that Rich's Text drops without a trace when a text is built from them.
+DROPPED_BY_RICH = "a\x07b\x08c\x0bd\x0ce\rf"
+SHOWN_INSTEAD = "a␇b␈c␋d␌e␍f"
+
+
+async def test_controls_rich_would_drop_are_shown_in_the_details(
+    make_app, client, sandbox, tmp_path
+) -> None:
+    """Fails on main: BEL, BS, VT, FF and CR in a description or an event's author vanish from
+    the detail views (Rich strips them when the text is built), so what is shown is not what
+    the server holds; the display boundary shows every control character."""
+    name = (await client.search_features(project=PROJECT, limit=1)).features[0].name
+    ops = [{"op": "replace", "path": "/description", "value": DROPPED_BY_RICH}]
+    await client.patch_feature(PROJECT, name, ops)
+    with sqlite3.connect(sandbox.db_path) as conn:
+        conn.execute(
+            "UPDATE events SET created_by = ? WHERE feature_name = ?", (DROPPED_BY_RICH, name)
+        )
+    event = (await client.search_events(feature=name, limit=1)).events[0]
+    app: FlagtuiApp = make_app()
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(app, pilot)
+        app.push_screen(FeatureDetailScreen(PROJECT, name))
+        await settle(app, pilot)
+        assert SHOWN_INSTEAD in visible_text(app, "#feature")
+        app.push_screen(EventDetailScreen(event))
+        await settle(app, pilot)
+        assert SHOWN_INSTEAD in visible_text(app, "#event")
