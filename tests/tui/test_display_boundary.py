@@ -216,3 +216,15 @@ async def test_controls_rich_would_drop_are_shown_in_the_details(
         app.push_screen(EventDetailScreen(event))
         await settle(app, pilot)
         assert SHOWN_INSTEAD in visible_text(app, "#event")
+
+
+async def test_controls_rich_would_drop_are_shown_in_the_failures_preview(
+    make_app, sandbox, tmp_path
+) -> None:
+    """Fails on main: a failed delivery's state details lose their BEL, BS, VT, FF and CR."""
+    with sqlite3.connect(sandbox.db_path) as conn:
+        conn.execute("UPDATE integration_events SET state_details = ?", (DROPPED_BY_RICH,))
+    app = app_in(make_app, tmp_path, "failures")
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(app, pilot)
+        assert SHOWN_INSTEAD in visible_text(app, "#failure-preview")
