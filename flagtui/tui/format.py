@@ -4,7 +4,8 @@ This module is the display boundary: every string that comes from a server, a pr
 file (names, descriptions, messages, event data, URLs...) reaches the screen through `clean()`
 (a `str`, for places that take plain text: Inputs, toasts with markup off) or `safe()` (a `Text`,
 never parsed as markup: Select, OptionList and SelectionList labels, see `options()`). A styled
-Text assembled from server values goes through `safe_text()`. All make control characters
+Text assembled from server values takes them through `put()` (Rich's `append` would drop BEL,
+BS, VT, FF and CR unseen) and goes through `safe_text()`. All make control characters
 visible instead of sending them to the terminal, neutralise bidirectional overrides, and replace
 lone surrogates (which would end the app when written out).
 
