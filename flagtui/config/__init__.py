@@ -30,7 +30,7 @@ from flagtui.config.profiles import (
     select_profile,
 )
 from flagtui.config.schema import MAX_TIMEOUT
-from flagtui.config.token_command import Interrupted
+from flagtui.config.token_command import Interrupted, stop_token_commands
 from flagtui.config.writing import add_profile
 
 __all__ = [
@@ -53,6 +53,7 @@ __all__ = [
     "read_credentials",
     "resolve_token",
     "select_profile",
+    "stop_token_commands",
     "store_token",
     "token_source",
 ]

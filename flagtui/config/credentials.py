@@ -18,12 +18,13 @@ import errno
 import os
 import stat
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
 
 import tomli_w
 
 from flagtui.config.profiles import ConfigError, Credential, Profile, config_dir
-from flagtui.config.token_command import run_token_command
+from flagtui.config.token_command import announce_on_stderr, run_token_command
 
 _FOLDER_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 # O_NONBLOCK: a FIFO planted at the path must not block the open (it is refused after fstat).
@@ -48,7 +49,11 @@ def token_source(profile: Profile) -> str:
     return "missing"
 
 
-def resolve_token(profile: Profile) -> Credential:
+def resolve_token(
+    profile: Profile, announce: Callable[[str], None] = announce_on_stderr
+) -> Credential:
+    """The profile's token from its first source; `announce` is told when a token_command
+    runs (stderr by default)."""
     if _env_token_applies(profile):
         token = os.environ["UNLEASH_API_TOKEN"].strip()
         if not token.isprintable():
@@ -58,7 +63,7 @@ def resolve_token(profile: Profile) -> Credential:
             )
         return Credential(token, "environment")
     if profile.token_command:
-        return Credential(run_token_command(profile), "token_command")
+        return Credential(run_token_command(profile, announce), "token_command")
     stored = read_credentials().get(profile.name)
     if stored:
         return Credential(stored, "credentials file")

@@ -1,8 +1,10 @@
 """A profile's `token_command`: run without a shell, in its own process group, bounded in time.
 
-It runs before the TUI starts, so one line on stderr says it is running. On timeout, Ctrl-C,
-SIGTERM or SIGHUP the whole group is killed (a password manager's helpers included), and what
-it left running when it exited too. Its stdout is the token: never shown, one line or refused.
+It runs before the TUI starts, so one line on stderr says it is running (a profile switch inside
+the TUI says it on screen instead, through `announce`). On timeout, Ctrl-C, SIGTERM or SIGHUP
+the whole group is killed (a password manager's helpers included), and what it left running
+when it exited too; `stop_token_commands()` kills the groups of those still running when the
+TUI leaves. Its stdout is the token: never shown, one line or refused.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from types import FrameType
 
 from flagtui.config.profiles import ConfigError, Profile, config_path
@@ -46,7 +48,19 @@ class _Signalled(BaseException):
 _ENDING_SIGNALS = {signal.SIGTERM: "terminated", signal.SIGHUP: "hung up"}
 
 
-def run_token_command(profile: Profile) -> str:
+# The commands under way: the TUI runs them in worker threads, and stops them when it leaves.
+_running: set[subprocess.Popen[bytes]] = set()
+_running_lock = threading.Lock()
+
+
+def announce_on_stderr(running: str) -> None:
+    print(f"flagtui: {running}; Ctrl-C to cancel...", file=sys.stderr, flush=True)
+
+
+def run_token_command(
+    profile: Profile, announce: Callable[[str], None] = announce_on_stderr
+) -> str:
+    """The token the profile's command prints; `announce` is told, in a sentence, that it runs."""
     assert profile.token_command is not None
     what = f"token_command of profile {profile.name!r}"
     try:
@@ -55,11 +69,7 @@ def run_token_command(profile: Profile) -> str:
         raise ConfigError(f"{what} cannot be read ({exc}): fix it in {config_path()}") from None
     if not argv:
         raise ConfigError(f"{what} is empty: fix it in {config_path()}")
-    print(
-        f"flagtui: running the {what} (stopped after {TIMEOUT:g} s, Ctrl-C to cancel)...",
-        file=sys.stderr,
-        flush=True,
-    )
+    announce(f"running the {what} (stopped after {TIMEOUT:g} s)")
     try:
         # Its own process group: one signal reaches everything it starts. stdin is not the
         # terminal (a background group reading it would stop, then hang until the timeout).
@@ -74,6 +84,8 @@ def run_token_command(profile: Profile) -> str:
         raise ConfigError(
             f"{what} could not start ({exc.strerror or exc}): fix it in {config_path()}"
         ) from None
+    with _running_lock:
+        _running.add(process)
     try:
         with _sigterm_raises():
             out, err = _collect(process, time.monotonic() + TIMEOUT)
@@ -92,8 +104,19 @@ def run_token_command(profile: Profile) -> str:
         message = f"{said} while the {what} ran; it was stopped"
         raise Interrupted(message, 128 + caught.signum) from None
     finally:
+        with _running_lock:
+            _running.discard(process)
         _signal_group(process.pid, signal.SIGKILL)  # whatever it left behind
     return _token_from(what, process.returncode, out, err)
+
+
+def stop_token_commands() -> None:
+    """Kill every token_command still running, with its whole group (the TUI is leaving: a
+    profile switch's command must not outlive it, nor make its exit wait for the timeout)."""
+    with _running_lock:
+        running = list(_running)
+    for process in running:
+        _signal_group(process.pid, signal.SIGKILL)
 
 
 def _collect(process: subprocess.Popen[bytes], deadline: float) -> tuple[bytes, bytes]:

@@ -28,7 +28,7 @@ from textual.worker import Worker, WorkerState
 
 from flagtui.api import AdminClient, ApiError
 from flagtui.api.health import Health
-from flagtui.config import ConfigError, Interrupted, Profile, load_config
+from flagtui.config import ConfigError, Interrupted, Profile, load_config, stop_token_commands
 from flagtui.tui.areas import AREAS, AREAS_BY_NAME, DEFAULT_AREA, Area
 from flagtui.tui.context import FlagtuiContext
 from flagtui.tui.format import Clock, clean, moment
@@ -188,6 +188,7 @@ class FlagtuiApp(App[int]):
         self.switch_area(self.ui_state.get("area") or DEFAULT_AREA)
 
     def on_unmount(self) -> None:
+        stop_token_commands()  # a profile switch's, still running: it must not outlive us
         self.client.health.unsubscribe(self._health_changed)
         self._close_failure_source()
         loop = asyncio.get_running_loop()
@@ -303,7 +304,7 @@ class FlagtuiApp(App[int]):
         """A profile whose config or token fails changes nothing (the current one stays, the
         message says why); one whose server fails ends on the connect screen, saying so."""
         try:
-            profile, client = await open_profile(name)
+            profile, client = await open_profile(self, name)
         except (ConfigError, Interrupted) as exc:
             self.notify(f"Could not switch to profile {name}: {exc}", severity="error")
             return

@@ -13,7 +13,7 @@ from typing import Any
 from rich.text import Text
 
 from flagtui.api.models import EventRecord, IntegrationEvent
-from flagtui.tui.format import delivery_state, when
+from flagtui.tui.format import clean, delivery_state, put, when
 from flagtui.tui.masking import mask_text, mask_urls
 
 
@@ -31,19 +31,19 @@ def json_diff(before: Any, after: Any) -> Text:
         if line.startswith("@@"):
             continue
         style = {"-": "red", "+": "green"}.get(line[:1], "")
-        out.append(line + "\n", style=style)
+        put(out, line + "\n", style=style)
     return out
 
 
 def section(out: Text, title: str) -> None:
-    out.append(f"\n{title}\n", style="bold underline")
+    put(out, f"\n{title}\n", style="bold underline")
 
 
 def event_text(event: EventRecord) -> Text:
     """The fields of an event record, then its change (or its data when nothing came before)."""
     out = Text()
-    out.append(event.type, style="bold")
-    out.append(f"  #{event.id} · {when(event.created_at)}\n")
+    put(out, event.type, style="bold")
+    put(out, f"  #{event.id} · {when(event.created_at)}\n")
     fields = [
         ("project", event.project),
         ("feature", event.feature_name),
@@ -52,8 +52,8 @@ def event_text(event: EventRecord) -> Text:
         ("tags", ", ".join(f"{t.type}:{t.value}" for t in event.tags or [])),
     ]
     for label, value in fields:
-        out.append(f"{label:<12}", style="dim")
-        out.append(f"{value or '—'}\n")
+        put(out, f"{label:<12}", style="dim")
+        put(out, f"{value or '—'}\n")
     if event.pre_data is not None and event.data is not None:
         section(out, "Change (preData → data)")
         out.append_text(json_diff(event.pre_data, event.data))
@@ -61,9 +61,9 @@ def event_text(event: EventRecord) -> Text:
         for title, value in (("data", event.data), ("preData", event.pre_data)):
             if value is not None:
                 section(out, title)
-                out.append(pretty(value) + "\n")
+                put(out, pretty(value) + "\n")
         if event.data is None and event.pre_data is None:
-            out.append("\n(no data)\n", style="dim")
+            put(out, "\n(no data)\n", style="dim")
     return out
 
 
@@ -90,29 +90,29 @@ def change_text(event: EventRecord | None) -> Text:
     """What the triggering change did, in a few lines: which flag, who, when, then each changed
     field `before → after` (the event's preData vs data)."""
     out = Text()
-    out.append("Triggering change", style="bold underline")
+    put(out, "Triggering change", style="bold underline")
     if event is None:
-        out.append("\n(the delivery carries no event)\n", style="dim")
+        put(out, "\n(the delivery carries no event)\n", style="dim")
         return out
-    out.append(f"\n{event.type} #{event.id} · {when(event.created_at)}\n")
-    out.append(f"{'by':<12}", style="dim")
-    out.append(f"{event.created_by or '—'}\n")
+    put(out, f"\n{event.type} #{event.id} · {when(event.created_at)}\n")
+    put(out, f"{'by':<12}", style="dim")
+    put(out, f"{event.created_by or '—'}\n")
     flag = event.feature_name or "— (names no flag)"
     where = " · ".join(x for x in (event.project, event.environment) if x)
-    out.append(f"{'flag':<12}", style="dim")
-    out.append(f"{flag}{f' ({where})' if where else ''}\n")
+    put(out, f"{'flag':<12}", style="dim")
+    put(out, f"{flag}{f' ({where})' if where else ''}\n")
     if event.pre_data is None and event.data is None:
-        out.append("(no data: nothing recorded as changed)\n", style="dim")
+        put(out, "(no data: nothing recorded as changed)\n", style="dim")
         return out
     changes = changed_fields(event.pre_data, event.data)
     if not changes:
-        out.append("(data equals preData: no field changed)\n", style="dim")
+        put(out, "(data equals preData: no field changed)\n", style="dim")
     for field, old, new in changes:
-        out.append(f"{field:<12}", style="dim")
-        out.append("—" if old is None else compact(old), style="red")
-        out.append(" → ")
-        out.append("—" if new is None else compact(new), style="green")
-        out.append("\n")
+        put(out, f"{field:<12}", style="dim")
+        put(out, "—" if old is None else compact(old), style="red")
+        put(out, " → ")
+        put(out, "—" if new is None else compact(new), style="green")
+        put(out, "\n")
     return out
 
 
@@ -120,12 +120,12 @@ def preview_text(delivery: IntegrationEvent | None, integration: str = "") -> Te
     """Two lines under a deliveries table: the highlighted delivery's full state details."""
     if delivery is None:
         return Text("")
-    out = Text(f"{integration} " if integration else "", style="bold")
+    out = Text(clean(f"{integration} ") if integration else "", style="bold")
     out.append_text(delivery_state(delivery.state))
-    out.append(f" {mask_urls(delivery.state_details or '')}")
+    put(out, f" {mask_urls(delivery.state_details or '')}")
     message = (delivery.details or {}).get("message")
     if message:
-        out.append(f"\n{mask_urls(str(message))}", style="dim")
+        put(out, f"\n{mask_urls(str(message))}", style="dim")
     return out
 
 
@@ -138,23 +138,23 @@ def delivery_text(
     out = Text()
     if cause:
         out.append_text(change_text(delivery.event))
-        out.append("\n")
-    out.append(f"Delivery {delivery.id}", style="bold")
-    out.append(f" to {integration} · {when(delivery.created_at)} · ")
+        put(out, "\n")
+    put(out, f"Delivery {delivery.id}", style="bold")
+    put(out, f" to {integration} · {when(delivery.created_at)} · ")
     out.append_text(delivery_state(delivery.state))
-    out.append(f"\n{delivery.state_details or '(no state details)'}\n")
+    put(out, f"\n{delivery.state_details or '(no state details)'}\n")
     details = dict(delivery.details or {})
     section(out, "Delivery details")
     if "message" in details:
-        out.append(f"message   {details.pop('message')}\n")
+        put(out, f"message   {details.pop('message')}\n")
     if "channels" in details:
         channels = details.pop("channels")
         shown = ", ".join(channels) if isinstance(channels, list) else str(channels)
-        out.append(f"channels  {shown}\n")
+        put(out, f"channels  {shown}\n")
     if details:
-        out.append(pretty(details) + "\n")
+        put(out, pretty(details) + "\n")
     elif not delivery.details:
-        out.append("—\n")
+        put(out, "—\n")
     section(out, "Triggering event")
     out.append_text(event_text(delivery.event) if delivery.event else Text("—\n"))
     masked = mask_text(out)

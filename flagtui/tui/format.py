@@ -4,7 +4,8 @@ This module is the display boundary: every string that comes from a server, a pr
 file (names, descriptions, messages, event data, URLs...) reaches the screen through `clean()`
 (a `str`, for places that take plain text: Inputs, toasts with markup off) or `safe()` (a `Text`,
 never parsed as markup: Select, OptionList and SelectionList labels, see `options()`). A styled
-Text assembled from server values goes through `safe_text()`. All make control characters
+Text assembled from server values takes them through `put()` (Rich's `append` would drop BEL,
+BS, VT, FF and CR unseen) and goes through `safe_text()`. All make control characters
 visible instead of sending them to the terminal, neutralise bidirectional overrides, and replace
 lone surrogates (which would end the app when written out).
 
@@ -31,6 +32,12 @@ V = TypeVar("V")
 def safe(value: object, style: str = "", *, multiline: bool = False) -> Text:
     """`clean()` as a Rich Text: shown exactly as written, never parsed as markup."""
     return Text(clean(value, multiline=multiline), style=style, end="")
+
+
+def put(out: Text, value: object, style: str = "") -> None:
+    """Append a server's words to a Text being built, cleaned first: Rich's own `append` would
+    drop BEL, BS, VT, FF and CR without a trace (newlines and tabs are kept)."""
+    out.append(clean(value, multiline=True), style=style)
 
 
 def safe_text(text: Text, *, multiline: bool = True) -> Text:
@@ -100,7 +107,7 @@ DELIVERY_STATE_LABELS = {"successWithErrors": "w/ errors"}
 def delivery_state(state: str) -> Text:
     """An integration delivery's state, coloured (unknown states in yellow)."""
     return Text(
-        DELIVERY_STATE_LABELS.get(state, state),
+        clean(DELIVERY_STATE_LABELS.get(state, state)),
         style=DELIVERY_STATE_STYLES.get(state, "yellow"),
     )
 

@@ -14,7 +14,7 @@ from rich.text import Text
 from flagtui.api.models import IntegrationEvent
 from flagtui.triage.records import Failure, FailureGroup, FailureWindow, IntegrationRef, Origin
 from flagtui.triage.source import aware
-from flagtui.tui.format import ago, delivery_state, moment, when
+from flagtui.tui.format import ago, clean, delivery_state, moment, put, when
 from flagtui.tui.masking import mask_urls
 
 WINDOWS: dict[str, timedelta | None] = {
@@ -82,8 +82,8 @@ def group_key(group: FailureGroup) -> str:
 def integration_label(ref: IntegrationRef) -> Text:
     """The label, dimmed with "off" when the integration is disabled."""
     if ref.enabled or ref.deleted:
-        return Text(ref.label)
-    return Text.assemble((ref.label, "dim"), (" off", "yellow"))
+        return Text(clean(ref.label))
+    return Text.assemble((clean(ref.label), "dim"), (" off", "yellow"))
 
 
 def failure_cells(failure: Failure, now: datetime, new: bool) -> list[str | Text]:
@@ -130,13 +130,13 @@ def failure_preview(failure: Failure | None, now: datetime, width: int) -> Text:
     head.append_text(delivery_state(delivery.state))
     head.append(f" · {failure.origin}")
     if delivery.event is not None:
-        head.append(f" · {delivery.event.type}")
+        put(head, f" · {delivery.event.type}")
     out = _one_line(head, width)
     out.append_text(_one_line(integration_label(failure.integration), width))
-    out.append(mask_urls(delivery.state_details or "(no state details)"))
+    put(out, mask_urls(delivery.state_details or "(no state details)"))
     message = (delivery.details or {}).get("message")
     if message:
-        out.append(f" · {mask_urls(str(message))}", style="dim")
+        put(out, f" · {mask_urls(str(message))}", style="dim")
     return out
 
 
@@ -150,7 +150,7 @@ def group_preview(group: FailureGroup | None, now: datetime, width: int) -> Text
     head.append(_moment_and_age(group.last_seen, now), style="bold")
     out = _one_line(head, width)
     out.append_text(_one_line(integration_label(group.integration), width))
-    out.append(mask_urls(group.example or "(no state details)"))
+    put(out, mask_urls(group.example or "(no state details)"))
     return out
 
 
@@ -180,12 +180,13 @@ def source_line(window: FailureWindow) -> Text:
         f" · {count} gap{'s' if count != 1 else ''} (deliveries may be missing): ", style="red"
     )
     newest = sorted(window.gaps, key=lambda gap: gap.end, reverse=True)
-    out.append(
+    put(
+        out,
         "; ".join(
             f"{names.get(gap.integration_id, f'integration #{gap.integration_id}')} "
             f"{span(gap.start, gap.end)}"
             for gap in newest
-        )
+        ),
     )
     return out
 

@@ -167,3 +167,64 @@ async def test_hostile_store_values_in_every_area(make_app, sandbox, tmp_path) -
         await settle(app, pilot)
         assert "␛]52" in screen_text(app)
         assert_inert(screen_text(app))
+
+
+async def test_a_long_project_name_keeps_its_picker_on_one_line(
+    make_app, client, sandbox, tmp_path
+):
+    """Fails on main: a Select shows its value wrapped, so a project named with 2,000 characters
+    (the hostile demo project's long strings) pushes the features off an 80x24 screen."""
+    long_name = "Data [/pipeline] " + "x" * 2000
+    with sqlite3.connect(sandbox.db_path) as conn:
+        conn.execute("UPDATE projects SET name = ? WHERE id = ?", (long_name, PROJECT))
+    names = {f.name for f in (await client.search_features(project=PROJECT, limit=100)).features}
+    app = app_in(make_app, tmp_path, "features")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        lines = screen_text(app).splitlines()
+        picker = [line for line in lines if "Data [/pipeline]" in line]
+        assert len(picker) == 1 and "Data [/pipeline] xxx" in picker[0] and "…" in picker[0]
+        assert not any(line.startswith("xxx") for line in lines)
+        assert any(name in screen_text(app) for name in names)  # the rows are on screen
+
+
+# C0 controls that Rich's Text drops without a trace when a text is built from them.
+DROPPED_BY_RICH = "a\x07b\x08c\x0bd\x0ce\rf"
+SHOWN_INSTEAD = "a␇b␈c␋d␌e␍f"
+
+
+async def test_controls_rich_would_drop_are_shown_in_the_details(
+    make_app, client, sandbox, tmp_path
+) -> None:
+    """Fails on main: BEL, BS, VT, FF and CR in a description or an event's author vanish from
+    the detail views (Rich strips them when the text is built), so what is shown is not what
+    the server holds; the display boundary shows every control character."""
+    name = (await client.search_features(project=PROJECT, limit=1)).features[0].name
+    ops = [{"op": "replace", "path": "/description", "value": DROPPED_BY_RICH}]
+    await client.patch_feature(PROJECT, name, ops)
+    with sqlite3.connect(sandbox.db_path) as conn:
+        conn.execute(
+            "UPDATE events SET created_by = ? WHERE feature_name = ?", (DROPPED_BY_RICH, name)
+        )
+    event = (await client.search_events(feature=name, limit=1)).events[0]
+    app: FlagtuiApp = make_app()
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(app, pilot)
+        app.push_screen(FeatureDetailScreen(PROJECT, name))
+        await settle(app, pilot)
+        assert SHOWN_INSTEAD in visible_text(app, "#feature")
+        app.push_screen(EventDetailScreen(event))
+        await settle(app, pilot)
+        assert SHOWN_INSTEAD in visible_text(app, "#event")
+
+
+async def test_controls_rich_would_drop_are_shown_in_the_failures_preview(
+    make_app, sandbox, tmp_path
+) -> None:
+    """Fails on main: a failed delivery's state details lose their BEL, BS, VT, FF and CR."""
+    with sqlite3.connect(sandbox.db_path) as conn:
+        conn.execute("UPDATE integration_events SET state_details = ?", (DROPPED_BY_RICH,))
+    app = app_in(make_app, tmp_path, "failures")
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(app, pilot)
+        assert SHOWN_INSTEAD in visible_text(app, "#failure-preview")

@@ -117,3 +117,44 @@ def test_a_refused_write_names_the_read_only_profile() -> None:
     """Fails on main: the sentence was "Profile 'ops' is read-only: …"."""
     said = describe_error(ReadOnlyProfile("ops", "PATCH /api/admin/x"))
     assert said == "profile ops is read-only: PATCH /api/admin/x was not sent."
+
+
+async def test_editing_a_multi_line_description_never_stores_the_symbols_shown(
+    make_app, client: AdminClient
+) -> None:
+    """Fails on main: the one-line input shows a line break as ↵ (and controls as ␛…), and an
+    edit sent that text back: the server's description lost its line breaks for good."""
+    name = (await client.search_features(project=PROJECT, limit=1)).features[0].name
+    multi = "first line\nsecond line"
+    await client.patch_feature(
+        PROJECT, name, [{"op": "replace", "path": "/description", "value": multi}]
+    )
+    app = make_app()
+    async with app.run_test(size=(80, 30)) as pilot:
+        await settle(app, pilot)
+        app.push_screen(FeatureDetailScreen(PROJECT, name))
+        await settle(app, pilot)
+        await pilot.press("e")
+        await settle(app, pilot)
+        assert isinstance(app.screen, PatchFormScreen)
+        assert app.screen.query_one("#description").value == "first line↵second line"  # type: ignore[attr-defined]
+        await pilot.press("end", *" more")
+        await pilot.press("ctrl+r")
+        await settle(app, pilot)
+        said = visible_text(app, "#description-error")
+        assert "holds line breaks or control characters, shown as ↵" in said
+        assert "ctrl+t" in said
+        assert isinstance(app.screen, PatchFormScreen)  # nothing to confirm: not sent
+        assert app.screen.query_one("#description").value.endswith("second line more")  # type: ignore[attr-defined]
+        # The raw JSON Patch offers the description as the server has it, line break escaped.
+        await pilot.press("ctrl+t")
+        await settle(app, pilot)
+        assert '"value": "first line\\nsecond line"' in visible_text(app, "#raw")
+        await pilot.press("ctrl+t")
+        await settle(app, pilot)
+        # A description written anew, without the symbols, is sent as usual.
+        app.screen.query_one("#description").value = "one line"  # type: ignore[attr-defined]
+        await pilot.press("ctrl+r")
+        await settle(app, pilot)
+        assert not isinstance(app.screen, PatchFormScreen)  # the confirmation
+    assert (await client.get_feature(PROJECT, name)).description == multi

@@ -3,7 +3,10 @@ and nothing of the old profile's data left on screen."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import os
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -172,3 +175,56 @@ async def test_a_profile_without_token_changes_nothing_and_says_why(make_app, pr
         assert "flagtui login --profile tokenless" in toast_text(app)
         assert isinstance(app.screen, FeaturesScreen)
         assert app.profile.name == "sandbox" and "sandbox" in visible_text(app, "#context")
+
+
+SLOW_TOKEN = """\
+import os, sys, time
+with open(sys.argv[1], "w") as out:
+    out.write(str(os.getpid()))
+time.sleep(60)
+print("never-printed")
+"""
+
+
+def ended(pid: int) -> bool:
+    """Gone, or a zombie (killed, not yet reaped)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split()[2] == "Z"
+    except FileNotFoundError:
+        return True
+
+
+async def test_a_slow_token_command_is_said_on_screen_and_stopped_on_exit(
+    make_app, profiles, tmp_path
+) -> None:
+    """Fails on main: while a switch runs a profile's token_command nothing on screen says so
+    (its line goes to a stderr the TUI hides), and leaving the app leaves the command running
+    until its 30 s timeout (the app's exit waits for it)."""
+    script, pid_file = tmp_path / "slow_token.py", tmp_path / "token.pid"
+    script.write_text(SLOW_TOKEN, encoding="utf-8")
+    config = Path(os.environ["FLAGTUI_CONFIG"])
+    command = f"{sys.executable} {script} {pid_file}"
+    with config.open("a", encoding="utf-8") as out:
+        out.write(f'\n[profiles.slow]\nurl = "http://127.0.0.1:9"\ntoken_command = "{command}"\n')
+    app = make_app(state_path=profiles)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(app, pilot)
+        await pilot.press("P")
+        await settle(app, pilot)
+        options = app.screen.query_one(OptionList)
+        options.highlighted = options.get_option_index("slow")
+        await pilot.press("enter")
+        for _ in range(500):  # bounded: until the command runs and the screen says so
+            if pid_file.exists() and "token_command" in toast_text(app):
+                break
+            await pilot.pause(0.02)
+        assert "running the token_command of profile 'slow'" in toast_text(app)
+        assert "30 s" in toast_text(app)
+        assert app.profile.name == "sandbox"  # the current profile stays meanwhile
+        pid = int(pid_file.read_text())
+        assert not ended(pid)
+    for _ in range(100):
+        if ended(pid):
+            break
+        await asyncio.sleep(0.05)
+    assert ended(pid), "the token_command outlived the app"

@@ -14,7 +14,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import DataTable
 
 from flagtui.api.models import ChangeRequest, CreatedBy
-from flagtui.tui.format import when
+from flagtui.tui.format import clean, put, when
 from flagtui.tui.reads import read
 from flagtui.tui.screens.base import AreaScreen
 from flagtui.tui.screens.project_area import EnterpriseAreaScreen
@@ -48,7 +48,7 @@ def who(person: CreatedBy | None) -> str:
 
 
 def state_text(state: str | None) -> Text:
-    return Text(state or "—", style=STATE_STYLES.get(state or "", ""))
+    return Text(clean(state or "—"), style=STATE_STYLES.get(state or "", ""))
 
 
 def change_request_row(cr: ChangeRequest) -> Row:
@@ -65,35 +65,33 @@ def change_request_row(cr: ChangeRequest) -> Row:
 
 def change_request_text(cr: ChangeRequest) -> Text:
     out = Text()
-    out.append(f"#{cr.id} {cr.title or ''}\n", style="bold")
+    put(out, f"#{cr.id} {cr.title or ''}\n", style="bold")
     out.append_text(state_text(cr.state))
-    out.append(f" · {cr.environment or '?'} · project {cr.project or '?'}")
-    out.append(f" · needs {cr.min_approvals or 1} approval(s)\n")
-    out.append(f"created {when(cr.created_at)} by {who(cr.created_by)}\n")
+    put(out, f" · {cr.environment or '?'} · project {cr.project or '?'}")
+    put(out, f" · needs {cr.min_approvals or 1} approval(s)\n")
+    put(out, f"created {when(cr.created_at)} by {who(cr.created_by)}\n")
     if cr.schedule:
-        out.append(
-            f"scheduled for {when(cr.schedule.scheduled_at)} ({cr.schedule.status or '?'})\n"
-        )
-    out.append("\nFeatures and changes\n", style="bold underline")
+        put(out, f"scheduled for {when(cr.schedule.scheduled_at)} ({cr.schedule.status or '?'})\n")
+    put(out, "\nFeatures and changes\n", style="bold underline")
     for feature in cr.features or []:
-        out.append(f"  {feature.get('name', '?')}\n", style="bold")
+        put(out, f"  {feature.get('name', '?')}\n", style="bold")
         for change in feature.get("changes") or []:
             payload = json.dumps(change.get("payload"), sort_keys=True, ensure_ascii=False)
-            out.append(f"    • {change.get('action', '?')} {payload}\n")
+            put(out, f"    • {change.get('action', '?')} {payload}\n")
     if not cr.features:
-        out.append("  —\n")
+        put(out, "  —\n")
     for title, items in (("Approvals", cr.approvals), ("Rejections", cr.rejections)):
-        out.append(f"\n{title}\n", style="bold underline")
+        put(out, f"\n{title}\n", style="bold underline")
         for item in items or []:
-            out.append(f"  {who(item.created_by)} · {when(item.created_at)}\n")
+            put(out, f"  {who(item.created_by)} · {when(item.created_at)}\n")
         if not items:
-            out.append("  —\n")
-    out.append("\nComments\n", style="bold underline")
+            put(out, "  —\n")
+    put(out, "\nComments\n", style="bold underline")
     for comment in cr.comments or []:
-        out.append(f"  {who(comment.created_by)} · {when(comment.created_at)}\n", style="dim")
-        out.append(f"    {comment.text}\n")
+        put(out, f"  {who(comment.created_by)} · {when(comment.created_at)}\n", style="dim")
+        put(out, f"    {comment.text}\n")
     if not cr.comments:
-        out.append("  —\n")
+        put(out, "  —\n")
     return out
 
 

@@ -21,7 +21,7 @@ from textual.widgets import Static
 from flagtui.api.errors import FlagtuiError, NotFoundError
 from flagtui.api.models import Constraint, EventPage, Feature, Strategy, Variant
 from flagtui.tui.areas import AREAS_BY_NAME
-from flagtui.tui.format import when, yes_no
+from flagtui.tui.format import put, when, yes_no
 from flagtui.tui.reads import read
 from flagtui.tui.screens.env_toggle import TOGGLE_HELP, EnvironmentToggleScreen
 from flagtui.tui.widgets.confirm import ConfirmModal
@@ -46,63 +46,64 @@ def _variant(v: Variant) -> str:
 def _strategy(out: Text, s: Strategy) -> None:
     title = f" “{s.title}”" if s.title else ""
     params = " ".join(f"{k}={v}" for k, v in sorted((s.parameters or {}).items()))
-    out.append(f"    • {s.name}{title}", style="bold")
+    put(out, f"    • {s.name}{title}", style="bold")
     if s.disabled:
-        out.append(" (disabled)", style="dim")
-    out.append(f" {params}\n" if params else "\n")
+        put(out, " (disabled)", style="dim")
+    put(out, f" {params}\n" if params else "\n")
     for c in s.constraints or []:
-        out.append(f"        if {_constraint(c)}\n")
+        put(out, f"        if {_constraint(c)}\n")
     if s.segments:
-        out.append(f"        segments {', '.join(str(x) for x in s.segments)}\n")
+        put(out, f"        segments {', '.join(str(x) for x in s.segments)}\n")
     for v in s.variants or []:
-        out.append(f"        variant {_variant(v)}\n")
+        put(out, f"        variant {_variant(v)}\n")
 
 
 def _section(out: Text, title: str, lines: list[str]) -> None:
-    out.append(f"\n{title}\n", style="bold underline")
+    put(out, f"\n{title}\n", style="bold underline")
     for line in lines or ["—"]:
-        out.append(f"  {line}\n")
+        put(out, f"  {line}\n")
 
 
 def feature_text(f: Feature, *, complete: bool = True) -> Text:
     """The detail; `complete=False` for a list row, shown while the full record is read."""
     out = Text()
-    out.append(f"{f.name}", style="bold")
-    out.append(f"  {f.type or ''} · project {f.project or '?'}\n")
-    out.append(f"{f.description or '(no description)'}\n", style="italic")
+    put(out, f"{f.name}", style="bold")
+    put(out, f"  {f.type or ''} · project {f.project or '?'}\n")
+    put(out, f"{f.description or '(no description)'}\n", style="italic")
     if f.is_archived:
-        out.append(f"Archived {when(f.archived_at)} · v revives it\n", style="bold yellow")
+        put(out, f"Archived {when(f.archived_at)} · v revives it\n", style="bold yellow")
     stage = f.lifecycle.stage if f.lifecycle else "—"
     since = f" since {when(f.lifecycle.entered_stage_at)}" if f.lifecycle else ""
-    out.append(f"\nStage {stage}{since}\n")
-    out.append(
+    put(out, f"\nStage {stage}{since}\n")
+    put(
+        out,
         f"Stale {yes_no(f.stale)} · potentially stale {yes_no(f.potentially_stale)} · "
-        f"impression data {yes_no(f.impression_data)} · archived {yes_no(f.archived)}\n"
+        f"impression data {yes_no(f.impression_data)} · archived {yes_no(f.archived)}\n",
     )
     by = f" by {f.created_by.name or f.created_by.username}" if f.created_by else ""
-    out.append(f"Created {when(f.created_at)}{by}\n")
-    out.append("\nEnvironments\n", style="bold underline")
+    put(out, f"Created {when(f.created_at)}{by}\n")
+    put(out, "\nEnvironments\n", style="bold underline")
     for env in f.environments or []:
         mark, style = ("✓", "green") if env.enabled else ("✗", "red")
-        out.append(f"  {mark} ", style=style)
-        out.append(f"{env.name}", style="bold")
+        put(out, f"  {mark} ", style=style)
+        put(out, f"{env.name}", style="bold")
         if not complete:
-            out.append("\n")
+            put(out, "\n")
             continue
-        out.append(f" ({env.type or '?'}) · {len(env.strategies or [])} strategies\n")
+        put(out, f" ({env.type or '?'}) · {len(env.strategies or [])} strategies\n")
         for s in env.strategies or []:
             _strategy(out, s)
         for v in env.variants or []:
-            out.append(f"    variant {_variant(v)}\n")
+            put(out, f"    variant {_variant(v)}\n")
     if not f.environments:
-        out.append("  —\n")
+        put(out, "  —\n")
     if not complete:
         note = (
             "archived: its row in the archive has no strategies, variants or dependencies"
             if f.is_archived
             else "reading strategies, variants, tags and dependencies…"
         )
-        out.append(f"\n{note}\n", style="dim italic")
+        put(out, f"\n{note}\n", style="dim italic")
         return out
     _section(out, "Variants", [_variant(v) for v in f.variants or []])
     _section(out, "Tags", [f"{t.type}:{t.value}" for t in f.tags or []])
@@ -325,15 +326,15 @@ class FeatureDetailScreen(EnvironmentToggleScreen):
         out = Text()
         total = f" of {page.total}" if page.total is not None else ""
         heading = f"\nRecent events, newest first ({len(page.events)}{total})"
-        out.append(heading, style="bold underline")
-        out.append("  h: all in the event log\n", style="dim")
+        put(out, heading, style="bold underline")
+        put(out, "  h: all in the event log\n", style="dim")
         for event in page.events:
-            out.append(f"  #{event.id}", style="dim")
-            out.append(f"  {when(event.created_at)}  ")
-            out.append(event.type, style="bold")
-            out.append(f"  by {event.created_by or '—'}\n")
+            put(out, f"  #{event.id}", style="dim")
+            put(out, f"  {when(event.created_at)}  ")
+            put(out, event.type, style="bold")
+            put(out, f"  by {event.created_by or '—'}\n")
         if not page.events:
-            out.append("  —\n")
+            put(out, "  —\n")
         return out
 
     def events_failed(self, error: BaseException) -> None:

@@ -42,6 +42,12 @@ STILL_SENDING = "sending… (the patch already sent is waiting for its answer: n
 FLAGS = (("stale", "stale"), ("impressionData", "impression_data"), ("archived", "archived"))
 
 
+def shown_instead(original: str) -> list[str]:
+    """What the one-line input shows in place of the original's line breaks, tabs and control
+    characters (↵, →, ␛, <U+202E>...): sent back, they would be stored as those symbols."""
+    return sorted({clean(c) for c in original if clean(c) != c})
+
+
 def _names(text: str, wire: str) -> bool:
     """Whether a server's path or sentence names the field: `/type`, `"type"` or `type`."""
     return text == wire or f"/{wire}" in text or f'"{wire}"' in text
@@ -121,6 +127,14 @@ class PatchFormScreen(IOScreenMixin, Screen[Feature | None]):
         ops: list[dict[str, Any]] = []
         description = self.query_one("#description", Input).value
         if description != self.baseline_description:
+            kept = [shown for shown in shown_instead(f.description or "") if shown in description]
+            if kept:
+                raise InvalidArgument(
+                    "description",
+                    f"it holds line breaks or control characters, shown as {' '.join(kept)}, "
+                    "which would be stored as those symbols: edit it in the raw JSON Patch "
+                    "(ctrl+t), or write it anew without them",
+                )
             ops.append({"op": "replace", "path": "/description", "value": description})
         kind = self.query_one("#type", Select).value
         if isinstance(kind, str) and kind != f.type:
@@ -179,11 +193,20 @@ class PatchFormScreen(IOScreenMixin, Screen[Feature | None]):
         if self.advanced:
             raw = self.query_one("#raw", TextArea)
             if raw.text.strip() in ("", "[]"):
-                raw.text = json.dumps(self.changed_ops(), indent=2)
+                raw.text = json.dumps(self.raw_prefill(), indent=2)
         self.query_one("#simple").display = not self.advanced
         self.query_one("#advanced").display = self.advanced
         self.query_one("#raw" if self.advanced else "#description").focus()
         self.show_error("")
+
+    def raw_prefill(self) -> list[dict[str, Any]]:
+        """The simple form's changes as a JSON Patch; a description the one-line input cannot
+        carry comes as the server has it (line breaks and controls escaped), to edit here."""
+        try:
+            return self.changed_ops()
+        except InvalidArgument:
+            value = self.feature.description or ""
+            return [{"op": "replace", "path": "/description", "value": value}]
 
     def action_cancel(self) -> None:
         self.dismiss(None)
@@ -196,6 +219,8 @@ class PatchFormScreen(IOScreenMixin, Screen[Feature | None]):
             ops = self.raw_ops() if self.advanced else self.changed_ops()
         except InvalidArgument as exc:
             self.show_error(f"Not sent — {exc}")
+            if exc.field == "description" and not self.advanced:
+                self.query_one("#description-error", MessageLine).update(f"↑ {exc.limit}")
             return
         if not ops:
             self.show_error("Nothing changed: no patch to send.")
