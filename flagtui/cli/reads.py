@@ -4,10 +4,14 @@ requests. Each is `async (client, printer, args) -> exit code | None` over the A
 from __future__ import annotations
 
 import argparse
+import asyncio
+import sys
+from collections.abc import Awaitable
 from datetime import UTC, datetime, timedelta
 
 from flagtui.api import AdminClient
-from flagtui.api.models import EventRecord, Feature, IntegrationEvent
+from flagtui.api.errors import RateLimited
+from flagtui.api.models import EventRecord, Feature, FeaturePage, IntegrationEvent
 from flagtui.api.validation import event_search_limit
 from flagtui.cli.exits import UsageError
 from flagtui.cli.output import Printer
@@ -15,6 +19,8 @@ from flagtui.triage.source import aware
 
 FEATURE_PAGE = 100
 MAX_FEATURE_PAGES = 100  # 10,000 flags: a bound, not a limit anyone should meet
+# Waits per page: real Unleash's search budget is a minute; a server that keeps refusing ends it.
+SEARCH_WAITS = 3
 DELIVERY_PAGE = 100  # real Unleash answers 50 to a limit over 100: a larger --limit is paged
 
 
@@ -30,14 +36,7 @@ async def feature_list(client: AdminClient, out: Printer, args: argparse.Namespa
                 args.project, query=args.search, offset=offset, limit=FEATURE_PAGE
             )
         else:
-            page = await client.search_features(
-                query=args.search,
-                project=args.project,
-                types=args.type or (),
-                states=args.state or (),
-                offset=offset,
-                limit=FEATURE_PAGE,
-            )
+            page = await _searched(client, args, offset)
         if stream:
             out.many(page.features)
         else:
@@ -47,6 +46,34 @@ async def feature_list(client: AdminClient, out: Printer, args: argparse.Namespa
             break
     if not stream:
         out.many(features)
+
+
+async def _searched(client: AdminClient, args: argparse.Namespace, offset: int) -> FeaturePage:
+    """Real Unleash answers 15 feature searches a minute: a listing of more pages than that waits
+    for the next search, saying so on stderr, rather than ending half-way."""
+
+    def search() -> Awaitable[FeaturePage]:
+        return client.search_features(
+            query=args.search,
+            project=args.project,
+            types=args.type or (),
+            states=args.state or (),
+            offset=offset,
+            limit=FEATURE_PAGE,
+        )
+
+    for _ in range(SEARCH_WAITS):
+        try:
+            return await search()
+        except RateLimited as exc:
+            print(
+                f"flagtui: feature list: the server allows 15 feature searches a minute;"
+                f" waiting {exc.retry_after:g} s",
+                file=sys.stderr,
+                flush=True,
+            )
+            await asyncio.sleep(exc.retry_after)
+    return await search()
 
 
 async def feature_show(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:

@@ -1,0 +1,61 @@
+"""`feature list` over more pages than real Unleash's feature-search budget (15 a minute) waits
+for the budget, saying so, instead of ending half-way. A small loopback server stands in for a
+real Unleash with 300 flags; the budget is made 2 searches a second so the test takes a second,
+not a minute."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+
+import flagtui.api.client
+
+from .test_exit_code_faults import UI_CONFIG, _QuietServer
+
+FLAGS = [{"name": f"flag-{n:03}", "project": "default", "type": "release"} for n in range(300)]
+
+
+class _ManyFlags(BaseHTTPRequestHandler):
+    def do_GET(self) -> None:
+        url = urlparse(self.path)
+        query = parse_qs(url.query)
+        if url.path == "/api/admin/ui-config":
+            self._answer(UI_CONFIG)
+        else:
+            offset, limit = int(query["offset"][0]), int(query["limit"][0])
+            page = FLAGS[offset : offset + limit]
+            self._answer(json.dumps({"features": page, "total": len(FLAGS)}).encode())
+
+    def _answer(self, body: bytes) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def many_flags(cli_env, monkeypatch) -> Iterator[None]:
+    server = _QuietServer(("127.0.0.1", 0), _ManyFlags)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    monkeypatch.setenv("UNLEASH_URL", f"http://127.0.0.1:{server.server_address[1]}")
+    monkeypatch.setattr(flagtui.api.client, "REAL_SEARCH_BUDGET", (2, 1.0))
+    yield
+    server.shutdown()
+    server.server_close()
+
+
+def test_a_listing_longer_than_the_search_budget_waits_for_it(run, many_flags):
+    """Fails on main before: exit 6 after 2 pages, 'flagtui holds back'."""
+    result = run("feature", "list", "-o", "json")
+    assert result.code == 0, result.err
+    assert [f["name"] for f in json.loads(result.out)] == [f["name"] for f in FLAGS]
+    assert "allows 15 feature searches a minute; waiting" in result.err
