@@ -383,7 +383,6 @@ async def test_a_refused_patch_keeps_the_input_and_is_never_resent(
         if respond is not None:
             fault.fail("PATCH", f"/features/{name}", respond)
         await send_form(app, pilot)
-        await asyncio.sleep(0.3)
         await settle(app, pilot)
         assert app.screen is form
         error = visible_text(app, "#form-error")
