@@ -383,7 +383,7 @@ async def test_a_refused_patch_keeps_the_input_and_is_never_resent(
         if respond is not None:
             fault.fail("PATCH", f"/features/{name}", respond)
         await send_form(app, pilot)
-        await asyncio.sleep(0.3)
+        await asyncio.sleep(0.3)  # past the 429's Retry-After: a wrong re-send would be made
         await settle(app, pilot)
         assert app.screen is form
         error = visible_text(app, "#form-error")

@@ -3,7 +3,6 @@ room when it has none; read-only refusals say so; a refused field says why next 
 
 from __future__ import annotations
 
-import asyncio
 import json
 from typing import Any
 
@@ -89,7 +88,6 @@ async def test_refused_type_is_said_next_to_the_type(
         other = next(value for _, value in types._options if value != types.value)
         types.value = other
         await send_form(app, pilot)
-        await asyncio.sleep(0.3)
         await settle(app, pilot)
         assert app.screen is form
         at_field = visible_text(app, "#type-error")
