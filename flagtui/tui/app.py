@@ -26,12 +26,11 @@ from textual.widget import AwaitMount
 from textual.widgets import Input, TextArea
 from textual.worker import Worker, WorkerState
 
-from flagtui.api import AdminClient, ApiError
-from flagtui.api.health import Health
+from flagtui.api import AdminClient
 from flagtui.config import ConfigError, Interrupted, Profile, load_config, stop_token_commands
 from flagtui.tui.areas import AREAS, AREAS_BY_NAME, DEFAULT_AREA, Area
 from flagtui.tui.context import FlagtuiContext
-from flagtui.tui.format import Clock, clean, moment
+from flagtui.tui.format import Clock, clean, health_note
 from flagtui.tui.profile_switch import open_profile
 from flagtui.tui.row_cache import RowCache, default_cache_dir
 from flagtui.tui.screens.base import IOScreenMixin, describe_error
@@ -52,20 +51,6 @@ CONNECT_MODE = "connect"
 BACK_NOTE_S = 60.0  # how long the header says the server is answering again
 # Offered by the palette otherwise (the registry's "Switch profile…"), or meaningless in it.
 NOT_IN_PALETTE = frozenset({"app.profile", "app.leave-field"})
-
-
-def connection_note(health: Health) -> str:
-    """The header's word on the connection: nothing while all is well."""
-    if health.failing_since is not None:
-        failure = health.failure if isinstance(health.failure, ApiError) else None
-        status = failure.status if failure is not None else None
-        kind = failure.name if failure is not None else "no answer"
-        if status is not None:  # a proxy's 502/503/504: something answers, the server fails
-            return f"⚠ failing since {moment(health.failing_since)} ({status} {kind})"
-        return f"⚠ not answering since {moment(health.failing_since)} ({kind})"
-    if health.back_at is not None:
-        return f"✓ answering again since {moment(health.back_at)}"
-    return ""
 
 
 def palette_entry(title: str, help_text: str, callback: Callable[[], object]) -> SystemCommand:
@@ -207,7 +192,7 @@ class FlagtuiApp(App[int]):
 
     @on(HealthChanged)
     def _show_health(self) -> None:
-        self.connection_note = connection_note(self.client.health)
+        self.connection_note = health_note(self.client.health)
         if self.connection_note and not self.client.health.failing:
             self.set_timer(BACK_NOTE_S, self._forget_back_note)
 

@@ -23,6 +23,8 @@ from typing import TypeVar
 
 from rich.text import Text
 
+from flagtui.api.errors import ApiError
+from flagtui.api.health import Health
 from flagtui.api.models import Feature, FeatureEnvironment, Project
 from flagtui.display import clean
 
@@ -157,3 +159,17 @@ def options(pairs: Iterable[tuple[object, V]]) -> list[tuple[Text, V]]:
 
 def yes_no(value: bool | None) -> str:
     return "yes" if value else "no"
+
+
+def health_note(health: Health) -> str:
+    """The header's word on the connection: nothing while all is well."""
+    if health.failing_since is not None:
+        failure = health.failure if isinstance(health.failure, ApiError) else None
+        status = failure.status if failure is not None else None
+        kind = failure.name if failure is not None else "no answer"
+        if status is not None:  # a proxy's 502/503/504: something answers, the server fails
+            return f"⚠ failing since {moment(health.failing_since)} ({status} {kind})"
+        return f"⚠ not answering since {moment(health.failing_since)} ({kind})"
+    if health.back_at is not None:
+        return f"✓ answering again since {moment(health.back_at)}"
+    return ""
