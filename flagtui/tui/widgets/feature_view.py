@@ -12,7 +12,8 @@ from collections.abc import Iterator
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.containers import Vertical
+from textual.containers import Horizontal, Vertical
+from textual.widget import Widget
 
 from flagtui.api.models import Constraint, Feature, FeatureEnvironment, Strategy, Variant
 from flagtui.tui.format import when, yes_no
@@ -99,10 +100,15 @@ def environment_line(env: FeatureEnvironment) -> Text:
     return Text.assemble("  ", (mark, style), " ", (env.name, "bold"), kind)
 
 
+def strategy_count(env: FeatureEnvironment) -> Text:
+    """Drawn after the environment's line, on the same line (the row has no count)."""
+    count = len(env.strategies or [])
+    return Text(f" · {count} strateg{'y' if count == 1 else 'ies'}")
+
+
 def environment_detail(env: FeatureEnvironment) -> Text:
     """What only the full record says of an environment: its strategies and variants."""
-    count = len(env.strategies or [])
-    out = Text(f"    {count} strateg{'y' if count == 1 else 'ies'}\n")
+    out = Text()
     for s in env.strategies or []:
         _strategy(out, s)
     for v in env.variants or []:
@@ -137,7 +143,10 @@ class FeatureView(Vertical):
     strategies, variants or dependencies); `show(feature)` for the full record; `fail(note)`
     says a read failed, keeping what is drawn; `redraw()` after the clock's zone changed."""
 
-    DEFAULT_CSS = "FeatureView, FeatureView Vertical, FeatureView Part { height: auto; }"
+    DEFAULT_CSS = """
+    FeatureView, FeatureView Vertical, FeatureView Horizontal, FeatureView Part { height: auto; }
+    FeatureView .env-line { width: auto; }
+    """
 
     def __init__(self, name: str, row: Feature | None = None, *, id: str) -> None:
         super().__init__(id=id)
@@ -190,12 +199,19 @@ class FeatureView(Vertical):
     def environments(self) -> list[FeatureEnvironment]:
         return (self.feature.environments or []) if self.feature is not None else []
 
-    def environment_pair(self, start: int, envs: list[FeatureEnvironment]) -> Iterator[Part]:
-        for i, env in enumerate(envs[start:], start):  # ids by position: a name may be anything
-            yield Part(environment_line(env), id=f"env-{i}", classes="env-line")
-            yield Part(self.environment_detail(env), id=f"env-{i}-detail")
+    def environment_pair(self, start: int, envs: list[FeatureEnvironment]) -> Iterator[Widget]:
+        """Each environment: its line (the row's part, then the record's count on the same
+        line), and below it the record's strategies. Ids by position: a name may be anything."""
+        for i, env in enumerate(envs[start:], start):
+            line = Part(environment_line(env), id=f"env-{i}", classes="env-line")
+            count = Part(self.count_of(env), id=f"env-{i}-count")
+            yield Horizontal(line, count, classes="env-row")
+            yield Part(self.detail_of(env), id=f"env-{i}-detail")
 
-    def environment_detail(self, env: FeatureEnvironment) -> Text:
+    def count_of(self, env: FeatureEnvironment) -> Text:
+        return strategy_count(env) if self.complete else Text()
+
+    def detail_of(self, env: FeatureEnvironment) -> Text:
         return environment_detail(env) if self.complete else Text()
 
     def no_environment(self) -> Text:
@@ -211,8 +227,8 @@ class FeatureView(Vertical):
         for i in range(drawn):
             env = envs[i] if i < len(envs) else None
             box.query_one(f"#env-{i}", Part).draw(environment_line(env) if env else Text())
-            detail = self.environment_detail(env) if env else Text()
-            box.query_one(f"#env-{i}-detail", Part).draw(detail)
+            box.query_one(f"#env-{i}-count", Part).draw(self.count_of(env) if env else Text())
+            box.query_one(f"#env-{i}-detail", Part).draw(self.detail_of(env) if env else Text())
         if len(envs) > drawn:
             box.mount_all(list(self.environment_pair(drawn, envs)), before="#environments-none")
         box.query_one("#environments-title", Part).draw(self.environments_heading())
