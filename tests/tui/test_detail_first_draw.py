@@ -174,10 +174,11 @@ async def test_a_failed_full_read_keeps_the_rows_fields_and_says_so(
             await pilot.press("enter")
             await settle(app, pilot, failures=True)
             shown = visible_text(app, "#feature")
-            assert f"Read failed: GET {FEATURE}{row.name}" in visible_text(app, "#feature-failure")
-            assert row.name in visible_text(app, "#feature-title")
+            assert f"Read failed: GET {FEATURE}{row.name}" in shown
             assert (row.description or "(no description)") in shown
             assert all(env.name in shown for env in row.environments or [])
+            assert f"Read failed: GET {FEATURE}{row.name}" in visible_text(app, "#feature-failure")
+            assert row.name in visible_text(app, "#feature-title")
             assert "strategies, variants, tags and dependencies: not read" in shown
             assert READING not in shown
 
