@@ -124,8 +124,7 @@ async def test_the_rows_parts_stay_drawn_and_the_record_adds_the_rest(
         for section in ("Variants", "Tags", "Dependencies", "Children", "Collaborators"):
             assert section in shown
         for env in record.environments or []:
-            count = len(env.strategies or [])
-            strategies = f"{count} strateg{'y' if count == 1 else 'ies'}"
+            strategies = f"{len(env.strategies or [])} strategies"
             assert f"{env.name} ({env.type}) · {strategies}" in shown
             assert all(s.name in shown for s in env.strategies or [])
         assert all(f"{t.type}:{t.value}" in shown for t in record.tags or [])

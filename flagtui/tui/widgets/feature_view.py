@@ -102,8 +102,7 @@ def environment_line(env: FeatureEnvironment) -> Text:
 
 def strategy_count(env: FeatureEnvironment) -> Text:
     """Drawn after the environment's line, on the same line (the row has no count)."""
-    count = len(env.strategies or [])
-    return Text(f" · {count} strateg{'y' if count == 1 else 'ies'}")
+    return Text(f" · {len(env.strategies or [])} strategies")
 
 
 def environment_detail(env: FeatureEnvironment) -> Text:
