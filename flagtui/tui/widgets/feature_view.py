@@ -138,8 +138,9 @@ def more_text(f: Feature) -> Text:
 
 
 class FeatureView(Vertical):
-    """The detail (id `feature` in the detail screen): a failure line (hidden while none), the
-    row's parts (identity, state, environments), and the rest of the record.
+    """The detail (id `feature` in the detail screen): the row's parts (identity, state,
+    environments), the rest of the record, and above them, once a read failed, a failure line
+    (hidden again after a read that succeeds).
 
     `show(feature, complete=False)` for a list row or an archived flag's archive row (no
     strategies, variants or dependencies); `show(feature)` for the full record; `fail(note)`
@@ -157,7 +158,6 @@ class FeatureView(Vertical):
         super().__init__(*self.parts(), id=id)
 
     def parts(self) -> Iterator[Part]:
-        yield Part(Text(), id="feature-failure")
         for part_id, text in self.heads().items():
             yield Part(text, id=part_id)
         yield Part(self.more(), id="feature-more")
@@ -172,7 +172,11 @@ class FeatureView(Vertical):
 
     def redraw(self) -> None:
         """Every part from what is known; a part whose text is unchanged is not touched."""
-        self.query_one("#feature-failure", Part).draw(self.note or Text())
+        failure = next(iter(self.query("#feature-failure").results(Part)), None)
+        if failure is not None:
+            failure.draw(self.note or Text())
+        elif self.note is not None:  # mounted at the first failure: a widget costs time
+            self.mount(Part(self.note, id="feature-failure"), before=0)
         for part_id, text in self.heads().items():
             self.query_one(f"#{part_id}", Part).draw(text)
         self.query_one("#feature-more", Part).draw(self.more())
