@@ -25,8 +25,8 @@ NOT_IN_ROW = "strategies, variants, tags and dependencies"
 class Part(PlainStatic):
     """One part of the detail: redrawn only when its text changes, hidden while empty."""
 
-    def __init__(self, text: Text, *, id: str, classes: str | None = None) -> None:
-        super().__init__(text, id=id, classes=classes)
+    def __init__(self, text: Text, *, id: str) -> None:
+        super().__init__(text, id=id)
         self.shown = text
         self.display = bool(text.plain)
 
