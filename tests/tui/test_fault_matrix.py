@@ -20,7 +20,7 @@ from typing import Any
 import httpx
 import pytest
 from starlette.responses import Response
-from textual.widgets import Input, Static
+from textual.widgets import Input
 
 from flagtui.api import AdminClient
 from flagtui.config import Profile
@@ -208,10 +208,11 @@ async def test_server_dies_mid_session_and_comes_back(build: Any, sandbox_db: Pa
             assert app.is_running and isinstance(app.screen, FeatureDetailScreen)
             server = SandboxServer(sandbox_db, port=port).start()
             app.clear_notifications()
-            app.screen.query_one("#feature", Static).update("")
+            assert "refresh failed" in visible_text(app, "#feature-failure")
             await pilot.press("r")
             await settle(app, pilot)
             assert name in visible_text(app, "#feature")
+            assert visible_text(app, "#feature-failure") == ""
             assert not messages(app)
     finally:
         server.stop()

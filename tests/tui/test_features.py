@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual.widgets import Input, TextArea
 
 from flagtui.api import AdminClient
-from flagtui.tui.screens.feature_detail import FeatureDetailScreen, feature_text
+from flagtui.tui.screens.feature_detail import FeatureDetailScreen
 from flagtui.tui.screens.features import FeaturesScreen
 from flagtui.tui.screens.patch_form import PatchFormScreen
 from flagtui.tui.widgets.confirm import ConfirmModal
@@ -58,16 +58,6 @@ async def test_enter_opens_the_detail_of_the_selected_feature(make_app, client) 
         assert "reading strategies" not in text
         await pilot.press("escape")
         assert isinstance(app.screen, FeaturesScreen)
-
-
-async def test_the_detail_shows_the_list_row_until_the_full_record_arrives(client) -> None:
-    project = await first_project(client)
-    row = (await client.search_features(project=project, limit=1)).features[0]
-    partial = feature_text(row, complete=False).plain
-    assert row.name in partial and "Environments" in partial
-    assert all(env.name in partial for env in row.environments or [])
-    assert "reading strategies, variants, tags and dependencies…" in partial
-    assert "Collaborators" not in partial and "strategies\n" not in partial
 
 
 async def test_patch_form_sends_the_changed_fields_after_confirmation(make_app, client) -> None:

@@ -204,7 +204,7 @@ async def test_a_long_retry_after_is_capped_said_and_r_retries_now(
         await pilot.press("r")
         await settle(app, pilot)
         assert fault.count("GET", FEATURE + name) == 2
-        assert str(app.screen.query_one("#feature").render()).startswith(name)
+        assert visible_text(app, "#feature").startswith(name)
 
 
 async def test_the_lifetime_dialog_sends_once_and_says_so(

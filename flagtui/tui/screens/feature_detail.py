@@ -16,111 +16,25 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.widgets import Static
 
 from flagtui.api.errors import FlagtuiError, NotFoundError
-from flagtui.api.models import Constraint, EventPage, Feature, Strategy, Variant
+from flagtui.api.models import EventPage, Feature
 from flagtui.tui.areas import AREAS_BY_NAME
-from flagtui.tui.format import put, when, yes_no
+from flagtui.tui.format import put, when
 from flagtui.tui.reads import read
 from flagtui.tui.screens.env_toggle import TOGGLE_HELP, EnvironmentToggleScreen
 from flagtui.tui.widgets.confirm import ConfirmModal
+from flagtui.tui.widgets.feature_view import FeatureView
 from flagtui.tui.widgets.text import PlainStatic
 
 RECENT_EVENTS = 5
 
 
-def _constraint(c: Constraint) -> str:
-    values = c.values if c.values else ([c.value] if c.value is not None else [])
-    neg = "NOT " if c.inverted else ""
-    case = " (any case)" if c.case_insensitive else ""
-    return f"{c.context_name} {neg}{c.operator} {', '.join(values)}{case}"
-
-
-def _variant(v: Variant) -> str:
-    payload = f" = {v.payload.type}:{v.payload.value}" if v.payload else ""
-    weight = f" {v.weight / 10:g}%" if v.weight is not None else ""
-    return f"{v.name}{weight}{payload}"
-
-
-def _strategy(out: Text, s: Strategy) -> None:
-    title = f" “{s.title}”" if s.title else ""
-    params = " ".join(f"{k}={v}" for k, v in sorted((s.parameters or {}).items()))
-    put(out, f"    • {s.name}{title}", style="bold")
-    if s.disabled:
-        put(out, " (disabled)", style="dim")
-    put(out, f" {params}\n" if params else "\n")
-    for c in s.constraints or []:
-        put(out, f"        if {_constraint(c)}\n")
-    if s.segments:
-        put(out, f"        segments {', '.join(str(x) for x in s.segments)}\n")
-    for v in s.variants or []:
-        put(out, f"        variant {_variant(v)}\n")
-
-
-def _section(out: Text, title: str, lines: list[str]) -> None:
-    put(out, f"\n{title}\n", style="bold underline")
-    for line in lines or ["—"]:
-        put(out, f"  {line}\n")
-
-
-def feature_text(f: Feature, *, complete: bool = True) -> Text:
-    """The detail; `complete=False` for a list row, shown while the full record is read."""
-    out = Text()
-    put(out, f"{f.name}", style="bold")
-    put(out, f"  {f.type or ''} · project {f.project or '?'}\n")
-    put(out, f"{f.description or '(no description)'}\n", style="italic")
-    if f.is_archived:
-        put(out, f"Archived {when(f.archived_at)} · v revives it\n", style="bold yellow")
-    stage = f.lifecycle.stage if f.lifecycle else "—"
-    since = f" since {when(f.lifecycle.entered_stage_at)}" if f.lifecycle else ""
-    put(out, f"\nStage {stage}{since}\n")
-    put(
-        out,
-        f"Stale {yes_no(f.stale)} · potentially stale {yes_no(f.potentially_stale)} · "
-        f"impression data {yes_no(f.impression_data)} · archived {yes_no(f.archived)}\n",
-    )
-    by = f" by {f.created_by.name or f.created_by.username}" if f.created_by else ""
-    put(out, f"Created {when(f.created_at)}{by}\n")
-    put(out, "\nEnvironments\n", style="bold underline")
-    for env in f.environments or []:
-        mark, style = ("✓", "green") if env.enabled else ("✗", "red")
-        put(out, f"  {mark} ", style=style)
-        put(out, f"{env.name}", style="bold")
-        if not complete:
-            put(out, "\n")
-            continue
-        put(out, f" ({env.type or '?'}) · {len(env.strategies or [])} strategies\n")
-        for s in env.strategies or []:
-            _strategy(out, s)
-        for v in env.variants or []:
-            put(out, f"    variant {_variant(v)}\n")
-    if not f.environments:
-        put(out, "  —\n")
-    if not complete:
-        note = (
-            "archived: its row in the archive has no strategies, variants or dependencies"
-            if f.is_archived
-            else "reading strategies, variants, tags and dependencies…"
-        )
-        put(out, f"\n{note}\n", style="dim italic")
-        return out
-    _section(out, "Variants", [_variant(v) for v in f.variants or []])
-    _section(out, "Tags", [f"{t.type}:{t.value}" for t in f.tags or []])
-    deps = [
-        f"{d.feature} {'enabled' if d.enabled is not False else 'disabled'}"
-        + (f" (variants {', '.join(d.variants)})" if d.variants else "")
-        for d in f.dependencies or []
-    ]
-    _section(out, "Dependencies", deps)
-    _section(out, "Children", list(f.children or []))
-    users = f.collaborators.users if f.collaborators else []
-    _section(out, "Collaborators", [u.name or u.username or f"user {u.id}" for u in users])
-    return out
-
-
 class FeatureDetailScreen(EnvironmentToggleScreen):
     AREA = "features"
+    # the scrollbar's room is kept from the start: the record, taller than the row, would
+    # otherwise narrow the text and re-wrap (redraw) the parts the row drew
+    DEFAULT_CSS = "FeatureDetailScreen #detail { scrollbar-gutter: stable; }"
     WRITE_ACTIONS = frozenset({"edit", "archive", "uncomplete", "revive", "toggle_environment"})
     BINDINGS: ClassVar = [
         Binding("escape", "app.pop_screen", "Back", id="detail.back", tooltip="Back to the list"),
@@ -151,10 +65,7 @@ class FeatureDetailScreen(EnvironmentToggleScreen):
 
     def compose_body(self) -> ComposeResult:
         with VerticalScroll(id="detail"):
-            if self.summary is not None:
-                yield PlainStatic(feature_text(self.summary, complete=False), id="feature")
-            else:
-                yield PlainStatic(f"loading {self.feature_name}…", id="feature")
+            yield FeatureView(self.feature_name, self.summary, id="feature")
             yield PlainStatic("Recent events: reading…", id="recent-events")
 
     def on_mount(self) -> None:
@@ -172,11 +83,11 @@ class FeatureDetailScreen(EnvironmentToggleScreen):
         if group == "feature-events":
             self.events_failed(error)
             return
-        shown = feature_text(self.feature) if self.feature is not None else None
-        if shown is None and isinstance(error, NotFoundError):
-            self.query_one("#feature", Static).update(self.gone_text())
+        view = self.query_one(FeatureView)
+        if self.feature is None and isinstance(error, NotFoundError):
+            view.fail(self.gone_text())
             return
-        self.query_one("#feature", Static).update(self.detail_after_failure(group, error, shown))
+        view.fail(self.detail_after_failure(group, error, None))  # what is drawn stays
 
     def show(self, feature: Feature) -> None:
         shown_before = self.feature is not None
@@ -185,7 +96,7 @@ class FeatureDetailScreen(EnvironmentToggleScreen):
             self.load_events()
         # an archived flag is its archive row (no live record): never shown as "0 strategies"
         complete = not feature.is_archived
-        self.query_one("#feature", Static).update(feature_text(feature, complete=complete))
+        self.query_one(FeatureView).show(feature, complete=complete)
         self.refresh_bindings()
         if self.then is not None:
             action, self.then = self.then, None
@@ -206,11 +117,7 @@ class FeatureDetailScreen(EnvironmentToggleScreen):
 
     def redraw_times(self) -> None:
         self.redraw_events()
-        shown = self.feature or self.summary
-        if shown is not None:
-            self.query_one("#feature", PlainStatic).update(
-                feature_text(shown, complete=self.feature is not None)
-            )
+        self.query_one(FeatureView).redraw()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "uncomplete" and not self._completed:

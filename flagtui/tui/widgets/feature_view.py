@@ -1,0 +1,212 @@
+"""A feature's detail drawn in parts, so the list row's fields drawn at Enter stay drawn.
+
+Enter on a row opens the detail at once with what the row knows (name, description, stage,
+flags, each environment's state); the full record arrives a round trip later. The detail is
+a few widgets, each updated only when its text changes: the row's parts stay as they were
+drawn (unless the record says otherwise, e.g. a description patched meanwhile), and what the
+row did not have (strategies, variants, tags, dependencies…) is drawn into a part of its own.
+Few parts, not one per line or environment: each widget costs time to mount and lay out,
+more than redrawing a line would save."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from rich.text import Text
+from textual.containers import Vertical
+
+from flagtui.api.models import Constraint, Feature, Strategy, Variant
+from flagtui.tui.format import put, when, yes_no
+from flagtui.tui.widgets.text import PlainStatic
+
+NOT_IN_ROW = "strategies, variants, tags and dependencies"
+
+
+class Part(PlainStatic):
+    """One part of the detail: redrawn only when its text changes, hidden while empty."""
+
+    def __init__(self, text: Text, *, id: str) -> None:
+        super().__init__(text, id=id)
+        self.shown = text
+        self.display = bool(text.plain)
+
+    def draw(self, text: Text) -> None:
+        if text == self.shown:  # same characters and styles: nothing to redraw
+            return
+        self.shown = text
+        self.display = bool(text.plain)
+        self.update(text)
+
+
+def _constraint(c: Constraint) -> str:
+    values = c.values if c.values else ([c.value] if c.value is not None else [])
+    neg = "NOT " if c.inverted else ""
+    case = " (any case)" if c.case_insensitive else ""
+    return f"{c.context_name} {neg}{c.operator} {', '.join(values)}{case}"
+
+
+def _variant(v: Variant) -> str:
+    payload = f" = {v.payload.type}:{v.payload.value}" if v.payload else ""
+    weight = f" {v.weight / 10:g}%" if v.weight is not None else ""
+    return f"{v.name}{weight}{payload}"
+
+
+def _strategy(out: Text, s: Strategy) -> None:
+    title = f" “{s.title}”" if s.title else ""
+    params = " ".join(f"{k}={v}" for k, v in sorted((s.parameters or {}).items()))
+    put(out, f"    • {s.name}{title}", style="bold")
+    if s.disabled:
+        put(out, " (disabled)", style="dim")
+    put(out, f" {params}\n" if params else "\n")
+    for c in s.constraints or []:
+        put(out, f"        if {_constraint(c)}\n")
+    if s.segments:
+        put(out, f"        segments {', '.join(str(x) for x in s.segments)}\n")
+    for v in s.variants or []:
+        put(out, f"        variant {_variant(v)}\n")
+
+
+def _section(out: Text, title: str, lines: list[str]) -> None:
+    put(out, f"\n{title}\n", style="bold underline")
+    for line in lines or ["—"]:
+        put(out, f"  {line}\n")
+
+
+def head_parts(f: Feature) -> dict[str, Text]:
+    """The parts a list row has the fields for, by widget id (in the order shown)."""
+    identity = Text()
+    put(identity, f.name, style="bold")
+    put(identity, f"  {f.type or ''} · project {f.project or '?'}\n")
+    put(identity, f.description or "(no description)", style="italic")
+    if f.is_archived:
+        put(identity, f"\nArchived {when(f.archived_at)} · v revives it", style="bold yellow")
+    stage = f.lifecycle.stage if f.lifecycle else "—"
+    since = f" since {when(f.lifecycle.entered_stage_at)}" if f.lifecycle else ""
+    by = f" by {f.created_by.name or f.created_by.username}" if f.created_by else ""
+    state = Text()
+    put(
+        state,
+        f"\nStage {stage}{since}\n"
+        f"Stale {yes_no(f.stale)} · potentially stale {yes_no(f.potentially_stale)} · "
+        f"impression data {yes_no(f.impression_data)} · archived {yes_no(f.is_archived)}\n"
+        f"Created {when(f.created_at)}{by}",
+    )
+    environments = Text()  # a Text's own style would be every later word's too
+    put(environments, "\nEnvironments", style="bold underline")
+    for env in f.environments or []:
+        mark, style = ("✓", "green") if env.enabled else ("✗", "red")
+        kind = f" ({env.type})" if env.type else ""
+        put(environments, "\n  ")
+        put(environments, mark, style=style)
+        put(environments, " ")
+        put(environments, env.name, style="bold")
+        put(environments, kind)
+    if not f.environments:
+        put(environments, "\n  —")
+    return {
+        "feature-identity": identity,
+        "feature-state": state,
+        "feature-environments": environments,
+    }
+
+
+def strategies_text(f: Feature) -> Text:
+    """What only the full record says of each environment: its strategies and variants."""
+    out = Text()
+    put(out, "\nStrategies\n", style="bold underline")
+    for env in f.environments or []:
+        put(out, f"  {env.name}", style="bold")
+        put(out, f" · {len(env.strategies or [])} strategies\n")
+        for s in env.strategies or []:
+            _strategy(out, s)
+        for v in env.variants or []:
+            put(out, f"    variant {_variant(v)}\n")
+    if not f.environments:
+        put(out, "  —\n")
+    return out
+
+
+def more_text(f: Feature) -> Text:
+    """Strategies, variants, tags, dependencies, children, collaborators: the full record's
+    alone."""
+    out = strategies_text(f)
+    _section(out, "Variants", [_variant(v) for v in f.variants or []])
+    _section(out, "Tags", [f"{t.type}:{t.value}" for t in f.tags or []])
+    deps = [
+        f"{d.feature} {'enabled' if d.enabled is not False else 'disabled'}"
+        + (f" (variants {', '.join(d.variants)})" if d.variants else "")
+        for d in f.dependencies or []
+    ]
+    _section(out, "Dependencies", deps)
+    _section(out, "Children", list(f.children or []))
+    users = f.collaborators.users if f.collaborators else []
+    _section(out, "Collaborators", [u.name or u.username or f"user {u.id}" for u in users])
+    out.rstrip()
+    return out
+
+
+class FeatureView(Vertical):
+    """The detail (id `feature` in the detail screen): the row's parts (identity, state,
+    environments), the rest of the record, and above them, once a read failed, a failure line
+    (hidden again after a read that succeeds).
+
+    `show(feature, complete=False)` for a list row or an archived flag's archive row (no
+    strategies, variants or dependencies); `show(feature)` for the full record; `fail(note)`
+    says a read failed, keeping what is drawn; `redraw()` after the clock's zone changed."""
+
+    DEFAULT_CSS = "FeatureView, FeatureView Part { height: auto; }"
+
+    def __init__(self, name: str, row: Feature | None = None, *, id: str) -> None:
+        self.feature_name = name
+        self.feature = row
+        self.complete = False
+        self.note: Text | None = None
+        # the parts are mounted with the view (not by a compose of its own, which would run
+        # a message later): the row is in the screen's first frame
+        super().__init__(*self.parts(), id=id)
+
+    def parts(self) -> Iterator[Part]:
+        for part_id, text in self.heads().items():
+            yield Part(text, id=part_id)
+        yield Part(self.more(), id="feature-more")
+
+    def show(self, feature: Feature, *, complete: bool = True) -> None:
+        self.feature, self.complete, self.note = feature, complete, None
+        self.redraw()
+
+    def fail(self, note: Text) -> None:
+        self.note = note
+        self.redraw()
+
+    def redraw(self) -> None:
+        """Every part from what is known; a part whose text is unchanged is not touched."""
+        failure = next(iter(self.query("#feature-failure").results(Part)), None)
+        if failure is not None:
+            failure.draw(self.note or Text())
+        elif self.note is not None:  # mounted at the first failure: a widget costs time
+            self.mount(Part(self.note, id="feature-failure"), before=0)
+        for part_id, text in self.heads().items():
+            self.query_one(f"#{part_id}", Part).draw(text)
+        self.query_one("#feature-more", Part).draw(self.more())
+
+    def heads(self) -> dict[str, Text]:
+        if self.feature is not None:
+            return head_parts(self.feature)
+        parts = dict.fromkeys(head_parts(Feature(name=self.feature_name)), Text())
+        if self.note is None:  # nothing read yet: say so, not an empty screen
+            parts["feature-identity"] = loading = Text()
+            put(loading, f"loading {self.feature_name}…")
+        return parts
+
+    def more(self) -> Text:
+        if self.feature is not None and self.complete:
+            return more_text(self.feature)
+        if self.feature is not None and self.feature.is_archived:
+            note = "archived: its row in the archive has no strategies, variants or dependencies"
+        elif self.feature is None:
+            return Text()
+        elif self.note is not None:
+            note = f"{NOT_IN_ROW}: not read"
+        else:
+            note = f"reading {NOT_IN_ROW}…"
+        return Text(f"\n{note}", style="dim italic")
