@@ -50,6 +50,20 @@ class _Faulty(BaseHTTPRequestHandler):
         pass
 
 
+class JsonAnswers(BaseHTTPRequestHandler):
+    """A loopback stand-in's answers: JSON, and no log lines."""
+
+    def _answer(self, status: int, body: bytes) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
 class _QuietServer(ThreadingHTTPServer):
     daemon_threads = True
 

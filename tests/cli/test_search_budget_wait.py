@@ -8,38 +8,27 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler
 from urllib.parse import parse_qs, urlparse
 
 import pytest
 
 import flagtui.api.client
 
-from .test_exit_code_faults import UI_CONFIG, _QuietServer
+from .test_exit_code_faults import UI_CONFIG, JsonAnswers, _QuietServer
 
 FLAGS = [{"name": f"flag-{n:03}", "project": "default", "type": "release"} for n in range(300)]
 
 
-class _ManyFlags(BaseHTTPRequestHandler):
+class _ManyFlags(JsonAnswers):
     def do_GET(self) -> None:
         url = urlparse(self.path)
         query = parse_qs(url.query)
         if url.path == "/api/admin/ui-config":
-            self._answer(UI_CONFIG)
+            self._answer(200, UI_CONFIG)
         else:
             offset, limit = int(query["offset"][0]), int(query["limit"][0])
             page = FLAGS[offset : offset + limit]
-            self._answer(json.dumps({"features": page, "total": len(FLAGS)}).encode())
-
-    def _answer(self, body: bytes) -> None:
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args: object) -> None:
-        pass
+            self._answer(200, json.dumps({"features": page, "total": len(FLAGS)}).encode())
 
 
 @pytest.fixture

@@ -8,17 +8,16 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler
 from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from .test_exit_code_faults import UI_CONFIG, _QuietServer
+from .test_exit_code_faults import UI_CONFIG, JsonAnswers, _QuietServer
 
 FIRST_PAGE = [{"name": f"flag-{n:03}", "project": "default", "type": "release"} for n in range(100)]
 
 
-class _SecondPageFails(BaseHTTPRequestHandler):
+class _SecondPageFails(JsonAnswers):
     def do_GET(self) -> None:
         url = urlparse(self.path)
         offset = int(parse_qs(url.query).get("offset", ["0"])[0])
@@ -28,16 +27,6 @@ class _SecondPageFails(BaseHTTPRequestHandler):
             self._answer(200, json.dumps({"features": FIRST_PAGE, "total": 150}).encode())
         else:
             self._answer(500, b'{"name": "InternalError", "message": "page 2 failed"}')
-
-    def _answer(self, status: int, body: bytes) -> None:
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args: object) -> None:
-        pass
 
 
 @pytest.fixture
