@@ -39,20 +39,6 @@ class _Host(Protocol):
     ) -> Awaitable[T]: ...
     def list_project_features(self, project: str) -> Awaitable[list[Feature]]: ...
     def _cached(self: _Host, key: tuple[Any, ...]) -> Any: ...
-    def _search_params(
-        self,
-        *,
-        query: str | None = ...,
-        project: str | None = ...,
-        types: Sequence[str] = ...,
-        states: Sequence[str] = ...,
-        lifecycle: Sequence[str] = ...,
-        sort_by: str = ...,
-        sort_order: str = ...,
-        offset: int = ...,
-        limit: int = ...,
-        archived: bool = ...,
-    ) -> tuple[dict[str, Any], tuple[Any, ...]]: ...
     async def _project_features_cached(
         self: _Host, project: str, *, fresh: bool
     ) -> list[Feature]: ...
@@ -96,7 +82,8 @@ class FeatureSearchOperations:
         archived flags, in the way this server's version understands; so does the `archived`
         stage in `lifecycle` (the features area's archived view)."""
         lifecycle, archived = _archived_stage(lifecycle, archived)
-        params, cache_key = self._search_params(
+        params, cache_key = _search_params(
+            self,
             query=query,
             project=project,
             types=types,
@@ -146,49 +133,11 @@ class FeatureSearchOperations:
             limit=limit,
         )
 
-    def _search_params(
-        self: _Host,
-        *,
-        query: str | None = None,
-        project: str | None = None,
-        types: Sequence[str] = (),
-        states: Sequence[str] = (),
-        lifecycle: Sequence[str] = (),
-        sort_by: str = "name",
-        sort_order: str = "asc",
-        offset: int = 0,
-        limit: int = 50,
-        archived: bool = False,
-    ) -> tuple[dict[str, Any], tuple[Any, ...]]:
-        """The search's query parameters, and the key its answer is cached under."""
-        lifecycle, archived = _archived_stage(lifecycle, archived)
-        params: dict[str, Any] = {
-            "sortBy": sort_by,
-            "sortOrder": sort_order,
-            "offset": validation.non_negative("offset", offset),
-            "limit": validation.non_negative("limit", limit),
-        }
-        if query:
-            params["query"] = query
-        if project:
-            params["project"] = f"IS:{project}"
-        if archived:
-            self._require_version(capabilities.ARCHIVED_FLAGS)
-        if archived and capabilities.archived_by_lifecycle(self.server):
-            lifecycle = [*lifecycle, "archived"]
-        elif archived:
-            params["archived"] = "IS:true"
-        for name, values in (("type", types), ("state", states), ("lifecycle", lifecycle)):
-            if values:
-                params[name] = _is_any_of(values)
-        cache_key = tuple(sorted(params.items()))
-        return params, cache_key
-
     def held_features(self: _Host, **search: Any) -> FeaturePage | None:
         """The page a search would be answered with from the cache, without waiting: None if
         it is not held (or the search is one this server refuses)."""
         try:
-            page: FeaturePage | None = self._cached(self._search_params(**search)[1])
+            page: FeaturePage | None = self._cached(_search_params(self, **search)[1])
             return page
         except errors.FlagtuiError:
             return None
@@ -215,6 +164,45 @@ class FeatureSearchOperations:
             cached = await self.list_project_features(project)
             self._search_cache[key] = (time.monotonic(), cached)
         return cached
+
+
+def _search_params(
+    host: _Host,
+    *,
+    query: str | None = None,
+    project: str | None = None,
+    types: Sequence[str] = (),
+    states: Sequence[str] = (),
+    lifecycle: Sequence[str] = (),
+    sort_by: str = "name",
+    sort_order: str = "asc",
+    offset: int = 0,
+    limit: int = 50,
+    archived: bool = False,
+) -> tuple[dict[str, Any], tuple[Any, ...]]:
+    """The search's query parameters, and the key its answer is cached under."""
+    lifecycle, archived = _archived_stage(lifecycle, archived)
+    params: dict[str, Any] = {
+        "sortBy": sort_by,
+        "sortOrder": sort_order,
+        "offset": validation.non_negative("offset", offset),
+        "limit": validation.non_negative("limit", limit),
+    }
+    if query:
+        params["query"] = query
+    if project:
+        params["project"] = f"IS:{project}"
+    if archived:
+        host._require_version(capabilities.ARCHIVED_FLAGS)
+    if archived and capabilities.archived_by_lifecycle(host.server):
+        lifecycle = [*lifecycle, "archived"]
+    elif archived:
+        params["archived"] = "IS:true"
+    for name, values in (("type", types), ("state", states), ("lifecycle", lifecycle)):
+        if values:
+            params[name] = _is_any_of(values)
+    cache_key = tuple(sorted(params.items()))
+    return params, cache_key
 
 
 def _archived_stage(lifecycle: Sequence[str], archived: bool) -> tuple[Sequence[str], bool]:
