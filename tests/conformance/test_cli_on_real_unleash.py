@@ -45,7 +45,6 @@ def flag(http) -> Iterator[str]:
     assert created.status_code in (200, 201), created.text
     yield name
     http.delete(f"/api/admin/projects/default/features/{name}")
-    http.post("/api/admin/projects/default/delete", json={"features": [name]})
 
 
 @pytest.fixture

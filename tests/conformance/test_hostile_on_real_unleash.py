@@ -80,7 +80,6 @@ async def hostile_on_unleash(unleash_admin: httpx.AsyncClient) -> AsyncIterator[
         if addon_id is not None:
             await retire_webhook_async(unleash_admin, addon_id)
         await unleash_admin.delete(f"{FEATURES}/{name}")
-        await unleash_admin.post("/api/admin/projects/default/delete", json={"features": [name]})
 
 
 async def test_real_unleash_stores_hostile_text_as_sent(

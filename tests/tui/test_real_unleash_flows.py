@@ -110,9 +110,6 @@ async def server(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterato
             if admin is not None:
                 for name in srv._created:
                     await admin.delete(f"/api/admin/projects/{project}/features/{name}")
-                    await admin.post(
-                        f"/api/admin/projects/{project}/delete", json={"features": [name]}
-                    )
                 await admin.aclose()
 
 

@@ -49,7 +49,6 @@ async def hostile_flag() -> AsyncIterator[str]:
             yield name
         finally:
             await http.delete(f"{features}/{name}")
-            await http.post(f"/api/admin/projects/{PROJECT}/delete", json={"features": [name]})
 
 
 async def test_hostile_flag_on_real_unleash(hostile_flag: str, tmp_path: Path) -> None:
