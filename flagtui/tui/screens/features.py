@@ -264,13 +264,13 @@ class FeaturesScreen(EnvironmentToggleScreen):
             # One line (unless it said a failure): nothing moves, no layout to work out again.
             status.update(self._page_status, layout="-failed" in status.classes)
         self.show_filters_later()
-        if self.page + 1 < pages and self.held_page(self.page + 1) is None:
+        if self.page + 1 < pages and self.held_page(self.page + 1, self._filters()) is None:
             self.prefetch(self.page + 1)
 
-    def held_page(self, page: int) -> FeaturePage | None:
+    def held_page(self, page: int, filters: dict[str, Any]) -> FeaturePage | None:
         """The page if the client holds it (read ahead, or shown before): no wait, no worker."""
         return self.flagtui.client.held_features(
-            **self._filters(), offset=page * PAGE_SIZE, limit=PAGE_SIZE
+            **filters, offset=page * PAGE_SIZE, limit=PAGE_SIZE
         )
 
     @work(exclusive=True, group="features-prefetch", exit_on_error=False)
@@ -346,13 +346,14 @@ class FeaturesScreen(EnvironmentToggleScreen):
         if target == self.page:
             return
         self.page = target
-        held = self.held_page(target) if self._mounted.is_set() else None
+        filters = self._filters()
+        held = self.held_page(target, filters) if self._mounted.is_set() else None
         if held is None:
             self.load_page()
             return
         # Shown at once: a page already read costs a draw, not a worker's round trip.
         self.workers.cancel_group(self, "features")
-        self._requested = self._filters()
+        self._requested = filters
         self.show_page(held)
 
     def action_reload(self) -> None:
