@@ -190,7 +190,7 @@ def ended(pid: int) -> bool:
     """Gone, or a zombie (killed, not yet reaped)."""
     try:
         return Path(f"/proc/{pid}/stat").read_text().split()[2] == "Z"
-    except FileNotFoundError:
+    except (FileNotFoundError, ProcessLookupError):  # gone before or while /proc was read
         return True
 
 
