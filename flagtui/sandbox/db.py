@@ -133,8 +133,13 @@ class RawJSON(str):
     """A response body that is already JSON text (sent as it is)."""
 
 
+# One encoder for every call: json.dumps builds a new one whenever it is given options, a
+# third of the time of the large data set's 1.5 million small documents.
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+
+
 def dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return _ENCODER.encode(value)
 
 
 class Connection(sqlite3.Connection):
