@@ -1,7 +1,12 @@
 """The secret scan (issue 7): after the whole run, every token the run used is looked for in
 every artifact it produced: files under pytest's temp dir (databases aside, which hold tokens by
 design), snapshot and screenshot SVGs, benchmark results, and each test's captured output and
-failure text. A token found anywhere fails the run, naming where (never the token)."""
+failure text. A token found anywhere fails the run, naming where (never the token).
+
+Under pytest-xdist the controller scans: each worker's temp dir is inside the controller's (its
+databases name that worker's tokens), and every worker's reports, output included, reach the
+controller's `pytest_runtest_logreport`. A worker's own finish would scan only its share and
+could not fail the run, so workers leave it to the controller."""
 
 from __future__ import annotations
 
@@ -88,6 +93,8 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
 
 @pytest.hookimpl(trylast=True)  # after the snapshot plugin has written its report
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    if hasattr(session.config, "workerinput"):  # a pytest-xdist worker: see the docstring
+        return
     factory = getattr(session.config, "_tmp_path_factory", None)
     basetemp = factory.getbasetemp() if factory is not None else None
     tokens = tokens_in_databases(basetemp) if basetemp else set()

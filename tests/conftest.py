@@ -12,6 +12,9 @@ that asks for a sandbox gets its own copy, so state never leaks between tests.
   port, over `sandbox_db`; attributes `.url`, `.admin_token`, `.viewer_token`, `.db_path`.
   One uvicorn server is kept for the session; each test swaps its own database copy under
   it (`SandboxServer.use_database`), so the fixture costs only a file copy.
+
+`./dev test` runs the suite on two pytest-xdist workers (`--dist loadgroup`); every test on a
+shared outside server is put in one group, run by one worker one test after another.
 """
 
 from __future__ import annotations
@@ -24,6 +27,22 @@ import pytest
 from starlette.applications import Starlette
 
 from flagtui.sandbox import SandboxServer, create_app, create_database, read_tokens
+
+SHARED_SERVERS = pytest.mark.xdist_group("shared-servers")
+
+
+def uses_a_shared_server(item: pytest.Item) -> bool:
+    """The real Unleash (marker `unleash`) or its PostgreSQL (the archive's postgresql runs):
+    tests there create objects, some with fixed names, and count events or deliveries."""
+    callspec = getattr(item, "callspec", None)
+    on_postgres = callspec is not None and callspec.params.get("archive_url") == "postgresql"
+    return item.get_closest_marker("unleash") is not None or on_postgres
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if uses_a_shared_server(item):
+            item.add_marker(SHARED_SERVERS)
 
 
 @pytest.fixture(scope="session")

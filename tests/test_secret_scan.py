@@ -4,11 +4,13 @@ captured output, and passes clean ones."""
 from __future__ import annotations
 
 import importlib.util
+import os
+import subprocess
+import sys
 from pathlib import Path
 
-spec = importlib.util.spec_from_file_location(
-    "root_conftest", Path(__file__).parents[1] / "conftest.py"
-)
+ROOT = Path(__file__).parents[1]
+spec = importlib.util.spec_from_file_location("root_conftest", ROOT / "conftest.py")
 assert spec and spec.loader
 scan = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(scan)
@@ -51,3 +53,49 @@ def test_the_snapshot_report_is_redacted(tmp_path):
     assert scan.redact(report, {TOKEN, "short"}) == 1
     assert TOKEN not in report.read_text() and "redacted" in report.read_text()
     assert scan.find_leaks({TOKEN}, [report], []) == []
+
+
+LEAKING_TESTS = """
+import os
+
+def test_writes_the_token_to_an_artifact(tmp_path):
+    (tmp_path / "shot.svg").write_text(os.environ["UNLEASH_API_TOKEN"])
+
+def test_prints_the_token():
+    print(os.environ["UNLEASH_API_TOKEN"])
+"""
+
+
+def test_tokens_leaked_in_xdist_workers_are_found(tmp_path):
+    """`./dev test` runs two workers: the controller's scan still sees each worker's temp dir and
+    output, and fails the run."""
+    (tmp_path / "test_leaks.py").write_text(LEAKING_TESTS)
+    env = {**os.environ, "UNLEASH_API_TOKEN": TOKEN, "PYTHONPATH": str(ROOT)}
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-p",
+            "conftest",
+            "-p",
+            "no:cacheprovider",
+            "-n",
+            "2",
+            "--rootdir",
+            str(tmp_path),
+            "--basetemp",
+            str(tmp_path / "run"),
+            "test_leaks.py",
+        ],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    out = run.stdout
+    leaks = {line.strip() for line in out.splitlines() if "token leaked into:" in line}
+    assert run.returncode == 1 and "2 passed" in out, out
+    assert any("popen-gw" in leak and leak.endswith("shot.svg") for leak in leaks), out
+    assert any("test_prints_the_token (Captured stdout call)" in leak for leak in leaks), out
