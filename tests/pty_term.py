@@ -31,6 +31,7 @@ KEYS = {
     "pageup": b"\x1b[5~",
     "enter": b"\r",
     "escape": b"\x1b",
+    "tab": b"\t",
 }
 
 

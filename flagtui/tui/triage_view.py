@@ -192,12 +192,18 @@ def source_line(window: FailureWindow) -> Text:
 
 
 def span(start: datetime, end: datetime) -> str:
-    """ "14:02-14:40 CET" (an en dash): the zone said once when both ends are today."""
+    """ "14:02–14:40 CET" (an en dash) when both ends are today, "2026-11-23 14:02–14:40 CET"
+    on one other day: the date and the zone said once, so a gap fits on an 80-column line."""
     first, last = moment(start), moment(end)
     zone = last.rsplit(" ", 1)[-1]
-    time_only = first.removesuffix(f" {zone}")
-    if time_only != first and " " not in time_only:
-        first = time_only
+    first_time = first.removesuffix(f" {zone}")
+    if first_time == first:  # the zone changed in between: both said
+        return f"{first}–{last}"
+    if " " not in first_time:  # today
+        return f"{first_time}–{last}"
+    day, _, last_time = last.rpartition(" ")[0].rpartition(" ")
+    if day and first_time.startswith(f"{day} "):
+        return f"{first_time}–{last_time} {zone}"
     return f"{first}–{last}"
 
 

@@ -4,12 +4,15 @@ one key (or the palette) switches every time on screen to UTC and back."""
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime, timedelta
 
 from flagtui.api import AdminClient
+from flagtui.tui.format import when
 from flagtui.tui.screens.deliveries import DeliveriesScreen
 from flagtui.tui.screens.event_detail import EventDetailScreen
 from flagtui.tui.screens.events import EventsScreen
 from flagtui.tui.screens.feature_detail import FeatureDetailScreen
+from flagtui.tui.triage_view import span
 
 from .areas import app_in, rows
 from .helpers import screen_text, settle, visible_text
@@ -86,3 +89,16 @@ async def test_delivery_times_fit_their_column(make_app, client, tmp_path, in_zo
         assert times and all(t.endswith(" -03") for t in times)
         first_line = visible_text(app, "#deliveries").splitlines()[1]
         assert times[0] in first_line
+
+
+def test_a_span_names_its_date_and_zone_once_so_a_gap_fits_a_line(in_zone) -> None:
+    """Fails on main: a gap on an earlier day named both dates and zones,
+    and the archive's gap line on an 80-column screen lost its end (seen just after midnight)."""
+    in_zone("UTC")
+    today = datetime.now(UTC).replace(hour=12, minute=0, second=0, microsecond=0)
+    earlier = today - timedelta(days=2)
+    day = when(earlier, date_only=True)
+    assert span(earlier, earlier + timedelta(minutes=30)) == f"{day} 12:00–12:30 UTC"
+    assert span(today, today + timedelta(minutes=30)) == "12:00–12:30 UTC"
+    later = earlier + timedelta(days=1)
+    assert span(earlier, later) == f"{day} 12:00 UTC–{when(later, date_only=True)} 12:00 UTC"
