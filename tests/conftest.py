@@ -39,6 +39,7 @@ def uses_a_shared_server(item: pytest.Item) -> bool:
     return item.get_closest_marker("unleash") is not None or on_postgres
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups (its hook is not trylast)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if uses_a_shared_server(item):
