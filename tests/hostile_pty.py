@@ -29,6 +29,7 @@ from flagtui.sandbox import hostile_data as hx
 ROOT = Path(__file__).resolve().parents[1]
 ENV_PROFILE = "env"  # the profile flagtui makes from UNLEASH_URL
 WAIT_S = 20.0
+KEY_ECHO_S = 3.0  # a key's first output, on a loaded machine
 
 BIDI_OVERRIDES = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 FORBIDDEN = [
@@ -85,13 +86,24 @@ class Walk:
         self.seen: list[str] = []
         self._scanned = 0  # raw output already looked at while waiting
 
+    def _press(self, key: str) -> None:
+        """Send `key` and wait for what it drew, then for quiet: a key may move focus, and on a
+        loaded machine the app can take longer than any fixed quiet period to answer it (text
+        typed after "/" then went to the table, not to the filter it opens)."""
+        before = self.term.bytes_read
+        self.term.send(key)
+        try:
+            self.term.wait_for(lambda t: t.bytes_read > before, KEY_ECHO_S, f"the echo of {key!r}")
+        except Timeout:  # a key that draws nothing: the step's own wait says what is missing
+            return
+        self.term.settle(quiet=0.05, limit=1)
+
     def step(self, name: str, keys: list[str], *expected: str, gone: str = "") -> None:
         """Press `keys` (each a named key, or text typed in one write), then wait until every
         `expected` text is on screen (and `gone` is not); fail at once, naming the screen, on a
         crash, a traceback or an offence."""
         for key in keys:
-            self.term.send(key)
-            self.term.settle(quiet=0.05, limit=1)  # a key may move focus: before the next
+            self._press(key)
 
         def reached(t: Term) -> bool:
             shown = all(t.has(text) for text in expected) and not (gone and t.has(gone))
