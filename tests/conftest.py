@@ -13,7 +13,7 @@ that asks for a sandbox gets its own copy, so state never leaks between tests.
   One uvicorn server is kept for the session; each test swaps its own database copy under
   it (`SandboxServer.use_database`), so the fixture costs only a file copy.
 
-`./dev test` runs the suite on two pytest-xdist workers (`--dist loadgroup`); every test on a
+`./dev test` runs the suite on three pytest-xdist workers (`--dist loadgroup`); every test on a
 shared outside server is put in one group, run by one worker one test after another.
 """
 

@@ -1,4 +1,4 @@
-"""`./dev test` runs two pytest-xdist workers: every test on a shared outside server (marker
+"""`./dev test` runs several pytest-xdist workers: every test on a shared outside server (marker
 `unleash`, or the archive's PostgreSQL) must still run on one of them, one after another."""
 
 from __future__ import annotations
