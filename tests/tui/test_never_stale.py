@@ -300,3 +300,24 @@ def test_ages_are_rough_and_times_name_their_zone() -> None:
     now = datetime.now(UTC)
     assert moment(now) == when(now).split(" ", 1)[1]  # today: no date, the zone named
     assert moment(now - timedelta(days=3)) == when(now - timedelta(days=3))
+
+
+async def test_a_failed_events_read_shows_the_servers_control_characters(
+    build: Any, faulty: Any
+) -> None:
+    """Fails on main: the detail's "Recent events" failure line was built with Rich's `Text`,
+    which drops BEL and CR from the server's message without a trace."""
+    server, fault = faulty
+    for method, path in (("GET", "/search/events"), ("POST", "/events/search")):
+        fault.fail(method, path, json_error(500, "InternalError", "db\x07 gone\rnow"))
+    app = build(server.url, server.admin_token, retry_delays=())
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settled(app, pilot)
+        name = (await app.client.search_features(project=PROJECT, limit=1)).features[0].name
+        app.push_screen(FeatureDetailScreen(PROJECT, name))
+        await settled(app, pilot)
+        app.screen.query_one("#recent-events").scroll_visible(animate=False)
+        await settled(app, pilot)
+        line = said(app, "#recent-events")
+        assert "Recent events: Read failed" in line
+        assert "db␇ gone␍now" in line

@@ -20,7 +20,7 @@ from textual.containers import VerticalScroll
 from flagtui.api.errors import FlagtuiError, NotFoundError
 from flagtui.api.models import EventPage, Feature
 from flagtui.tui.areas import AREAS_BY_NAME
-from flagtui.tui.format import put, when
+from flagtui.tui.format import put, safe, when
 from flagtui.tui.reads import read
 from flagtui.tui.screens.env_toggle import TOGGLE_HELP, EnvironmentToggleScreen
 from flagtui.tui.widgets.confirm import ConfirmModal
@@ -245,9 +245,10 @@ class FeatureDetailScreen(EnvironmentToggleScreen):
         return out
 
     def events_failed(self, error: BaseException) -> None:
-        said = self.read_failure_text("feature-events", error, shown="events")
+        # The server's words: a control character in its message is shown, never dropped.
+        said = safe(self.read_failure_text("feature-events", error, shown="events"), style="red")
         self.query_one("#recent-events", PlainStatic).update(
-            Text(f"\nRecent events: {said}\n", style="red")
+            Text.assemble("\n", Text("Recent events: ", style="red"), said, "\n")
         )
 
     def redraw_events(self) -> None:
