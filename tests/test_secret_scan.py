@@ -67,8 +67,8 @@ def test_prints_the_token():
 
 
 def test_tokens_leaked_in_xdist_workers_are_found(tmp_path):
-    """`./dev test` runs several workers: the controller's scan still sees each worker's temp dir and
-    output, and fails the run."""
+    """`./dev test` runs several workers: the controller's scan still sees each worker's temp dir
+    and output, and fails the run."""
     (tmp_path / "test_leaks.py").write_text(LEAKING_TESTS)
     env = {**os.environ, "UNLEASH_API_TOKEN": TOKEN, "PYTHONPATH": str(ROOT)}
     run = subprocess.run(

@@ -192,7 +192,7 @@ def source_line(window: FailureWindow) -> Text:
 
 
 def span(start: datetime, end: datetime) -> str:
-    """ "14:02–14:40 CET" (an en dash) when both ends are today, "2026-11-23 14:02–14:40 CET"
+    """ "14:02-14:40 CET" (an en dash) when both ends are today, "2026-11-23 14:02-14:40 CET"
     on one other day: the date and the zone said once, so a gap fits on an 80-column line."""
     first, last = moment(start), moment(end)
     zone = last.rsplit(" ", 1)[-1]
