@@ -197,14 +197,10 @@ def span(start: datetime, end: datetime) -> str:
     first, last = moment(start), moment(end)
     zone = last.rsplit(" ", 1)[-1]
     first_time = first.removesuffix(f" {zone}")
-    if first_time == first:  # the zone changed in between: both said
+    day = when(start, date_only=True)
+    if first_time == first or when(end, date_only=True) != day:  # another zone, or day
         return f"{first}–{last}"
-    if " " not in first_time:  # today
-        return f"{first_time}–{last}"
-    day, _, last_time = last.rpartition(" ")[0].rpartition(" ")
-    if day and first_time.startswith(f"{day} "):
-        return f"{first_time}–{last_time} {zone}"
-    return f"{first}–{last}"
+    return f"{first_time}–{last.removeprefix(f'{day} ')}"  # today's moments carry no date
 
 
 def sparkline(counts: list[int] | None, width: int) -> Text:
