@@ -91,9 +91,8 @@ class Walk:
         loaded machine the app can take longer than any fixed quiet period to answer it (text
         typed after "/" then went to the table, not to the filter it opens)."""
         before = self.term.bytes_read
-        self.term.send(key)
         try:
-            self.term.wait_for(lambda t: t.bytes_read > before, KEY_ECHO_S, f"the echo of {key!r}")
+            self.term.press(key, lambda t: t.bytes_read > before, KEY_ECHO_S)
         except Timeout:  # a key that draws nothing: the step's own wait says what is missing
             return
         self.term.settle(quiet=0.05, limit=1)
