@@ -4,12 +4,10 @@ captured output, and passes clean ones."""
 from __future__ import annotations
 
 import importlib.util
-import os
-import subprocess
-import sys
 from pathlib import Path
 
-ROOT = Path(__file__).parents[1]
+from inner_pytest import ROOT, run_pytest
+
 spec = importlib.util.spec_from_file_location("root_conftest", ROOT / "conftest.py")
 assert spec and spec.loader
 scan = importlib.util.module_from_spec(spec)
@@ -70,29 +68,10 @@ def test_tokens_leaked_in_xdist_workers_are_found(tmp_path):
     """`./dev test` runs several workers: the controller's scan still sees each worker's temp dir
     and output, and fails the run."""
     (tmp_path / "test_leaks.py").write_text(LEAKING_TESTS)
-    env = {**os.environ, "UNLEASH_API_TOKEN": TOKEN, "PYTHONPATH": str(ROOT)}
-    run = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pytest",
-            "-p",
-            "conftest",
-            "-p",
-            "no:cacheprovider",
-            "-n",
-            "2",
-            "--rootdir",
-            str(tmp_path),
-            "--basetemp",
-            str(tmp_path / "run"),
-            "test_leaks.py",
-        ],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
+    run = run_pytest(
+        tmp_path,
+        *("-p", "conftest", "-n", "2", "--basetemp", str(tmp_path / "run"), "test_leaks.py"),
+        env={"UNLEASH_API_TOKEN": TOKEN},
     )
     out = run.stdout
     leaks = {line.strip() for line in out.splitlines() if "token leaked into:" in line}

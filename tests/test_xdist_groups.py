@@ -3,12 +3,9 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from inner_pytest import run_pytest
 
 ON_A_SHARED_SERVER = """
 import os, time
@@ -32,10 +29,11 @@ def test_tests_on_a_shared_server_run_on_one_worker(tmp_path: Path) -> None:
     seen = tmp_path / "seen"
     seen.mkdir()
     (tmp_path / "test_shared.py").write_text(ON_A_SHARED_SERVER)
-    env = {**os.environ, "WORKERS_SEEN": str(seen), "PYTHONPATH": str(ROOT)}
-    argv = [sys.executable, "-m", "pytest", "-p", "tests.conftest", "-p", "no:cacheprovider"]
-    argv += ["-n", "2", "--dist", "loadgroup", "--rootdir", str(tmp_path), "test_shared.py"]
-    run = subprocess.run(argv, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    run = run_pytest(
+        tmp_path,
+        *("-p", "tests.conftest", "-n", "2", "--dist", "loadgroup", "test_shared.py"),
+        env={"WORKERS_SEEN": str(seen)},
+    )
     assert run.returncode == 0 and "6 passed" in run.stdout, run.stdout + run.stderr
     workers = {path.read_text() for path in seen.iterdir()}
     assert len(list(seen.iterdir())) == 6 and len(workers) == 1, workers
