@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from platformdirs import user_config_dir
 from pydantic import ValidationError
 
 from flagtui.api import AdminClient
@@ -27,7 +26,12 @@ from flagtui.config.schema import (
     url_problem,
 )
 
-ENV_PROFILE = "env"
+# Defined there (a start reads them before importing this module), used and offered here.
+from flagtui.profile import ENV_PROFILE as ENV_PROFILE
+from flagtui.profile import Profile as Profile
+from flagtui.profile import config_dir as config_dir
+from flagtui.profile import config_path as config_path
+
 # Profile names end up in TOML keys, file names of state, messages and the header: keep them plain.
 PROFILE_NAME_RULE = "1 to 64 letters, digits, '.', '-' or '_', starting with a letter or digit"
 _PROFILE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
@@ -35,24 +39,6 @@ _PROFILE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 
 class ConfigError(Exception):
     """A problem with the config or credentials, phrased with how to fix it."""
-
-
-@dataclass(frozen=True)
-class Profile:
-    name: str
-    url: str
-    read_only: bool = False
-    production: bool = False
-    timeout: float = 10.0
-    verify_tls: bool = True
-    ca_bundle: str | None = None
-    token_command: str | None = None
-    # The delivery archive (`flagtui collect`); None: the SQLite file in the user data dir.
-    archive_url: str | None = None
-
-    @property
-    def tls_verification_off(self) -> bool:
-        return not self.verify_tls and not self.ca_bundle
 
 
 @dataclass(frozen=True)
@@ -71,15 +57,6 @@ class Config:
     profiles: dict[str, Profile] = field(default_factory=dict)
     keymap: dict[str, str] = field(default_factory=dict)
     """Binding ids to keys (`[keymap]`); the TUI checks that each id is one of its bindings."""
-
-
-def config_dir() -> Path:
-    return Path(user_config_dir("flagtui", appauthor=False))
-
-
-def config_path() -> Path:
-    override = os.environ.get("FLAGTUI_CONFIG")
-    return Path(override) if override else config_dir() / "config.toml"
 
 
 def check_profile_name(name: str, *, new: bool = True) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import signal
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
@@ -16,8 +16,6 @@ from typing import TYPE_CHECKING
 
 from textual import on, work
 from textual.app import App, SystemCommand
-from textual.binding import Binding
-from textual.markup import escape
 from textual.message import Message
 from textual.notifications import SeverityLevel
 from textual.reactive import reactive
@@ -26,22 +24,22 @@ from textual.widget import AwaitMount
 from textual.widgets import Input, TextArea
 from textual.worker import Worker, WorkerState
 
-from flagtui.api import AdminClient
-from flagtui.config import ConfigError, Interrupted, Profile, load_config, stop_token_commands
 from flagtui.tui.areas import AREAS, AREAS_BY_NAME, DEFAULT_AREA, Area
 from flagtui.tui.context import FlagtuiContext
 from flagtui.tui.format import Clock, clean, health_note
-from flagtui.tui.profile_switch import open_profile
+from flagtui.tui.global_keys import APP_BINDINGS
+from flagtui.tui.opening import Opener
 from flagtui.tui.row_cache import RowCache, default_cache_dir
-from flagtui.tui.screens.base import IOScreenMixin, describe_error
-from flagtui.tui.screens.connect import ConnectScreen
+from flagtui.tui.screens.features_layout import COLUMNS, FEATURES, EarlyFeaturesScreen
 from flagtui.tui.state import UiState, default_state_path
-from flagtui.tui.widgets.help import HelpScreen
-from flagtui.tui.widgets.profile_picker import ProfilePickerModal
 
+# Nothing above imports the client, pydantic or the areas: a start draws its first frame (the
+# cached rows) with these alone, and imports the rest once it is on screen (see `_open`).
 if TYPE_CHECKING:
     from textual.command import Provider
 
+    from flagtui.api import AdminClient
+    from flagtui.profile import Profile
     from flagtui.triage.source import FailureSource
     from flagtui.tui.palette import PaletteHost
 
@@ -49,13 +47,12 @@ if TYPE_CHECKING:
 LEAVE_ON = (signal.SIGHUP, signal.SIGTERM)
 CONNECT_MODE = "connect"
 BACK_NOTE_S = 60.0  # how long the header says the server is answering again
-# Offered by the palette otherwise (the registry's "Switch profile…"), or meaningless in it.
-NOT_IN_PALETTE = frozenset({"app.profile", "app.leave-field"})
 
 
-def palette_entry(title: str, help_text: str, callback: Callable[[], object]) -> SystemCommand:
-    """The palette parses a command's title and help as markup: both are shown as written."""
-    return SystemCommand(escape(clean(title)), escape(clean(help_text)), callback)
+def connect_screen() -> Screen[None]:
+    from flagtui.tui.screens.connect import ConnectScreen  # needed once a connection fails
+
+    return ConnectScreen()
 
 
 def actions_provider() -> type[Provider]:
@@ -70,46 +67,7 @@ class FlagtuiApp(App[int]):
     CSS_PATH = "flagtui.tcss"
     TITLE = "flagtui"
     COMMANDS = App.COMMANDS | {actions_provider}
-    BINDINGS = [
-        Binding("question_mark", "help", "Help", id="app.help", tooltip="Every key of this screen"),
-        Binding("q", "quit", "Quit", id="app.quit", tooltip="Leave flagtui"),
-        Binding(
-            "z",
-            "toggle_utc",
-            "Local time/UTC",
-            show=False,
-            id="app.utc",
-            tooltip="Show every time in UTC, or in local time (each with its zone named)",
-        ),
-        Binding(
-            "escape",
-            "leave_field",
-            "Leave field",
-            show=False,
-            id="app.leave-field",
-            tooltip="Out of the text field (keeps its text), so keys act on the screen again",
-        ),
-        Binding(
-            "P",
-            "switch_profile",
-            "Switch profile",
-            show=False,
-            id="app.profile",
-            tooltip="Another profile of the config (server, account): nothing of this one stays",
-        ),
-        *(
-            Binding(
-                area.key,
-                f"switch_area('{area.name}')",
-                area.title,
-                show=False,
-                id=f"area.{area.name}",
-                tooltip=f"Go to {area.title}",
-            )
-            for area in AREAS
-        ),
-    ]
-
+    BINDINGS = APP_BINDINGS
     server_label: reactive[str] = reactive("connecting…")
     connection_note: reactive[str] = reactive("")
     """Said in the header when the server stopped answering, and for a while once it is back."""
@@ -117,35 +75,44 @@ class FlagtuiApp(App[int]):
     class HealthChanged(Message):
         """The client's health record changed (the server stopped or started answering)."""
 
+    client: AdminClient
+    """Set from the start, or by the opener once the first frame is drawn (see `opened`)."""
+
     def __init__(
         self,
-        client: AdminClient,
+        client: AdminClient | None,
         profile: Profile,
         *,
+        opener: Opener | None = None,
         state_path: Path | None = None,
         cache_dir: Path | None = None,
     ) -> None:
-        """`cache_dir`: where the last rows are kept (by default beside `state_path` when one
-        is given, so an app with a state of its own never sees another's rows)."""
+        """With no `client`, `opener` makes it once the first frame is on screen: `profile` is
+        then the one the start expects (`start_hint.py`), and that frame shows its cached rows.
+        `cache_dir`: where the last rows are kept (by default beside `state_path` when one is
+        given, so an app with a state of its own never sees another's rows)."""
         super().__init__()
-        self.client = client
         self.profile = profile
+        self._opener = opener
+        self.opened = client is not None
+        if client is not None:
+            self.client = client
         self._failures: tuple[AdminClient, FailureSource] | None = None
         self.ui_state = UiState(state_path or default_state_path(), profile.name)
         rows_dir = cache_dir or (state_path.parent / "rows" if state_path else default_cache_dir())
-        self.row_cache = RowCache(rows_dir, profile.name, client.base_url)
+        self.row_cache = RowCache(rows_dir, profile.name, profile.url)
         self.area: str | None = None
         for area in AREAS:
             self.add_mode(area.name, partial(self._area_screen, area))
-        self.add_mode(CONNECT_MODE, ConnectScreen)
+        self.add_mode(CONNECT_MODE, connect_screen)
 
     @property
     def read_only(self) -> bool:
-        return self.profile.read_only or self.client.read_only
+        return self.profile.read_only or (self.opened and self.client.read_only)
 
     @property
     def enterprise(self) -> bool:
-        return self.client.server is not None and self.client.server.enterprise
+        return self.opened and self.client.server is not None and self.client.server.enterprise
 
     @property
     def project(self) -> str | None:
@@ -157,24 +124,56 @@ class FlagtuiApp(App[int]):
         self.ui_state.set("project", value)
 
     def get_default_screen(self) -> Screen[None]:
-        # Left at once for the remembered area (see on_mount): nothing to build or draw.
-        return Screen()
+        """Left at once for the remembered area (see on_mount). Before the client exists, the
+        features area's rows from the last run, when that is the area it opens."""
+        cached = None
+        area, project = self.ui_state.get("area") or DEFAULT_AREA, self.project
+        if not self.opened and area == FEATURES and project:
+            cached = self.row_cache.load(FEATURES, len(COLUMNS))
+        if cached is None or cached.scope != project:
+            return Screen()
+        return EarlyFeaturesScreen(cached.rows, cached.saved_at)
 
     def on_mount(self) -> None:
-        if self.profile.production:
-            self.add_class("-production")
+        self.set_class(self.profile.production, "-production")
         loop = asyncio.get_running_loop()
         for signum in LEAVE_ON:
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
                 loop.add_signal_handler(signum, self._hang_up)
+        if not self.opened:  # once the first frame is drawn: the opener imports most of flagtui
+            self.call_after_refresh(self._open)
+            return
         self.client.health.subscribe(self._health_changed)
+        self._start()
+
+    def _open(self) -> None:
+        opened = self._opener() if self._opener else None
+        if opened is None:
+            self.exit(return_code=2)
+            return
+        self._use(opened.client, opened.profile)
+        self.set_keymap(opened.keymap)
+        self._start()
+
+    def _use(self, client: AdminClient, profile: Profile) -> None:
+        """This profile's client, remembered state and row cache from now on."""
+        self.client, self.profile, self.opened = client, profile, True
+        self.ui_state = UiState(self.ui_state.path, profile.name)
+        self.row_cache = RowCache(self.row_cache.path.parent, profile.name, client.base_url)
+        self.set_class(profile.production, "-production")
+        client.health.subscribe(self._health_changed)
+
+    def _start(self) -> None:
         # The remembered area is built, and sends its first reads, while ui-config is read.
         self.action_connect()
         self.switch_area(self.ui_state.get("area") or DEFAULT_AREA)
 
     def on_unmount(self) -> None:
+        from flagtui.config import stop_token_commands
+
         stop_token_commands()  # a profile switch's, still running: it must not outlive us
-        self.client.health.unsubscribe(self._health_changed)
+        if self.opened:
+            self.client.health.unsubscribe(self._health_changed)
         self._close_failure_source()
         loop = asyncio.get_running_loop()
         for signum in LEAVE_ON:
@@ -210,6 +209,8 @@ class FlagtuiApp(App[int]):
 
     @work(exclusive=True, group="connect", exit_on_error=False)
     async def _connect(self) -> None:
+        from flagtui.tui.screens.connect import ConnectScreen
+
         server = await self.client.connect()
         self.server_label = server.label
         if isinstance(self.screen, ConnectScreen):  # connected on a retry
@@ -217,11 +218,15 @@ class FlagtuiApp(App[int]):
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.state is WorkerState.ERROR and event.worker.error is not None:
+            from flagtui.tui.screens.base import describe_error
+
             self.server_label = "not connected"
             self.show_connect_failure(describe_error(event.worker.error))
 
     def show_connect_failure(self, message: str) -> None:
         """Back to the connect screen; the areas are built afresh once connected."""
+        from flagtui.tui.screens.connect import ConnectScreen
+
         if self.current_mode != CONNECT_MODE:
             self.switch_mode(CONNECT_MODE)
             self._fresh_areas()
@@ -271,6 +276,9 @@ class FlagtuiApp(App[int]):
 
     def action_switch_profile(self) -> None:
         """The config's profiles, read again now (it may have changed since the start)."""
+        from flagtui.config import ConfigError, load_config
+        from flagtui.tui.widgets.profile_picker import ProfilePickerModal
+
         if isinstance(self.screen, ProfilePickerModal):
             return
         try:
@@ -288,6 +296,10 @@ class FlagtuiApp(App[int]):
     async def _switch_profile(self, name: str) -> None:
         """A profile whose config or token fails changes nothing (the current one stays, the
         message says why); one whose server fails ends on the connect screen, saying so."""
+        from flagtui.config import ConfigError, Interrupted
+        from flagtui.tui.profile_switch import open_profile
+        from flagtui.tui.screens.connect import ConnectScreen
+
         try:
             profile, client = await open_profile(self, name)
         except (ConfigError, Interrupted) as exc:
@@ -295,13 +307,9 @@ class FlagtuiApp(App[int]):
             return
         old = self.client
         old.health.unsubscribe(self._health_changed)
-        self.client, self.profile = client, profile
-        self.ui_state = UiState(self.ui_state.path, profile.name)
-        self.row_cache = RowCache(self.row_cache.path.parent, profile.name, client.base_url)
+        self._use(client, profile)
         self.area = self.ui_state.get("area") or DEFAULT_AREA
-        self.set_class(profile.production, "-production")
         self.connection_note = ""
-        client.health.subscribe(self._health_changed)
         # Nothing of the old profile stays: its pushed screens go, every area is built anew.
         if self.current_mode != CONNECT_MODE:
             await self.switch_mode(CONNECT_MODE)
@@ -338,6 +346,8 @@ class FlagtuiApp(App[int]):
     def action_toggle_utc(self) -> None:
         """Every time on screen in UTC, or back in local time: the open screens redraw theirs
         now, the others when they are shown again (see IOScreenMixin.on_screen_resume)."""
+        from flagtui.tui.screens.base import IOScreenMixin
+
         Clock.utc = not Clock.utc
         for screen in self.screen_stack:
             if isinstance(screen, IOScreenMixin):
@@ -346,22 +356,14 @@ class FlagtuiApp(App[int]):
 
     def get_system_commands(self, screen: Screen[object]) -> Iterator[SystemCommand]:
         """Textual's own, then a jump to every area, then every action the screen offers."""
+        from flagtui.tui.palette import system_commands  # when the palette first opens
+
         yield from super().get_system_commands(screen)
-        for area in AREAS:
-            title = f"Go to {area.title}"
-            if area.enterprise_only and not self.enterprise:
-                title += " (needs Enterprise)"
-            yield palette_entry(title, area.description, partial(self.switch_area, area.name))
-        for active in screen.active_bindings.values():
-            binding = active.binding
-            if not active.enabled or not binding.description or binding.action == "command_palette":
-                continue
-            if binding.id and (binding.id.startswith("area.") or binding.id in NOT_IN_PALETTE):
-                continue
-            run = partial(self.run_action, binding.action, active.node)
-            yield palette_entry(binding.description, binding.tooltip, run)
+        yield from system_commands(self, screen)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if not self.opened:  # the first frame's cached rows: nothing works yet but leaving
+            return action == "quit"
         if action == "leave_field":  # else Escape goes on to whatever else it does
             return isinstance(self.focused, Input | TextArea)
         return True
@@ -376,6 +378,8 @@ class FlagtuiApp(App[int]):
             self.screen.set_focus(None)
 
     def action_help(self) -> None:
+        from flagtui.tui.widgets.help import HelpScreen
+
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen(self.screen))
 

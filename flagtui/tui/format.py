@@ -19,14 +19,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import UTC, datetime
 from itertools import pairwise
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from rich.text import Text
 
-from flagtui.api.errors import ApiError
-from flagtui.api.health import Health
-from flagtui.api.models import Feature, FeatureEnvironment, Project
 from flagtui.display import clean
+
+if TYPE_CHECKING:  # a start's first frame draws through here before the client is imported
+    from flagtui.api.health import Health
+    from flagtui.api.models import Feature, FeatureEnvironment, Project
 
 V = TypeVar("V")
 
@@ -102,6 +103,13 @@ def moment(value: datetime) -> str:
     return when(value).removeprefix(f"{today} ")
 
 
+def age_note(shown: str, read_at: datetime, then: str) -> str:
+    """ "cached rows from 14:03 CET, 2 h ago; refreshing…": what is shown, when it was read,
+    then what happens next."""
+    age = ago((datetime.now(UTC) - read_at).total_seconds())
+    return f"{shown} from {moment(read_at)}, {age}; {then}"
+
+
 DELIVERY_STATE_STYLES = {"success": "green", "successWithErrors": "yellow", "failed": "bold red"}
 DELIVERY_STATE_LABELS = {"successWithErrors": "w/ errors"}
 
@@ -163,6 +171,8 @@ def yes_no(value: bool | None) -> str:
 
 def health_note(health: Health) -> str:
     """The header's word on the connection: nothing while all is well."""
+    from flagtui.api.errors import ApiError  # loaded by the client that reported the failure
+
     if health.failing_since is not None:
         failure = health.failure if isinstance(health.failure, ApiError) else None
         status = failure.status if failure is not None else None

@@ -10,17 +10,26 @@ from __future__ import annotations
 from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
+from textual.app import SystemCommand
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
+from textual.markup import escape
 
 from flagtui.tui.actions import PALETTE_ACTIONS, PaletteAction
+from flagtui.tui.areas import AREAS
+from flagtui.tui.format import clean
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable, Iterator
 
     from textual.app import App
+    from textual.screen import Screen
 
     from flagtui.tui.context import FlagtuiContext
+
+
+# Offered by the palette otherwise (the registry's "Switch profile…"), or meaningless in it.
+NOT_IN_PALETTE = frozenset({"app.profile", "app.leave-field"})
 
 
 class PaletteHost(Protocol):
@@ -28,6 +37,30 @@ class PaletteHost(Protocol):
     against it)."""
 
     def switch_area(self, name: str) -> Awaitable[object]: ...
+
+
+def palette_entry(title: str, help_text: str, callback: Callable[[], object]) -> SystemCommand:
+    """The palette parses a command's title and help as markup: both are shown as written."""
+    return SystemCommand(escape(clean(title)), escape(clean(help_text)), callback)
+
+
+def system_commands(app: App[Any], screen: Screen[object]) -> Iterator[SystemCommand]:
+    """After Textual's own: a jump to every area, then every action the screen offers."""
+    enterprise = cast("FlagtuiContext", app).enterprise
+    for area in AREAS:
+        title = f"Go to {area.title}"
+        if area.enterprise_only and not enterprise:
+            title += " (needs Enterprise)"
+        switch = partial(cast(PaletteHost, app).switch_area, area.name)
+        yield palette_entry(title, area.description, switch)
+    for active in screen.active_bindings.values():
+        binding = active.binding
+        if not active.enabled or not binding.description or binding.action == "command_palette":
+            continue
+        if binding.id and (binding.id.startswith("area.") or binding.id in NOT_IN_PALETTE):
+            continue
+        run = partial(app.run_action, binding.action, active.node)
+        yield palette_entry(binding.description, binding.tooltip, run)
 
 
 def offered(app: FlagtuiContext) -> Iterator[tuple[PaletteAction, str]]:

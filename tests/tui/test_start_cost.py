@@ -27,6 +27,21 @@ def test_the_start_path_leaves_the_commands_and_the_on_call_modules_until_they_a
     assert loaded.stdout.strip() == "[]", loaded.stderr
 
 
+def test_the_first_frame_needs_neither_the_client_nor_pydantic_nor_the_config():
+    """What a returning start imports before its first frame (the cached rows, see
+    `start_hint.py`): the rest is imported once that frame is on screen. Fails on the code
+    before: the app imported the client and the config, and with them httpx and pydantic."""
+    code = (
+        "import sys, flagtui.cli, flagtui.tui.launch, flagtui.tui.app;"
+        " import flagtui.tui.screens.features_layout;"
+        " print(sorted(m for m in sys.modules if m.partition('.')[0] in"
+        " ('httpx', 'httpcore', 'pydantic', 'pydantic_core')"
+        " or m.startswith(('flagtui.api', 'flagtui.config', 'flagtui.tui.screens.base'))))"
+    )
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert loaded.stdout.strip() == "[]", loaded.stdout + loaded.stderr
+
+
 @pytest.mark.parametrize(
     ("argv", "profile"), [([], None), (["-P", "prod"], "prod"), (["--profile=prod"], "prod")]
 )

@@ -42,7 +42,7 @@ from flagtui.api.errors import (
     RateLimited,
     ReadOnlyProfile,
 )
-from flagtui.tui.format import Clock, ago, moment, safe, when
+from flagtui.tui.format import Clock, age_note, safe, when
 from flagtui.tui.reads import rerun_of
 from flagtui.tui.widgets.header import FlagtuiHeader
 from flagtui.tui.widgets.keybar import KeyBar
@@ -243,8 +243,7 @@ class IOScreenMixin:
             read_at, shown = self._cached_at[group], f"cached {shown}"
         if read_at is None:
             return then
-        age = ago((datetime.now(UTC) - read_at).total_seconds())
-        return f"{shown} from {moment(read_at)}, {age}; {then}"
+        return age_note(shown, read_at, then)
 
     def read_failure_text(self, group: str, error: BaseException, shown: str = "rows") -> str:
         """What a failed read means for what is on screen."""

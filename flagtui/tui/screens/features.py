@@ -24,9 +24,9 @@ from flagtui.contract import LIFECYCLE_STAGES
 from flagtui.tui.format import env_flags, options, short_names, staleness, when
 from flagtui.tui.reads import read
 from flagtui.tui.screens.env_toggle import TOGGLE_HELP, EnvironmentToggleScreen
+from flagtui.tui.screens.features_layout import COLUMNS, FEATURES, features_body
 from flagtui.tui.widgets.project_picker import ProjectPicker
-from flagtui.tui.widgets.table import KEPT_PAGES, Column, ResourceTable, Row
-from flagtui.tui.widgets.text import PlainStatic
+from flagtui.tui.widgets.table import KEPT_PAGES, ResourceTable, Row
 
 PAGE_SIZE = 50
 DEBOUNCE_S = 0.4
@@ -39,14 +39,6 @@ SORTS = [
     ("newest", "createdAt:desc"),
     ("oldest", "createdAt:asc"),
     ("type", "type:asc"),
-]
-COLUMNS = [
-    Column("name", "Name", flex=True),
-    Column("type", "Type"),
-    Column("stage", "Stage"),
-    Column("stale", "Stale"),
-    Column("envs", "Envs"),
-    Column("created", "Created"),
 ]
 
 
@@ -76,7 +68,7 @@ def start_filters(project: str) -> dict[str, Any]:
 
 
 class FeaturesScreen(EnvironmentToggleScreen):
-    AREA = "features"
+    AREA = FEATURES
     WRITE_ACTIONS = frozenset({"toggle_environment"})
     BINDINGS: ClassVar = [
         Binding("enter", "open", "Open", id="features.open", tooltip="Show the feature's detail"),
@@ -122,12 +114,8 @@ class FeaturesScreen(EnvironmentToggleScreen):
             self.project = self._early_project = remembered
             status = self.show_cached_rows("features", table, remembered) or status
             self.load_page()
-        # The filter widgets (five Selects, costly to build) are mounted into these once the
-        # first page shows: rows first, then controls, in the same place.
-        yield Horizontal(classes="toolbar", id="toolbar-search")
-        yield Horizontal(classes="toolbar", id="toolbar-filters")
-        yield PlainStatic(status, id="page-status", classes="status-line")
-        yield table
+        # The filter widgets (five Selects, costly to build) wait for the first page.
+        yield from features_body(table, status)
 
     def on_mount(self) -> None:
         self.query_one(ResourceTable).focus()

@@ -1,0 +1,43 @@
+"""What a profile is, and where the config file lives: plain data, no validation.
+
+The config package reads and validates the file (with pydantic); this module is what a start
+needs before that, to draw its first frame (see `flagtui/tui/start_hint.py`), so it imports
+nothing heavier than platformdirs.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from platformdirs import user_config_dir
+
+ENV_PROFILE = "env"  # the profile UNLEASH_URL makes when the config has none of that name
+
+
+@dataclass(frozen=True)
+class Profile:
+    name: str
+    url: str
+    read_only: bool = False
+    production: bool = False
+    timeout: float = 10.0
+    verify_tls: bool = True
+    ca_bundle: str | None = None
+    token_command: str | None = None
+    # The delivery archive (`flagtui collect`); None: the SQLite file in the user data dir.
+    archive_url: str | None = None
+
+    @property
+    def tls_verification_off(self) -> bool:
+        return not self.verify_tls and not self.ca_bundle
+
+
+def config_dir() -> Path:
+    return Path(user_config_dir("flagtui", appauthor=False))
+
+
+def config_path() -> Path:
+    override = os.environ.get("FLAGTUI_CONFIG")
+    return Path(override) if override else config_dir() / "config.toml"

@@ -1,0 +1,73 @@
+"""The features area's columns and layout, and its early frame: the rows it showed at the end
+of the last run, drawn before the admin client, pydantic and the area itself are imported.
+
+`EarlyFeaturesScreen` is what a returning user's start draws first (see `start_hint.py` and
+the app's `get_default_screen`): the same header, toolbars, status line and table as the area,
+filled from the row cache and marked as cached with their age. The area replaces it as soon as
+it is built, showing the same rows until the server's arrive. It has no keys of its own: the
+key bar says only what works yet (the app's keys).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.screen import Screen
+
+from flagtui.tui.format import age_note
+from flagtui.tui.widgets.header import FlagtuiHeader
+from flagtui.tui.widgets.keybar import KeyBar
+from flagtui.tui.widgets.table import Column, ResourceTable, Row
+from flagtui.tui.widgets.text import PlainStatic
+
+FEATURES = "features"  # the area's name, and its entry in the row cache
+COLUMNS = [
+    Column("name", "Name", flex=True),
+    Column("type", "Type"),
+    Column("stage", "Stage"),
+    Column("stale", "Stale"),
+    Column("envs", "Envs"),
+    Column("created", "Created"),
+]
+
+
+def features_body(table: ResourceTable[Any], status: str) -> ComposeResult:
+    """Below the header: the toolbars (the filters are mounted into them once the first page
+    shows: rows first, then controls, in the same place), the status line, the table."""
+    yield Horizontal(classes="toolbar", id="toolbar-search")
+    yield Horizontal(classes="toolbar", id="toolbar-filters")
+    yield PlainStatic(status, id="page-status", classes="status-line")
+    yield table
+
+
+def cached_status(saved_at: datetime) -> str:
+    return age_note("cached rows", saved_at, "refreshing…")
+
+
+class CachedRowsTable(ResourceTable[object]):
+    """Shows the cached rows and nothing more: its keys wait for the area (the cursor too,
+    which would start again at the top)."""
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return False
+
+
+class EarlyFeaturesScreen(Screen[None]):
+    def __init__(self, rows: Sequence[Row], saved_at: datetime) -> None:
+        super().__init__()
+        self.rows = rows
+        self.saved_at = saved_at
+
+    def compose(self) -> ComposeResult:
+        table = CachedRowsTable(COLUMNS, id="features")
+        table.set_rows(self.rows)
+        yield FlagtuiHeader(area=FEATURES)
+        yield from features_body(table, cached_status(self.saved_at))
+        yield KeyBar()
+
+    def on_mount(self) -> None:
+        self.query_one(ResourceTable).focus()

@@ -1,0 +1,104 @@
+"""A returning user's start (issue 17): the first frame shows the cached rows of the profile the
+start expects, drawn before the config is validated and the client made (the opener), and only
+the app's own key works until the opener has run. Checked on what was on screen when the
+opener was called, and after it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from flagtui.api import AdminClient
+from flagtui.config import Profile
+from flagtui.tui.app import FlagtuiApp
+from flagtui.tui.opening import Opened
+
+from .helpers import screen_text, settle, visible_text
+from .test_row_cache import CACHED, SEARCH, Held, cache_of, first_project
+
+
+class Opener:
+    """Opens the sandbox profile, first noting what the screen showed when it was called."""
+
+    def __init__(self, app_of: Any, sandbox: Any, transport: Held | None = None) -> None:
+        self.app_of, self.sandbox, self.transport = app_of, sandbox, transport
+        self.seen: dict[str, Any] = {}
+
+    def __call__(self) -> Opened | None:
+        app: FlagtuiApp = self.app_of()
+        self.seen = {
+            "screen": screen_text(app),
+            "status": visible_text(app, "#page-status") if app.screen.query("#page-status") else "",
+            "area key works": app.check_action("switch_area", ("events",)),
+            "quit works": app.check_action("quit", ()),
+        }
+        client = AdminClient(
+            self.sandbox.url, self.sandbox.admin_token, profile="sandbox", transport=self.transport
+        )
+        return Opened(client, Profile(name="sandbox", url=self.sandbox.url), {})
+
+
+def early_app(sandbox: Any, tmp_path: Path, project: str, opener: Any) -> FlagtuiApp:
+    state = tmp_path / "state.json"
+    state.write_text(json.dumps({"sandbox": {"area": "features", "project": project}}))
+    expected = Profile(name="sandbox", url=sandbox.url)
+    app = FlagtuiApp(None, expected, opener=opener, state_path=state)
+    opener.app_of = lambda: app
+    return app
+
+
+async def test_the_first_frame_shows_the_cached_rows_before_the_client_exists(
+    sandbox, tmp_path
+) -> None:
+    project = await first_project(sandbox)
+    cache_of(sandbox, tmp_path).save("features", project, CACHED)
+    held = Held(lambda path: path == SEARCH)
+    opener = Opener(None, sandbox, held)
+    app = early_app(sandbox, tmp_path, project, opener)
+    async with app.run_test(size=(100, 24)) as pilot:
+        await pilot.pause()
+        first = opener.seen
+        assert "cached-only-flag" in first["screen"]
+        assert "cached rows from" in first["status"] and "refreshing" in first["status"]
+        assert "connecting…" in first["screen"] and "sandbox" in first["screen"]
+        # The key bar says only what works yet; the area keys wait for the opener.
+        assert "q Quit" in first["screen"] and "Toggle" not in first["screen"]
+        assert first["area key works"] is False and first["quit works"] is True
+        held.release()
+        await settle(app, pilot)
+        assert "cached-only-flag" not in screen_text(app)
+        assert "page 1/" in visible_text(app, "#page-status")
+        assert "t Toggle" in screen_text(app)
+
+
+async def test_without_cached_rows_the_first_frame_is_empty_and_the_area_follows(
+    sandbox, tmp_path
+) -> None:
+    project = await first_project(sandbox)
+    opener = Opener(None, sandbox)
+    app = early_app(sandbox, tmp_path, project, opener)
+    async with app.run_test(size=(100, 24)) as pilot:
+        await settle(app, pilot)
+        assert opener.seen["screen"].strip() == ""
+        assert "page 1/" in visible_text(app, "#page-status")
+
+
+async def test_an_opener_that_fails_ends_the_app_after_the_first_frame(sandbox, tmp_path) -> None:
+    project = await first_project(sandbox)
+    cache_of(sandbox, tmp_path).save("features", project, CACHED)
+    shown: list[str] = []
+
+    def failing() -> None:
+        shown.append(screen_text(app))
+        return None
+
+    state = tmp_path / "state.json"
+    state.write_text(json.dumps({"sandbox": {"area": "features", "project": project}}))
+    app = FlagtuiApp(
+        None, Profile(name="sandbox", url=sandbox.url), opener=failing, state_path=state
+    )
+    async with app.run_test(size=(100, 24)) as pilot:
+        await pilot.pause()
+    assert "cached-only-flag" in shown[0]
+    assert app.return_code == 2
