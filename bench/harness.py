@@ -231,7 +231,8 @@ def flagtui_term(
 ) -> Iterator[Term]:
     """The real `flagtui` console script on `sb` (through `url`, a proxy, when given), with no
     config file and fresh state: only `area` and `project` remembered, when given. With `home`,
-    that home is used and kept (what the app remembered and cached stays for the next run)."""
+    that home is used and kept (what the app remembered and cached stays for the next run, the
+    area and project set as given: the features area when no area is)."""
     keep = home is not None
     home = home or Path(tempfile.mkdtemp(prefix="flagtui-bench-home-"))
     env = base_env(home)
@@ -240,8 +241,9 @@ def flagtui_term(
     if area or project:
         state = home / "state" / "flagtui" / "state.json"
         state.parent.mkdir(parents=True, exist_ok=True)
-        remembered = {"area": area, "project": project}
-        state.write_text(json.dumps({"env": {k: v for k, v in remembered.items() if v}}))
+        kept = json.loads(state.read_text()).get("env", {}) if state.exists() else {}
+        kept.update({"area": area or "features", "project": project or kept.get("project")})
+        state.write_text(json.dumps({"env": {k: v for k, v in kept.items() if v}}))
     term = Term([FLAGTUI], env, COLS, ROWS, cwd=str(home))
     try:
         yield term

@@ -64,7 +64,7 @@ def print_table(results: dict[str, Any]) -> None:
     keys = [
         "startup_s", "startup_minimal_s", "startup_ratio", "startup_cached_s", "startup_fresh_s",
         "startup_round_trips", "startup_launch_round_trips", "startup_cached_round_trips",
-        "failures_round_trips",
+        "failures_round_trips", "failures_first_use_round_trips",
         "key_latency_ms_p50", "key_latency_ms_p95", "key_latency_minimal_ms_p50",
         "key_latency_ratio", "pagedown_over_down_p50", "large_first_page_s", "rss_mb_large",
         "client_overhead_ratio", "sandbox_vs_unleash_rps", *ARCHIVE_KEYS,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -118,9 +119,15 @@ def collect_url(profile: Profile) -> str:
     return profile.archive_url or sqlite_url(default_archive_path(profile.url))
 
 
-def failure_source(profile: Profile, client: AdminClient) -> FailureSource:
-    """The archive when the profile has one (or its default file exists), else the server."""
+def failure_source(
+    profile: Profile,
+    client: AdminClient,
+    known_ids: Sequence[int] = (),
+    on_listed: Callable[[list[int]], None] | None = None,
+) -> FailureSource:
+    """The archive when the profile has one (or its default file exists), else the server
+    (`known_ids` and `on_listed`: see `LiveSource`)."""
     url = archive_url(profile)
     if url is None:
-        return LiveSource(client)
+        return LiveSource(client, known_ids, on_listed)
     return ArchiveSource(url, profile.url)

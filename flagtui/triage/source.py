@@ -4,8 +4,9 @@ archive package provides its own source). Screens and commands hold a `FailureSo
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable, Coroutine, Sequence
 from datetime import UTC, datetime
-from typing import Protocol
+from typing import Any, Protocol
 
 from flagtui.api import AdminClient
 from flagtui.api.models import IntegrationEvent
@@ -49,24 +50,45 @@ class FailureSource(Protocol):
 
 
 class LiveSource:
-    """Reads the server: the integrations, then every integration's newest deliveries at once
-    (one round trip after the list). The server forgets, so `covers_since` says how far back
-    its answer reaches."""
+    """Reads the server: the integrations, and every integration's newest deliveries at once.
+    The integrations it knows (`known_ids`: the last list, possibly from an earlier run) are
+    read together with the list, so an unchanged list costs one round trip; one the list adds
+    is read once it is named (a second round trip), one it no longer has is dropped unread or
+    unused. `on_listed` is told each list's ids. The server forgets, so `covers_since` says how
+    far back its answer reaches."""
 
     origin: Origin = "live"
 
-    def __init__(self, client: AdminClient) -> None:
+    def __init__(
+        self,
+        client: AdminClient,
+        known_ids: Sequence[int] = (),
+        on_listed: Callable[[list[int]], None] | None = None,
+    ) -> None:
         self.client = client
+        self.known_ids = list(known_ids)
+        self.on_listed = on_listed
 
     async def _read(self) -> tuple[list[IntegrationRef], list[Failure], datetime | None]:
-        addons = (await self.client.list_addons()).addons
         gate = asyncio.Semaphore(CONCURRENT_READS)
 
         async def deliveries(addon_id: int) -> list[IntegrationEvent]:
             async with gate:
                 return await self.client.list_integration_events(addon_id, limit=SERVER_PAGE)
 
-        pages = await asyncio.gather(*(deliveries(a.id) for a in addons))
+        ahead = {i: _started(deliveries(i)) for i in self.known_ids}
+        try:
+            addons = (await self.client.list_addons()).addons
+            reads = [
+                ahead.pop(a.id) if a.id in ahead else _started(deliveries(a.id)) for a in addons
+            ]
+            pages = await asyncio.gather(*reads)
+        finally:
+            for unused in ahead.values():  # gone from the list (or the list failed)
+                unused.cancel()
+        self.known_ids = [a.id for a in addons]
+        if self.on_listed is not None:
+            self.on_listed(self.known_ids)
         refs = [IntegrationRef.of(a) for a in addons]
         failures = [
             Failure(ref, d, "live")
@@ -109,6 +131,14 @@ class LiveSource:
     ) -> dict[int, list[int]]:
         refs, failures, _ = await self._read()
         return count_in_buckets([r.id for r in refs], failures, since, until, buckets)
+
+
+def _started(read: Coroutine[Any, Any, list[IntegrationEvent]]) -> asyncio.Task[Any]:
+    """A read running now; its failure is looked at by whoever awaits it, or by nobody (an
+    integration gone from the list: its 404 means nothing), never reported as unretrieved."""
+    task = asyncio.ensure_future(read)
+    task.add_done_callback(lambda done: done.cancelled() or done.exception())
+    return task
 
 
 def count_in_buckets(

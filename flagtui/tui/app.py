@@ -256,7 +256,12 @@ class FlagtuiApp(App[int]):
 
         if self._failures is None or self._failures[0] is not self.client:
             self._close_failure_source()
-            self._failures = (self.client, failure_source(self.profile, self.client))
+            # The integrations of the profile's last read (this run's or an earlier one's) are
+            # read with the list, not after it: one round trip (see LiveSource).
+            known = self.ui_state.get_ids("integrations")
+            listed = partial(self.ui_state.set_ids, "integrations")
+            source = failure_source(self.profile, self.client, known, listed)
+            self._failures = (self.client, source)
         return self._failures[1]
 
     def _close_failure_source(self) -> None:

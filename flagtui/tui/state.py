@@ -56,3 +56,10 @@ class UiState:
             tmp = self.path.with_suffix(".tmp")
             tmp.write_text(json.dumps(data, indent=1, sort_keys=True), encoding="utf-8")
             tmp.replace(self.path)
+
+    def get_ids(self, key: str) -> list[int]:
+        """Numbers kept as "1,2,3" (an empty list when missing or not that)."""
+        return [int(i) for i in (self.get(key) or "").split(",") if i.isdecimal()]
+
+    def set_ids(self, key: str, ids: list[int]) -> None:
+        self.set(key, ",".join(map(str, ids)))

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import timedelta
+
+from held_transport import Held
 
 from flagtui.api import AdminClient
 from flagtui.triage.source import LiveSource, aware
@@ -52,3 +55,34 @@ async def test_live_histogram_counts_each_integrations_failures_per_span(
             expected[failure.integration.id][min(int((at - since) / timedelta(hours=1)), 5)] += 1
     assert counts == expected and any(map(any, counts.values()))
     assert counts[everything.failures[0].integration.id][-1] >= 1  # the newest, last span
+
+
+async def test_known_integrations_are_read_with_the_list_not_after_it(sandbox) -> None:
+    """One round trip when the list has not changed: with the list's answer held, every known
+    integration's deliveries are asked for, and answered, all the same."""
+    async with AdminClient(sandbox.url, sandbox.admin_token) as plain:
+        ids = [a.id for a in (await plain.list_addons()).addons]
+        expected = await LiveSource(plain).window(None)
+    held = Held(lambda path: path == "/api/admin/addons")
+    listed: list[list[int]] = []
+    async with AdminClient(sandbox.url, sandbox.admin_token, transport=held) as client:
+        reading = asyncio.create_task(LiveSource(client, ids, listed.append).window(None))
+        for addon_id in ids:  # the code before waited for the list: this timed out
+            await asyncio.wait_for(held.answer_to(f"/api/admin/addons/{addon_id}/events"), 10)
+        assert "/api/admin/addons" not in held.answered
+        held.release()
+        window = await reading
+    assert [f.delivery.id for f in window.failures] == [f.delivery.id for f in expected.failures]
+    assert listed == [ids]
+    assert held.sent.count("/api/admin/addons") == 1 and len(held.sent) == 1 + len(ids)
+
+
+async def test_an_integration_added_or_gone_since_is_read_or_dropped(admin: AdminClient) -> None:
+    """Known ids are a guess: one the list no longer has (its read fails with a 404) changes
+    nothing, one it adds is read once the list names it."""
+    ids = [a.id for a in (await admin.list_addons()).addons]
+    expected = await LiveSource(admin).window(None)
+    source = LiveSource(admin, [ids[0], 987654])
+    window = await source.window(None)
+    assert [f.delivery.id for f in window.failures] == [f.delivery.id for f in expected.failures]
+    assert source.known_ids == ids

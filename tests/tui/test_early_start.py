@@ -9,13 +9,15 @@ import json
 from pathlib import Path
 from typing import Any
 
+from held_transport import Held
+
 from flagtui.api import AdminClient
 from flagtui.config import Profile
 from flagtui.tui.app import FlagtuiApp
 from flagtui.tui.opening import Opened
 
 from .helpers import screen_text, settle, visible_text
-from .test_row_cache import CACHED, SEARCH, Held, cache_of, first_project
+from .test_row_cache import CACHED, SEARCH, cache_of, first_project
 
 
 class Opener:

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
+from held_transport import Held
 from textual.pilot import Pilot
 
 from flagtui.api import AdminClient
@@ -313,3 +314,31 @@ async def test_integrations_show_a_sparkline_of_their_failures_over_the_window(
         await pilot.press("5")
         await settle(pilot)
         assert "window 15m (w)" in visible_text(app, "#failures-status")
+
+
+async def test_the_view_reads_the_integrations_it_saw_last_time_with_their_list(
+    sandbox, make_app, tmp_path
+) -> None:
+    """Opened again (here: by another run of the app), the view asks for the deliveries of the
+    integrations its last read listed while the list itself is still on its way."""
+    app = app_in(make_app, tmp_path, "failures")
+    async with app.run_test(size=(120, 30)) as pilot:
+        await settle(pilot)
+        assert "Datadog" in visible_text(app, "ResourceTable")
+    state = tmp_path / "state-failures.json"
+    ids = [int(i) for i in json.loads(state.read_text())["sandbox"]["integrations"].split(",")]
+    async with AdminClient(sandbox.url, sandbox.admin_token) as check:
+        assert ids == [a.id for a in (await check.list_addons()).addons]
+
+    held = Held(lambda path: path == "/api/admin/addons")
+    client = AdminClient(sandbox.url, sandbox.admin_token, profile="sandbox", transport=held)
+    again = FlagtuiApp(client, Profile(name="sandbox", url=sandbox.url), state_path=state)
+    async with again.run_test(size=(120, 30)) as pilot:
+        for addon_id in ids:
+            path = f"/api/admin/addons/{addon_id}/events"
+            await asyncio.wait_for(held.answer_to(path), 10)
+        assert "/api/admin/addons" not in held.answered
+        held.release()
+        await settle(pilot)
+        assert "Datadog" in visible_text(again, "ResourceTable")
+    await client.aclose()

@@ -1,7 +1,8 @@
 """Start-up: the last rows shown come from the row cache before the server answers, marked as
 cached with their age, and fresh rows replace them; the remembered project's search goes out
 with ui-config. A slow network is what the sandbox cannot produce: `Held` forwards every
-request to the real sandbox but keeps chosen ones waiting until the test lets them go."""
+request to the real sandbox but keeps chosen ones waiting until the test lets them go
+(`held_transport`)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import httpx
+from held_transport import Held
 
 from flagtui.api import AdminClient
 from flagtui.config import Profile
@@ -22,38 +23,6 @@ from .helpers import screen_text, settle, visible_text
 
 SEARCH = "/api/admin/search/features"
 CACHED = [("cached-only-flag", ["cached-only-flag", "release", "", "", "", "2020-01-01"])]
-
-
-class Held(httpx.AsyncBaseTransport):
-    """The real transport, with the requests `hold` picks kept until `release()`."""
-
-    def __init__(self, hold: Callable[[str], bool]) -> None:
-        self.inner = httpx.AsyncHTTPTransport()
-        self.hold = hold
-        self.gate = asyncio.Event()
-        self.sent: list[str] = []  # paths, in the order they were sent
-        self.answered: list[str] = []
-        self.arrived = asyncio.Condition()
-
-    def release(self) -> None:
-        self.gate.set()
-
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        self.sent.append(request.url.path)
-        if self.hold(request.url.path):
-            await self.gate.wait()
-        response = await self.inner.handle_async_request(request)
-        self.answered.append(request.url.path)
-        async with self.arrived:
-            self.arrived.notify_all()
-        return response
-
-    async def answer_to(self, path: str) -> None:
-        async with self.arrived:
-            await self.arrived.wait_for(lambda: path in self.answered)
-
-    async def aclose(self) -> None:
-        await self.inner.aclose()
 
 
 async def first_project(sandbox: Any) -> str:

@@ -251,7 +251,8 @@ class FeaturesScreen(EnvironmentToggleScreen):
         if not self._choices_failed:  # else the status line says that, and how to retry
             # One line (unless it said a failure): nothing moves, no layout to work out again.
             status.update(self._page_status, layout="-failed" in status.classes)
-        self.show_filters_later()
+        if not self._filter_widgets:  # a worker on every page change cost a PageDown 1-2 ms
+            self.show_filters_later()
         if self.page + 1 < pages and self.held_page(self.page + 1, self._filters()) is None:
             self.prefetch(self.page + 1)
 
