@@ -30,6 +30,7 @@ from figures.requests import bench_requests
 from figures.rss import bench_rss
 from figures.startup import bench_startup
 from figures.unleash import bench_unleash
+from figures.web import bench_web, missing
 from harness import COLS, ROWS, Sandbox, data_version, large_database, log
 
 TARGETS = {
@@ -84,6 +85,11 @@ def print_table(results: dict[str, Any]) -> None:
             print(f"  requests {key:<20}{'null' if rpa[key] is None else rpa[key]:>9}")
     for key, d in (results.get("sandbox_vs_unleash_rps_detail") or {}).items():
         print(f"  rps {key:<25}{d['sandbox_rps']:>9}/s  unleash {d['unleash_rps']}/s")
+    if "vs_web_rows_s" in results:
+        r = results
+        print(f"  vs web: rows {r['vs_web_rows_s']} s against the web UI's "
+              f"{r['vs_web_web_rows_s']} s ({r['vs_web_rows_speedup']}x sooner), "
+              f"{r['vs_web_pss_mb']} MB against {r['vs_web_web_pss_mb']} MB")  # fmt: skip
     for key, note in (results.get("notes") or {}).items():
         print(f"  note {key}: {note}")
 
@@ -94,7 +100,11 @@ def main() -> int:
     parser.add_argument("--out", default=None, help="write the results to this JSON file")
     parser.add_argument(
         "--only", default="", help="comma-separated subset: startup,network,keys,first_page,rss,"
-        "requests,client,unleash,archive"
+        "requests,client,unleash,archive,web"
+    )  # fmt: skip
+    parser.add_argument(
+        "--vs-web", action="store_true", help="also flagtui against the server's web UI "
+        "(Chromium + Playwright; never in CI): see bench/figures/web.py"
     )  # fmt: skip
     args = parser.parse_args()
     only = set(filter(None, args.only.split(",")))
@@ -121,6 +131,10 @@ def main() -> int:
             ("unleash", lambda: bench_unleash(large, 300 if q else 500, notes)),
             ("archive", lambda: bench_archive(tmp, 3 if q else 7)),
         ]
+        if args.vs_web and missing():
+            notes["web"] = f"not measured: {missing()}"
+        elif args.vs_web:
+            plan.append(("web", lambda: bench_web(2 if q else 5)))
         for name, fn in plan:
             if only and name not in only:
                 continue
