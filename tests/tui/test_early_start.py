@@ -104,3 +104,17 @@ async def test_an_opener_that_fails_ends_the_app_after_the_first_frame(sandbox, 
         await pilot.pause()
     assert "cached-only-flag" in shown[0]
     assert app.return_code == 2
+
+
+async def test_the_first_frame_shows_cached_server_text_as_written(sandbox, tmp_path) -> None:
+    """The cached rows are server text: in the first frame too, markup is not read and control
+    characters are shown, not sent."""
+    project = await first_project(sandbox)
+    hostile = ("x", ["[bold]x[/bold]\x1b[31m", "release", "", "", "", ""])
+    cache_of(sandbox, tmp_path).save("features", project, [hostile])
+    opener = Opener(None, sandbox)
+    app = early_app(sandbox, tmp_path, project, opener)
+    async with app.run_test(size=(100, 24)) as pilot:
+        await pilot.pause()
+        assert "[bold]x[/bold]␛[31m" in opener.seen["screen"]
+        await settle(app, pilot)
