@@ -34,6 +34,15 @@ class Profile:
         return not self.verify_tls and not self.ca_bundle
 
 
+def env_token_applies(profile: Profile) -> bool:
+    """UNLEASH_API_TOKEN is the profile's token: it is set, and UNLEASH_URL is unset or names
+    the profile's server."""
+    if not os.environ.get("UNLEASH_API_TOKEN"):
+        return False
+    env_url = os.environ.get("UNLEASH_URL")
+    return env_url is None or env_url.rstrip("/") == profile.url.rstrip("/")
+
+
 def config_dir() -> Path:
     return Path(user_config_dir("flagtui", appauthor=False))
 

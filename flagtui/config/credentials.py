@@ -25,6 +25,7 @@ import tomli_w
 
 from flagtui.config.profiles import ConfigError, Credential, Profile, config_dir
 from flagtui.config.token_command import announce_on_stderr, run_token_command
+from flagtui.profile import env_token_applies
 
 _FOLDER_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 # O_NONBLOCK: a FIFO planted at the path must not block the open (it is refused after fstat).
@@ -40,7 +41,7 @@ def token_source(profile: Profile) -> str:
     """Where the token would come from, without running anything (for `flagtui profiles`).
 
     A credentials file that would be refused raises ConfigError, so it shows as a problem."""
-    if _env_token_applies(profile):
+    if env_token_applies(profile):
         return "environment (UNLEASH_API_TOKEN)"
     if profile.token_command:
         return "token_command"
@@ -54,7 +55,7 @@ def resolve_token(
 ) -> Credential:
     """The profile's token from its first source; `announce` is told when a token_command
     runs (stderr by default)."""
-    if _env_token_applies(profile):
+    if env_token_applies(profile):
         token = os.environ["UNLEASH_API_TOKEN"].strip()
         if not token.isprintable():
             raise ConfigError(
@@ -71,13 +72,6 @@ def resolve_token(
         f"No token for profile {profile.name!r}: run `flagtui login --profile {profile.name}`, "
         "set token_command in the profile, or set UNLEASH_API_TOKEN."
     )
-
-
-def _env_token_applies(profile: Profile) -> bool:
-    if not os.environ.get("UNLEASH_API_TOKEN"):
-        return False
-    env_url = os.environ.get("UNLEASH_URL")
-    return env_url is None or env_url.rstrip("/") == profile.url.rstrip("/")
 
 
 def read_credentials() -> dict[str, str]:

@@ -129,8 +129,8 @@ class FlagtuiApp(App[int]):
         cached = None
         area, project = self.ui_state.get("area") or DEFAULT_AREA, self.project
         if not self.opened and area == FEATURES and project:
-            cached = self.row_cache.load(FEATURES, len(COLUMNS))
-        if cached is None or cached.scope != project:
+            cached = self.row_cache.load(FEATURES, len(COLUMNS), project)
+        if cached is None:
             return Screen()
         return EarlyFeaturesScreen(cached.rows, cached.saved_at)
 

@@ -51,20 +51,10 @@ def run_tui(args: argparse.Namespace) -> int:
     args.profile = getattr(args, "profile", None)
     inputs = start_inputs(args.profile)
     expected = recall(default_cache_dir(), inputs) if inputs else None
-    if expected is None:
-        from flagtui.config import ConfigError, Interrupted
-
-        try:
-            opened = open_profile(args, inputs)
-        except (ConfigError, Interrupted) as exc:
-            return said(exc)
-        app = FlagtuiApp(opened.client, opened.profile)
-        app.set_keymap(opened.keymap)
-        app.run()
-        return app.return_code or 0
     failed: list[ConfigError | Interrupted] = []
 
     def opener() -> Opened | None:
+        """None when the config or the token fails (`failed` keeps why)."""
         from flagtui.config import ConfigError, Interrupted
 
         try:
@@ -73,6 +63,13 @@ def run_tui(args: argparse.Namespace) -> int:
             failed.append(exc)
             return None
 
-    app = FlagtuiApp(None, expected, opener=opener)
+    if expected is None:  # validated first, said before the terminal is taken
+        opened = opener()
+        if opened is None:
+            return said(failed[0])
+        app = FlagtuiApp(opened.client, opened.profile)
+        app.set_keymap(opened.keymap)
+    else:  # the cached rows first; validated once they are on screen
+        app = FlagtuiApp(None, expected, opener=opener)
     app.run()
     return said(failed[0]) if failed else app.return_code or 0

@@ -12,7 +12,6 @@ the app.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 from collections.abc import Sequence
@@ -23,6 +22,8 @@ from typing import Any
 
 from platformdirs import user_cache_dir
 from rich.text import Text
+
+from flagtui.tui.files import read_object, replace_quietly
 
 VERSION = 1
 MAX_ROWS = 200  # the first page is what a start shows; more is never drawn from here
@@ -52,26 +53,26 @@ class RowCache:
         self._saved: dict[str, object] = {}  # what this run last wrote, per area
 
     def _read(self) -> dict[str, Any]:
-        try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return {}
-        if not isinstance(data, dict) or data.get("version") != VERSION:
+        data = read_object(self.path)
+        if data.get("version") != VERSION:
             return {}
         if data.get("key") != self.key or not isinstance(data.get("areas"), dict):
             return {}
         return data
 
-    def load(self, area: str, columns: int) -> CachedRows | None:
-        """The area's rows as last saved; None unless each row has `columns` cells of text."""
+    def load(self, area: str, columns: int, scope: str) -> CachedRows | None:
+        """The area's rows as last saved for `scope` (a project); None unless they belong to
+        it and each row has `columns` cells of text."""
         entry = self._read().get("areas", {}).get(area)
         try:
             saved_at = datetime.fromisoformat(entry["saved_at"])
             rows = [(key, list(cells)) for key, cells in entry["rows"]]
-            scope = entry["scope"]
+            saved_scope = entry["scope"]
         except (TypeError, KeyError, ValueError):
             return None
-        texts = [scope, *(key for key, _ in rows)]
+        if saved_scope != scope:
+            return None
+        texts = [*(key for key, _ in rows)]
         texts += [cell for _, cells in rows for cell in cells]
         if not all(isinstance(t, str) for t in texts) or saved_at.tzinfo is None:
             return None
@@ -92,8 +93,4 @@ class RowCache:
             "saved_at": datetime.now(UTC).isoformat(),
             "rows": plain,
         }
-        with contextlib.suppress(OSError):
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = self.path.with_suffix(".tmp")
-            tmp.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
-            tmp.replace(self.path)
+        replace_quietly(self.path, json.dumps(data, ensure_ascii=False))

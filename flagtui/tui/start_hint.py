@@ -13,7 +13,6 @@ token_command is never started early: the command may ask the terminal for a pas
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import os
@@ -22,7 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from flagtui.profile import ENV_PROFILE, Profile, config_path
+from flagtui.profile import ENV_PROFILE, Profile, config_path, env_token_applies
+from flagtui.tui.files import read_object, replace_quietly
 
 HINTS_FILE = "starts.json"
 KEPT = 32  # digests remembered: every way this user starts flagtui, many times over
@@ -60,13 +60,7 @@ def start_inputs(profile_arg: str | None) -> StartInputs | None:
 
 
 def _read(path: Path) -> dict[str, str]:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    if not isinstance(data, dict):
-        return {}
-    return {k: v for k, v in data.items() if isinstance(k, str) and isinstance(v, str)}
+    return {k: v for k, v in read_object(path).items() if isinstance(v, str)}
 
 
 def recall(directory: Path, inputs: StartInputs) -> Profile | None:
@@ -86,9 +80,7 @@ def recall(directory: Path, inputs: StartInputs) -> Profile | None:
             return None
     except TypeError:  # a key Profile does not have: not what validated
         return None
-    token_set = bool(os.environ.get("UNLEASH_API_TOKEN"))
-    env_token = token_set and (env_url is None or env_url.rstrip("/") == profile.url.rstrip("/"))
-    if profile.token_command and not env_token:
+    if profile.token_command and not env_token_applies(profile):
         return None
     return profile
 
@@ -101,9 +93,4 @@ def remember(directory: Path, inputs: StartInputs, profile_name: str) -> None:
         return
     hints.pop(inputs.digest, None)
     hints[inputs.digest] = profile_name
-    kept = dict(list(hints.items())[-KEPT:])
-    with contextlib.suppress(OSError):
-        directory.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(kept), encoding="utf-8")
-        tmp.replace(path)
+    replace_quietly(path, json.dumps(dict(list(hints.items())[-KEPT:])))

@@ -6,12 +6,13 @@ remembered"; failing to write it never stops the app.
 
 from __future__ import annotations
 
-import contextlib
 import json
 from pathlib import Path
 from typing import Any
 
 from platformdirs import user_state_dir
+
+from flagtui.tui.files import read_object, replace_quietly
 
 
 def default_state_path() -> Path:
@@ -28,11 +29,7 @@ class UiState:
         self._mine: dict[str, Any] | None = None  # this profile's entry, once read
 
     def _read_all(self) -> dict[str, Any]:
-        try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return {}
-        return data if isinstance(data, dict) else {}
+        return read_object(self.path)
 
     def _entry(self, data: dict[str, Any]) -> dict[str, Any]:
         entry = data.get(self.profile)
@@ -51,11 +48,7 @@ class UiState:
         entry = data[self.profile] = self._entry(data)
         entry[key] = value
         self._mine = dict(entry)
-        with contextlib.suppress(OSError):
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = self.path.with_suffix(".tmp")
-            tmp.write_text(json.dumps(data, indent=1, sort_keys=True), encoding="utf-8")
-            tmp.replace(self.path)
+        replace_quietly(self.path, json.dumps(data, indent=1, sort_keys=True))
 
     def get_ids(self, key: str) -> list[int]:
         """Numbers kept as "1,2,3" (an empty list when missing or not that)."""

@@ -71,7 +71,7 @@ async def test_cached_rows_show_before_the_answer_then_fresh_rows_replace_them(
         assert "page 1/" in visible_text(app, "#page-status")
         fresh = app.screen.query_one("#features").selected_key  # type: ignore[attr-defined]
     # What the fresh page showed is what the next start finds.
-    again = cache_of(sandbox, tmp_path).load("features", 6)
+    again = cache_of(sandbox, tmp_path).load("features", 6, project)
     assert again is not None and again.scope == project
     assert again.rows[0][0] == fresh and "cached-only-flag" not in {k for k, _ in again.rows}
 
@@ -103,12 +103,14 @@ async def test_another_profile_never_sees_the_cached_rows(sandbox, tmp_path) -> 
         assert "page 1/" in visible_text(app, "#page-status")
 
 
-def test_another_server_or_area_never_finds_the_cached_rows(tmp_path) -> None:
+def test_another_server_area_or_project_never_finds_the_cached_rows(tmp_path) -> None:
     RowCache(tmp_path, "prod", "https://a.example").save("features", "default", CACHED)
-    assert RowCache(tmp_path, "prod", "https://a.example/").load("features", 6) is not None
-    assert RowCache(tmp_path, "prod", "https://b.example").load("features", 6) is None
-    assert RowCache(tmp_path, "prod2", "https://a.example").load("features", 6) is None
-    assert RowCache(tmp_path, "prod", "https://a.example").load("events", 6) is None
+    same = RowCache(tmp_path, "prod", "https://a.example/")
+    assert same.load("features", 6, "default") is not None
+    assert RowCache(tmp_path, "prod", "https://b.example").load("features", 6, "default") is None
+    assert RowCache(tmp_path, "prod2", "https://a.example").load("features", 6, "default") is None
+    assert RowCache(tmp_path, "prod", "https://a.example").load("events", 6, "default") is None
+    assert same.load("features", 6, "another-project") is None
     written = "".join(p.read_text() for p in tmp_path.iterdir())
     assert "a.example" not in written and "prod" not in written
 
@@ -125,7 +127,7 @@ async def test_a_corrupt_cache_is_ignored_silently(sandbox, tmp_path) -> None:
             status = visible_text(app, "#page-status")
             assert "page 1/" in status and "cached" not in status and "failed" not in status
             assert "Error" not in screen_text(app)
-        assert cache.load("features", 6) is not None  # written again, readable
+        assert cache.load("features", 6, project) is not None  # written again, readable
 
 
 async def until_drawn(pilot: Any, shown: Callable[[], bool], limit_s: float = 10.0) -> None:

@@ -303,8 +303,8 @@ class AreaScreen(IOScreenMixin, Screen[None]):
         """Put in `table` the rows this area showed for `scope` at the end of an earlier run
         (see `row_cache`), until the read of `group` brings fresh ones; returns the status
         line's text saying they are cached, and how old, or None when none are."""
-        cached = self.flagtui.row_cache.load(self.AREA, len(table.specs))
-        if cached is None or cached.scope != scope:
+        cached = self.flagtui.row_cache.load(self.AREA, len(table.specs), scope)
+        if cached is None:
             return None
         table.set_rows(cached.rows)
         self._cached_at[group] = cached.saved_at
