@@ -55,11 +55,9 @@ def offences(raw: bytes) -> list[str]:
     return found
 
 
-@contextmanager
-def open_flagtui(url: str, token: str, home: Path, *, area: str, project: str) -> Iterator[Term]:
-    state = home / "state" / "flagtui" / "state.json"
-    state.parent.mkdir(parents=True, exist_ok=True)
-    state.write_text(json.dumps({ENV_PROFILE: {"area": area, "project": project}}))
+def flagtui_env(home: Path, token: str, url: str | None = None) -> dict[str, str]:
+    """The checkout's flagtui in `home` (its XDG dirs there), with the token (and the server,
+    when given) from the environment."""
     env = {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
         "PYTHONPATH": str(ROOT),
@@ -71,9 +69,19 @@ def open_flagtui(url: str, token: str, home: Path, *, area: str, project: str) -
         "TERM": "xterm-256color",
         "COLORTERM": "truecolor",
         "LANG": "C.UTF-8",
-        "UNLEASH_URL": url,
         "UNLEASH_API_TOKEN": token,
     }
+    if url is not None:
+        env["UNLEASH_URL"] = url
+    return env
+
+
+@contextmanager
+def open_flagtui(url: str, token: str, home: Path, *, area: str, project: str) -> Iterator[Term]:
+    state = home / "state" / "flagtui" / "state.json"
+    state.parent.mkdir(parents=True, exist_ok=True)
+    state.write_text(json.dumps({ENV_PROFILE: {"area": area, "project": project}}))
+    env = flagtui_env(home, token, url)
     with Term([sys.executable, "-m", "flagtui"], env, cols=80, rows=24, record=True) as term:
         yield term
 

@@ -5,7 +5,7 @@ opener was called, and after it."""
 
 from __future__ import annotations
 
-import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -17,18 +17,20 @@ from flagtui.tui.app import FlagtuiApp
 from flagtui.tui.opening import Opened
 
 from .helpers import screen_text, settle, visible_text
-from .test_row_cache import CACHED, SEARCH, cache_of, first_project
+from .test_row_cache import CACHED, SEARCH, cache_of, features_state, first_project
 
 
 class Opener:
     """Opens the sandbox profile, first noting what the screen showed when it was called."""
 
-    def __init__(self, app_of: Any, sandbox: Any, transport: Held | None = None) -> None:
-        self.app_of, self.sandbox, self.transport = app_of, sandbox, transport
+    def __init__(self, sandbox: Any, transport: Held | None = None) -> None:
+        self.sandbox, self.transport = sandbox, transport
+        self.app: FlagtuiApp | None = None  # the app it opens for, once made
         self.seen: dict[str, Any] = {}
 
     def __call__(self) -> Opened | None:
-        app: FlagtuiApp = self.app_of()
+        app = self.app
+        assert app is not None
         self.seen = {
             "screen": screen_text(app),
             "status": visible_text(app, "#page-status") if app.screen.query("#page-status") else "",
@@ -41,13 +43,13 @@ class Opener:
         return Opened(client, Profile(name="sandbox", url=self.sandbox.url), {})
 
 
-def early_app(sandbox: Any, tmp_path: Path, project: str, opener: Any) -> FlagtuiApp:
-    state = tmp_path / "state.json"
-    state.write_text(json.dumps({"sandbox": {"area": "features", "project": project}}))
+def early_app(
+    sandbox: Any, tmp_path: Path, project: str, opener: Callable[[], Opened | None]
+) -> FlagtuiApp:
+    """A start expecting the sandbox profile, its features area of `project` remembered."""
     expected = Profile(name="sandbox", url=sandbox.url)
-    app = FlagtuiApp(None, expected, opener=opener, state_path=state)
-    opener.app_of = lambda: app
-    return app
+    state = features_state(tmp_path, project)
+    return FlagtuiApp(None, expected, opener=opener, state_path=state)
 
 
 async def test_the_first_frame_shows_the_cached_rows_before_the_client_exists(
@@ -56,8 +58,8 @@ async def test_the_first_frame_shows_the_cached_rows_before_the_client_exists(
     project = await first_project(sandbox)
     cache_of(sandbox, tmp_path).save("features", project, CACHED)
     held = Held(lambda path: path == SEARCH)
-    opener = Opener(None, sandbox, held)
-    app = early_app(sandbox, tmp_path, project, opener)
+    opener = Opener(sandbox, held)
+    app = opener.app = early_app(sandbox, tmp_path, project, opener)
     async with app.run_test(size=(100, 24)) as pilot:
         await pilot.pause()
         first = opener.seen
@@ -78,8 +80,8 @@ async def test_without_cached_rows_the_first_frame_is_empty_and_the_area_follows
     sandbox, tmp_path
 ) -> None:
     project = await first_project(sandbox)
-    opener = Opener(None, sandbox)
-    app = early_app(sandbox, tmp_path, project, opener)
+    opener = Opener(sandbox)
+    app = opener.app = early_app(sandbox, tmp_path, project, opener)
     async with app.run_test(size=(100, 24)) as pilot:
         await settle(app, pilot)
         assert opener.seen["screen"].strip() == ""
@@ -95,11 +97,7 @@ async def test_an_opener_that_fails_ends_the_app_after_the_first_frame(sandbox, 
         shown.append(screen_text(app))
         return None
 
-    state = tmp_path / "state.json"
-    state.write_text(json.dumps({"sandbox": {"area": "features", "project": project}}))
-    app = FlagtuiApp(
-        None, Profile(name="sandbox", url=sandbox.url), opener=failing, state_path=state
-    )
+    app = early_app(sandbox, tmp_path, project, failing)
     async with app.run_test(size=(100, 24)) as pilot:
         await pilot.pause()
     assert "cached-only-flag" in shown[0]
@@ -112,8 +110,8 @@ async def test_the_first_frame_shows_cached_server_text_as_written(sandbox, tmp_
     project = await first_project(sandbox)
     hostile = ("x", ["[bold]x[/bold]\x1b[31m", "release", "", "", "", ""])
     cache_of(sandbox, tmp_path).save("features", project, [hostile])
-    opener = Opener(None, sandbox)
-    app = early_app(sandbox, tmp_path, project, opener)
+    opener = Opener(sandbox)
+    app = opener.app = early_app(sandbox, tmp_path, project, opener)
     async with app.run_test(size=(100, 24)) as pilot:
         await pilot.pause()
         assert "[bold]x[/bold]␛[31m" in opener.seen["screen"]

@@ -30,12 +30,18 @@ async def first_project(sandbox: Any) -> str:
         return (await client.list_projects())[0].id
 
 
+def features_state(tmp_path: Path, project: str, name: str = "sandbox") -> Path:
+    """A state file in which profile `name` remembers the features area of `project`."""
+    state = tmp_path / "state.json"
+    state.write_text(json.dumps({name: {"area": "features", "project": project}}))
+    return state
+
+
 def app_on(
     sandbox: Any, tmp_path: Path, project: str, transport: Held, name: str = "sandbox"
 ) -> FlagtuiApp:
     """An app whose remembered area is the features of `project` (state in tmp_path)."""
-    state = tmp_path / "state.json"
-    state.write_text(json.dumps({name: {"area": "features", "project": project}}))
+    state = features_state(tmp_path, project, name)
     client = AdminClient(sandbox.url, sandbox.admin_token, profile=name, transport=transport)
     return FlagtuiApp(client, Profile(name=name, url=sandbox.url), state_path=state)
 
