@@ -1,9 +1,14 @@
-"""Archived feature flags: list, find and revive them (AdminClient inherits these methods).
+"""Archiving flags, and the archived ones: list, find and revive them (AdminClient inherits
+these methods).
 
-The contract has no archive operations; these use real Unleash 8.2's, which the sandbox serves
-the same way: archived flags are found by the feature search (`lifecycle=IS:archived` on 8.2,
-`archived=IS:true` before; the live read of an archived flag is a 404) and revived with
-POST /projects/:p/revive `{features: [names]}` (200, no body; unknown or live names skipped).
+The contract has no archive operations; these use real Unleash's, which the sandbox serves the
+same way: a flag is archived with DELETE /projects/:p/features/:f (202; records
+`feature-archived` and moves the lifecycle to `archived`, as the web UI does; a PATCH of
+`/archived` does neither, see `intent`); archived flags are found by the feature search
+(`lifecycle=IS:archived` on 8.2, `archived=IS:true` before; the live read of an archived flag is
+a 404) and revived with POST /projects/:p/revive `{features: [names]}` (200, no body; unknown or
+live names skipped; every environment off). Real Unleash archives an archived flag again (one
+more event) and answers 200 to reviving a live one, so the one-flag writes read it first.
 """
 
 from __future__ import annotations
@@ -36,7 +41,31 @@ class _Host(Protocol):
         archived: bool = ...,
     ) -> Awaitable[FeaturePage]: ...
     def get_feature(self, project: str, feature: str) -> Awaitable[Feature]: ...
-    def _write(self, action: str, method: str, path: str, *, json: Any) -> Awaitable[Any]: ...
+    def _write(self, action: str, method: str, path: str, *, json: Any = ...) -> Awaitable[Any]: ...
+    def _require_writable(self, action: str) -> None: ...
+    async def get_feature_or_archived(self: _Host, project: str, feature: str) -> Feature: ...
+    async def archive_feature(self: _Host, project: str, feature: str) -> Feature:
+        """Archive one live flag with Unleash's archive; the flag as it was just before (which
+        environments it was on in). Already archived: NothingToSend; unknown: NotFoundError."""
+        self._require_writable("archive feature")
+        current = await self.get_feature_or_archived(project, feature)
+        if current.is_archived:
+            raise errors.NothingToSend(feature, "already archived", "archive")
+        path = f"/api/admin/projects/{quote(project, safe='')}/features/{quote(feature, safe='')}"
+        await self._write("archive feature", "DELETE", path)
+        return current
+
+    async def revive_feature(self: _Host, project: str, feature: str) -> Feature:
+        """Revive one archived flag: every environment comes back off. Its archive row as it
+        was before (the environments it was on in). Live: NothingToSend; unknown: NotFound."""
+        self._require_writable("revive feature")
+        current = await self.get_feature_or_archived(project, feature)
+        if not current.is_archived:
+            raise errors.NothingToSend(feature, "not archived", "revive")
+        await self.revive_features(project, [feature])
+        return current
+
+    async def revive_features(self: _Host, project: str, features: Iterable[str]) -> None: ...
     async def list_archived_features(
         self: _Host,
         project: str,
@@ -92,6 +121,27 @@ class ArchiveOperations:
             if archived is None:
                 raise
             return archived
+
+    async def archive_feature(self: _Host, project: str, feature: str) -> Feature:
+        """Archive one live flag with Unleash's archive; the flag as it was just before (which
+        environments it was on in). Already archived: NothingToSend; unknown: NotFoundError."""
+        self._require_writable("archive feature")
+        current = await self.get_feature_or_archived(project, feature)
+        if current.is_archived:
+            raise errors.NothingToSend(feature, "already archived", "archive")
+        path = f"/api/admin/projects/{quote(project, safe='')}/features/{quote(feature, safe='')}"
+        await self._write("archive feature", "DELETE", path)
+        return current
+
+    async def revive_feature(self: _Host, project: str, feature: str) -> Feature:
+        """Revive one archived flag: every environment comes back off. Its archive row as it
+        was before (the environments it was on in). Live: NothingToSend; unknown: NotFound."""
+        self._require_writable("revive feature")
+        current = await self.get_feature_or_archived(project, feature)
+        if not current.is_archived:
+            raise errors.NothingToSend(feature, "not archived", "revive")
+        await self.revive_features(project, [feature])
+        return current
 
     async def revive_features(self: _Host, project: str, features: Iterable[str]) -> None:
         """Bring archived flags back: real Unleash restarts their lifecycle and disables every

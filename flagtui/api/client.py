@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 import httpx
 from pydantic import TypeAdapter
 
-from flagtui.api import capabilities, errors, validation
+from flagtui.api import capabilities, errors, intent, validation
 from flagtui.api.addons import AddonOperations
 from flagtui.api.archive import ArchiveOperations
 from flagtui.api.browse import BrowseReads
@@ -201,6 +201,11 @@ class AdminClient(
 
     # -- writes: the one read-only check ----------------------------------------------------------
 
+    def _require_writable(self, action: str) -> None:
+        """Before a write, and before the reads that check it: nothing leaves a read-only one."""
+        if self.read_only:
+            raise errors.ReadOnlyProfile(self.profile, action)
+
     async def _write(
         self,
         action: str,
@@ -209,8 +214,7 @@ class AdminClient(
         adapter: TypeAdapter[T] | None = None,
         json: Any = None,
     ) -> T | None:
-        if self.read_only:
-            raise errors.ReadOnlyProfile(self.profile, action)
+        self._require_writable(action)
         self._search_cache.clear()
         request = self._http.write(method, path, adapter, json=json)
         return await self._unless_disconnected(request)
@@ -220,10 +224,17 @@ class AdminClient(
     async def patch_feature(
         self, project: str, feature: str, ops: Iterable[PatchOperation | Mapping[str, Any]]
     ) -> Feature:
-        """Operation 1. Real Unleash answers a short row; then the full feature is read: from
-        the archived flags if the patch archived it (the live read is a 404 then). The patch was
-        applied once the server said so: if that read fails, its short answer is returned."""
-        body = [op.to_wire() for op in validation.patch_operations(ops)]
+        """Operation 1, on the four fields Unleash's PATCH honours (`intent`); a new type must be
+        one of the server's feature types (read first). Real Unleash answers a short row; then
+        the full feature is read (from the archived flags for an archived one: the live read is
+        a 404). The patch was applied once the server said so: if that read fails, its short
+        answer is returned."""
+        checked = validation.patch_operations(ops)
+        intent.check_patch_paths(checked)
+        self._require_writable("patch feature")
+        if named := intent.types_named(checked):
+            intent.check_types(named, await self.list_feature_types())
+        body = [op.to_wire() for op in checked]
         path = f"/api/admin/projects/{seg(project)}/features/{seg(feature)}"
         updated = await self._write("patch feature", "PATCH", path, _FEATURE, body)
         assert updated is not None
@@ -275,7 +286,14 @@ class AdminClient(
         )
 
     async def uncomplete_feature(self, project: str, feature: str) -> None:
-        """Operation 5."""
+        """Operation 5, for a flag read just before: real Unleash answers 200 for a flag or
+        project that does not exist. An unknown flag is a NotFoundError; one whose stage is known
+        and not `completed` is NothingToSend (a server without lifecycle stages decides)."""
+        self._require_writable("mark uncompleted")
+        current = await self.get_feature_or_archived(project, feature)
+        stage = "archived" if current.is_archived else current.lifecycle and current.lifecycle.stage
+        if stage and stage != "completed":
+            raise errors.NothingToSend(feature, f"not completed (stage {stage})", "uncomplete")
         path = f"/api/admin/projects/{seg(project)}/features/{seg(feature)}/lifecycle/uncomplete"
         await self._versioned(
             capabilities.LIFECYCLE, lambda: self._write("mark uncompleted", "POST", path)

@@ -31,6 +31,18 @@ class ReadOnlyProfile(FlagtuiError):
         super().__init__(f"Profile {profile!r} is read-only: {action} was not sent.")
 
 
+class NothingToSend(FlagtuiError):
+    """The flag is already as the write would leave it (archived, live, not completed), read
+    just before: nothing was sent. Real Unleash would accept the write anyway, and record
+    another event (archive) or nothing at all (revive, uncomplete)."""
+
+    def __init__(self, feature: str, state: str, action: str) -> None:
+        self.feature = feature
+        self.state = state
+        self.action = action
+        super().__init__(f"{feature} is {state}: {action} was not sent.")
+
+
 class NotConnected(FlagtuiError):
     """A request failed while `connect()` failed too: the connection error says why."""
 

@@ -167,6 +167,26 @@ def _feature_commands(build: _Builder) -> None:
     )
     p.add_argument("project")
     p.add_argument("name")
+    p = build.leaf(
+        verbs,
+        "archive",
+        writes.feature_archive,
+        "archive a flag as the web UI does (feature-archived event, lifecycle archived);"
+        " confirm, or --yes",
+        write="archive feature",
+        destructive=True,
+    )
+    p.add_argument("project")
+    p.add_argument("name")
+    p = build.leaf(
+        verbs,
+        "revive",
+        writes.feature_revive,
+        "bring an archived flag back; as Unleash does, every environment comes back off",
+        write="revive feature",
+    )
+    p.add_argument("project")
+    p.add_argument("name")
     for verb in ("enable", "disable"):
         p = build.leaf(
             verbs,

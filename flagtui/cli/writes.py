@@ -11,7 +11,8 @@ import argparse
 import json
 from typing import Any
 
-from flagtui.api import AdminClient
+from flagtui.api import AdminClient, NothingToSend
+from flagtui.api.models import Feature
 from flagtui.cli.exits import UsageError
 from flagtui.cli.output import Printer
 from flagtui.cli.session import confirm, read_json_input
@@ -43,8 +44,39 @@ async def feature_patch(client: AdminClient, out: Printer, args: argparse.Namesp
 
 
 async def feature_uncomplete(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
-    await client.uncomplete_feature(args.project, args.name)
+    try:
+        await client.uncomplete_feature(args.project, args.name)
+    except NothingToSend as unchanged:
+        _unchanged(out, unchanged, project=args.project)
+        return
     _done(out, "feature-uncompleted", project=args.project, featureName=args.name)
+
+
+async def feature_archive(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
+    """Unleash's archive (DELETE), as the web UI's: feature-archived, lifecycle `archived`."""
+    what = f"archive {args.name} in project {args.project} (SDKs stop receiving it)"
+    confirm(args, what, args.name)
+    try:
+        before = await client.archive_feature(args.project, args.name)
+    except NothingToSend as unchanged:
+        _unchanged(out, unchanged, project=args.project)
+        return
+    _done(out, "feature-archived", project=args.project, featureName=args.name, **_was_on(before))
+
+
+async def feature_revive(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
+    """Unleash's revive: the flag comes back with every environment off, said in the answer."""
+    try:
+        before = await client.revive_feature(args.project, args.name)
+    except NothingToSend as unchanged:
+        _unchanged(out, unchanged, project=args.project)
+        return
+    done = {"project": args.project, "featureName": args.name, **_was_on(before)}
+    _done(out, "feature-revived", **done, enabledIn=[])
+
+
+def _was_on(feature: Feature) -> dict[str, list[str]]:
+    return {"wasEnabledIn": [e.name for e in feature.environments or [] if e.enabled]}
 
 
 async def feature_switch(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
@@ -112,6 +144,16 @@ async def integration_switch(client: AdminClient, out: Printer, args: argparse.N
     if not enabled:
         confirm(args, f"disable integration {args.id} (its deliveries stop)", str(args.id))
     out.one(await client.set_addon_enabled(args.id, enabled))
+
+
+def _unchanged(out: Printer, unchanged: NothingToSend, **what: Any) -> None:
+    """Already as asked (read just before): nothing sent, exit 0, said."""
+    if out.is_json or out.format == "csv":
+        out.one(
+            {"done": None, "featureName": unchanged.feature, "unchanged": unchanged.state, **what}
+        )
+    else:
+        out.note(f"nothing sent: {unchanged}")
 
 
 def _done(out: Printer, event: str, **what: Any) -> None:

@@ -19,15 +19,20 @@ enterprise-only operations), with these choices:
 - Error names beyond the contract's table: 405 MethodNotAllowedError, 413
   PayloadTooLargeError, 500 InternalError (never expected). Unknown paths: 404 NotFoundError.
 - PATCH feature: the contract's five ops (`test` is a 400); only description, type, stale,
-  impressionData and archived may change (400 otherwise); type must be a known feature type.
-  Answers the full Feature record (plus potentiallyStale). See `features`.
+  impressionData and archived may change (400 otherwise). A type that is no feature type is
+  stored, and `/archived` is only a mark (no archive event, lifecycle and environments as they
+  were), as on real Unleash 6.10-8.2: the client refuses both before sending. Answers the full
+  Feature record (plus potentiallyStale). See `feature_writes`.
 - Archived features (the contract has no archive operations; real Unleash 8.2's): GET of an
   archived feature is a 404 "Could not find feature flag with name …" and the project's
-  feature list leaves it out; PATCH still reaches it (`/archived` false revives it). Feature
+  feature list leaves it out; PATCH still reaches it. Feature
   search finds archived features with `lifecycle` naming `archived` or `archived=IS:true`,
   combined with the other stages as real Unleash does (see `lifecycle_filter`). Older
   Unleash's `GET /api/admin/archive/features[/:project]` is gone in 8.2 (404 "not
   available"); the sandbox does not serve it either.
+- Archive: DELETE /api/admin/projects/:p/features/:f, 202 no body: feature-archived, stage
+  `archived`, environments kept; an archived feature is archived again (one more event), as
+  on real Unleash. See `archive`.
 - Revive: POST /api/admin/projects/:p/revive `{features: [names]}`, 200 no body. Unknown
   project 404; a body without an array of strings 400 (real Unleash lets non-strings through);
   a name of another project's feature 403; unknown or live names are skipped. A revived

@@ -101,7 +101,7 @@ def _is_json(content_type: str | None) -> bool:
 
 
 def endpoint(
-    handler: Handler, *, write: bool = False, body: bool = False, admin: bool = False
+    handler: Handler, *, write: bool = False, body: bool = False, admin: bool = False, ok: int = 200
 ) -> Callable[[Request], Any]:
     async def run(request: Request) -> Response:
         sandbox: Sandbox = request.app.state.sandbox
@@ -125,7 +125,7 @@ def endpoint(
         except ApiError as error:
             return error.response()
         if result is None:
-            return Response(status_code=200)
+            return Response(status_code=ok)
         if isinstance(result, RawJSON):
             return Response(result.encode("utf-8"), media_type="application/json")
         return FastJSONResponse(result)
@@ -149,12 +149,14 @@ class ApiRoute(Route):
         write: bool = False,
         body: bool = False,
         admin: bool = False,
+        ok: int = 200,
     ) -> None:
+        """`ok`: the status of a success without a body (real Unleash's archive answers 202)."""
         super().__init__(
-            path, endpoint(handler, write=write, body=body, admin=admin), methods=[method]
+            path, endpoint(handler, write=write, body=body, admin=admin, ok=ok), methods=[method]
         )
         self.method, self.handler = method, handler
-        self.write, self.body, self.admin = write, body, admin
+        self.write, self.body, self.admin, self.ok = write, body, admin, ok
 
 
 @cache
@@ -190,6 +192,7 @@ def routes() -> list[Route]:
         ApiRoute(f"{project}/features", "GET", features.project_features),
         ApiRoute(feature, "GET", features.get_feature),
         ApiRoute(feature, "PATCH", feature_writes.patch_feature, write=True, body=True),
+        ApiRoute(feature, "DELETE", archive.archive_feature, write=True, ok=202),
         ApiRoute(f"{feature}/lifecycle/uncomplete", "POST", feature_writes.uncomplete, write=True),
         ApiRoute(f"{env}/on", "POST", feature_environments.switch_on, write=True),
         ApiRoute(f"{env}/off", "POST", feature_environments.switch_off, write=True),

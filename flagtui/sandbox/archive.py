@@ -1,10 +1,15 @@
-"""Reviving archived features: POST /api/admin/projects/:p/revive `{features: [names]}`, the
-route real Unleash's UI uses (the contract has no archive operations; see the package
-docstring for the choices).
+"""Archiving and reviving features with the routes real Unleash's UI uses (the contract has no
+archive operations; see the package docstring for the choices).
 
-Like real Unleash 8.2: 200 with no body; names that are unknown or not archived are skipped;
-a revived feature leaves the archive with its lifecycle restarted at `initial` and every
-environment disabled, and records feature-revived.
+Archive: DELETE /api/admin/projects/:p/features/:f, 202 with no body, as on real Unleash 8.2:
+the feature enters the `archived` lifecycle stage with its environments as they were, and
+records feature-archived (no data). An archived feature is archived again, one more event
+(real Unleash does the same); an unknown one is a 404.
+
+Revive: POST /api/admin/projects/:p/revive `{features: [names]}`, like real Unleash 8.2: 200
+with no body; names that are unknown or not archived are skipped; a revived feature leaves the
+archive with its lifecycle restarted at `initial` and every environment disabled, and records
+feature-revived.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from typing import Any
 from flagtui.sandbox.clock import now_iso
 from flagtui.sandbox.errors import ApiError, bad_request, not_found
 from flagtui.sandbox.events import record
+from flagtui.sandbox.features import feature_row
 from flagtui.sandbox.inputs import Call, require_object
 
 
@@ -22,6 +28,23 @@ def _names(body: Any) -> list[str]:
     if not isinstance(features, list) or not all(isinstance(f, str) for f in features):
         raise bad_request('"features" must be an array of feature names')
     return list(dict.fromkeys(features))
+
+
+def archive_feature(call: Call) -> None:
+    project, name = call.path["project"], call.path["feature"]
+    with call.db.write() as conn:
+        feature_row(conn, project, name)  # 404 for an unknown feature
+        now = now_iso()
+        conn.execute(
+            "INSERT INTO lifecycle_stages (feature, stage, entered_at) VALUES (?, 'archived', ?)",
+            (name, now),
+        )
+        conn.execute(
+            "UPDATE features SET archived_at = ?, stage = 'archived', stage_entered_at = ?"
+            " WHERE name = ?",
+            (now, now, name),
+        )
+        record(conn, call.caller, "feature-archived", project=project, feature=name)
 
 
 def revive(call: Call) -> None:

@@ -4,12 +4,17 @@ PATCH applies RFC 6902 operations (add, remove, replace, copy, move: the contrac
 `test` is refused) to the Feature record as GET returns it. Only description, type, stale,
 impressionData and archived may end up different; any other change (for example /name or
 /project) is a 400 ValidationError, as is a type that is not a known feature type or a
-non-boolean flag. Removing /description sets it to null. Archiving enters the `archived`
-lifecycle stage; reviving drops it again (as real Unleash does).
+non-boolean flag. A type that is no feature type is stored, as real Unleash 6.10-8.2 store it
+(the contract is silent; the client refuses it before sending). Removing /description sets it
+to null.
+
+`/archived` is stored as real Unleash stores it, which is not its archive (`archive`): only the
+archived mark changes, with no feature-archived or -revived event, the lifecycle stage stays,
+and a flag unarchived this way keeps its environments on. The client never sends it.
 
 Events: any change records feature-metadata-updated (data and preData: the feature's
-metadata), plus feature-stale-on/-off when stale changed and feature-archived/-revived when
-archived changed. A PATCH that changes nothing records nothing.
+metadata), plus feature-stale-on/-off when stale changed. A PATCH that changes nothing records
+nothing.
 
 Uncomplete: a completed feature drops its completed stage and is back in the stage it was in
 before; on a feature that is not completed it answers 200 and changes nothing (real Unleash).
@@ -35,10 +40,7 @@ from flagtui.sandbox.inputs import Call
 
 PATCHABLE = ("description", "type", "stale", "impressionData", "archived")
 
-FLAG_EVENTS = (
-    ("stale", "feature-stale-on", "feature-stale-off"),
-    ("archived", "feature-archived", "feature-revived"),
-)
+FLAG_EVENTS = (("stale", "feature-stale-on", "feature-stale-off"),)
 
 
 def metadata(row: sqlite3.Row) -> dict[str, Any]:
@@ -99,9 +101,7 @@ def _apply(document: Mapping[str, Any], operations: list[dict[str, Any]]) -> dic
     return patched
 
 
-def _checked_changes(
-    conn: sqlite3.Connection, before: Mapping[str, Any], after: Mapping[str, Any]
-) -> dict[str, Any]:
+def _checked_changes(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str, Any]:
     """The patched fields that changed, validated; a change elsewhere is a 400."""
     after = dict(after)
     if "description" not in after:
@@ -115,15 +115,8 @@ def _checked_changes(
     for flag in ("stale", "impressionData", "archived"):
         if flag in changes and not isinstance(changes[flag], bool):
             raise bad_request(f'"{flag}" must be a boolean')
-    if "type" in changes:
-        known = (
-            isinstance(changes["type"], str)
-            and conn.execute(
-                "SELECT 1 FROM feature_types WHERE id = ?", (changes["type"],)
-            ).fetchone()
-        )
-        if not known:
-            raise bad_request('"type" must be the id of a known feature type')
+    if "type" in changes and not isinstance(changes["type"], str):
+        raise bad_request('"type" must be a string')
     return changes
 
 
@@ -133,7 +126,7 @@ def patch_feature(call: Call) -> shapes.Feature:
     with call.db.write() as conn:
         row = feature_row(conn, project, name)
         before = feature_record(conn, row)
-        changes = _checked_changes(conn, before, _apply(before, operations))
+        changes = _checked_changes(before, _apply(before, operations))
         if not changes:
             return before
         now = now_iso()
@@ -151,8 +144,9 @@ def patch_feature(call: Call) -> shapes.Feature:
                 name,
             ),
         )
-        if "archived" in changes:
-            _set_archived(conn, name, changes["archived"], now)
+        if "archived" in changes:  # the mark alone: neither stage nor environments (see above)
+            archived_at = now if changes["archived"] else None
+            conn.execute("UPDATE features SET archived_at = ? WHERE name = ?", (archived_at, name))
             after = feature_record(conn, feature_row(conn, project, name))
         else:  # nothing else in the record depends on the patched fields
             after = cast(shapes.Feature, {**before, **changes})  # checked fields only
@@ -179,21 +173,6 @@ def patch_feature(call: Call) -> shapes.Feature:
                     **scope,
                 )
         return after
-
-
-def _set_archived(conn: sqlite3.Connection, name: str, archived: bool, now: str) -> None:
-    if archived:
-        conn.execute(
-            "INSERT INTO lifecycle_stages (feature, stage, entered_at) VALUES (?, 'archived', ?)",
-            (name, now),
-        )
-        conn.execute("UPDATE features SET archived_at = ? WHERE name = ?", (now, name))
-    else:
-        conn.execute(
-            "DELETE FROM lifecycle_stages WHERE feature = ? AND stage = 'archived'", (name,)
-        )
-        conn.execute("UPDATE features SET archived_at = NULL WHERE name = ?", (name,))
-    _sync_stage(conn, name, now)
 
 
 def _sync_stage(conn: sqlite3.Connection, name: str, now: str) -> None:

@@ -54,6 +54,7 @@ class ApiRouteLike(Protocol):
     write: bool
     body: bool
     admin: bool
+    ok: int
 
 
 def query_param(name: str, description: str, required: bool = False) -> Schema:
@@ -110,6 +111,11 @@ DOCS: dict[tuple[str, str], Doc] = {
                 ["op", "path"],
             ),
         },
+    ),
+    ("DELETE", FEATURE): Doc(
+        "Archive a feature (202, no body; records feature-archived, lifecycle stage archived;"
+        " an archived feature is archived again)",
+        (404,),
     ),
     ("POST", f"{FEATURE}/lifecycle/uncomplete"): Doc("Set feature uncompleted", (404,)),
     ("POST", f"{FEATURE}/environments/{{environment}}/on"): Doc(
@@ -255,7 +261,8 @@ def _operation(route: ApiRouteLike, ok: Schema | None) -> Schema:
         codes.add(403)
     if route.body:
         codes.update((400, 413, 415))
-    responses: Schema = {"200": {"description": "OK", **({"content": _json(ok)} if ok else {})}}
+    success = {"description": "OK", **({"content": _json(ok)} if ok else {})}
+    responses: Schema = {str(route.ok): success}
     for code in sorted(codes):
         error = {"$ref": REF.format(model="Error")}
         responses[str(code)] = {"description": ERRORS[code], "content": _json(error)}

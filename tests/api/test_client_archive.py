@@ -1,4 +1,4 @@
-"""Archived flags through the client, on the sandbox: list, find, open and revive."""
+"""Archived flags through the client, on the sandbox: archive, list, find, open and revive."""
 
 from __future__ import annotations
 
@@ -7,13 +7,11 @@ import pytest
 
 from flagtui.api import AdminClient, errors
 
-ARCHIVE = [{"op": "replace", "path": "/archived", "value": True}]
 
-
-async def test_archive_through_patch_then_list_open_and_revive(admin, some_feature):
+async def test_archive_then_list_open_and_revive(admin, some_feature):
     project, name = some_feature.project, some_feature.name
-    archived = await admin.patch_feature(project, name, ARCHIVE)
-    assert archived.is_archived
+    before = await admin.archive_feature(project, name)
+    assert before.name == name and not before.is_archived
     page = await admin.list_archived_features(project)
     assert name in [f.name for f in page.features]
     assert all(f.is_archived and f.archived for f in page.features)
@@ -21,7 +19,7 @@ async def test_archive_through_patch_then_list_open_and_revive(admin, some_featu
         await admin.get_feature(project, name)
     opened = await admin.get_feature_or_archived(project, name)
     assert opened.name == name and opened.archived
-    await admin.revive_features(project, [name])
+    await admin.revive_feature(project, name)
     live = await admin.get_feature(project, name)
     assert not live.is_archived
     assert live.lifecycle is not None and live.lifecycle.stage == "initial"

@@ -26,8 +26,7 @@ async def test_switch_on_and_off_then_read(admin: AdminClient, some_feature) -> 
 async def test_switch_errors_are_typed(admin: AdminClient, some_feature) -> None:
     with pytest.raises(errors.NotFoundError, match="Could not find environment nope"):
         await admin.set_feature_environment_enabled("payments", some_feature.name, "nope", True)
-    archive = [{"op": "replace", "path": "/archived", "value": True}]
-    await admin.patch_feature("payments", some_feature.name, archive)
+    await admin.archive_feature("payments", some_feature.name)
     with pytest.raises(errors.ValidationError) as caught:
         await admin.set_feature_environment_enabled("payments", some_feature.name, "qa", True)
     assert caught.value.name == "ArchivedFeatureError"

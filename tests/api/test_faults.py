@@ -54,7 +54,9 @@ async def test_timeout_after_a_write_was_sent_has_an_unknown_outcome():
         raise httpx.ReadTimeout("timed out", request=request)
 
     exc = await _raises(
-        handler, lambda c: c.uncomplete_feature("default", "f"), errors.OutcomeUnknown
+        handler,
+        lambda c: c.remove_project_environment("default", "development"),
+        errors.OutcomeUnknown,
     )
     assert "re-read before retrying" in str(exc)
 
@@ -126,7 +128,11 @@ async def test_writes_are_never_retried():
         calls.append(request)
         return httpx.Response(503, json={"name": "ServiceUnavailable", "message": "down"})
 
-    await _raises(handler, lambda c: c.uncomplete_feature("default", "f"), errors.ServerError)
+    await _raises(
+        handler,
+        lambda c: c.remove_project_environment("default", "development"),
+        errors.ServerError,
+    )
     assert len(calls) == 1
 
 

@@ -50,6 +50,7 @@ class Recording(httpx.AsyncBaseTransport):
 async def _every_call(client: AdminClient) -> set[str]:
     """Each public method of the client, once, on the sandbox's demo data; their names."""
     feature = (await client.search_features(project="payments", limit=1)).features[0].name
+    completed = await client.search_features(project="payments", lifecycle=["completed"], limit=1)
     today = dt.datetime.now(dt.UTC).date()
     calls = {
         "connect": client.connect(),
@@ -78,10 +79,12 @@ async def _every_call(client: AdminClient) -> set[str]:
         "list_change_requests": client.list_change_requests("mobile-app"),
         "get_change_request": client.get_change_request("mobile-app", 1),
         "delete_change_request": client.delete_change_request("mobile-app", 1),
-        "uncomplete_feature": client.uncomplete_feature("payments", feature),
+        "uncomplete_feature": client.uncomplete_feature("payments", completed.features[0].name),
         "list_archived_features": client.list_archived_features("payments"),
         "find_archived_feature": client.find_archived_feature("payments", feature),
         "get_feature_or_archived": client.get_feature_or_archived("payments", feature),
+        "archive_feature": client.archive_feature("payments", feature),
+        "revive_feature": client.revive_feature("payments", feature),
         "revive_features": client.revive_features("payments", [feature]),
         "set_feature_environment_enabled": client.set_feature_environment_enabled(
             "payments", feature, "production", True

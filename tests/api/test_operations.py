@@ -70,10 +70,10 @@ async def test_patch_with_a_mangled_content_type_is_a_content_type_error(sandbox
     assert caught.value.status == 415
 
 
-async def test_patch_with_a_path_the_server_refuses_is_a_validation_error(admin, some_feature):
+async def test_patch_with_a_value_the_server_refuses_is_a_validation_error(admin, some_feature):
     with pytest.raises(errors.ValidationError) as caught:
         await admin.patch_feature(
-            "payments", some_feature.name, [{"op": "replace", "path": "/name", "value": "x"}]
+            "payments", some_feature.name, [{"op": "replace", "path": "/stale", "value": "x"}]
         )
     assert caught.value.message
 

@@ -85,7 +85,7 @@ async def test_timeout_bounds_the_whole_request_not_each_byte(write: bool) -> No
         expected = errors.OutcomeUnknown if write else errors.RequestTimeout
         with pytest.raises(expected) as caught:
             if write:
-                await api.uncomplete_feature("default", "f")
+                await api.remove_project_environment("default", "development")
             else:
                 await api.list_feature_types()
         assert time.monotonic() - started < 4  # 1 s timeout; the answer would take 20 s

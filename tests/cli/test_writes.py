@@ -193,6 +193,8 @@ def test_read_only_profile_is_refused_before_any_request(run, cli_env):
     writes = (
         ["feature", "patch", "default", "x", "--set", "description=y"],
         ["feature", "uncomplete", "default", "x"],
+        ["feature", "archive", "default", "x", "--yes"],
+        ["feature", "revive", "default", "x"],
         ["feature", "enable", "default", "x", "production", "--yes"],
         ["feature", "disable", "default", "x", "production", "--yes"],
         ["env", "remove", "default", "qa", "--yes"],

@@ -53,26 +53,35 @@ async def test_a_patch_that_changes_nothing_records_no_event(admin: httpx.AsyncC
     assert after == before
 
 
-async def test_archive_and_revive_through_patch(admin: httpx.AsyncClient) -> None:
+async def test_archived_through_patch_is_a_mark_as_on_real_unleash(
+    admin: httpx.AsyncClient,
+) -> None:
+    """Real Unleash stores a PATCH of /archived without its archive: no feature-archived or
+    -revived event, the lifecycle stays, and unarchived its environments are as they were."""
     feature = await a_feature(admin, "&lifecycle=IS:live")
+    environments = (await admin.get(path(feature))).json()["environments"]
     archived = await admin.patch(
         path(feature), json=[{"op": "replace", "path": "/archived", "value": True}]
     )
     assert archived.json()["archived"] is True
     assert archived.json()["archivedAt"] is not None
-    assert archived.json()["lifecycle"]["stage"] == "archived"
+    assert archived.json()["lifecycle"] == feature["lifecycle"]
     revived = await admin.patch(
         path(feature), json=[{"op": "replace", "path": "/archived", "value": False}]
     )
     assert revived.json()["archivedAt"] is None
     assert revived.json()["lifecycle"] == feature["lifecycle"]
-    types = [e["type"] for e in await events_of(admin, feature=feature["name"])][:4]
-    assert types == [
-        "feature-revived",
-        "feature-metadata-updated",
-        "feature-archived",
-        "feature-metadata-updated",
-    ]
+    assert revived.json()["environments"] == environments
+    types = [e["type"] for e in await events_of(admin, feature=feature["name"])][:2]
+    assert types == ["feature-metadata-updated", "feature-metadata-updated"]
+
+
+async def test_a_type_that_is_no_feature_type_is_stored_as_on_real_unleash(
+    admin: httpx.AsyncClient,
+) -> None:
+    feature = await a_feature(admin)
+    typo = [{"op": "replace", "path": "/type", "value": "relase"}]
+    assert (await admin.patch(path(feature), json=typo)).json()["type"] == "relase"
 
 
 @pytest.mark.parametrize(
@@ -82,7 +91,7 @@ async def test_archive_and_revive_through_patch(admin: httpx.AsyncClient) -> Non
         [{"op": "test", "path": "/name", "value": "x"}],
         [{"op": "replace", "path": "/name", "value": "other"}],
         [{"op": "replace", "path": "/project", "value": "default"}],
-        [{"op": "replace", "path": "/type", "value": "no-such-type"}],
+        [{"op": "replace", "path": "/type", "value": 7}],
         [{"op": "replace", "path": "/stale", "value": "yes"}],
         [{"op": "replace", "path": "/description", "value": 42}],
         [{"op": "remove", "path": "/stale"}],

@@ -1,5 +1,6 @@
-"""Archived features on the sandbox, as on real Unleash 8.2: found by the feature search's
-lifecycle filter, a 404 on the live read, revived through POST /projects/:p/revive."""
+"""Archived features on the sandbox, as on real Unleash 8.2: archived by DELETE
+/projects/:p/features/:f, found by the feature search's lifecycle filter, a 404 on the live
+read, revived through POST /projects/:p/revive."""
 
 from __future__ import annotations
 
@@ -16,8 +17,8 @@ def path(feature: dict) -> str:
 
 
 async def archive(admin: httpx.AsyncClient, feature: dict) -> None:
-    ops = [{"op": "replace", "path": "/archived", "value": True}]
-    assert (await admin.patch(path(feature), json=ops)).status_code == 200
+    response = await admin.delete(path(feature))
+    assert response.status_code == 202 and response.content == b""
 
 
 async def names(admin: httpx.AsyncClient, query: str) -> list[str]:
@@ -50,6 +51,39 @@ async def test_a_flag_archived_now_is_listed_and_its_live_read_is_404(
     response = await admin.get(path(feature))
     assert_error(response, 404, "NotFoundError")
     assert feature["name"] in response.json()["message"]
+
+
+async def test_archive_records_its_event_and_stage_and_keeps_the_environments(
+    admin: httpx.AsyncClient,
+) -> None:
+    feature = await a_feature(admin, "&lifecycle=IS:live")
+    environments = (await admin.get(path(feature))).json()["environments"]
+    await archive(admin, feature)
+    query = f"query={feature['name']}&project=IS:{feature['project']}&lifecycle=IS:archived"
+    row = (await admin.get(f"{SEARCH}?{query}")).json()["features"][0]
+    assert row["lifecycle"]["stage"] == "archived"
+    assert [(e["name"], e["enabled"]) for e in row["environments"]] == [
+        (e["name"], e["enabled"]) for e in environments
+    ]
+    latest = (await events_of(admin, feature=feature["name"]))[0]
+    assert latest["type"] == "feature-archived" and latest["project"] == feature["project"]
+    # archived again, as real Unleash does: one more event (the client reads first)
+    await archive(admin, feature)
+    types = [e["type"] for e in await events_of(admin, feature=feature["name"])][:2]
+    assert types == ["feature-archived", "feature-archived"]
+
+
+async def test_archive_of_an_unknown_feature_is_404(
+    admin: httpx.AsyncClient, viewer: httpx.AsyncClient
+) -> None:
+    assert_error(
+        await admin.delete("/api/admin/projects/default/features/no-such-flag"),
+        404,
+        "NotFoundError",
+    )
+    feature = await a_feature(admin)
+    assert_error(await viewer.delete(path(feature)), 403, "NoAccessError")
+    assert (await admin.get(path(feature))).status_code == 200
 
 
 async def test_revive_brings_archived_flags_back_to_initial_with_environments_off(

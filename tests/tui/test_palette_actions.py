@@ -205,7 +205,11 @@ async def test_the_flag_picker_sends_one_search_per_pause_in_typing(sandbox, cli
         assert "completed flags" in status and "Rate limited" not in screen_text(app)
 
 
-async def test_archive_from_the_palette_opens_the_form_at_archived(make_app, client) -> None:
+async def test_archive_from_the_palette_asks_then_archives_with_unleashs_archive(
+    make_app, client
+) -> None:
+    """Failed on old main: the palette opened the patch form, which sent a PATCH of /archived
+    (no feature-archived event, the lifecycle unchanged)."""
     project = (await client.list_projects())[0].id
     feature = (await client.search_features(project=project, limit=2)).features[1]
     app = make_app()
@@ -215,15 +219,15 @@ async def test_archive_from_the_palette_opens_the_form_at_archived(make_app, cli
         await type_text(pilot, feature.name)
         await pilot.press("enter")
         await settle(app, pilot)
-        assert isinstance(app.screen, PatchFormScreen)
-        assert app.screen.focused is not None and app.screen.focused.id == "archived"
-        await pilot.press("space", "ctrl+r")
-        await pilot.pause()
         assert isinstance(app.screen, ConfirmModal)
-        assert '"path": "/archived"' in screen_text(app)
+        asked = screen_text(app)
+        assert f"Archive {feature.name}?" in asked and "records feature-archived" in asked
         await pilot.click("#confirm")
         await settle(app, pilot)
-    assert (await client.get_feature_or_archived(project, feature.name)).is_archived
+    archived = await client.find_archived_feature(project, feature.name)
+    assert archived is not None and archived.lifecycle and archived.lifecycle.stage == "archived"
+    events = (await client.search_events(feature=feature.name, limit=1)).events
+    assert events[0].type == "feature-archived"
 
 
 async def test_toggle_from_the_palette_switches_the_picked_flag(make_app, client) -> None:

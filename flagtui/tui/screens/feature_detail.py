@@ -1,11 +1,13 @@
 """One feature in full (one `get_feature` request): environments, strategies, variants, tags,
 dependencies, children, collaborators, lifecycle, and its recent events (newest first, one
 event search); `e` patches it, `u` marks it uncompleted, `t` switches it on or off in one
-environment (`env_toggle`), `h` opens its events in the event log.
+environment (`env_toggle`), `A` archives it (Unleash's archive, asked first: `archive_confirm`),
+`h` opens its events in the event log.
 
 An archived feature has no live record (real Unleash answers 404): its row in the archived
-flags is shown instead, and `v` revives it. One write at a time: a key pressed while one is
-in flight says so and sends nothing."""
+flags is shown instead, and `v` revives it (the question lists each environment, off after).
+One write at a time: a key pressed while one is in flight says so and sends nothing. A flag
+found already as asked when the write reads it first is said, and nothing is sent."""
 
 from __future__ import annotations
 
@@ -17,12 +19,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 
-from flagtui.api.errors import FlagtuiError, NotFoundError
+from flagtui.api.errors import FlagtuiError, NotFoundError, NothingToSend
 from flagtui.api.models import EventPage, Feature
 from flagtui.tui.areas import AREAS_BY_NAME
 from flagtui.tui.format import put, safe, when
 from flagtui.tui.reads import read
 from flagtui.tui.screens.env_toggle import TOGGLE_HELP, EnvironmentToggleScreen
+from flagtui.tui.widgets.archive_confirm import archive_modal, revive_modal
 from flagtui.tui.widgets.confirm import ConfirmModal
 from flagtui.tui.widgets.feature_view import FeatureView
 from flagtui.tui.widgets.text import PlainStatic
@@ -42,6 +45,8 @@ class FeatureDetailScreen(EnvironmentToggleScreen):
         Binding("t", "toggle_environment", "Toggle", id="detail.toggle", tooltip=TOGGLE_HELP),
         Binding("u", "uncomplete", "Uncomplete", id="detail.uncomplete",
                 tooltip="Mark the completed feature uncompleted"),
+        Binding("A", "archive", "Archive", id="detail.archive",
+                tooltip="Archive it as the web UI does (asks first; SDKs stop getting it)"),
         Binding("v", "revive", "Revive", id="detail.revive",
                 tooltip="Bring the archived feature back (environments off, lifecycle restarts)"),
         Binding("r", "reload", "Reload", id="detail.reload", tooltip="Read the feature again"),
@@ -127,7 +132,7 @@ class FeatureDetailScreen(EnvironmentToggleScreen):
             return False
         if action == "toggle_environment" and (self.feature is None or archived):
             return False  # the full record says each environment's state; archived: 400
-        if action == "archive" and archived:
+        if action == "archive" and (self.feature is None or archived):
             return False
         return super().check_action(action, parameters)
 
@@ -158,8 +163,25 @@ class FeatureDetailScreen(EnvironmentToggleScreen):
         self.app.push_screen(PatchFormScreen(self.project, self.feature, focus), saved)
 
     def action_archive(self) -> None:
-        """No key of its own (the palette's "Archive a flag…"): the patch form, at archived."""
-        self.action_edit(focus="archived")
+        if self.feature is None:
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes and not self.still_sending("feature-write"):
+                self.archive()
+
+        production = self.flagtui.profile.production
+        self.app.push_screen(archive_modal(self.feature, production=production), answered)
+
+    @work(exclusive=True, group="feature-write", exit_on_error=False)
+    async def archive(self) -> None:
+        try:
+            await self.flagtui.client.archive_feature(self.project, self.feature_name)
+        except NothingToSend as unchanged:
+            self.notify(f"Nothing sent: {unchanged}", severity="warning")
+        else:
+            self.notify(f"{self.feature_name} archived: no SDK receives it any more")
+        self.load()  # a failure of this read is its own: the archive is done
 
     def action_toggle_environment(self) -> None:
         if self.feature is not None:
@@ -181,7 +203,12 @@ class FeatureDetailScreen(EnvironmentToggleScreen):
     @work(exclusive=True, group="feature-write", exit_on_error=False)
     async def uncomplete(self) -> None:
         client = self.flagtui.client
-        await client.uncomplete_feature(self.project, self.feature_name)
+        try:
+            await client.uncomplete_feature(self.project, self.feature_name)
+        except NothingToSend as unchanged:
+            self.notify(f"Nothing sent: {unchanged}", severity="warning")
+            self.load()
+            return
         try:
             feature = await client.get_feature(self.project, self.feature_name)
         except FlagtuiError as exc:  # the write is done: only the read after it failed
@@ -193,22 +220,23 @@ class FeatureDetailScreen(EnvironmentToggleScreen):
         self.notify(f"{self.feature_name} marked uncompleted (stage now {stage})")
 
     def action_revive(self) -> None:
+        if self.feature is None:
+            return
+
         def answered(yes: bool | None) -> None:
             if yes and not self.still_sending("feature-write"):
                 self.revive()
 
-        body = (
-            f"{self.feature_name} leaves the archive. As Unleash does, its lifecycle restarts"
-            " and every environment is disabled."
-        )
-        self.app.push_screen(
-            ConfirmModal("Revive archived feature?", body, confirm_label="Revive"), answered
-        )
+        self.app.push_screen(revive_modal(self.feature), answered)
 
     @work(exclusive=True, group="feature-write", exit_on_error=False)
     async def revive(self) -> None:
-        await self.flagtui.client.revive_features(self.project, [self.feature_name])
-        self.notify(f"{self.feature_name} revived: its environments are off")
+        try:
+            await self.flagtui.client.revive_feature(self.project, self.feature_name)
+        except NothingToSend as unchanged:
+            self.notify(f"Nothing sent: {unchanged}", severity="warning")
+        else:
+            self.notify(f"{self.feature_name} revived: every environment is off")
         self.load()  # a failure of this read is its own: the revive is done
 
     # ---- the flag's recent events (one event search) and the way to all of them ----

@@ -1,11 +1,15 @@
 """Patch a feature (operation 1): a form of its metadata, or a raw JSON Patch in advanced mode.
 
 The exact patch (only changed fields, as `replace` ops) is shown for confirmation before it is
-sent. While it is sent the form says "sending…" and refuses to send again. A failure is shown
-next to the form and keeps every input. A send that got no complete answer (a timeout, or the
-connection broke after sending) may have been applied: the form offers to re-read the feature
-(F5) rather than to resend. After a refusal the form re-reads the feature quietly: whatever the
-outcome, what it compares the inputs with is the server's current record.
+sent. The `archived` box is not patched (a PATCH of /archived is not Unleash's archive, see
+`flagtui.api.intent`): ticked, it archives the flag with Unleash's archive; unticked on an
+archived flag, it revives it; each on its own, after the same question as in the detail.
+Leaving with unsaved edits asks first. While it is sent the form says "sending…" and refuses
+to send again. A failure is shown next to the form and keeps every input. A send that got no
+complete answer (a timeout, or the connection broke after sending) may have been applied: the
+form offers to re-read the feature (F5) rather than to resend. After a refusal the form
+re-reads the feature quietly: whatever the outcome, what it compares the inputs with is the
+server's current record.
 """
 
 from __future__ import annotations
@@ -21,12 +25,14 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Checkbox, Input, Select, TextArea
 
-from flagtui.api.errors import ApiError, InvalidArgument, OutcomeUnknown
+from flagtui.api.errors import ApiError, InvalidArgument, NothingToSend, OutcomeUnknown
+from flagtui.api.intent import check_patch_paths
 from flagtui.api.models import Feature
 from flagtui.api.validation import patch_operations
 from flagtui.tui.format import clean, safe
 from flagtui.tui.reads import read
 from flagtui.tui.screens.base import IOScreenMixin, describe_error
+from flagtui.tui.widgets.archive_confirm import archive_modal, revive_modal
 from flagtui.tui.widgets.confirm import ConfirmModal
 from flagtui.tui.widgets.header import FlagtuiHeader
 from flagtui.tui.widgets.keybar import KeyBar
@@ -40,6 +46,10 @@ OUTCOME_UNKNOWN = (
 SENDING = "sending…"
 STILL_SENDING = "sending… (the patch already sent is waiting for its answer: not sent again)"
 FLAGS = (("stale", "stale"), ("impressionData", "impression_data"), ("archived", "archived"))
+PATCHED_FLAGS = FLAGS[:2]  # archived is archived or revived (`archive_change`), never patched
+ON_ITS_OWN = (
+    "{what} is sent on its own: untick archived to send the other changes first, or undo them."
+)
 
 
 def shown_instead(original: str) -> list[str]:
@@ -139,11 +149,27 @@ class PatchFormScreen(IOScreenMixin, Screen[Feature | None]):
         kind = self.query_one("#type", Select).value
         if isinstance(kind, str) and kind != f.type:
             ops.append({"op": "replace", "path": "/type", "value": kind})
-        for wire, attr in FLAGS:
+        for wire, attr in PATCHED_FLAGS:
             value = self.query_one(f"#{wire}", Checkbox).value
             if value != bool(getattr(f, attr)):
                 ops.append({"op": "replace", "path": f"/{wire}", "value": value})
         return ops
+
+    def archive_change(self) -> str | None:
+        """ "archive" or "revive" when the archived box differs from the flag, else None."""
+        ticked = self.query_one("#archived", Checkbox).value
+        if ticked == self.feature.is_archived:
+            return None
+        return "archive" if ticked else "revive"
+
+    def has_edits(self) -> bool:
+        """Anything typed or ticked that was not sent."""
+        if self.advanced and self.query_one("#raw", TextArea).text.strip() not in ("", "[]"):
+            return True
+        try:
+            return bool(self.changed_ops()) or self.archive_change() is not None
+        except InvalidArgument:
+            return True  # a description the input cannot carry: typed all the same
 
     def raw_ops(self) -> list[dict[str, Any]]:
         """The advanced array, checked as the client checks it (raises InvalidArgument)."""
@@ -155,7 +181,7 @@ class PatchFormScreen(IOScreenMixin, Screen[Feature | None]):
             ) from None
         if not isinstance(ops, list):
             raise InvalidArgument("patch", "a JSON array of operations")
-        patch_operations(ops)
+        check_patch_paths(patch_operations(ops))
         return ops
 
     @property
@@ -209,7 +235,17 @@ class PatchFormScreen(IOScreenMixin, Screen[Feature | None]):
             return [{"op": "replace", "path": "/description", "value": value}]
 
     def action_cancel(self) -> None:
-        self.dismiss(None)
+        if not self.has_edits() or self.write_in_flight("patch"):
+            self.dismiss(None)
+            return
+
+        def answered(leave: bool | None) -> None:
+            if leave:
+                self.dismiss(None)
+
+        body = "What was typed or ticked here has not been sent and would be lost."
+        modal = ConfirmModal("Leave without sending?", body, confirm_label="Discard edits")
+        self.app.push_screen(modal, answered)
 
     def action_review(self) -> None:
         if self.write_in_flight("patch"):
@@ -221,6 +257,10 @@ class PatchFormScreen(IOScreenMixin, Screen[Feature | None]):
             self.show_error(f"Not sent — {exc}")
             if exc.field == "description" and not self.advanced:
                 self.query_one("#description-error", MessageLine).update(f"↑ {exc.limit}")
+            return
+        change = None if self.advanced else self.archive_change()
+        if change is not None:
+            self.review_archive_change(change, bool(ops))
             return
         if not ops:
             self.show_error("Nothing changed: no patch to send.")
@@ -244,13 +284,49 @@ class PatchFormScreen(IOScreenMixin, Screen[Feature | None]):
     async def send(self, ops: list[dict[str, Any]]) -> None:
         updated = await self.flagtui.client.patch_feature(self.project, self.feature.name, ops)
         self.feature = updated
-        changes = f"{len(ops)} change{'s' * (len(ops) != 1)}"
-        archived = any(op.get("path") == "/archived" for op in ops)
-        if archived and updated.is_archived:
-            self.notify(f"{updated.name} archived ({changes}); listed with the archived flags")
-        else:
-            self.notify(f"{updated.name} updated ({changes})")
+        self.notify(f"{updated.name} updated ({len(ops)} change{'s' * (len(ops) != 1)})")
         self.dismiss(updated)
+
+    def review_archive_change(self, change: str, with_other_edits: bool) -> None:
+        if with_other_edits:
+            self.show_error(f"Not sent — {ON_ITS_OWN.format(what=change.capitalize())}")
+            return
+        self.show_error("")
+        production = self.flagtui.profile.production
+        modal = (
+            archive_modal(self.feature, production=production)
+            if change == "archive"
+            else revive_modal(self.feature)
+        )
+
+        def answered(yes: bool | None) -> None:
+            if yes and self.write_in_flight("patch"):
+                self.show_error(STILL_SENDING)
+            elif yes:
+                self.show_error(SENDING)
+                self.send_archive_change(change)
+                self.refresh_bindings()
+
+        self.app.push_screen(modal, answered)
+
+    @work(exclusive=True, group="patch", exit_on_error=False)
+    async def send_archive_change(self, change: str) -> None:
+        """Unleash's archive or revive; then the flag as it is now, for the detail."""
+        client, name = self.flagtui.client, self.feature.name
+        try:
+            if change == "archive":
+                await client.archive_feature(self.project, name)
+                self.notify(f"{name} archived: no SDK receives it any more")
+            else:
+                await client.revive_feature(self.project, name)
+                self.notify(f"{name} revived: every environment is off")
+        except NothingToSend as unchanged:
+            self.notify(f"Nothing sent: {unchanged}", severity="warning")
+        try:
+            self.dismiss(await client.get_feature_or_archived(self.project, name))
+        except ApiError as exc:  # the write is done: only the read after it failed
+            self.notify(f"Reading {name} again failed (r reads it): {exc}", severity="warning")
+            self.dismiss(None)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "reload" and (not self.outcome_unknown or self.write_in_flight("patch")):
@@ -270,7 +346,7 @@ class PatchFormScreen(IOScreenMixin, Screen[Feature | None]):
         self.refresh_bindings()
         if self.advanced:
             self.show_error("Re-read: compare the patch with the current feature before sending.")
-        elif self.changed_ops():
+        elif self.changed_ops() or self.archive_change():
             self.show_error("Re-read: the change was not applied; review and send it again.")
         else:
             self.show_error("Re-read: the server already has these values; nothing to send.")
