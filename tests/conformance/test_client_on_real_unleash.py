@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from real_revive import wait_until_revived
+from real_revive import wait_until_archived, wait_until_revived
 
 from flagtui.api import AdminClient, NotSupported, errors
 from flagtui.api.models import PatchOperation
@@ -89,6 +89,14 @@ async def test_uncomplete_returns_to_the_previous_stage(real_client, unleash_adm
     assert await _stage(real_client, real_feature, "initial") == "initial"
 
 
+async def test_uncomplete_of_an_unknown_flag_is_not_found(real_client, unleash_admin):
+    """Real Unleash answers 200 to it (the client read nothing first before: exit 0, "done")."""
+    path = "/api/admin/projects/default/features/no-such-flag-anywhere/lifecycle/uncomplete"
+    assert (await unleash_admin.post(path)).status_code == 200
+    with pytest.raises(errors.NotFoundError):
+        await real_client.uncomplete_feature("default", "no-such-flag-anywhere")
+
+
 async def test_feature_type_lifetime_round_trip(real_client):
     types = {t.id: t for t in await real_client.list_feature_types()}
     original = types["operational"].lifetime_days
@@ -162,20 +170,24 @@ async def test_bad_token_is_authentication_required(real_unleash):
     assert "not-a-real-token" not in str(caught.value)
 
 
-async def test_archive_through_patch_is_confirmed_from_the_archive_then_revived(
-    real_client, real_feature
+async def test_archive_is_found_in_the_archive_then_revived(
+    real_client, real_feature, unleash_admin
 ):
-    """Failed on old main: the PATCH was applied, then the live read's 404 was raised."""
-    archive = [PatchOperation(op="replace", path="/archived", value=True)]
-    archived = await real_client.patch_feature("default", real_feature, archive)
-    assert archived.name == real_feature and archived.is_archived
-    assert archived.environments is not None  # the archive's row, not the short answer
+    """Unleash's archive (DELETE), then the archive's row, then its revive; each read first."""
+    before = await real_client.archive_feature("default", real_feature)
+    await wait_until_archived(unleash_admin, "default", real_feature)
+    assert before.name == real_feature and not before.is_archived
+    with pytest.raises(errors.NothingToSend, match="already archived"):
+        await real_client.archive_feature("default", real_feature)
     listed = await real_client.list_archived_features("default", query=real_feature)
     assert real_feature in [f.name for f in listed.features]
     opened = await real_client.get_feature_or_archived("default", real_feature)
     assert opened.is_archived
-    await real_client.revive_features("default", [real_feature])
+    assert opened.environments is not None  # the archive's row, not the short answer
+    await real_client.revive_feature("default", real_feature)
     await wait_until_revived(real_client, "default", real_feature)
     live = await real_client.get_feature("default", real_feature)
     assert not live.is_archived
     assert await real_client.find_archived_feature("default", real_feature) is None
+    with pytest.raises(errors.NothingToSend, match="not archived"):
+        await real_client.revive_feature("default", real_feature)
