@@ -2,10 +2,11 @@
 
 The exact patch (only changed fields, as `replace` ops) is shown for confirmation before it is
 sent. While it is sent the form says "sending…" and refuses to send again. A failure is shown
-next to the form and keeps every input. A send that got no complete answer (a timeout, or the
-connection broke after sending) may have been applied: the form offers to re-read the feature
-(F5) rather than to resend. After a refusal the form re-reads the feature quietly: whatever the
-outcome, what it compares the inputs with is the server's current record.
+next to the form and keeps every input. A send that got no answer proving its result (a timeout,
+the connection broke, a gateway's 502/503/504, a success with an unexpected body) may have been
+applied: the form says why and offers to re-read the feature (F5) rather than to resend. After
+a refusal the form re-reads the feature quietly: whatever the outcome, what it compares the
+inputs with is the server's current record.
 """
 
 from __future__ import annotations
@@ -33,8 +34,7 @@ from flagtui.tui.widgets.keybar import KeyBar
 from flagtui.tui.widgets.text import MessageLine, PlainLabel
 
 OUTCOME_UNKNOWN = (
-    "The server's answer did not arrive (no answer in time, or the connection broke); "
-    "the change may or may not have been applied. "
+    "Outcome unknown: no answer shows whether the change was applied. "
     "Press F5 to re-read the feature before sending again."
 )
 SENDING = "sending…"
