@@ -27,7 +27,7 @@ from pydantic import TypeAdapter
 from pydantic import ValidationError as PydanticValidationError
 
 from flagtui import __version__
-from flagtui.api import errors
+from flagtui.api import errors, validation
 
 T = TypeVar("T")
 
@@ -113,6 +113,12 @@ class Transport:
         self, method: str, path: str, *, params: Any, json: Any = None, write: bool
     ) -> httpx.Response:
         where: dict[str, Any] = {"profile": self.profile}
+        # Text JSON or a URL cannot carry (a lone surrogate from a non-UTF-8 argv) is refused
+        # naming its parameter, before anything is sent.
+        for name, value in dict(params or {}).items():
+            validation.json_value(name, value)
+        if json is not None:
+            validation.json_value("body", json)
         self.requests_sent += 1
         sent = _SendProgress()
         try:

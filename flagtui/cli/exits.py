@@ -27,9 +27,9 @@ OUTCOME_UNKNOWN = 7
 EXIT_CODES_HELP = """exit codes:
   0  success
   1  failures found (with --fail-on-failures)
-  2  usage or configuration: a bad option, a value over a contract limit, a read-only
-     profile asked to write, a destructive command without --yes, a request the server
-     refused as invalid (400, 409, 415)
+  2  usage or configuration: a bad option, a value over a contract limit or that JSON
+     cannot carry, a read-only profile asked to write, a destructive command without --yes,
+     a request the server refused as invalid (400, 409, 415)
   3  authentication or permission (401, 403)
   4  not found (404)
   5  not supported by this server's edition or version

@@ -24,7 +24,7 @@ from textual.widgets import Checkbox, Input, Select, TextArea
 
 from flagtui.api.errors import ApiError, InvalidArgument, OutcomeUnknown
 from flagtui.api.models import Feature
-from flagtui.api.validation import patch_operations
+from flagtui.api.validation import MAX_JSON_DEPTH, patch_operations
 from flagtui.tui.format import clean, safe
 from flagtui.tui.reads import read
 from flagtui.tui.screens.base import IOScreenMixin, describe_error
@@ -153,6 +153,8 @@ class PatchFormScreen(IOScreenMixin, Screen[Feature | None]):
             raise InvalidArgument(
                 "JSON", f"line {exc.lineno} column {exc.colno}: {exc.msg}"
             ) from None
+        except RecursionError:
+            raise InvalidArgument("JSON", f"nested deeper than {MAX_JSON_DEPTH} levels") from None
         if not isinstance(ops, list):
             raise InvalidArgument("patch", "a JSON array of operations")
         patch_operations(ops)
