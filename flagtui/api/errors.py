@@ -170,16 +170,15 @@ class RequestTimeout(ApiError):
 
 
 class OutcomeUnknown(ApiError):
-    """A write that may have reached the server got no complete answer (a timeout, or the
-    connection broke): it may or may not have been applied. Re-read before sending again."""
+    """A write that may have reached the server got no answer that proves its result: a
+    timeout, a broken connection, a gateway's 502/503/504, or a success whose body is not the
+    expected one. It may or may not have been applied. Re-read before sending again."""
 
     default_name = "OutcomeUnknown"
+    CHECK = "the change may or may not have been applied: re-read before retrying"
 
     def describe(self) -> str:
-        return (
-            f"{super().describe()}; the change may or may not have been applied: "
-            "re-read before retrying"
-        )
+        return f"{super().describe()}; {self.CHECK}"
 
 
 class TlsError(ApiError):

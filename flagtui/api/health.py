@@ -22,8 +22,8 @@ def is_outage(error: BaseException) -> bool:
     """True when the error means the server did not answer, or answered that it is failing."""
     if isinstance(error, errors.NotConnected):
         return is_outage(error.reason)
-    if isinstance(error, errors.ServerError):
-        return error.status in UNAVAILABLE
+    if isinstance(error, errors.ServerError | errors.OutcomeUnknown) and error.status is not None:
+        return error.status in UNAVAILABLE  # a write's unprovable 2xx is still an answer
     no_answer = errors.Unreachable | errors.RequestTimeout | errors.OutcomeUnknown | errors.TlsError
     return isinstance(error, no_answer)
 

@@ -4,8 +4,11 @@ The profile's `timeout` bounds a whole request, from connecting to the last byte
 (httpx's own timeout bounds each socket operation: a server trickling a byte at a time would
 hold it forever). Reads are retried on connection errors and 502/503/504 with a short, bounded
 backoff. Writes are never retried: a write that failed before its request went out raises
-Unreachable or RequestTimeout (not applied); once the request may have been sent, a timeout or
-a broken connection raises OutcomeUnknown (re-read before sending again).
+Unreachable or RequestTimeout (not applied). Once the request may have been sent, any answer that
+does not prove the result raises OutcomeUnknown (re-read before sending again): a timeout, a
+broken connection, a gateway's 502/503/504 (the origin may have applied it before the gateway
+gave up), or a success whose body is not the expected model. The API's own refusals (4xx, a 500,
+Unleash's maintenance-mode 503) keep their error classes: they say the write was not applied.
 """
 
 from __future__ import annotations
@@ -24,11 +27,12 @@ from pydantic import TypeAdapter
 from pydantic import ValidationError as PydanticValidationError
 
 from flagtui import __version__
-from flagtui.api import errors
+from flagtui.api import errors, validation
 
 T = TypeVar("T")
 
 RETRY_STATUSES = frozenset({502, 503, 504})
+GATEWAY_NAMES = {502: "BadGateway", 503: "ServiceUnavailable", 504: "GatewayTimeout"}
 DEFAULT_RETRY_DELAYS = (0.25, 0.75)
 RETRY_AFTER_DEFAULT_S = 60.0  # a 429 without a readable Retry-After
 RETRY_AFTER_MAX_S = 180.0  # a server asking for longer is asked again after this
@@ -96,12 +100,25 @@ class Transport:
         response = await self._send(method, path, params=None, json=json, write=True)
         if adapter is None:
             return None
-        return self._parse(method, path, response, adapter)
+        try:
+            return self._parse(method, path, response, adapter)
+        except errors.UnexpectedResponse as exc:
+            # A success the body cannot prove: a proxy's login page, a truncated or other body.
+            said = f"the server answered {response.status_code}, but {exc.message}"
+            raise errors.OutcomeUnknown(
+                method, path, status=exc.status, name=exc.name, message=said, profile=self.profile
+            ) from None
 
     async def _send(
         self, method: str, path: str, *, params: Any, json: Any = None, write: bool
     ) -> httpx.Response:
         where: dict[str, Any] = {"profile": self.profile}
+        # Text JSON or a URL cannot carry (a lone surrogate from a non-UTF-8 argv) is refused
+        # naming its parameter, before anything is sent.
+        for name, value in dict(params or {}).items():
+            validation.json_value(name, value)
+        if json is not None:
+            validation.json_value("body", json)
         self.requests_sent += 1
         sent = _SendProgress()
         try:
@@ -133,6 +150,16 @@ class Transport:
             raise errors.Unreachable(method, path, message=said, **where) from None
         if response.is_success:
             return response
+        if write and _from_a_gateway(response):
+            said = f"the gateway answered {response.status_code} after the request was sent"
+            raise errors.OutcomeUnknown(
+                method,
+                path,
+                status=response.status_code,
+                name=GATEWAY_NAMES[response.status_code],
+                message=f"{said}: {_text_summary(response)}",
+                **where,
+            )
         raise _error_from_response(method, path, response, self.profile)
 
     def _parse(
@@ -171,6 +198,16 @@ def _error_from_response(
         common["name"] = name or "Redirect"
         return errors.UnexpectedResponse(method, path, **common)
     return errors.error_for_status(status)(method, path, **common)
+
+
+def _from_a_gateway(response: httpx.Response) -> bool:
+    """A 502 or 504 always comes from a gateway or proxy; a 503 unless its body is the API's
+    own error (Unleash answers writes in maintenance mode 503 `{message}`: not applied)."""
+    status = response.status_code
+    if status == 503:
+        body = _json_object(response)
+        return not any(isinstance(body.get(key), str) for key in ("name", "message"))
+    return status in (502, 504)
 
 
 def _json_object(response: httpx.Response) -> dict[str, Any]:

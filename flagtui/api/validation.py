@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -65,6 +66,37 @@ def id_list(field: str, values: Iterable[object]) -> list[int]:
     return ids  # type: ignore[return-value]
 
 
+MAX_JSON_DEPTH = 100  # nesting of a value we send; a flag's metadata needs a few levels at most
+
+
+def json_value(field: str, value: object) -> object:
+    """A value JSON can carry, which Python's json.loads does not promise: no NaN or Infinity
+    (JSON has neither), no lone surrogate in text (not encodable as UTF-8), nested at most
+    MAX_JSON_DEPTH levels (far deeper, encoding fails on recursion). Walked without recursion."""
+    pending: list[tuple[object, int]] = [(value, 1)]
+    while pending:
+        item, depth = pending.pop()
+        if isinstance(item, float) and not math.isfinite(item):
+            said = "NaN" if math.isnan(item) else ("-Infinity" if item < 0 else "Infinity")
+            raise InvalidArgument(field, f"{said} is not a JSON value")
+        if isinstance(item, str) and not _is_utf8_text(item):
+            raise InvalidArgument(field, "holds text that is not valid UTF-8 (a lone surrogate)")
+        if isinstance(item, Mapping | list | tuple):
+            if depth > MAX_JSON_DEPTH:
+                raise InvalidArgument(field, f"nested deeper than {MAX_JSON_DEPTH} levels")
+            children = [*item.keys(), *item.values()] if isinstance(item, Mapping) else item
+            pending.extend((child, depth + 1) for child in children)
+    return value
+
+
+def _is_utf8_text(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def patch_operations(ops: Iterable[PatchOperation | Mapping[str, Any]]) -> list[PatchOperation]:
     """Each op: a known op, a JSON pointer path, `from` for copy/move, `value` for add/replace."""
     checked: list[PatchOperation] = []
@@ -91,6 +123,9 @@ def patch_operations(ops: Iterable[PatchOperation | Mapping[str, Any]]) -> list[
             raise InvalidArgument(f"{where}.from", f"required for {op.op}: a JSON pointer")
         if op.op in PATCH_OPS_WITH_VALUE and not has_value:
             raise InvalidArgument(f"{where}.value", f"required for {op.op}")
+        for text_field, text in (("path", op.path), ("from", op.from_ or "")):
+            json_value(f"{where}.{text_field}", text)
+        json_value(f"{where}.value", op.value)
         checked.append(op)
     if not checked:
         raise InvalidArgument("patch", "at least one operation")

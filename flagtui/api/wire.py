@@ -9,6 +9,7 @@ from urllib.parse import quote
 
 from pydantic import Field, TypeAdapter
 
+from flagtui.api.errors import InvalidArgument
 from flagtui.api.models import (
     ChangeRequest,
     EventRecord,
@@ -28,7 +29,12 @@ RawObject = dict[str, Any]
 
 
 def seg(value: str | int) -> str:
-    return quote(str(value), safe="")
+    """A name as one segment of a request's path, or InvalidArgument if no URL can carry it
+    (a lone surrogate: what Python makes of a command-line argument that is not UTF-8)."""
+    try:
+        return quote(str(value), safe="")
+    except UnicodeEncodeError:
+        raise InvalidArgument(ascii(value), "a name that is not valid UTF-8 text") from None
 
 
 @functools.cache

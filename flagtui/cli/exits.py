@@ -27,15 +27,17 @@ OUTCOME_UNKNOWN = 7
 EXIT_CODES_HELP = """exit codes:
   0  success
   1  failures found (with --fail-on-failures)
-  2  usage or configuration: a bad option, a value over a contract limit, a read-only
-     profile asked to write, a destructive command without --yes, a request the server
-     refused as invalid (400, 409, 415)
+  2  usage or configuration: a bad option, a value over a contract limit or that JSON
+     cannot carry, a read-only profile asked to write, a destructive command without --yes,
+     a request the server refused as invalid (400, 409, 415)
   3  authentication or permission (401, 403)
   4  not found (404)
   5  not supported by this server's edition or version
   6  unreachable, timed out, TLS failed, or the server failed (5xx, 429, an answer that is
      not the API's)
-  7  a write's outcome is unknown: re-read before sending it again
+  7  a write's outcome is unknown: sent, then no answer that proves it (a timeout, a
+     broken connection, a gateway's 502/503/504, a success with an unexpected body):
+     re-read before sending it again
   130/143  interrupted (Ctrl-C, SIGTERM)"""
 
 
@@ -93,6 +95,8 @@ def envelope(exc: BaseException) -> dict[str, Any]:
     message = api.message if api else str(cause)
     if isinstance(cause, errors.InvalidArgument):
         message = f"{cause.field}: {cause.limit}"
+    if isinstance(cause, errors.OutcomeUnknown):
+        message = f"{message}; {cause.CHECK}"
     return {
         "error": {
             "kind": kind,

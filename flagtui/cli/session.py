@@ -137,13 +137,18 @@ def confirm(args: argparse.Namespace, what: str, name: str) -> None:
         raise Refused(f"not confirmed (expected {name!r}); nothing was sent")
 
 
-def read_json_input(source: str) -> Any:
-    """A JSON document from a file, or stdin for `-`."""
+def read_json_input(source: str, option: str) -> Any:
+    """A JSON document from a file, or stdin for `-`, given as `option`."""
+    named = f"{option} {source}"
     try:
         text = sys.stdin.read() if source == "-" else open(source, encoding="utf-8").read()  # noqa: SIM115
     except OSError as exc:
-        raise UsageError(f"{source}: cannot be read ({exc.strerror})") from None
+        raise UsageError(f"{named}: cannot be read ({exc.strerror})") from None
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"{named}: not UTF-8 text ({exc.reason})") from None
     try:
         return json.loads(text)
     except ValueError as exc:
-        raise UsageError(f"{source}: not valid JSON ({exc})") from None
+        raise UsageError(f"{named}: not valid JSON ({exc})") from None
+    except RecursionError:
+        raise UsageError(f"{named}: nested too deeply to read as JSON") from None

@@ -11,7 +11,7 @@ import argparse
 import json
 from typing import Any
 
-from flagtui.api import AdminClient, NothingToSend
+from flagtui.api import AdminClient, InvalidArgument, NothingToSend, validation
 from flagtui.api.models import Feature
 from flagtui.cli.exits import UsageError
 from flagtui.cli.output import Printer
@@ -19,16 +19,22 @@ from flagtui.cli.session import confirm, read_json_input
 
 
 def set_operations(assignments: list[str]) -> list[dict[str, Any]]:
-    """`--set FIELD=VALUE` as replace operations; VALUE is JSON when it parses, else a string."""
+    """`--set FIELD=VALUE` as replace operations; VALUE is JSON when it parses, else a string.
+    A value JSON cannot carry (NaN, too deep) is refused here, naming the option's field."""
     ops = []
     for assignment in assignments:
         field, sep, raw = assignment.partition("=")
         if not sep or not field:
             raise UsageError(f"--set {assignment!r}: expected FIELD=VALUE")
+        option = f"--set {field}"
         try:
             value = json.loads(raw)
         except ValueError:
             value = raw
+        except RecursionError:
+            limit = f"nested deeper than {validation.MAX_JSON_DEPTH} levels"
+            raise InvalidArgument(option, limit) from None
+        validation.json_value(option, value)
         path = field if field.startswith("/") else "/" + field.replace(".", "/")
         ops.append({"op": "replace", "path": path, "value": value})
     return ops
@@ -37,7 +43,7 @@ def set_operations(assignments: list[str]) -> list[dict[str, Any]]:
 async def feature_patch(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
     if bool(args.set) == bool(args.json_patch):
         raise UsageError("give either --set FIELD=VALUE (repeatable) or --json-patch FILE|-")
-    ops = set_operations(args.set) if args.set else read_json_input(args.json_patch)
+    ops = set_operations(args.set) if args.set else read_json_input(args.json_patch, "--json-patch")
     if not isinstance(ops, list):
         raise UsageError("--json-patch: expected a JSON array of operations")
     out.one(await client.patch_feature(args.project, args.name, ops))

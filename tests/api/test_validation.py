@@ -7,7 +7,7 @@ import pytest
 
 from flagtui.api import AdminClient, InvalidArgument
 from flagtui.api.models import PatchOperation
-from flagtui.api.validation import lifetime_days, patch_operations
+from flagtui.api.validation import MAX_JSON_DEPTH, json_value, lifetime_days, patch_operations
 from flagtui.contract import MAX_LIFETIME_DAYS
 
 
@@ -78,6 +78,41 @@ async def test_bad_patch_operations_are_refused(offline_client, ops, field):
     with pytest.raises(InvalidArgument) as caught:
         await offline_client.patch_feature("default", "f", ops)
     assert caught.value.field == field
+
+
+def nested(depth: int) -> list[object]:
+    value: list[object] = []
+    for _ in range(depth - 1):
+        value = [value]
+    return value
+
+
+@pytest.mark.parametrize(
+    ("value", "limit"),
+    [
+        (float("nan"), "NaN is not a JSON value"),
+        ({"a": [1, {"b": float("inf")}]}, "Infinity is not a JSON value"),
+        ([float("-inf")], "-Infinity is not a JSON value"),
+        (nested(MAX_JSON_DEPTH + 1), f"nested deeper than {MAX_JSON_DEPTH} levels"),
+        (nested(5000), f"nested deeper than {MAX_JSON_DEPTH} levels"),
+        ("\udcff", "holds text that is not valid UTF-8 (a lone surrogate)"),
+        ({"\ud800": 1}, "holds text that is not valid UTF-8 (a lone surrogate)"),
+    ],
+    ids=["nan", "nested-infinity", "-infinity", "101-deep", "5000-deep", "surrogate", "key"],
+)
+async def test_a_patch_value_json_cannot_carry_is_refused_naming_it(offline_client, value, limit):
+    ops = [{"op": "replace", "path": "/description", "value": "ok"},
+           {"op": "replace", "path": "/description", "value": value}]  # fmt: skip
+    with pytest.raises(InvalidArgument) as caught:
+        await offline_client.patch_feature("default", "f", ops)
+    assert (caught.value.field, caught.value.limit) == ("patch[1].value", limit)
+    with pytest.raises(InvalidArgument):  # the models' way in is checked alike
+        patch_operations([PatchOperation(op="add", path="/description", value=value)])
+
+
+def test_json_values_up_to_the_limit_pass() -> None:
+    for value in (nested(MAX_JSON_DEPTH), 1e308, -0.0, "ünïcode ✓", {"a": None}):
+        assert json_value("v", value) is value
 
 
 def test_valid_patch_operations_keep_only_their_fields():

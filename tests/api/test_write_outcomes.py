@@ -74,6 +74,17 @@ async def reset(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> N
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
 
 
+def answering(status: int, content_type: str, body: bytes) -> Handler:
+    """Read the request, then answer as a gateway or an intercepting proxy would."""
+
+    async def answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        head = f"HTTP/1.1 {status} X\r\nContent-Type: {content_type}\r\n"
+        writer.write(f"{head}Content-Length: {len(body)}\r\n\r\n".encode() + body)
+        await writer.drain()
+
+    return answer
+
+
 def client(url: str, timeout: float = 1.0) -> AdminClient:
     return AdminClient(url, "*:*.t", profile="p", timeout=timeout, retry_delays=(0, 0))
 
@@ -154,3 +165,54 @@ async def test_a_429_asking_for_an_hour_is_retried_within_minutes() -> None:
         with pytest.raises(errors.RateLimited) as caught:
             await api.list_feature_types()
     assert caught.value.retry_after == RETRY_AFTER_MAX_S <= 300
+
+
+GATEWAY_PAGE = b"<html><body><h1>Gateway</h1>nginx</body></html>"
+
+
+@pytest.mark.parametrize("status", [502, 503, 504])
+async def test_a_gateway_error_after_a_write_was_sent_has_an_unknown_outcome(status: int) -> None:
+    gateway = answering(status, "text/html", GATEWAY_PAGE)
+    async with fault_server(gateway) as (url, seen), client(url) as api:
+        with pytest.raises(errors.OutcomeUnknown) as caught:
+            await api.uncomplete_feature("default", "f")
+        with pytest.raises(errors.ServerError):  # a read: retried, then the server's error
+            await api.list_feature_types()
+    assert len(seen) == 1 + 3, "the write once, the read with its retries"
+    said = str(caught.value)
+    assert f"the gateway answered {status} after the request was sent" in said
+    assert said.endswith("may or may not have been applied: re-read before retrying")
+    assert "<html" not in said
+
+
+async def test_the_apis_own_503_refuses_a_write() -> None:
+    """Unleash in maintenance mode answers writes 503 `{message}`: not applied."""
+    body = b'{"message": "Unleash is currently in maintenance mode."}'
+    maintenance = answering(503, "application/json", body)
+    async with fault_server(maintenance) as (url, _), client(url) as api:
+        with pytest.raises(errors.ServerError) as caught:
+            await api.uncomplete_feature("default", "f")
+    assert not isinstance(caught.value, errors.OutcomeUnknown)
+    assert caught.value.message == "Unleash is currently in maintenance mode."
+
+
+@pytest.mark.parametrize(
+    ("content_type", "body", "said"),
+    [
+        ("text/html", b"<html>Sign in</html>", "the answer is not JSON (text/html)"),
+        ("application/json", b'{"ok": true}', "the answer does not have the expected shape"),
+        ("application/json", b'{"name": "f", "desc', "the answer is not JSON (application/json)"),
+    ],
+    ids=["login-page", "wrong-shape", "truncated"],
+)
+async def test_a_success_whose_body_proves_nothing_has_an_unknown_outcome(
+    content_type: str, body: bytes, said: str
+) -> None:
+    async with fault_server(answering(200, content_type, body)) as (url, seen), client(url) as api:
+        with pytest.raises(errors.OutcomeUnknown) as caught:
+            await api.patch_feature("default", "f", [{"op": "replace", "path": "/stale",
+                                                       "value": True}])  # fmt: skip
+        assert not api.health.failing, "an answer came: the server is there"
+    assert len(seen) == 1
+    assert caught.value.status == 200
+    assert caught.value.message.startswith(f"the server answered 200, but {said}")

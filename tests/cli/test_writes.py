@@ -60,7 +60,7 @@ def test_a_bad_patch_is_refused_naming_the_field_before_sending(run, server, mon
     result = run("feature", "patch", "default", "admin-async-emails", "--json-patch", "-")
     assert result.code == 2
     assert result.error["kind"] == "usage"
-    assert result.error["message"].startswith("-: not valid JSON")
+    assert result.error["message"].startswith("--json-patch -: not valid JSON")
     assert event_count(server) == before
 
 

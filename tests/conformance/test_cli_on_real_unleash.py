@@ -1,5 +1,6 @@
 """The scriptable commands against a real Unleash OSS: reads, writes read back, the integration
-switch, and exit 5 for the Enterprise-only commands (project access, change requests)."""
+switch, exit 5 for the Enterprise-only commands (project access, change requests), and exit 7 for
+a patch the server applied behind a gateway that answered 504 (`tests/gateway.py`)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
+from gateway import Gateway, gateway_page
 from real_webhook import retire_webhook
 
 from flagtui.cli import main
@@ -95,6 +97,21 @@ def test_patch_and_dry_run(run, flag, http):
     code, out, err = run("feature", "patch", "default", flag, "--set", "description=from cli")
     assert code == 0, err
     assert http.get(path).json()["description"] == "from cli"
+
+
+def test_a_patch_applied_behind_a_gateway_that_answered_504_is_7(
+    run, flag, http, real_unleash, monkeypatch
+):
+    with Gateway(real_unleash.url, answer=gateway_page(504)) as gateway:
+        monkeypatch.setenv("UNLEASH_URL", gateway.url)  # its token: UNLEASH_API_TOKEN
+        code, out, err = run("feature", "patch", "default", flag, "--set", "description=behind")
+    assert (code, out) == (7, "")
+    error = json.loads(err)["error"]
+    assert (error["kind"], error["status"], error["method"]) == ("outcome-unknown", 504, "PATCH")
+    assert error["message"].startswith("the gateway answered 504 after the request was sent")
+    assert gateway.count("PATCH") == 1
+    path = f"/api/admin/projects/default/features/{flag}"
+    assert http.get(path).json()["description"] == "behind"
 
 
 def test_not_found_is_4(run):

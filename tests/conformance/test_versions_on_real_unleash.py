@@ -75,9 +75,7 @@ async def test_the_default_environment_exists_before_7_and_is_not_linked(real_cl
         assert "default" not in envs
 
 
-async def test_archived_flags_are_found_on_every_version(
-    real_client, real_feature, unleash_admin
-):
+async def test_archived_flags_are_found_on_every_version(real_client, real_feature, unleash_admin):
     """`lifecycle=IS:archived` is unknown to 7.5.1 (an empty answer); `archived=IS:true` there.
     5.x's archive has a route of its own, which flagtui does not read: the area says so."""
     await real_client.archive_feature("default", real_feature)

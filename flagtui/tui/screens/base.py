@@ -15,7 +15,7 @@ Any other failed read is said in the area's status line (`READ_STATUS`), replaci
 14:03 CET, 2 min ago; refresh failed: …" when the rows on screen come from an earlier read. A
 read the server's version cannot serve (`NotSupported`) says only what it needs, with no toast.
 
-A write whose outcome is unknown (`OutcomeUnknown`: sent, then no complete answer) says how to
+A write whose outcome is unknown (`OutcomeUnknown`: sent, then no answer proving it) says how to
 check; `write_in_flight` lets a screen refuse a second write while one is under way.
 """
 

@@ -6,10 +6,10 @@ sent. The `archived` box is not patched (a PATCH of /archived is not Unleash's a
 archived flag, it revives it; each on its own, after the same question as in the detail.
 Leaving with unsaved edits asks first. While it is sent the form says "sending…" and refuses
 to send again. A failure is shown next to the form and keeps every input. A send that got no
-complete answer (a timeout, or the connection broke after sending) may have been applied: the
-form offers to re-read the feature (F5) rather than to resend. After a refusal the form
-re-reads the feature quietly: whatever the outcome, what it compares the inputs with is the
-server's current record.
+answer proving its result (a timeout, the connection broke, a gateway's 502/503/504, a success
+with an unexpected body) may have been applied: the form says why and offers to re-read the
+feature (F5) rather than to resend. After a refusal the form re-reads the feature quietly:
+whatever the outcome, what it compares the inputs with is the server's current record.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from textual.widgets import Checkbox, Input, Select, TextArea
 from flagtui.api.errors import ApiError, InvalidArgument, NothingToSend, OutcomeUnknown
 from flagtui.api.intent import check_patch_paths
 from flagtui.api.models import Feature
-from flagtui.api.validation import patch_operations
+from flagtui.api.validation import MAX_JSON_DEPTH, patch_operations
 from flagtui.tui.format import clean, safe
 from flagtui.tui.reads import read
 from flagtui.tui.screens.base import IOScreenMixin, describe_error
@@ -39,8 +39,7 @@ from flagtui.tui.widgets.keybar import KeyBar
 from flagtui.tui.widgets.text import MessageLine, PlainLabel
 
 OUTCOME_UNKNOWN = (
-    "The server's answer did not arrive (no answer in time, or the connection broke); "
-    "the change may or may not have been applied. "
+    "Outcome unknown: no answer shows whether the change was applied. "
     "Press F5 to re-read the feature before sending again."
 )
 SENDING = "sending…"
@@ -179,6 +178,8 @@ class PatchFormScreen(IOScreenMixin, Screen[Feature | None]):
             raise InvalidArgument(
                 "JSON", f"line {exc.lineno} column {exc.colno}: {exc.msg}"
             ) from None
+        except RecursionError:
+            raise InvalidArgument("JSON", f"nested deeper than {MAX_JSON_DEPTH} levels") from None
         if not isinstance(ops, list):
             raise InvalidArgument("patch", "a JSON array of operations")
         check_patch_paths(patch_operations(ops))
