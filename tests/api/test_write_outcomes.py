@@ -175,7 +175,7 @@ async def test_a_gateway_error_after_a_write_was_sent_has_an_unknown_outcome(sta
     gateway = answering(status, "text/html", GATEWAY_PAGE)
     async with fault_server(gateway) as (url, seen), client(url) as api:
         with pytest.raises(errors.OutcomeUnknown) as caught:
-            await api.uncomplete_feature("default", "f")
+            await api.remove_project_environment("default", "development")
         with pytest.raises(errors.ServerError):  # a read: retried, then the server's error
             await api.list_feature_types()
     assert len(seen) == 1 + 3, "the write once, the read with its retries"

@@ -98,7 +98,7 @@ def test_a_read_through_a_failing_gateway_is_not_an_outcome(run, through_gateway
 @pytest.mark.parametrize(
     ("argv", "code", "status"),
     [
-        (("feature", "patch", "default", "admin-async-emails", "--set", "a.b=1"), 2, 400),
+        (("feature", "patch", "default", "admin-async-emails", "--set", 'stale="yes"'), 2, 400),
         (("feature", "patch", "default", "no-such-flag", "--set", "description=x"), 4, 404),
     ],
     ids=["400", "404"],
