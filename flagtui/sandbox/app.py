@@ -39,7 +39,7 @@ from flagtui.sandbox import (
 )
 from flagtui.sandbox.auth import Caller, authenticate, load_callers
 from flagtui.sandbox.db import Database, RawJSON, dumps
-from flagtui.sandbox.errors import ApiError, bad_request, error_response
+from flagtui.sandbox.errors import ApiError, bad_request, error_response, path_not_available
 from flagtui.sandbox.inputs import Call
 from flagtui.sandbox.openapi import build_document
 from flagtui.sandbox.ui_config import ui_config
@@ -168,8 +168,8 @@ async def openapi(request: Request) -> Response:
 
 async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
-    if exc.status_code == 404:
-        return error_response(404, f"The path {request.url.path} does not exist")
+    if exc.status_code in (404, 405):
+        return path_not_available(request.url.path)
     return error_response(exc.status_code, str(exc.detail))
 
 

@@ -76,6 +76,13 @@ PAGING = [
     ),
     query_param("offset", f"Rows to skip: a non-negative integer up to {INT32_MAX}"),
 ]
+LENIENT_PAGING = [
+    query_param(
+        "limit",
+        f"Page size; anything but a number above 0 and up to {PAGE_MAX} means {PAGE_DEFAULT}",
+    ),
+    query_param("offset", "Rows to skip; anything but a positive number means 0"),
+]
 FILTER = "IS:value, IS_NOT:value, IS_ANY_OF:a,b or IS_NONE_OF:a,b"
 INTS: Schema = {"type": "array", "items": INT}
 
@@ -198,8 +205,8 @@ DOCS: dict[tuple[str, str], Doc] = {
     ),
     ("GET", "/api/admin/addons/{id}/events"): Doc(
         "Integration events of an integration, newest first (ADMIN permission)",
-        (400, 404),
-        PAGING,
+        (404,),
+        LENIENT_PAGING,
     ),
     ("POST", "/api/admin/events/search"): Doc(
         "Search events (deprecated)",
