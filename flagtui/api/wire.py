@@ -27,7 +27,7 @@ from flagtui.api.models import (
 RawObject = dict[str, Any]
 
 
-def seg(value: str | int) -> str:
+def seg(value: str | float) -> str:
     return quote(str(value), safe="")
 
 
