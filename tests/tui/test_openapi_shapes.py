@@ -4,26 +4,18 @@ on their way by an `httpx.MockTransport`, shown on the screens that show them.""
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
-import httpx
 from textual.widgets import SelectionList
 
-from flagtui.api import AdminClient
-from flagtui.config import Profile
-from flagtui.tui.app import FlagtuiApp
 from flagtui.tui.screens.change_requests import ChangeRequestDetailScreen
 
 from .areas import rows, settle
 from .helpers import visible_text
+from .rewritten import app_over_rewritten_sandbox
 
-Rewrite = Callable[[str, Any], Any]
 
-
-def _as_numbers(path: str, body: Any) -> Any:
+def _as_numbers(method: str, path: str, body: Any) -> Any:
     def floated(cr: dict[str, Any]) -> dict[str, Any]:
         return {**cr, "id": float(cr["id"]), "minApprovals": 2.0}
 
@@ -32,7 +24,7 @@ def _as_numbers(path: str, body: Any) -> Any:
     return body
 
 
-def _first_group_without_id(path: str, body: Any) -> Any:
+def _first_group_without_id(method: str, path: str, body: Any) -> Any:
     if path == "/api/admin/groups":
         first, *others = body["groups"]
         first = {k: v for k, v in first.items() if k != "id"} | {"name": "Unnumbered"}
@@ -40,27 +32,8 @@ def _first_group_without_id(path: str, body: Any) -> Any:
     return body
 
 
-def app_with(sandbox: Any, tmp_path: Path, area: str, rewrite: Rewrite) -> FlagtuiApp:
-    inner = httpx.ASGITransport(app=sandbox.app)
-
-    async def answer(request: httpx.Request) -> httpx.Response:
-        response = await inner.handle_async_request(request)
-        body = await response.aread()
-        if response.status_code != 200 or request.method != "GET":
-            return httpx.Response(response.status_code, headers=response.headers, content=body)
-        changed = rewrite(request.url.path, json.loads(body))
-        return httpx.Response(200, json=changed)
-
-    state = tmp_path / "state.json"
-    state.write_text(json.dumps({"p": {"area": area, "project": "payments"}}))
-    client = AdminClient(
-        "http://sandbox", sandbox.admin_token, profile="p", transport=httpx.MockTransport(answer)
-    )
-    return FlagtuiApp(client, Profile(name="p", url="http://sandbox"), state_path=state)
-
-
 async def test_a_change_request_id_sent_as_a_number_shows_as_an_integer(sandbox, tmp_path):
-    app = app_with(sandbox, tmp_path, "change-requests", _as_numbers)
+    app = app_over_rewritten_sandbox(sandbox, tmp_path, "change-requests", _as_numbers)
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
         ids = [row[0] for row in rows(app)]
@@ -76,7 +49,7 @@ async def test_a_change_request_id_sent_as_a_number_shows_as_an_integer(sandbox,
 
 
 async def test_a_group_without_an_id_is_shown_and_cannot_be_checked(sandbox, tmp_path):
-    app = app_with(sandbox, tmp_path, "access", _first_group_without_id)
+    app = app_over_rewritten_sandbox(sandbox, tmp_path, "access", _first_group_without_id)
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
         assert "Unnumbered (no id)" in visible_text(app, "#groups")
