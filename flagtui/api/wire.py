@@ -20,6 +20,7 @@ from flagtui.api.models import (
     ProjectEnvironment,
     Record,
     Role,
+    Tag,
     User,
     UserList,
 )
@@ -59,6 +60,10 @@ class FeatureList(Record):
 
 class ProjectEnvironments(Record):
     environments: list[ProjectEnvironment]
+
+
+class FeatureTags(Record):
+    tags: list[Tag]
 
 
 class FeatureTypes(Record):

@@ -33,6 +33,9 @@ enterprise-only operations), with these choices:
   combined with the other stages as real Unleash does (see `lifecycle_filter`). Older
   Unleash's `GET /api/admin/archive/features[/:project]` is gone in 8.2 (404 "not
   available"); the sandbox does not serve it either.
+- Feature tags: `GET /api/admin/features/:f/tags` answers `{version: 1, tags}` for a feature of
+  any project, archived or not; unknown: 404 "Could not find feature with name …" (real
+  Unleash's read, which flagtui needs where a version's feature payload carries no tags).
 - Revive: POST /api/admin/projects/:p/revive `{features: [names]}`, 200 no body. Unknown
   project 404; a body without an array of strings 400 (real Unleash lets non-strings through);
   a name of another project's feature 403; unknown or live names are skipped. A revived

@@ -194,6 +194,7 @@ def routes() -> list[Route]:
         ApiRoute(f"{env}/on", "POST", feature_environments.switch_on, write=True),
         ApiRoute(f"{env}/off", "POST", feature_environments.switch_off, write=True),
         ApiRoute("/api/admin/search/features", "GET", features.search_features),
+        ApiRoute("/api/admin/features/{feature}/tags", "GET", features.feature_tags),
         ApiRoute(f"{project}/revive", "POST", archive.revive, write=True, body=True),
         ApiRoute("/api/admin/environments/project/{project}", "GET", projects.project_environments),
         ApiRoute(

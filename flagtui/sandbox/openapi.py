@@ -102,6 +102,9 @@ DOCS: dict[tuple[str, str], Doc] = {
     ("GET", "/api/admin/projects"): Doc("List projects"),
     ("GET", f"{PROJECT}/features"): Doc("The project's non-archived features", (404,)),
     ("GET", FEATURE): Doc("One feature", (404,)),
+    ("GET", "/api/admin/features/{feature}/tags"): Doc(
+        "A feature's tags, in whichever project (real Unleash's read)", (404,)
+    ),
     ("PATCH", FEATURE): Doc(
         "Modify a feature flag",
         (404,),

@@ -293,3 +293,19 @@ async def test_browse_shapes(viewer: httpx.AsyncClient, admin: httpx.AsyncClient
     ]
     scheduled = next(c for c in crs if c["state"] == "Scheduled")
     assert scheduled["schedule"]["scheduledAt"]
+
+
+async def test_a_features_tag_list_is_its_tags_as_real_unleash_answers(
+    admin: httpx.AsyncClient,
+) -> None:
+    feature = next(
+        f
+        for f in (await admin.get("/api/admin/projects/payments/features")).json()["features"]
+        if f["tags"]
+    )
+    answer = await admin.get(f"/api/admin/features/{feature['name']}/tags")
+    assert answer.status_code == 200
+    assert answer.json() == {"version": 1, "tags": feature["tags"]}
+    unknown = await admin.get("/api/admin/features/no-such-flag/tags")
+    assert_error(unknown, 404, "NotFoundError")
+    assert unknown.json()["message"] == "Could not find feature with name no-such-flag"

@@ -14,7 +14,7 @@ from flagtui.api import AdminClient
 from flagtui.config import Profile
 from flagtui.tui.app import FlagtuiApp
 
-# (method, path, the sandbox's JSON answer) -> the JSON answer the app gets
+# (method, path, the sandbox's JSON answer) -> the JSON answer the app gets, or a whole answer
 Rewrite = Callable[[str, str, Any], Any]
 
 
@@ -30,7 +30,7 @@ def app_over_rewritten_sandbox(
         if response.status_code != 200 or not body:
             return httpx.Response(response.status_code, headers=response.headers, content=body)
         changed = rewrite(request.method, request.url.path, json.loads(body))
-        return httpx.Response(200, json=changed)
+        return changed if isinstance(changed, httpx.Response) else httpx.Response(200, json=changed)
 
     state = tmp_path / "state.json"
     state.write_text(json.dumps({"p": {"area": area, "project": "payments"}}))
