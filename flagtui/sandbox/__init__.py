@@ -19,7 +19,8 @@ enterprise-only operations), with these choices:
 - Error names beyond the contract's table: 413 PayloadTooLargeError, 500 InternalError
   (never expected). A path the sandbox does not serve, or serves with other methods: 404
   NotFoundError "The path you were looking for (…) is not available." with that message in
-  `details`, as real Unleash answers (no 405).
+  `details`, as real Unleash answers (no 405); under `/api/` a missing or unknown token is a
+  401 first, as there.
 - PATCH feature: the contract's five ops (`test` is a 400); only description, type, stale,
   impressionData and archived may change (400 otherwise); type must be a known feature type.
   A body that is not an array of `{op, path}` objects with a known op is a 400 first; on an

@@ -169,6 +169,13 @@ async def openapi(request: Request) -> Response:
 async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
     if exc.status_code in (404, 405):
+        if request.url.path.startswith("/api/"):  # real Unleash asks for a token first
+            try:
+                authenticate(
+                    request.headers.get("authorization"), request.app.state.sandbox.callers
+                )
+            except ApiError as error:
+                return error.response()
         return path_not_available(request.url.path)
     return error_response(exc.status_code, str(exc.detail))
 

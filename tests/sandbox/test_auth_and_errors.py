@@ -123,6 +123,13 @@ async def test_unknown_path_is_404(admin: httpx.AsyncClient) -> None:
     assert_path_not_available(await admin.get("/api/admin/nothing-here"), "/api/admin/nothing-here")
 
 
+async def test_an_unknown_path_asks_for_a_token_first(anonymous: httpx.AsyncClient) -> None:
+    """Real Unleash (6.10 to 8.2) answers 401 before it says a path is not available."""
+    assert_error(await anonymous.get("/api/admin/nothing-here"), 401, "AuthenticationRequired")
+    deleted = await anonymous.delete("/api/admin/feature-types")
+    assert_error(deleted, 401, "AuthenticationRequired")
+
+
 @pytest.mark.parametrize(
     ("method", "path"),
     [
