@@ -8,6 +8,7 @@ from typing import Any, Protocol, TypeVar
 
 from pydantic import TypeAdapter
 
+from flagtui.api import errors
 from flagtui.api.models import (
     AddonList,
     ChangeRequest,
@@ -23,6 +24,7 @@ from flagtui.api.models import (
 from flagtui.api.wire import (
     ChangeRequestList,
     FeatureList,
+    FeatureTags,
     FeatureTypes,
     GroupsAnswer,
     ProjectEnvironments,
@@ -60,8 +62,19 @@ class BrowseReads:
         return answer.features
 
     async def get_feature(self: _Host, project: str, feature: str) -> Feature:
+        """The flag in full. Real Unleash (6.10 to 8.2 at least) leaves `tags` out of this
+        payload: they are read from the flag's tag list then. Tags left unset (None) when
+        that read is refused mean "not known", unlike an empty list."""
         path = f"/api/admin/projects/{seg(project)}/features/{seg(feature)}"
-        return await self._read("GET", path, _FEATURE)
+        found = await self._read("GET", path, _FEATURE)
+        if "tags" in found.model_fields_set:
+            return found
+        tags_path = f"/api/admin/features/{seg(feature)}/tags"
+        try:
+            answer = await self._read("GET", tags_path, adapter(FeatureTags))
+        except (errors.NotFoundError, errors.NoAccessError, errors.UnexpectedResponse):
+            return found
+        return found.model_copy(update={"tags": answer.tags})
 
     async def list_project_environments(self: _Host, project: str) -> list[ProjectEnvironment]:
         path = f"/api/admin/environments/project/{seg(project)}"

@@ -326,7 +326,9 @@ class AdminClient(
         )
         return answer if isinstance(answer, UserList) else UserList(users=answer)
 
-    async def delete_change_request(self, project: str, change_request_id: int | str) -> None:
+    async def delete_change_request(
+        self, project: str, change_request_id: int | float | str
+    ) -> None:
         """Operation 8 (Enterprise)."""
         path = f"/api/admin/projects/{seg(project)}/change-requests/{seg(change_request_id)}"
         await self._enterprise(

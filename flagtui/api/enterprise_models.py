@@ -1,6 +1,8 @@
 """Typed records of Unleash Enterprise: roles, groups, project access and change requests.
 
-The contract shows only their ids; the rest follows Unleash Enterprise and is optional.
+The contract shows only their ids; the rest follows Unleash Enterprise and is optional, typed
+as its published OpenAPI (7.5.0) allows: `number` fields take 7.0 and 0.5, a group may have
+no id.
 Re-exported by `models`, where every record of the admin API is found.
 """
 
@@ -11,7 +13,7 @@ from typing import Any
 
 from pydantic import Field
 
-from flagtui.api.records import CreatedBy, Record, User
+from flagtui.api.records import CreatedBy, OpenApiNumber, Record, User
 
 
 class Role(Record):
@@ -27,7 +29,9 @@ class GroupMember(Record):
 
 
 class Group(Record):
-    id: int
+    """A group without an id can be shown, not granted a role (grants name groups by id)."""
+
+    id: int | None = None
     name: str
     description: str | None = None
     users: list[GroupMember] | None = None
@@ -83,7 +87,7 @@ class ChangeRequestReview(Record):
 
 
 class ChangeRequestComment(Record):
-    id: int | None = None
+    id: OpenApiNumber | None = None
     text: str = ""
     created_by: CreatedBy | None = None
     created_at: datetime | None = None
@@ -92,14 +96,14 @@ class ChangeRequestComment(Record):
 class ChangeRequest(Record):
     """The contract shows only the id; the rest follows Unleash Enterprise and is optional."""
 
-    id: int | str
+    id: OpenApiNumber | str
     title: str | None = None
     environment: str | None = None
     state: str | None = None
     project: str | None = None
     created_at: datetime | None = None
     created_by: CreatedBy | None = None
-    min_approvals: int | None = None
+    min_approvals: OpenApiNumber | None = None
     features: list[dict[str, Any]] | None = None
     approvals: list[ChangeRequestReview] | None = None
     rejections: list[ChangeRequestReview] | None = None

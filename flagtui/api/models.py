@@ -231,6 +231,10 @@ class EventRecord(Record):
     data: Any = None
     pre_data: Any = None
     tags: list[Tag] | None = None
+    # Unleash's GET /search/events (6.x on) names the event for people: label "Flag
+    # archived", summary in markdown ("**ada** archived **checkout** in project …").
+    label: str | None = None
+    summary: str | None = None
 
 
 class EventPage(Record):

@@ -7,8 +7,9 @@ unknown fields ignored. Attributes are snake_case; the wire names are camelCase 
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
 
@@ -19,8 +20,20 @@ class Record(BaseModel):
     )
 
 
+def _whole_as_int(value: object) -> object:
+    # Beyond 2**53 a float no longer names one integer: such a value stays a float.
+    if isinstance(value, float) and value.is_integer() and abs(value) <= 2**53:
+        return int(value)
+    return value
+
+
+# What Unleash's published OpenAPI types `number` (change request ids, minApprovals, a
+# creator's id): 7.0 is read as 7, so it is shown and sent as 7; 0.5 stays a float.
+OpenApiNumber = Annotated[int | float, BeforeValidator(_whole_as_int)]
+
+
 class CreatedBy(Record):
-    id: int | None = None
+    id: OpenApiNumber | None = None
     name: str | None = None
     username: str | None = None
     image_url: str | None = None

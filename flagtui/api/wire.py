@@ -21,6 +21,7 @@ from flagtui.api.models import (
     ProjectEnvironment,
     Record,
     Role,
+    Tag,
     User,
     UserList,
 )
@@ -28,7 +29,7 @@ from flagtui.api.models import (
 RawObject = dict[str, Any]
 
 
-def seg(value: str | int) -> str:
+def seg(value: str | float) -> str:
     """A name as one segment of a request's path, or InvalidArgument if no URL can carry it
     (a lone surrogate: what Python makes of a command-line argument that is not UTF-8)."""
     try:
@@ -65,6 +66,10 @@ class FeatureList(Record):
 
 class ProjectEnvironments(Record):
     environments: list[ProjectEnvironment]
+
+
+class FeatureTags(Record):
+    tags: list[Tag]
 
 
 class FeatureTypes(Record):

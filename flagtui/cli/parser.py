@@ -209,7 +209,16 @@ def _other_reads(build: _Builder) -> None:
         "search",
         reads.event_search,
         "search events, newest first",
-        columns=("id", "createdAt", "type", "createdBy", "project", "featureName"),
+        columns=(
+            "id",
+            "createdAt",
+            "type",
+            "createdBy",
+            "project",
+            "featureName",
+            "label",
+            "summary",
+        ),
     )
     for option in ("--type", "--project", "--feature", "--query"):
         p.add_argument(option)

@@ -16,13 +16,18 @@ enterprise-only operations), with these choices:
   then 403, then 413 (bodies above 1 MiB, error name PayloadTooLargeError), then 400.
   A body that is not strict JSON (NaN, Infinity, numbers beyond a double, lone surrogates,
   invalid UTF-8, nesting deeper than Python's recursion limit) is a 400 ValidationError.
-- Error names beyond the contract's table: 405 MethodNotAllowedError, 413
-  PayloadTooLargeError, 500 InternalError (never expected). Unknown paths: 404 NotFoundError.
+- Error names beyond the contract's table: 413 PayloadTooLargeError, 500 InternalError
+  (never expected). A path the sandbox does not serve, or serves with other methods: 404
+  NotFoundError "The path you were looking for (…) is not available." with that message in
+  `details`, as real Unleash answers (no 405); under `/api/` a missing or unknown token is a
+  401 first, as there.
 - PATCH feature: the contract's five ops (`test` is a 400); only description, type, stale,
   impressionData and archived may change (400 otherwise). A type that is no feature type is
   stored, and `/archived` is only a mark (no archive event, lifecycle and environments as they
-  were), as on real Unleash 6.10-8.2: the client refuses both before sending. Answers the full
-  Feature record (plus potentiallyStale). See `feature_writes`.
+  were), as on real Unleash 6.10-8.2: the client refuses both before sending. A body that is
+  not an array of `{op, path}` objects with a known op is a 400 first; on an unknown feature
+  anything else wrong (a missing value, a path that does not exist) comes after its 404, as on
+  real Unleash. Answers the full Feature record (plus potentiallyStale). See `feature_writes`.
 - Archived features (the contract has no archive operations; real Unleash 8.2's): GET of an
   archived feature is a 404 "Could not find feature flag with name …" and the project's
   feature list leaves it out; PATCH still reaches it. Feature
@@ -33,14 +38,17 @@ enterprise-only operations), with these choices:
 - Archive: DELETE /api/admin/projects/:p/features/:f, 202 no body: feature-archived, stage
   `archived`, environments kept; an archived feature is archived again (one more event), as
   on real Unleash. See `archive`.
+- Feature tags: `GET /api/admin/features/:f/tags` answers `{version: 1, tags}` for a feature of
+  any project, archived or not; unknown: 404 "Could not find feature with name …" (real
+  Unleash's read, which flagtui needs where a version's feature payload carries no tags).
 - Revive: POST /api/admin/projects/:p/revive `{features: [names]}`, 200 no body. Unknown
   project 404; a body without an array of strings 400 (real Unleash lets non-strings through);
   a name of another project's feature 403; unknown or live names are skipped. A revived
   feature restarts its lifecycle at `initial` with every environment disabled and records
   feature-revived (no data). See `archive`.
 - Uncomplete on a feature that is not completed: 200, nothing changes, no event.
-- Feature type lifetime: 200 with the type; null/0 = never; negative, non-integer or above
-  2147483647: 400; unknown type 404; staleness re-evaluated in the request.
+- Feature type lifetime: 200 with the type; null/0 = never; 7.0 is 7 (real Unleash); negative,
+  fractional or above 2147483647: 400; unknown type 404; staleness re-evaluated in the request.
 - Environment removal: unknown project, unknown or unlinked environment: 400
   ValidationError (the contract lists no 404 here); removing the last one is allowed.
 - Project access: 200 no body; unknown project 404; unknown or root role, user, group: 400.
@@ -48,11 +56,14 @@ enterprise-only operations), with these choices:
   array); q under 2 characters: 400; substring match on name, e-mail, username.
 - Change request delete: 200 no body; unknown id or project 404; any state can be deleted.
 - Event search (POST): limit 1..100 (400 outside), offset is an event id (400 if negative),
-  type must be one of the contract's event types (400 otherwise).
+  type must be one of the contract's event types (400 otherwise, null included, as on real
+  Unleash 6.10; project, feature and query may be null).
 - Event search (GET /search/events, real Unleash's): `createdBy` takes user ids, as real
   Unleash does (its admin token acts as -42); a name is a 400 here (a 500 there).
-- Integration events: limit/offset must be non-negative integers (400 otherwise); a limit of
-  0 or above 100 falls back to 50 (real Unleash); unknown addon 404 (contract).
+- Integration events: limit/offset are never refused (real Unleash 6.10 to 8.2): a limit that
+  is not a number above 0 and up to 100 (`-1`, `abc`, `0`, `1000`) is 50, an offset that is
+  not a positive number is 0, fractions are cut off; unknown addon 404 (contract; real
+  Unleash answers an empty list).
 - Integration events are forgotten like real Unleash forgets them (its integration events
   store's `cleanUpEvents`): only the newest 100 of the last 2 hours across all integrations,
   plus each integration's latest, are kept. Real Unleash applies it every 15 minutes; the

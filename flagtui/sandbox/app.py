@@ -39,7 +39,7 @@ from flagtui.sandbox import (
 )
 from flagtui.sandbox.auth import Caller, authenticate, load_callers
 from flagtui.sandbox.db import Database, RawJSON, dumps
-from flagtui.sandbox.errors import ApiError, bad_request, error_response
+from flagtui.sandbox.errors import ApiError, bad_request, error_response, path_not_available
 from flagtui.sandbox.inputs import Call
 from flagtui.sandbox.openapi import build_document
 from flagtui.sandbox.ui_config import ui_config
@@ -170,8 +170,15 @@ async def openapi(request: Request) -> Response:
 
 async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
-    if exc.status_code == 404:
-        return error_response(404, f"The path {request.url.path} does not exist")
+    if exc.status_code in (404, 405):
+        if request.url.path.startswith("/api/"):  # real Unleash asks for a token first
+            try:
+                authenticate(
+                    request.headers.get("authorization"), request.app.state.sandbox.callers
+                )
+            except ApiError as error:
+                return error.response()
+        return path_not_available(request.url.path)
     return error_response(exc.status_code, str(exc.detail))
 
 
@@ -197,6 +204,7 @@ def routes() -> list[Route]:
         ApiRoute(f"{env}/on", "POST", feature_environments.switch_on, write=True),
         ApiRoute(f"{env}/off", "POST", feature_environments.switch_off, write=True),
         ApiRoute("/api/admin/search/features", "GET", features.search_features),
+        ApiRoute("/api/admin/features/{feature}/tags", "GET", features.feature_tags),
         ApiRoute(f"{project}/revive", "POST", archive.revive, write=True, body=True),
         ApiRoute("/api/admin/environments/project/{project}", "GET", projects.project_environments),
         ApiRoute(

@@ -11,7 +11,6 @@ NAMES = {
     401: "AuthenticationRequired",
     403: "NoAccessError",
     404: "NotFoundError",
-    405: "MethodNotAllowedError",
     409: "NameExistsError",
     413: "PayloadTooLargeError",
     415: "ContentTypeerror",  # sic: the contract's spelling
@@ -43,3 +42,15 @@ def bad_request(message: str) -> ApiError:
 
 def not_found(message: str) -> ApiError:
     return ApiError(404, message)
+
+
+def path_not_available(path: str) -> JSONResponse:
+    """Real Unleash's answer to a path it does not serve, or serves with other methods."""
+    message = f"The path you were looking for ({path}) is not available."
+    body = {
+        "id": str(uuid.uuid4()),
+        "name": "NotFoundError",
+        "message": message,
+        "details": [{"message": message}],
+    }
+    return JSONResponse(body, status_code=404)

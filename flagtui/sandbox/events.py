@@ -136,7 +136,8 @@ def search_post(call: Call) -> Annotated[RawJSON, shapes.EventSearchPost]:
     where: list[str] = []
     params: list[Any] = []
     type_ = optional_str(body, "type")
-    if type_ is not None:
+    # Real Unleash (6.x) reads a null type as "", which is no event type.
+    if type_ is not None or "type" in body:
         if type_ not in EVENT_TYPES:
             raise bad_request('"type" must be one of the event types')
         where.append("type = ?")

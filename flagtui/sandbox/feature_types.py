@@ -3,7 +3,8 @@
 Changing a type's lifetime re-evaluates every feature of that type in the same request (real
 Unleash does it in a background job about once a minute): a feature is potentially stale
 when createdAt + lifetimeDays < now; null or 0 means never, which clears the mark.
-lifetimeDays must be null or an integer 0..2147483647 (anything else: 400 ValidationError);
+lifetimeDays must be null or an integer 0..2147483647, 7.0 counting as 7 as on real Unleash
+(anything else: 400 ValidationError);
 an unknown type is 404. The answer is 200 with the feature type. feature-type-updated is
 recorded when the lifetime actually changed.
 """
@@ -60,6 +61,9 @@ def put_lifetime(call: Call) -> shapes.FeatureType:
     if "lifetimeDays" not in body:
         raise bad_request('"lifetimeDays" is required (an integer or null)')
     days = body["lifetimeDays"]
+    # JSON has one number type: real Unleash takes 7.0 for 7 (and refuses 7.5).
+    if isinstance(days, float) and days.is_integer():
+        days = int(days)
     if days is not None and (not is_int(days) or not 0 <= days <= MAX_LIFETIME_DAYS):
         limit = f"null or an integer between 0 and {MAX_LIFETIME_DAYS}"
         raise bad_request(f'"lifetimeDays" must be {limit}')

@@ -1,12 +1,13 @@
 """Feature flag writes: PATCH and lifecycle uncomplete.
 
 PATCH applies RFC 6902 operations (add, remove, replace, copy, move: the contract's five;
-`test` is refused) to the Feature record as GET returns it. Only description, type, stale,
-impressionData and archived may end up different; any other change (for example /name or
-/project) is a 400 ValidationError, as is a type that is not a known feature type or a
-non-boolean flag. A type that is no feature type is stored, as real Unleash 6.10-8.2 store it
-(the contract is silent; the client refuses it before sending). Removing /description sets it
-to null.
+`test` is refused) to the Feature record as GET returns it. As on real Unleash, a body that
+is not an array of operations with a known op and a string path is a 400 before the feature
+is looked up; anything else wrong with it is a 400 only after an unknown feature's 404.
+Only description, type, stale, impressionData and archived may end up different; any other
+change (for example /name or /project) is a 400 ValidationError, as is a non-boolean flag. A
+type that is no feature type is stored, as real Unleash 6.10-8.2 store it (the contract is
+silent; the client refuses it before sending). Removing /description sets it to null.
 
 `/archived` is stored as real Unleash stores it, which is not its archive (`archive`): only the
 archived mark changes, with no feature-archived or -revived event, the lifecycle stage stays,
@@ -57,7 +58,9 @@ def metadata(row: sqlite3.Row) -> dict[str, Any]:
     }
 
 
-def _validate_operations(body: Any) -> list[dict[str, Any]]:
+def _validate_shape(body: Any) -> list[dict[str, Any]]:
+    """What real Unleash's request schema checks, before it looks the feature up: an array
+    of objects with a known op and a string path (and from, when given)."""
     if not isinstance(body, list):
         raise bad_request("The request body must be an array of JSON patch operations")
     for op in body:
@@ -67,11 +70,18 @@ def _validate_operations(body: Any) -> list[dict[str, Any]]:
             raise bad_request(f'"op" must be one of {", ".join(PATCH_OPS)}')
         if not isinstance(op.get("path"), str):
             raise bad_request('Each patch operation needs a string "path"')
-        if op["op"] in PATCH_OPS_WITH_FROM and not isinstance(op.get("from"), str):
+        if "from" in op and not isinstance(op["from"], str):
+            raise bad_request('"from" must be a string')
+    return body
+
+
+def _validate_arguments(operations: list[dict[str, Any]]) -> None:
+    """What only applying the patch finds out, so an unknown feature is a 404 first."""
+    for op in operations:
+        if op["op"] in PATCH_OPS_WITH_FROM and "from" not in op:
             raise bad_request(f'A {op["op"]} operation needs a string "from"')
         if op["op"] in PATCH_OPS_WITH_VALUE and "value" not in op:
             raise bad_request(f'An {op["op"]} operation needs a "value"')
-    return body
 
 
 def _working_copy(document: Mapping[str, Any], operations: list[dict[str, Any]]) -> dict[str, Any]:
@@ -121,10 +131,11 @@ def _checked_changes(before: Mapping[str, Any], after: Mapping[str, Any]) -> dic
 
 
 def patch_feature(call: Call) -> shapes.Feature:
-    operations = _validate_operations(call.body)
+    operations = _validate_shape(call.body)
     project, name = call.path["project"], call.path["feature"]
     with call.db.write() as conn:
         row = feature_row(conn, project, name)
+        _validate_arguments(operations)
         before = feature_record(conn, row)
         changes = _checked_changes(before, _apply(before, operations))
         if not changes:

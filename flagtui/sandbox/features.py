@@ -149,6 +149,16 @@ def get_feature(call: Call) -> shapes.Feature:
         return feature_record(conn, row)
 
 
+def feature_tags(call: Call) -> shapes.FeatureTags:
+    """Real Unleash's tag read, which its feature payload leaves out (6.10 to 8.2)."""
+    name = call.path["feature"]
+    with call.db.read() as conn:
+        row = conn.execute("SELECT tags FROM features WHERE name = ?", (name,)).fetchone()
+    if row is None:
+        raise not_found(f"Could not find feature with name {name}")
+    return {"version": 1, "tags": json.loads(row["tags"])}
+
+
 SORT_COLUMNS = {
     "name": "name",
     "type": "type",

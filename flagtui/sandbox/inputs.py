@@ -1,13 +1,17 @@
 """What a handler receives (`Call`) and the validation of query parameters and JSON bodies.
 
-Paging rule shared by the browse lists and the integration events list (real Unleash's
-`normalizeQueryParams`): limit and offset must be non-negative integers (anything else is a
-400); a limit of 0 or above the maximum falls back to the default; an offset above
-2147483647 is a 400.
+Paging rule of the browse lists (real Unleash's `normalizeQueryParams`): limit and offset
+must be non-negative integers (anything else is a 400); a limit of 0 or above the maximum
+falls back to the default; an offset above 2147483647 is a 400.
+
+The integration events list pages as real Unleash's addon controller does (`lenient_page`):
+nothing is refused; what is not a number in range falls back to the default.
 """
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -41,6 +45,41 @@ def page(query: Mapping[str, str], default_limit: int, max_limit: int) -> tuple[
     if limit == 0 or limit > max_limit:
         limit = default_limit
     return limit, query_int(query, "offset", 0)
+
+
+_DECIMAL = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+_RADIX = {"x": 16, "o": 8, "b": 2}
+# Beyond this SQLite's OFFSET overflows; no table comes near it.
+_SQLITE_OFFSET_MAX = 2**62
+
+
+def _js_number(raw: str) -> float:
+    """JavaScript's `Number(raw)`, which real Unleash applies to these parameters."""
+    text = raw.strip()
+    if not text:
+        return 0.0
+    if _DECIMAL.fullmatch(text):
+        return float(text)
+    if text.lstrip("+-") == "Infinity":
+        return -math.inf if text.startswith("-") else math.inf
+    radix = _RADIX.get(text[1:2].lower()) if text[:1] == "0" else None
+    if radix is not None:
+        try:
+            return float(int(text[2:], radix))
+        except ValueError:
+            return math.nan
+    return math.nan
+
+
+def lenient_page(query: Mapping[str, str], default_limit: int, max_limit: int) -> tuple[int, int]:
+    """Real Unleash's integration events paging: a limit that is not a number in
+    (0, max_limit] is the default, an offset that is not a positive number is 0; fractions
+    are cut off, as its query builder does."""
+    limit = _js_number(query.get("limit", str(default_limit)))
+    offset = _js_number(query.get("offset", "0"))
+    page_limit = math.trunc(limit) if 0 < limit <= max_limit else default_limit
+    page_offset = min(math.trunc(offset), _SQLITE_OFFSET_MAX) if 0 < offset < math.inf else 0
+    return page_limit, page_offset
 
 
 @dataclass(frozen=True)

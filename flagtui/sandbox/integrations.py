@@ -21,7 +21,7 @@ from flagtui.sandbox import shapes
 from flagtui.sandbox.clock import iso, parse_iso
 from flagtui.sandbox.db import dumps
 from flagtui.sandbox.errors import not_found
-from flagtui.sandbox.inputs import Call, page
+from flagtui.sandbox.inputs import Call, lenient_page
 
 MASK = "*****"
 
@@ -169,7 +169,7 @@ def _integration_event(row: sqlite3.Row) -> shapes.IntegrationEvent:
 
 def addon_events(call: Call) -> shapes.IntegrationEvents:
     raw_id = call.path["id"]
-    limit, offset = page(call.query, PAGE_DEFAULT, PAGE_MAX)
+    limit, offset = lenient_page(call.query, PAGE_DEFAULT, PAGE_MAX)
     if not (raw_id.isascii() and raw_id.isdigit() and len(raw_id) <= 10):
         raise not_found(f"Could not find addon with id {raw_id}")
     with call.db.read() as conn:

@@ -77,6 +77,13 @@ PAGING = [
     ),
     query_param("offset", f"Rows to skip: a non-negative integer up to {INT32_MAX}"),
 ]
+LENIENT_PAGING = [
+    query_param(
+        "limit",
+        f"Page size; anything but a number above 0 and up to {PAGE_MAX} means {PAGE_DEFAULT}",
+    ),
+    query_param("offset", "Rows to skip; anything but a positive number means 0"),
+]
 FILTER = "IS:value, IS_NOT:value, IS_ANY_OF:a,b or IS_NONE_OF:a,b"
 INTS: Schema = {"type": "array", "items": INT}
 
@@ -96,6 +103,9 @@ DOCS: dict[tuple[str, str], Doc] = {
     ("GET", "/api/admin/projects"): Doc("List projects"),
     ("GET", f"{PROJECT}/features"): Doc("The project's non-archived features", (404,)),
     ("GET", FEATURE): Doc("One feature", (404,)),
+    ("GET", "/api/admin/features/{feature}/tags"): Doc(
+        "A feature's tags, in whichever project (real Unleash's read)", (404,)
+    ),
     ("PATCH", FEATURE): Doc(
         "Modify a feature flag",
         (404,),
@@ -204,8 +214,8 @@ DOCS: dict[tuple[str, str], Doc] = {
     ),
     ("GET", "/api/admin/addons/{id}/events"): Doc(
         "Integration events of an integration, newest first (ADMIN permission)",
-        (400, 404),
-        PAGING,
+        (404,),
+        LENIENT_PAGING,
     ),
     ("POST", "/api/admin/events/search"): Doc(
         "Search events (deprecated)",

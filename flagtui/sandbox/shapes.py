@@ -204,6 +204,11 @@ class FeatureType(TypedDict):
     lifetimeDays: LifetimeDays
 
 
+class FeatureTags(TypedDict):
+    version: int
+    tags: list[Tag]
+
+
 class FeatureTypes(TypedDict):
     version: int
     types: list[FeatureType]

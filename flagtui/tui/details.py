@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 from typing import Any
 
 from rich.text import Text
@@ -35,6 +36,17 @@ def json_diff(before: Any, after: Any) -> Text:
     return out
 
 
+# [text](url), the text may hold one level of brackets (a project named "[a] b" is linked as
+# "[[a] b](url)"); deeper nesting is left as written.
+_LINK = re.compile(r"\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\(https?://[^()\s]*\)")
+
+
+def plain_summary(summary: str) -> str:
+    """Unleash's markdown summary as the sentence it reads as: bold marks dropped, a link
+    shown as its text (the URL is the server's web UI, of no use in a terminal)."""
+    return _LINK.sub(r"\1", summary).replace("**", "")
+
+
 def section(out: Text, title: str) -> None:
     put(out, f"\n{title}\n", style="bold underline")
 
@@ -44,6 +56,10 @@ def event_text(event: EventRecord) -> Text:
     out = Text()
     put(out, event.type, style="bold")
     put(out, f"  #{event.id} · {when(event.created_at)}\n")
+    if event.label:
+        put(out, f"{event.label}\n", style="bold")
+    if event.summary:
+        put(out, f"{plain_summary(event.summary)}\n")
     fields = [
         ("project", event.project),
         ("feature", event.feature_name),

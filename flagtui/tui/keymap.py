@@ -1,6 +1,11 @@
-"""The config's `[keymap]`: binding ids mapped to other keys, checked against the bindings that
-exist (every `Binding` in flagtui's TUI has an `id`) and applied with Textual's
-`App.set_keymap`. Also what the key-consistency test walks: every class's BINDINGS."""
+"""The config's `[keymap]`: binding ids mapped to other keys, checked before the app starts and
+applied with Textual's `App.set_keymap`. Also what the key-consistency test walks: every
+class's BINDINGS.
+
+Textual accepts any keymap silently: an id that is no binding's, or a key name no terminal
+sends, leaves the action where it was or nowhere; a key given to two bindings that are active
+together goes to one of them, and the other (Quit, say, when `q` is given to a screen's
+action) can no longer be pressed. `check_keymap` refuses each of these, naming them all."""
 
 from __future__ import annotations
 
@@ -11,8 +16,16 @@ import pkgutil
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
+from textual.app import App
 from textual.binding import Binding
 from textual.dom import DOMNode
+from textual.keys import (
+    KEY_NAME_REPLACEMENTS,
+    Keys,
+    _character_to_key,
+    _normalize_key_list,
+    key_to_character,
+)
 
 import flagtui.tui
 from flagtui.config import ConfigError
@@ -44,17 +57,100 @@ def binding_ids() -> set[str]:
     return ids
 
 
+SHOWN_AT_MOST = 3
+MODIFIERS = frozenset({"ctrl", "shift", "alt", "meta", "super", "hyper"})
+NAMED_KEYS = frozenset(
+    {k.value.rpartition("+")[2] for k in Keys if not k.value.startswith("<")}
+    | set(KEY_NAME_REPLACEMENTS.values())
+)
+
+
+def key_name_problem(key: str) -> str | None:
+    """Why Textual would never deliver a key of this name, or None."""
+    *modifiers, base = key.split("+")
+    if not base or any(m not in MODIFIERS for m in modifiers):
+        return f"{key!r} is no key name"
+    if len(base) == 1:
+        # Textual names a lone character itself ("?" is "question_mark"), not one after "ctrl+".
+        name = _character_to_key(base)
+        if not modifiers or name == base:
+            return None
+        return f"{key!r} is no key name; did you mean {'+'.join([*modifiers, name])!r}?"
+    character = key_to_character(base)
+    if base in NAMED_KEYS or (character is not None and _character_to_key(character) == base):
+        return None
+    near = difflib.get_close_matches(base.lower(), sorted(NAMED_KEYS), n=1)
+    return f"{key!r} is no key name" + (f"; did you mean {near[0]!r}?" if near else "")
+
+
+def _name(binding: Binding) -> str:
+    """How an error names a binding: its id, or Textual's own binding by its action."""
+    label = binding.description or binding.action
+    return f"{binding.id!r} ({label})" if binding.id else f"Textual's {label!r}"
+
+
+def _active_together(classes: list[type[DOMNode]]) -> Iterator[tuple[str, list[Binding]]]:
+    """Each class's bindings (inherited ones included) with the app's, active everywhere."""
+    app_bindings = [b for c in classes if issubclass(c, App) for b in _inherited(c)]
+    for cls in classes:
+        own = _inherited(cls)
+        yield cls.__name__, own if issubclass(cls, App) else [*own, *app_bindings]
+
+
+def _inherited(cls: type[DOMNode]) -> list[Binding]:
+    return [
+        b
+        for base in cls.__mro__
+        for b in base.__dict__.get("BINDINGS", [])
+        if isinstance(b, Binding)
+    ]
+
+
+def _keys(binding: Binding, keymap: Mapping[str, str]) -> set[str]:
+    keys = keymap.get(binding.id, binding.key) if binding.id else binding.key
+    return set(_normalize_key_list(keys).split(","))
+
+
+def _clashes(keymap: Mapping[str, str]) -> list[str]:
+    """Keys the keymap gives to two bindings active together (that were not shared before)."""
+    found: dict[tuple[str, str], str] = {}
+    for where, bindings in _active_together(list(binding_classes())):
+        holders: dict[str, dict[str, Binding]] = {}
+        for binding in bindings:
+            for key in _keys(binding, keymap):
+                holders.setdefault(key, {})[binding.id or binding.action] = binding
+        for key, by_name in holders.items():
+            shared_before = all(key in _keys(b, {}) for b in by_name.values())
+            if len(by_name) < 2 or shared_before:
+                continue
+            names = " and ".join(sorted(_name(b) for b in by_name.values()))
+            found.setdefault((key, names), f"key {key!r} would serve both {names} in {where}")
+    return list(found.values())
+
+
 def check_keymap(keymap: Mapping[str, str], path: Path) -> None:
-    """A ConfigError naming the first id that is no binding's (and the nearest one that is)."""
+    """A ConfigError naming every id that is no binding's (with the nearest one that is),
+    every key name Textual never sends, and every key two bindings would then share."""
     if not keymap:
         return
     known = binding_ids()
-    for binding_id in keymap:
-        if binding_id in known:
+    problems = []
+    for binding_id, keys in keymap.items():
+        if binding_id not in known:
+            near = difflib.get_close_matches(binding_id, sorted(known), n=1)
+            hint = f"; did you mean {near[0]!r}?" if near else ""
+            problems.append(f"unknown binding id {binding_id!r}{hint}")
             continue
-        near = difflib.get_close_matches(binding_id, sorted(known), n=1)
-        hint = f"; did you mean {near[0]!r}?" if near else ""
+        for key in keys.split(","):
+            problem = key_name_problem(key.strip())
+            if problem is not None:
+                problems.append(f"{binding_id!r}: {problem}")
+    if not problems:
+        problems = _clashes(keymap)
+    if len(problems) > SHOWN_AT_MOST:  # one key moved onto every screen's reload, say
+        more = len(problems) - SHOWN_AT_MOST
+        problems = [*problems[:SHOWN_AT_MOST], f"and {more} more like these"]
+    if problems:
         raise ConfigError(
-            f"{path}: [keymap] unknown binding id {binding_id!r}{hint} "
-            "(the README lists every binding id)"
+            f"{path}: [keymap] {'; '.join(problems)} (the README lists every binding id and key)"
         )

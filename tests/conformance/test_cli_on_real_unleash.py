@@ -88,6 +88,22 @@ def test_reads(run, flag):
     assert [f["name"] for f in json.loads(out)] == [flag]
 
 
+def test_event_search_keeps_the_servers_label_and_summary(run, flag, http):
+    """GET /search/events (what flagtui reads from 7.0) names events for people; the POST
+    search of 6.x does not."""
+    code, out, err = run("event", "search", "--feature", flag, "--limit", "5")
+    assert code == 0, err
+    created = next(e for e in json.loads(out) if e["type"] == "feature-created")
+    version = http.get("/api/admin/ui-config").json()["version"]
+    if int(version.split(".")[0]) < 7:
+        assert "label" not in created and "summary" not in created
+        return
+    assert created["label"] == "Flag created"
+    assert f"**{flag}**" in created["summary"] or f"[{flag}](" in created["summary"]
+    code, table, _ = run("event", "search", "--feature", flag, "--limit", "5", "-o", "table")
+    assert "Flag created" in table
+
+
 def test_patch_and_dry_run(run, flag, http):
     path = f"/api/admin/projects/default/features/{flag}"
     code, out, _ = run("feature", "patch", "default", flag, "--set", "description=dry", "--dry-run")

@@ -109,8 +109,41 @@ async def test_a_body_that_is_not_json_is_415(
     assert_error(response, 415, "ContentTypeerror")
 
 
+def assert_path_not_available(response: httpx.Response, path: str) -> None:
+    """Real Unleash's answer (6.10 to 8.2), `details` included."""
+    assert response.status_code == 404, response.text
+    body = response.json()
+    message = f"The path you were looking for ({path}) is not available."
+    assert body["name"] == "NotFoundError"
+    assert body["message"] == message
+    assert body["details"] == [{"message": message}]
+
+
 async def test_unknown_path_is_404(admin: httpx.AsyncClient) -> None:
-    assert_error(await admin.get("/api/admin/nothing-here"), 404, "NotFoundError")
+    assert_path_not_available(await admin.get("/api/admin/nothing-here"), "/api/admin/nothing-here")
+
+
+async def test_an_unknown_path_asks_for_a_token_first(anonymous: httpx.AsyncClient) -> None:
+    """Real Unleash (6.10 to 8.2) answers 401 before it says a path is not available."""
+    assert_error(await anonymous.get("/api/admin/nothing-here"), 401, "AuthenticationRequired")
+    deleted = await anonymous.delete("/api/admin/feature-types")
+    assert_error(deleted, 401, "AuthenticationRequired")
+
+
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [
+        ("DELETE", "/api/admin/feature-types"),
+        ("GET", "/api/admin/projects/payments/features/x/lifecycle/uncomplete"),
+        ("POST", "/api/admin/addons/1/events"),
+        ("POST", "/api/admin/feature-types/release/lifetime"),
+    ],
+)
+async def test_a_method_on_another_routes_path_is_404_not_405(
+    admin: httpx.AsyncClient, method: str, path: str
+) -> None:
+    kwargs = {"json": {}} if method == "POST" else {}
+    assert_path_not_available(await admin.request(method, path, **kwargs), path)
 
 
 @pytest.mark.parametrize(

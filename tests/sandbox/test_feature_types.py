@@ -83,3 +83,12 @@ async def test_lifetime_change_is_recorded_once(admin: httpx.AsyncClient) -> Non
     assert len(events) == 1
     assert events[0]["data"]["lifetimeDays"] == 12
     assert events[0]["preData"]["lifetimeDays"] == 40
+
+
+async def test_a_whole_number_written_as_a_float_is_that_integer(admin: httpx.AsyncClient) -> None:
+    response = await admin.put(
+        LIFETIME, content=b'{"lifetimeDays": 7.0}', headers={"Content-Type": "application/json"}
+    )
+    assert response.status_code == 200
+    assert response.json()["lifetimeDays"] == 7
+    assert '"lifetimeDays":7}' in response.text.replace(" ", "")

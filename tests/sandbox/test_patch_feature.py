@@ -123,3 +123,31 @@ async def test_unknown_project_or_feature_is_404(admin: httpx.AsyncClient) -> No
     assert_error(await admin.patch(wrong_project, json=ops), 404, "NotFoundError")
     unknown = f"/api/admin/projects/{feature['project']}/features/nope"
     assert_error(await admin.patch(unknown, json=ops), 404, "NotFoundError")
+
+
+# Real Unleash 6.10-8.2 check the body's shape, then the feature, then the rest.
+@pytest.mark.parametrize(
+    "ops",
+    [
+        [{"op": "replace", "path": "/description"}],
+        [{"op": "replace", "path": "/nothing/deeper", "value": 1}],
+        [{"op": "move", "path": "/description"}],
+        [],
+    ],
+)
+async def test_an_unknown_feature_is_404_before_what_only_applying_finds(
+    admin: httpx.AsyncClient, ops: list
+) -> None:
+    unknown = "/api/admin/projects/payments/features/no-such-flag"
+    assert_error(await admin.patch(unknown, json=ops), 404, "NotFoundError")
+
+
+@pytest.mark.parametrize(
+    "body",
+    [{"op": "replace"}, [{"op": "bogus", "path": "/x"}], [{"op": "replace", "value": 1}], [7]],
+)
+async def test_a_body_of_the_wrong_shape_is_400_even_on_an_unknown_feature(
+    admin: httpx.AsyncClient, body: object
+) -> None:
+    unknown = "/api/admin/projects/payments/features/no-such-flag"
+    assert_error(await admin.patch(unknown, json=body), 400, "ValidationError")

@@ -11,6 +11,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Input, SelectionList, Static
+from textual.widgets.selection_list import Selection
 
 from flagtui.api.errors import NotSupported
 from flagtui.api.models import Group, ProjectAccess, Role, User
@@ -95,12 +96,18 @@ class AccessScreen(EnterpriseAreaScreen):
         roles = await client.list_roles()
         groups = await client.list_groups()
         self.roles = {r.id: r for r in roles if not r.type.startswith("root")}
-        self.groups = {g.id: g for g in groups}
+        self.groups = {g.id: g for g in groups if g.id is not None}
         self.query_one("#roles", SelectionList).add_options(
             options((r.name, r.id) for r in self.roles.values())
         )
-        self.query_one("#groups", SelectionList).add_options(
-            options((g.name, g.id) for g in self.groups.values())
+        group_list = self.query_one("#groups", SelectionList)
+        group_list.add_options(options((g.name, g.id) for g in self.groups.values()))
+        # The OpenAPI lets a group come without an id: shown, but a grant names groups by id.
+        # Negative values are never a group's id.
+        without_id = (g for g in groups if g.id is None)
+        group_list.add_options(
+            Selection(safe(f"{g.name} (no id)"), -n, disabled=True)
+            for n, g in enumerate(without_id, 1)
         )
         await self.fill_projects()
 
@@ -201,7 +208,7 @@ class AccessScreen(EnterpriseAreaScreen):
             project,
             roles=[r.id for r in roles],
             users=[u.id for u in users],
-            groups=[g.id for g in groups],
+            groups=[g.id for g in groups if g.id is not None],
         )
         self.notify(summary(project, roles, users, groups).replace("Grant", "Granted", 1))
         self.clear_form()

@@ -131,7 +131,10 @@ def more_text(f: Feature) -> Text:
     alone."""
     out = strategies_text(f)
     _section(out, "Variants", [_variant(v) for v in f.variants or []])
-    _section(out, "Tags", [f"{t.type}:{t.value}" for t in f.tags or []])
+    if f.tags is None:  # neither the flag's payload nor its tag list said
+        _section(out, "Tags", ["not known (the server did not say)"])
+    else:
+        _section(out, "Tags", [f"{t.type}:{t.value}" for t in f.tags])
     deps = [
         f"{d.feature} {'enabled' if d.enabled is not False else 'disabled'}"
         + (f" (variants {', '.join(d.variants)})" if d.variants else "")

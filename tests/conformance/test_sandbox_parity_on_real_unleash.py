@@ -1,0 +1,99 @@
+"""Where the contract is silent the sandbox answers as real Unleash does: the same request to
+both, the same status (and the same error name where they agree on one)."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+from starlette.applications import Starlette
+
+pytestmark = pytest.mark.unleash
+
+NO_FLAG = "/api/admin/projects/default/features/no-such-flag-parity"
+SANDBOX_NO_FLAG = "/api/admin/projects/payments/features/no-such-flag-parity"
+
+
+@pytest.fixture
+async def sandbox_http(sandbox_app: Starlette):
+    async with httpx.AsyncClient(
+        transport=httpx.ASGITransport(app=sandbox_app),
+        base_url="http://sandbox",
+        headers={"Authorization": sandbox_app.state.admin_token},
+    ) as http:
+        yield http
+
+
+@pytest.mark.parametrize("paging", ["limit=-1", "limit=abc", "offset=-1", "offset=abc"])
+async def test_integration_events_take_any_paging(
+    unleash_admin, sandbox_http, real_webhook, paging
+):
+    real = await unleash_admin.get(f"/api/admin/addons/{real_webhook}/events?{paging}")
+    sandbox = await sandbox_http.get(f"/api/admin/addons/2/events?{paging}")
+    assert (real.status_code, sandbox.status_code) == (200, 200), real.text
+    assert real.json()["integrationEvents"], "the default page holds the failed delivery"
+
+
+@pytest.mark.parametrize(
+    ("ops", "status"),
+    [
+        ([{"op": "replace", "path": "/description"}], 404),
+        ([{"op": "replace", "path": "/nothing/deeper", "value": 1}], 404),
+        ([{"op": "bogus", "path": "/description"}], 400),
+        ({"op": "replace", "path": "/description", "value": "x"}, 400),
+    ],
+)
+async def test_a_patch_on_an_unknown_flag_checks_shape_then_flag(
+    unleash_admin, sandbox_http, ops, status
+):
+    real = await unleash_admin.patch(NO_FLAG, json=ops)
+    sandbox = await sandbox_http.patch(SANDBOX_NO_FLAG, json=ops)
+    assert (real.status_code, sandbox.status_code) == (status, status), real.text
+
+
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [
+        ("DELETE", "/api/admin/feature-types"),
+        ("POST", "/api/admin/feature-types/release/lifetime"),
+    ],
+)
+async def test_a_method_on_another_routes_path_is_the_same_404(
+    unleash_admin, sandbox_http, method, path
+):
+    kwargs = {"json": {}} if method == "POST" else {}
+    real = await unleash_admin.request(method, path, **kwargs)
+    sandbox = await sandbox_http.request(method, path, **kwargs)
+    assert (real.status_code, sandbox.status_code) == (404, 404), real.text
+    for answer in (real, sandbox):
+        body = answer.json()
+        assert (body["name"], body["message"]) == (
+            "NotFoundError",
+            f"The path you were looking for ({path}) is not available.",
+        )
+        assert body["details"] == [{"message": body["message"]}]
+
+
+async def test_a_whole_lifetime_written_as_a_float_is_taken(unleash_admin, sandbox_http):
+    """The type's own lifetime sent back as `N.0`: accepted as N, nothing changes."""
+    types = (await unleash_admin.get("/api/admin/feature-types")).json()["types"]
+    days = next(t["lifetimeDays"] for t in types if t["id"] == "experiment")
+    assert isinstance(days, int)
+    body = f'{{"lifetimeDays": {days}.0}}'.encode()
+    headers = {"Content-Type": "application/json"}
+    path = "/api/admin/feature-types/experiment/lifetime"
+    real = await unleash_admin.put(path, content=body, headers=headers)
+    sandbox = await sandbox_http.put(path, content=body, headers=headers)
+    assert (real.status_code, sandbox.status_code) == (200, 200), real.text
+    assert real.json()["lifetimeDays"] == sandbox.json()["lifetimeDays"] == days
+
+
+async def test_a_null_event_type_is_refused_where_the_post_search_exists(
+    unleash_admin, sandbox_http
+):
+    """6.x has the contract's POST search (7.0 removed it): a null type is a 400 there."""
+    real = await unleash_admin.post("/api/admin/events/search", json={"type": None})
+    sandbox = await sandbox_http.post("/api/admin/events/search", json={"type": None})
+    assert sandbox.status_code == 400
+    assert real.status_code in (400, 404), real.text
+    if real.status_code == 404:
+        assert "is not available" in real.json()["message"]
