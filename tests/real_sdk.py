@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 import uuid
 from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
 import httpx
@@ -93,6 +94,7 @@ class SdkWatch:
 
     def __init__(self, url: str, client_token: str, environment: str) -> None:
         self.environment = environment
+        self._url, self._token = url, client_token
         self._cache = MemoryCache()
         self._client = UnleashClient(
             url=f"{url}/api",
@@ -131,6 +133,23 @@ class SdkWatch:
             self.revision,
             lambda revision: revision >= at_least,
         )
+
+    def report_seen(self, flag: str) -> None:
+        """Send the metrics an SDK sends after evaluating `flag` (this one sends none by itself):
+        Unleash then moves the flag to pre-live, and to live for a production environment."""
+        now = datetime.now(UTC)
+        bucket = {
+            "start": (now - timedelta(seconds=10)).isoformat(),
+            "stop": now.isoformat(),
+            "toggles": {flag: {"yes": 1, "no": 0, "variants": {}}},
+        }
+        sent = httpx.post(
+            f"{self._url}/api/client/metrics",
+            headers={"Authorization": self._token},
+            json={"appName": "flagtui-intent", "instanceId": "intent", "bucket": bucket},
+            timeout=30,
+        )
+        assert sent.status_code == 202, sent.text
 
     def close(self) -> None:
         self._client.destroy()

@@ -96,7 +96,8 @@ def test_a_type_that_is_not_a_feature_type_is_refused(flagtui, admin, flag):
 
 def test_uncomplete_returns_to_the_stage_before_completion(flagtui, admin, sdk, flag):
     production = switched_on_in_production(admin, sdk, flag)
-    before = lifecycle_stage(admin, PROJECT, flag)
+    production.report_seen(flag)  # seen in production: live, so "back" is not just "initial"
+    wait_for_stage(admin, PROJECT, flag, "live")
     completed = admin.post(
         f"/api/admin/projects/{PROJECT}/features/{flag}/lifecycle/complete",
         json={"status": "kept"},
@@ -108,7 +109,7 @@ def test_uncomplete_returns_to_the_stage_before_completion(flagtui, admin, sdk, 
     assert done.code == 0, done.err
     expected = [("feature-uncompleted", None)]
     assert wait_for_flag_events(admin, flag, mark, expected) == expected
-    wait_for_stage(admin, PROJECT, flag, str(before))
+    wait_for_stage(admin, PROJECT, flag, "live")
     assert production.evaluation(flag) is True  # completion is bookkeeping: SDKs never see it
 
 
