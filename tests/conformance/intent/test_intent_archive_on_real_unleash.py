@@ -31,11 +31,10 @@ ARCHIVE = {
         "{flag}",
         "--set",
         "archived=true",
-        "--yes",
     ),
 }
 REVIVE = {
-    "revive": ("feature", "revive", PROJECT, "{flag}", "--yes"),
+    "revive": ("feature", "revive", PROJECT, "{flag}"),
     "patch-archived-false": (
         "feature",
         "patch",
@@ -43,7 +42,6 @@ REVIVE = {
         "{flag}",
         "--set",
         "archived=false",
-        "--yes",
     ),
 }
 
