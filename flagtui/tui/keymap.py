@@ -13,19 +13,14 @@ import difflib
 import importlib
 import inspect
 import pkgutil
+import unicodedata
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 from textual.app import App
 from textual.binding import Binding
 from textual.dom import DOMNode
-from textual.keys import (
-    KEY_NAME_REPLACEMENTS,
-    Keys,
-    _character_to_key,
-    _normalize_key_list,
-    key_to_character,
-)
+from textual.keys import ASCII_KEY_NAMES, KEY_NAME_REPLACEMENTS, Keys, key_to_character
 
 import flagtui.tui
 from flagtui.config import ConfigError
@@ -65,6 +60,25 @@ NAMED_KEYS = frozenset(
 )
 
 
+def character_key(character: str) -> str:
+    """Textual's name for the key that types `character` ("?" is "question_mark"), as its
+    bindings name it (Textual's own conversion is private)."""
+    if character.isalnum():
+        key = character
+    else:
+        try:
+            key = unicodedata.name(character).lower().replace("-", "_").replace(" ", "_")
+        except ValueError:
+            key = ASCII_KEY_NAMES.get(character, character)
+    return KEY_NAME_REPLACEMENTS.get(key, key)
+
+
+def key_list(keys: str) -> list[str]:
+    """A binding's comma-separated keys, each as Textual names it."""
+    names = [key.strip() for key in keys.split(",")]
+    return [character_key(key) if len(key) == 1 else key for key in names]
+
+
 def key_name_problem(key: str) -> str | None:
     """Why Textual would never deliver a key of this name, or None."""
     *modifiers, base = key.split("+")
@@ -72,12 +86,12 @@ def key_name_problem(key: str) -> str | None:
         return f"{key!r} is no key name"
     if len(base) == 1:
         # Textual names a lone character itself ("?" is "question_mark"), not one after "ctrl+".
-        name = _character_to_key(base)
+        name = character_key(base)
         if not modifiers or name == base:
             return None
         return f"{key!r} is no key name; did you mean {'+'.join([*modifiers, name])!r}?"
     character = key_to_character(base)
-    if base in NAMED_KEYS or (character is not None and _character_to_key(character) == base):
+    if base in NAMED_KEYS or (character is not None and character_key(character) == base):
         return None
     near = difflib.get_close_matches(base.lower(), sorted(NAMED_KEYS), n=1)
     return f"{key!r} is no key name" + (f"; did you mean {near[0]!r}?" if near else "")
@@ -108,7 +122,7 @@ def _inherited(cls: type[DOMNode]) -> list[Binding]:
 
 def _keys(binding: Binding, keymap: Mapping[str, str]) -> set[str]:
     keys = keymap.get(binding.id, binding.key) if binding.id else binding.key
-    return set(_normalize_key_list(keys).split(","))
+    return set(key_list(keys))
 
 
 def _clashes(keymap: Mapping[str, str]) -> list[str]:

@@ -127,9 +127,7 @@ async def test_read_only_refuses_before_any_request(make_app, client, tmp_path) 
 
 async def test_an_archived_flag_is_not_switched(make_app, client, tmp_path) -> None:
     name = (await client.search_features(project=PROJECT, limit=1)).features[0].name
-    await client.patch_feature(
-        PROJECT, name, [{"op": "replace", "path": "/archived", "value": True}]
-    )
+    await client.archive_feature(PROJECT, name)
     app = app_in(make_app, tmp_path, "features")
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await settle(pilot)
