@@ -44,27 +44,6 @@ class _Host(Protocol):
     def _write(self, action: str, method: str, path: str, *, json: Any = ...) -> Awaitable[Any]: ...
     def _require_writable(self, action: str) -> None: ...
     async def get_feature_or_archived(self: _Host, project: str, feature: str) -> Feature: ...
-    async def archive_feature(self: _Host, project: str, feature: str) -> Feature:
-        """Archive one live flag with Unleash's archive; the flag as it was just before (which
-        environments it was on in). Already archived: NothingToSend; unknown: NotFoundError."""
-        self._require_writable("archive feature")
-        current = await self.get_feature_or_archived(project, feature)
-        if current.is_archived:
-            raise errors.NothingToSend(feature, "already archived", "archive")
-        path = f"/api/admin/projects/{quote(project, safe='')}/features/{quote(feature, safe='')}"
-        await self._write("archive feature", "DELETE", path)
-        return current
-
-    async def revive_feature(self: _Host, project: str, feature: str) -> Feature:
-        """Revive one archived flag: every environment comes back off. Its archive row as it
-        was before (the environments it was on in). Live: NothingToSend; unknown: NotFound."""
-        self._require_writable("revive feature")
-        current = await self.get_feature_or_archived(project, feature)
-        if not current.is_archived:
-            raise errors.NothingToSend(feature, "not archived", "revive")
-        await self.revive_features(project, [feature])
-        return current
-
     async def revive_features(self: _Host, project: str, features: Iterable[str]) -> None: ...
     async def list_archived_features(
         self: _Host,
