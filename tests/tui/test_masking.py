@@ -44,9 +44,10 @@ def test_integration_parameters_are_masked_the_same_way() -> None:
     assert masked("defaultChannels", "#ops", set()) == "#ops"
 
 
-def add_delivery(db_path: object) -> str:
+def add_delivery(db_path: object, body: str | None = None) -> str:
     """A failed delivery of the webhook whose state details and details carry its URL (real
-    Unleash keeps the URL in a webhook delivery's details)."""
+    Unleash keeps the URL in a webhook delivery's details, and its rendered body template)."""
+    details = {"message": "sent", "url": SECRET_URL} | ({"body": body} if body else {})
     with sqlite3.connect(db_path) as conn:  # type: ignore[arg-type]
         event = conn.execute(
             "SELECT event FROM integration_events WHERE addon_id = ? ORDER BY id DESC LIMIT 1",
@@ -61,7 +62,7 @@ def add_delivery(db_path: object) -> str:
                 "failed",
                 f"Webhook request to {SECRET_URL} failed with status code: 503",
                 event,
-                json.dumps({"message": "sent", "url": SECRET_URL}),
+                json.dumps(details),
             ),
         )
         return str(cursor.lastrowid)
@@ -92,3 +93,31 @@ async def test_delivery_detail_masks_urls_and_m_reveals(make_app, sandbox, tmp_p
         await pilot.press("escape", "enter")  # the same delivery, opened again: masked
         await settle(app, pilot)
         assert "s3cr3t" not in visible_text(app, "#delivery")
+
+
+async def test_a_body_template_is_masked_and_nothing_secret_is_kept(
+    make_app, sandbox, tmp_path
+) -> None:
+    """Issue 23: a webhook's rendered body template (its secrets) was shown as is; what the
+    app writes (state, row cache) after showing it revealed holds none of it."""
+    body = '{"auth": "b0dys3cr3t", "flag": "checkout"}'
+    add_delivery(sandbox.db_path, body)
+    app = app_in(make_app, tmp_path, "integrations")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert isinstance(app.screen, DeliveryDetailScreen)
+        assert "b0dys3cr3t" not in visible_text(app, "#delivery")
+        await pilot.press("m")
+        await settle(app, pilot)
+        assert "b0dys3cr3t" in visible_text(app, "#delivery")
+        await pilot.press("escape", "escape", "1")  # the features area: its rows are cached
+        await settle(app, pilot)
+    kept = [p for p in tmp_path.rglob("*") if p.is_file() and not p.name.startswith("sandbox")]
+    assert any(p.name.startswith("rows-") for p in kept)
+    for path in kept:
+        text = path.read_text(encoding="utf-8", errors="replace")
+        assert "b0dys3cr3t" not in text and "s3cr3t" not in text and "pa55" not in text, path

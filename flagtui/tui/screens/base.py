@@ -43,7 +43,7 @@ from flagtui.api.errors import (
     ReadOnlyProfile,
 )
 from flagtui.tui.files import take_notices
-from flagtui.tui.format import Clock, age_note, clean, safe, when
+from flagtui.tui.format import Clock, age_note, safe, when
 from flagtui.tui.reads import rerun_of
 from flagtui.tui.widgets.header import FlagtuiHeader
 from flagtui.tui.widgets.keybar import KeyBar
@@ -306,7 +306,7 @@ class AreaScreen(IOScreenMixin, Screen[None]):
         line's text saying they are cached, and how old, or None when none are."""
         cached = self.flagtui.row_cache.load(self.AREA, len(table.specs), scope)
         for notice in take_notices():  # a file too large to read (see tui/files.py)
-            self.app.notify(clean(notice), severity="warning", timeout=10)
+            self.app.notify(notice, severity="warning", timeout=10)
         if cached is None:
             return None
         table.set_rows(cached.rows)
