@@ -15,8 +15,6 @@ from collections.abc import Iterator
 import psycopg
 import pytest
 
-from flagtui.archive.engine import shown_url
-
 from .test_terminal import command_env
 
 PASSWORD = "Pw/x9@Kq7"
@@ -47,6 +45,8 @@ def database() -> Iterator[tuple[str, str]]:
 
 
 def test_shown_url_drops_every_password():
+    from flagtui.archive.engine import shown_url  # SQLAlchemy: as the commands import it
+
     assert shown_url(f"postgresql://ops:{PASSWORD}@db.test:5432/archive") == (
         "postgresql://ops:***@db.test:5432/archive"
     )
