@@ -35,8 +35,9 @@ def private_dir(path: Path, *, ours: bool) -> None:
 
 
 def private_file(path: Path) -> None:
-    """Create the file empty if it is missing, 0600 either way (never through a symlink)."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW, FILE_MODE)
+    """Create the file empty if it is missing, 0600 either way (a file the user named: a
+    symlink to it is theirs to make)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT, FILE_MODE)
     try:
         os.fchmod(fd, FILE_MODE)
     finally:
