@@ -23,12 +23,17 @@ def server_key(url: str) -> str:
     return f"{parts.scheme.lower()}://{parts.netloc.lower()}{path}"
 
 
+def default_archive_dir() -> Path:
+    """flagtui's own folder of SQLite archives, in the user data dir."""
+    return Path(user_data_dir("flagtui", appauthor=False)) / "archive"
+
+
 def default_archive_path(url: str) -> Path:
-    """The SQLite archive of the server at `url`, in the user data dir."""
+    """The SQLite archive of the server at `url`."""
     key = server_key(url)
     host = re.sub(r"[^a-z0-9.-]+", "-", urlsplit(key).netloc)[:60] or "server"
     digest = hashlib.sha256(key.encode()).hexdigest()[:12]
-    return Path(user_data_dir("flagtui", appauthor=False)) / "archive" / f"{host}-{digest}.db"
+    return default_archive_dir() / f"{host}-{digest}.db"
 
 
 def engine_url(archive_url: str) -> str:
@@ -37,11 +42,6 @@ def engine_url(archive_url: str) -> str:
         if archive_url.startswith(prefix):
             return "postgresql+psycopg://" + archive_url[len(prefix) :]
     return archive_url
-
-
-def redacted(archive_url: str) -> str:
-    """The URL to show: any password replaced."""
-    return re.sub(r"(://[^/:@]*:)[^/@]*@", r"\1***@", archive_url)
 
 
 def sqlite_url(path: Path) -> str:

@@ -12,9 +12,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import UTC, datetime
 
-from sqlalchemy import Connection, func, insert, inspect, select, text
+from sqlalchemy import Connection, func, insert, inspect, literal, select, text, tuple_, update
 
 from flagtui.archive import schema
+from flagtui.masking import mask_urls, masked_details, urls_masked
 
 ADVISORY_LOCK = 0x666C6167  # "flag": any constant shared by every flagtui collector
 
@@ -26,8 +27,56 @@ def _v1_tables(conn: Connection) -> None:
     schema.deliveries_by_time.create(conn, checkfirst=True)
 
 
+MASKING_BATCH = 500
+
+
+def _v2_mask_stored_deliveries(conn: Connection) -> None:
+    """Deliveries stored before the archive masked them lose their secrets (webhook URLs, body
+    templates): the archive keeps what triage needs, and a secret never stays on disk. Read in
+    key order, a batch at a time, so a large archive is never held in memory whole."""
+    table = schema.deliveries
+    key = tuple_(table.c.server, table.c.integration_id, table.c.delivery_id)
+    last: tuple[str, int, int] | None = None
+    while True:
+        query = select(
+            table.c.server,
+            table.c.integration_id,
+            table.c.delivery_id,
+            table.c.state_details,
+            table.c.event,
+            table.c.details,
+        ).order_by(table.c.server, table.c.integration_id, table.c.delivery_id)
+        if last is not None:
+            query = query.where(key > tuple_(*map(literal, last)))
+        rows = conn.execute(query.limit(MASKING_BATCH)).all()
+        for row in rows:
+            masked = {
+                "state_details": None
+                if row.state_details is None
+                else mask_urls(row.state_details),
+                "event": urls_masked(row.event),
+                "details": masked_details(row.details)
+                if isinstance(row.details, dict)
+                else row.details,
+            }
+            if masked != {
+                "state_details": row.state_details,
+                "event": row.event,
+                "details": row.details,
+            }:
+                conn.execute(
+                    update(table)
+                    .where(key == tuple_(row.server, row.integration_id, row.delivery_id))
+                    .values(masked)
+                )
+        if len(rows) < MASKING_BATCH:
+            return
+        last = (rows[-1].server, rows[-1].integration_id, rows[-1].delivery_id)
+
+
 MIGRATIONS: list[tuple[int, Callable[[Connection], None]]] = [
     (1, _v1_tables),
+    (2, _v2_mask_stored_deliveries),
 ]
 LATEST = MIGRATIONS[-1][0]
 

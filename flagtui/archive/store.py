@@ -17,10 +17,11 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from flagtui.api.models import IntegrationEvent
 from flagtui.archive import schema
-from flagtui.archive.engine import create_archive_engine
+from flagtui.archive.engine import create_archive_engine, shown_url
 from flagtui.archive.errors import ArchiveUnavailable
-from flagtui.archive.location import redacted, server_key
+from flagtui.archive.location import server_key
 from flagtui.archive.migrations import migrate
+from flagtui.masking import masked_delivery
 from flagtui.triage.grouping import error_key
 from flagtui.triage.records import Gap, IntegrationRef
 from flagtui.triage.source import aware
@@ -33,6 +34,9 @@ def _insert(conn: Connection, table: Table) -> Any:
 
 
 def delivery_row(server: str, delivery: IntegrationEvent, now: datetime) -> dict[str, Any]:
+    """The row stored: the delivery masked (flagtui/masking.py), never its secrets; what triage
+    reads (state, error text, the triggering event) is kept."""
+    delivery = masked_delivery(delivery)
     event = delivery.event.model_dump(mode="json", by_alias=True) if delivery.event else None
     return {
         "server": server,
@@ -52,6 +56,13 @@ def delivery_row(server: str, delivery: IntegrationEvent, now: datetime) -> dict
 KEY = ("server", "id")
 
 
+def _reason(exc: Exception) -> str:
+    """The first line of what the driver said."""
+    cause = getattr(exc, "orig", None) or exc
+    text = str(cause).strip()
+    return text.splitlines()[0] if text else type(cause).__name__
+
+
 class Archive:
     """One server's deliveries in one archive (a SQLite file, or a PostgreSQL database that
     may hold several servers)."""
@@ -65,16 +76,15 @@ class Archive:
     @classmethod
     def open(cls, url: str, server_url: str) -> Archive:
         """Connect and migrate; `ArchiveUnavailable` (the URL's password hidden) if it fails."""
-        engine = create_archive_engine(url)
+        engine = None
         try:
+            engine = create_archive_engine(url)
             return cls(engine, server_url)
-        except SQLAlchemyError as exc:
-            engine.dispose()
-            cause = getattr(exc, "orig", None) or exc
-            text = str(cause).strip()
-            reason = text.splitlines()[0] if text else type(cause).__name__
+        except (SQLAlchemyError, OSError) as exc:
+            if engine is not None:
+                engine.dispose()
             raise ArchiveUnavailable(
-                f"the delivery archive {redacted(url)} cannot be opened: {reason}"
+                f"the delivery archive {shown_url(url)} cannot be opened: {_reason(exc)}"
             ) from None
 
     def close(self) -> None:

@@ -16,7 +16,6 @@ import signal
 import sys
 
 from flagtui.api import AdminClient
-from flagtui.archive.location import redacted
 from flagtui.archive.source import collect_url
 from flagtui.cli.exits import OK, UsageError
 from flagtui.cli.output import Printer
@@ -33,6 +32,7 @@ def _log(line: str) -> None:
 
 async def collect(client: AdminClient, out: Printer, args: argparse.Namespace) -> int:
     from flagtui.archive.collector import Collector  # SQLAlchemy: only for this command
+    from flagtui.archive.engine import shown_url
     from flagtui.archive.store import Archive
 
     if not (math.isfinite(args.interval) and MIN_INTERVAL <= args.interval <= MAX_INTERVAL):
@@ -51,11 +51,11 @@ async def collect(client: AdminClient, out: Printer, args: argparse.Namespace) -
                     "integrations": result.integrations,
                     "stored": result.stored,
                     "gaps": len(result.gaps),
-                    "archive": redacted(url),
+                    "archive": shown_url(url),
                 }
             )
             return OK
-        _log(f"{profile.url} into {redacted(url)}")
+        _log(f"{profile.url} into {shown_url(url)}")
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for signum in (signal.SIGTERM, signal.SIGINT):

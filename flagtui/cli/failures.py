@@ -19,11 +19,10 @@ import sys
 
 from flagtui.api import AdminClient
 from flagtui.api.models import IntegrationEvent
-from flagtui.archive.location import redacted
 from flagtui.archive.source import ArchiveSource, failure_source
 from flagtui.cli.exits import FAILURES_FOUND, OK, UNREACHABLE, UsageError, classify, envelope
 from flagtui.cli.output import Printer, record
-from flagtui.cli.reads import since_cutoff
+from flagtui.cli.reads import shown_deliveries, shown_delivery, since_cutoff
 from flagtui.display import clean
 from flagtui.triage.records import FailureWindow
 from flagtui.triage.source import FailureSource
@@ -51,7 +50,7 @@ async def failures(client: AdminClient, out: Printer, args: argparse.Namespace) 
             _say_archive(source, window)
         if args.follow:
             return await _follow(source, client, out, args, found)
-        out.many(found)
+        out.many(shown_deliveries(found, reveal=args.reveal))
         return FAILURES_FOUND if args.fail_on_failures and found else OK
     finally:
         if isinstance(source, ArchiveSource):
@@ -59,13 +58,15 @@ async def failures(client: AdminClient, out: Printer, args: argparse.Namespace) 
 
 
 def _say_archive(source: ArchiveSource, window: FailureWindow) -> None:
+    from flagtui.archive.engine import shown_url  # SQLAlchemy: loaded with the archive
+
     since = f"{window.covers_since:%Y-%m-%d %H:%M} UTC" if window.covers_since else "nothing yet"
     gaps = f"; {len(window.gaps)} gap(s) in the window" if window.gaps else ""
     shown = f"; showing the newest {len(window.failures)} of {window.total}"
     more = shown if window.total > len(window.failures) else ""
     print(
         clean(
-            f"flagtui: from the delivery archive {redacted(source.archive_url)}"
+            f"flagtui: from the delivery archive {shown_url(source.archive_url)}"
             f" (since {since}{gaps}{more})"
         ),
         file=sys.stderr,
@@ -91,7 +92,7 @@ async def _follow(
             key = (delivery.integration_id, delivery.id)
             if key not in seen:
                 seen.add(key)
-                out.line(record(delivery))
+                out.line(record(shown_delivery(delivery, reveal=args.reveal)))
         await asyncio.sleep(args.interval)
         try:
             if collector is not None:

@@ -226,13 +226,14 @@ def _other_reads(build: _Builder) -> None:
     p.add_argument("--since", type=duration, help="only events this recent (90s, 15m, 2h, 7d)")
 
     verbs = build.noun("integration", "integrations (Unleash addons)")
-    build.leaf(
+    p = build.leaf(
         verbs,
         "list",
         reads.integration_list,
         "integration configurations",
         columns=("id", "provider", "enabled", "description", "events"),
     )
+    p.add_argument("--reveal", action="store_true", help=REVEAL_HELP)
     p = build.leaf(
         verbs,
         "deliveries",
@@ -243,6 +244,7 @@ def _other_reads(build: _Builder) -> None:
     p.add_argument("id", type=int)
     p.add_argument("--failed", action="store_true", help="only deliveries that did not succeed")
     p.add_argument("--limit", type=int, default=50)
+    p.add_argument("--reveal", action="store_true", help=REVEAL_HELP)
     for verb in ("enable", "disable"):
         p = build.leaf(
             verbs,
@@ -254,6 +256,7 @@ def _other_reads(build: _Builder) -> None:
             columns=("id", "provider", "enabled"),
         )
         p.add_argument("id", type=int)
+        p.add_argument("--reveal", action="store_true", help=REVEAL_HELP)
         if verb == "enable":  # a script may pass --yes to both switches alike
             p.add_argument("--yes", action="store_true", help="accepted; enabling never asks")
 
@@ -267,6 +270,7 @@ def _other_reads(build: _Builder) -> None:
     p.add_argument("--interval", type=float, default=30.0, help="--follow: seconds between reads")
     p.add_argument("--fail-on-failures", action="store_true", help="exit 1 when any is found")
     p.add_argument("--limit", type=int, default=500, help="at most this many, newest (500)")
+    p.add_argument("--reveal", action="store_true", help=REVEAL_HELP + " (an archive holds none)")
 
     p = build.leaf(build.sub, "collect", collect.collect, COLLECT_HELP)
     p.set_defaults(verb=None, connect_first=False)
@@ -285,6 +289,7 @@ def _other_reads(build: _Builder) -> None:
 
 
 DELIVERY_COLUMNS = ("integrationId", "id", "createdAt", "state", "event.type", "stateDetails")
+REVEAL_HELP = "show URLs, bodies and secret parameters in full (masked by default)"
 FAILURES_HELP = (
     "deliveries that failed, across integrations, newest first: from the delivery archive when "
     "there is one (`flagtui collect`), else from the server, which keeps only recent deliveries "

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Iterable
 from datetime import UTC, datetime, timedelta
 
 from flagtui.api import AdminClient
@@ -15,6 +15,7 @@ from flagtui.api.models import EventRecord, Feature, FeaturePage, IntegrationEve
 from flagtui.api.validation import event_search_limit
 from flagtui.cli.exits import UsageError
 from flagtui.cli.output import Printer
+from flagtui.masking import masked_addon, masked_delivery, sensitive_names
 from flagtui.triage.source import aware
 
 FEATURE_PAGE = 100
@@ -111,8 +112,26 @@ async def event_search(client: AdminClient, out: Printer, args: argparse.Namespa
         out.many(found[: args.limit])
 
 
+def shown_delivery(delivery: IntegrationEvent, *, reveal: bool) -> IntegrationEvent:
+    """A delivery as printed: masked (flagtui/masking.py) unless --reveal."""
+    return delivery if reveal else masked_delivery(delivery)
+
+
+def shown_deliveries(
+    deliveries: Iterable[IntegrationEvent], *, reveal: bool
+) -> list[IntegrationEvent]:
+    return [shown_delivery(d, reveal=reveal) for d in deliveries]
+
+
 async def integration_list(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
-    out.many((await client.list_addons()).addons)
+    """Parameters masked unless --reveal: Unleash masks those its providers mark sensitive,
+    not a body template or headers that hold a secret."""
+    listed = await client.list_addons()
+    if args.reveal:
+        out.many(listed.addons)
+        return
+    sensitive = sensitive_names(listed)
+    out.many(masked_addon(a, sensitive.get(a.provider, set())) for a in listed.addons)
 
 
 async def integration_deliveries(
@@ -128,7 +147,8 @@ async def integration_deliveries(
         deliveries.extend(page)
         if len(page) < size:
             break
-    out.many(d for d in deliveries if d.failed or not args.failed)
+    wanted = (d for d in deliveries if d.failed or not args.failed)
+    out.many(shown_deliveries(wanted, reveal=args.reveal))
 
 
 async def user_search(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:

@@ -16,6 +16,7 @@ from flagtui.api.models import Feature
 from flagtui.cli.exits import UsageError
 from flagtui.cli.output import Printer
 from flagtui.cli.session import confirm, read_json_input
+from flagtui.masking import masked_addon
 
 
 def set_operations(assignments: list[str]) -> list[dict[str, Any]]:
@@ -149,7 +150,8 @@ async def integration_switch(client: AdminClient, out: Printer, args: argparse.N
     enabled = args.verb == "enable"
     if not enabled:
         confirm(args, f"disable integration {args.id} (its deliveries stop)", str(args.id))
-    out.one(await client.set_addon_enabled(args.id, enabled))
+    addon = await client.set_addon_enabled(args.id, enabled)
+    out.one(addon if args.reveal else masked_addon(addon))
 
 
 def _unchanged(out: Printer, unchanged: NothingToSend, **what: Any) -> None:

@@ -2,7 +2,7 @@
 unified diff of pretty-printed JSON, readable at 80 columns), an integration delivery in full
 (with the event that triggered it, and on request its change first: the fields it changed,
 who, when) and the two-line preview under a deliveries table. URLs in what an integration
-reported are masked (masking.py) unless revealed."""
+reported are masked (flagtui/masking.py) unless revealed."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ from typing import Any
 from rich.text import Text
 
 from flagtui.api.models import EventRecord, IntegrationEvent
+from flagtui.masking import mask_urls, masked_delivery
 from flagtui.tui.format import clean, delivery_state, put, when
-from flagtui.tui.masking import mask_text, mask_urls
 
 
 def pretty(value: Any) -> str:
@@ -148,9 +148,18 @@ def preview_text(delivery: IntegrationEvent | None, integration: str = "") -> Te
 def delivery_text(
     delivery: IntegrationEvent, integration: str, *, reveal: bool = False, cause: bool = False
 ) -> Text:
-    """The delivery in full, the event that triggered it included; the URLs in it masked unless
-    `reveal` (the heading says which, when there is any URL to mask). `cause` puts the
-    triggering change first, above the delivery's details (a webhook body may be long)."""
+    """The delivery in full, the event that triggered it included; its secrets masked unless
+    `reveal` (the heading says which, when there is any to mask). `cause` puts the triggering
+    change first, above the delivery's details (a webhook body may be long)."""
+    masked = masked_delivery(delivery)
+    if masked == delivery:  # nothing secret in it
+        return _delivery_text(delivery, integration, cause=cause)
+    note = "secrets shown in full: m masks them\n" if reveal else "secrets masked: m reveals them\n"
+    shown = delivery if reveal else masked
+    return Text.assemble((note, "dim italic"), _delivery_text(shown, integration, cause=cause))
+
+
+def _delivery_text(delivery: IntegrationEvent, integration: str, *, cause: bool) -> Text:
     out = Text()
     if cause:
         out.append_text(change_text(delivery.event))
@@ -173,8 +182,4 @@ def delivery_text(
         put(out, "—\n")
     section(out, "Triggering event")
     out.append_text(event_text(delivery.event) if delivery.event else Text("—\n"))
-    masked = mask_text(out)
-    if masked is out:  # no URL in it
-        return out
-    note = "URLs shown in full: m masks them\n" if reveal else "URLs masked: m reveals them\n"
-    return Text.assemble((note, "dim italic"), out if reveal else masked)
+    return out

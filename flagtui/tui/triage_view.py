@@ -12,10 +12,10 @@ from datetime import UTC, datetime, timedelta
 from rich.text import Text
 
 from flagtui.api.models import IntegrationEvent
+from flagtui.masking import mask_urls
 from flagtui.triage.records import Failure, FailureGroup, FailureWindow, IntegrationRef, Origin
 from flagtui.triage.source import aware
 from flagtui.tui.format import ago, clean, delivery_state, moment, put, when
-from flagtui.tui.masking import mask_urls
 
 WINDOWS: dict[str, timedelta | None] = {
     "15m": timedelta(minutes=15),

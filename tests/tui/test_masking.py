@@ -6,9 +6,7 @@ from __future__ import annotations
 import json
 import sqlite3
 
-from rich.text import Text
-
-from flagtui.tui.masking import MASK, mask_text, mask_url, mask_urls, masked
+from flagtui.masking import MASK, mask_url, mask_urls, masked
 from flagtui.tui.screens.deliveries import DeliveriesScreen, DeliveryDetailScreen
 
 from .areas import app_in
@@ -31,16 +29,6 @@ def test_mask_url_keeps_scheme_and_host() -> None:
     )
 
 
-def test_mask_text_keeps_styles() -> None:
-    text = Text.assemble(("url ", "dim"), (SECRET_URL, "bold"), " end")
-    shown = mask_text(text)
-    assert shown.plain == f"url {SHOWN_URL} end"
-    bold = next(s for s in shown.spans if s.style == "bold")
-    assert shown.plain[bold.start : bold.end] == SHOWN_URL
-    plain = Text("no address here")
-    assert mask_text(plain) is plain
-
-
 def test_integration_parameters_are_masked_the_same_way() -> None:
     assert (
         masked("url", "https://u:pw@hooks.example/x", set())
@@ -56,9 +44,10 @@ def test_integration_parameters_are_masked_the_same_way() -> None:
     assert masked("defaultChannels", "#ops", set()) == "#ops"
 
 
-def add_delivery(db_path: object) -> str:
+def add_delivery(db_path: object, body: str | None = None) -> str:
     """A failed delivery of the webhook whose state details and details carry its URL (real
-    Unleash keeps the URL in a webhook delivery's details)."""
+    Unleash keeps the URL in a webhook delivery's details, and its rendered body template)."""
+    details = {"message": "sent", "url": SECRET_URL} | ({"body": body} if body else {})
     with sqlite3.connect(db_path) as conn:  # type: ignore[arg-type]
         event = conn.execute(
             "SELECT event FROM integration_events WHERE addon_id = ? ORDER BY id DESC LIMIT 1",
@@ -73,7 +62,7 @@ def add_delivery(db_path: object) -> str:
                 "failed",
                 f"Webhook request to {SECRET_URL} failed with status code: 503",
                 event,
-                json.dumps({"message": "sent", "url": SECRET_URL}),
+                json.dumps(details),
             ),
         )
         return str(cursor.lastrowid)
@@ -96,11 +85,39 @@ async def test_delivery_detail_masks_urls_and_m_reveals(make_app, sandbox, tmp_p
         shown = visible_text(app, "#delivery")
         assert "hooks.example.com:8443" in shown and SHOWN_URL in shown
         assert "s3cr3t" not in shown and "pa55" not in shown and "XyZ" not in shown
-        assert "URLs masked: m reveals them" in shown
+        assert "secrets masked: m reveals them" in shown
         await pilot.press("m")
         await settle(app, pilot)
         assert SECRET_URL in visible_text(app, "#delivery")
-        assert "URLs shown in full: m masks them" in visible_text(app, "#delivery")
+        assert "secrets shown in full: m masks them" in visible_text(app, "#delivery")
         await pilot.press("escape", "enter")  # the same delivery, opened again: masked
         await settle(app, pilot)
         assert "s3cr3t" not in visible_text(app, "#delivery")
+
+
+async def test_a_body_template_is_masked_and_nothing_secret_is_kept(
+    make_app, sandbox, tmp_path
+) -> None:
+    """Issue 23: a webhook's rendered body template (its secrets) was shown as is; what the
+    app writes (state, row cache) after showing it revealed holds none of it."""
+    body = '{"auth": "b0dys3cr3t", "flag": "checkout"}'
+    add_delivery(sandbox.db_path, body)
+    app = app_in(make_app, tmp_path, "integrations")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert isinstance(app.screen, DeliveryDetailScreen)
+        assert "b0dys3cr3t" not in visible_text(app, "#delivery")
+        await pilot.press("m")
+        await settle(app, pilot)
+        assert "b0dys3cr3t" in visible_text(app, "#delivery")
+        await pilot.press("escape", "escape", "1")  # the features area: its rows are cached
+        await settle(app, pilot)
+    kept = [p for p in tmp_path.rglob("*") if p.is_file() and not p.name.startswith("sandbox")]
+    assert any(p.name.startswith("rows-") for p in kept)
+    for path in kept:
+        text = path.read_text(encoding="utf-8", errors="replace")
+        assert "b0dys3cr3t" not in text and "s3cr3t" not in text and "pa55" not in text, path

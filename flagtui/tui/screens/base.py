@@ -42,6 +42,7 @@ from flagtui.api.errors import (
     RateLimited,
     ReadOnlyProfile,
 )
+from flagtui.tui.files import take_notices
 from flagtui.tui.format import Clock, age_note, safe, when
 from flagtui.tui.reads import rerun_of
 from flagtui.tui.widgets.header import FlagtuiHeader
@@ -304,6 +305,8 @@ class AreaScreen(IOScreenMixin, Screen[None]):
         (see `row_cache`), until the read of `group` brings fresh ones; returns the status
         line's text saying they are cached, and how old, or None when none are."""
         cached = self.flagtui.row_cache.load(self.AREA, len(table.specs), scope)
+        for notice in take_notices():  # a file too large to read (see tui/files.py)
+            self.app.notify(notice, severity="warning", timeout=10)
         if cached is None:
             return None
         table.set_rows(cached.rows)

@@ -12,10 +12,10 @@ from textual.binding import Binding
 from textual.widgets import DataTable, Input, Static
 
 from flagtui.api.models import Addon, IntegrationEvent
+from flagtui.masking import mask_urls
 from flagtui.triage.records import IntegrationRef
 from flagtui.tui.details import preview_text
 from flagtui.tui.format import delivery_state, when
-from flagtui.tui.masking import mask_urls
 from flagtui.tui.reads import read
 from flagtui.tui.screens.base import AreaScreen
 from flagtui.tui.screens.delivery_detail import DeliveryDetailScreen

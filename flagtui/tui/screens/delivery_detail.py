@@ -1,7 +1,7 @@
 """One integration delivery in full: the event that triggered it and what the integration
-reported. URLs in it are masked (masking.py); `v` reveals them for that delivery. `c` puts the
-triggering change (fields before → after, who, when) at the top, above any long webhook body;
-`o` opens the flag it names."""
+reported. Secrets in it are masked (flagtui/masking.py); `m` reveals them for that delivery. `c`
+puts the triggering change (fields before → after, who, when) at the top, above any long
+webhook body; `o` opens the flag it names."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ class DeliveryDetailScreen(AreaScreen):
         Binding("o", "open_flag", "Open flag", id="delivery.flag",
                 tooltip="The detail of the flag the triggering event names"),
         Binding("m", "reveal", "Reveal URLs", id="delivery.reveal",
-                tooltip="Show this delivery's URLs in full, or masked again"),
+                tooltip="Show this delivery's secrets in full, or masked again"),
     ]  # fmt: skip
 
     def __init__(self, delivery: IntegrationEvent, integration: str) -> None:

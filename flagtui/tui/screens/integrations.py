@@ -16,10 +16,10 @@ from textual.binding import Binding
 from textual.widgets import DataTable, Input, Static
 
 from flagtui.api.models import Addon, AddonList
+from flagtui.masking import masked, sensitive_names
 from flagtui.triage.records import IntegrationRef
 from flagtui.triage.source import FailureSource
 from flagtui.tui.format import ago, moment, yes_no
-from flagtui.tui.masking import masked
 from flagtui.tui.reads import read
 from flagtui.tui.screens.deliveries import DeliveriesScreen
 from flagtui.tui.screens.integration_switch import IntegrationSwitchScreen, switch_binding
@@ -41,14 +41,6 @@ COLUMNS = [
     Column("failures", "Fails"),
     Column("trend", "Trend", min=BUCKETS),
 ]
-
-
-def sensitive_names(addons: AddonList) -> dict[str, set[str]]:
-    """Parameter names each provider marks sensitive."""
-    return {
-        p.name: {spec.name for spec in p.parameters or [] if spec.sensitive}
-        for p in addons.providers
-    }
 
 
 def failure_cell(count: int | None) -> Text:

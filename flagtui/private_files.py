@@ -1,0 +1,69 @@
+"""Files flagtui writes for itself (the delivery archive, the TUI's state, row cache and start
+hints) are the user's alone: 0600 in a 0700 folder, whatever the umask. They hold server text
+(event data, masked deliveries, profile names), which other local users have no business
+reading. No UI library: the archive and the TUI both use this.
+
+A JSON file over `MAX_JSON_BYTES` is refused before it is read (`TooLarge`): these files are
+small by design, and one that grew is not worth reading whole at every start.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+FILE_MODE = 0o600
+DIR_MODE = 0o700
+MAX_JSON_BYTES = 4 * 1024 * 1024
+
+
+class TooLarge(Exception):
+    """A file over the size it should ever have; not read."""
+
+
+def private_dir(path: Path, *, ours: bool) -> None:
+    """Create the folder (and any missing parent) 0700. `ours` (a folder only flagtui uses)
+    also tightens it when it exists; a folder the user named (a custom archive path's) is
+    left as it is when it exists."""
+    missing = [p for p in (path, *path.parents) if not p.exists()]
+    for folder in reversed(missing):
+        folder.mkdir(mode=DIR_MODE, exist_ok=True)
+        os.chmod(folder, DIR_MODE)  # mkdir's mode goes through the umask
+    if ours and not missing and stat.S_IMODE(path.stat().st_mode) != DIR_MODE:
+        os.chmod(path, DIR_MODE)
+
+
+def private_file(path: Path) -> None:
+    """Create the file empty if it is missing, 0600 either way (a file the user named: a
+    symlink to it is theirs to make)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT, FILE_MODE)
+    try:
+        os.fchmod(fd, FILE_MODE)
+    finally:
+        os.close(fd)
+
+
+def write_private(path: Path, text: str) -> None:
+    """Written 0600 beside it, then renamed over it: a reader never sees half a file."""
+    private_dir(path.parent, ours=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.unlink(missing_ok=True)
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, FILE_MODE)
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        out.write(text)
+    tmp.replace(path)
+
+
+def read_capped(path: Path, limit: int = MAX_JSON_BYTES) -> str:
+    """The file's text; `TooLarge` when it is over `limit` bytes (checked on the open file,
+    before reading it), OSError when it cannot be read."""
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+    with os.fdopen(fd, "rb") as file:
+        size = os.fstat(file.fileno()).st_size
+        if size > limit:
+            raise TooLarge(f"{path} is {size:,} bytes, over the {limit:,} it may have")
+        data = file.read(limit + 1)
+    if len(data) > limit:  # it grew while being read
+        raise TooLarge(f"{path} is over the {limit:,} bytes it may have")
+    return data.decode("utf-8")
