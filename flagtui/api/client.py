@@ -101,6 +101,11 @@ class AdminClient(
     async def aclose(self) -> None:
         await self._http.aclose()
 
+    def use_token(self, token: str) -> None:
+        """Send `token` from the next request on: a long-running command (`collect`) whose
+        token was refused reads the profile's token source again, which may have rotated."""
+        self._http.use_token(token)
+
     def __repr__(self) -> str:
         lock = ", read-only" if self.read_only else ""
         return f"AdminClient({self.base_url!r}, profile={self.profile!r}{lock})"
