@@ -13,15 +13,18 @@ import asyncio
 import contextlib
 import hashlib
 import json
+import os
 import random
 import shutil
+import signal
 import sqlite3
+import subprocess
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from harness import CACHE, ROOT, Sandbox, log, median, rnd
+from harness import CACHE, PY, ROOT, Sandbox, log, median, rnd
 from sqlalchemy import func, select
 
 from flagtui.api import AdminClient
@@ -50,7 +53,7 @@ ARCHIVE_TARGETS = {"archive_first_page_24h_s": ("<=", 0.3), "archive_grouped_24h
 ARCHIVE_KEYS = [
     "archive_first_page_24h_s", "archive_first_page_cold_s", "archive_grouped_24h_s",
     "archive_histogram_24h_s", "archive_failures_in_24h", "collector_cpu_ms_idle_poll",
-    "collector_cpu_ms_100_new",
+    "collector_cpu_ms_100_new", "collect_stop_said_s", "collect_stop_exit_s",
 ]  # fmt: skip
 
 
@@ -187,20 +190,51 @@ async def _cpu_of_polls(sb: Sandbox, archive: Archive, runs: int, new: int) -> l
     return xs
 
 
+def _stop_times(sb: Sandbox, tmp: Path) -> tuple[float, float]:
+    """A `flagtui collect` process waiting for its next poll gets SIGTERM: seconds until it
+    says "stopped", and until it has exited (the interpreter's own teardown included)."""
+    env = {
+        "PATH": os.environ.get("PATH", ""),
+        "PYTHONPATH": str(ROOT),
+        "HOME": str(tmp),
+        "XDG_DATA_HOME": str(tmp / "collect-data"),
+        "FLAGTUI_CONFIG": str(tmp / "none.toml"),
+        "UNLEASH_URL": sb.url,
+        "UNLEASH_API_TOKEN": sb.token,
+    }
+    argv = [PY, "-m", "flagtui", "collect", "--interval", "3600"]
+    proc = subprocess.Popen(argv, env=env, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    assert proc.stderr is not None
+    while "collecting every" not in proc.stderr.readline():
+        pass
+    sent = time.perf_counter()
+    proc.send_signal(signal.SIGTERM)
+    while "stopped" not in proc.stderr.readline():
+        pass
+    said = time.perf_counter() - sent
+    assert proc.wait() == 0
+    return said, time.perf_counter() - sent
+
+
 def bench_collector(tmp: Path, runs: int) -> dict[str, Any]:
     sb = Sandbox(_collector_sandbox(tmp), "demo")
     archive = Archive.open(sqlite_url(tmp / "collector-archive.db"), sb.url)
     try:
         idle = asyncio.run(_cpu_of_polls(sb, archive, runs, 0))
         busy = asyncio.run(_cpu_of_polls(sb, archive, runs, 100))
+        stops = [_stop_times(sb, tmp) for _ in range(runs)]
     finally:
         archive.close()
         sb.close()
     ms = {"idle": median(idle) * 1000, "new": median(busy) * 1000}
+    said, exited = median([s for s, _ in stops]), median([e for _, e in stops])
     log(f"collector CPU per poll: idle {ms['idle']:.1f} ms, 100 new {ms['new']:.1f} ms")
+    log(f"collect stop: said {said:.3f} s, exited {exited:.3f} s after SIGTERM")
     return {
         "collector_cpu_ms_idle_poll": rnd(ms["idle"], 1),
         "collector_cpu_ms_100_new": rnd(ms["new"], 1),
+        "collect_stop_said_s": rnd(said),
+        "collect_stop_exit_s": rnd(exited),
     }
 
 

@@ -15,6 +15,7 @@ answering?), which the UI watches.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
@@ -100,6 +101,18 @@ class AdminClient(
 
     async def aclose(self) -> None:
         await self._http.aclose()
+
+    async def probe(self) -> None:
+        """Ask the server whether it answers, in one light request (Unleash's `/health`, which
+        needs no permission), recording the outcome in `health` and raising nothing: how an idle
+        UI notices a server that is back."""
+        with contextlib.suppress(errors.ApiError):
+            await self._observed(self._http.read("GET", "/health", _RAW))
+
+    def use_token(self, token: str) -> None:
+        """Send `token` from the next request on: a long-running command (`collect`) whose
+        token was refused reads the profile's token source again, which may have rotated."""
+        self._http.use_token(token)
 
     def __repr__(self) -> str:
         lock = ", read-only" if self.read_only else ""

@@ -4,7 +4,8 @@ A request that gets no answer (unreachable, timeout, TLS) or a 502/503/504 (a pr
 balancer saying the server behind it is down or unavailable) counts as a failure; any other
 answer, an error like 404 or 500 included, shows the server is there. Listeners are called on
 the transitions only (answering -> failing -> answering), so a watcher costs nothing per
-request.
+request. A UI left idle learns that the server is back from `AdminClient.probe`, one light
+request every `PROBE_EVERY_S` while the server is marked down.
 """
 
 from __future__ import annotations
@@ -16,6 +17,9 @@ from datetime import UTC, datetime
 from flagtui.api import errors
 
 UNAVAILABLE = frozenset({502, 503, 504})
+PROBE_EVERY_S = 5.0
+"""While the server is marked down, how long after the latest failure a UI asks it again whether
+it is back (`AdminClient.probe`)."""
 
 
 def is_outage(error: BaseException) -> bool:
@@ -35,6 +39,8 @@ class Health:
     """The first failure since the last success; None while the server answers."""
     failure: errors.FlagtuiError | None = None
     """The latest failure, while failing."""
+    failed_at: datetime | None = None
+    """When the latest failure was recorded."""
     back_at: datetime | None = None
     """When the server answered again after failing (None if it never failed)."""
     _listeners: list[Callable[[], None]] = field(default_factory=list, repr=False)
@@ -42,6 +48,13 @@ class Health:
     @property
     def failing(self) -> bool:
         return self.failing_since is not None
+
+    def probe_due(self, now: datetime) -> bool:
+        """Failing, and nothing has failed for `PROBE_EVERY_S`: neither a read of the UI's own
+        nor the previous probe."""
+        if not self.failing or self.failed_at is None:
+            return False
+        return (now - self.failed_at).total_seconds() >= PROBE_EVERY_S
 
     def subscribe(self, listener: Callable[[], None]) -> None:
         """`listener()` is called whenever `failing` changes."""
@@ -66,8 +79,9 @@ class Health:
             self.succeeded()
             return
         self.failure = error if isinstance(error, errors.FlagtuiError) else None
+        self.failed_at = datetime.now(UTC)
         if self.failing_since is None:
-            self.failing_since = datetime.now(UTC)
+            self.failing_since = self.failed_at
             self._changed()
 
     def _changed(self) -> None:

@@ -69,6 +69,10 @@ class Transport:
             transport=transport,
         )
 
+    def use_token(self, token: str) -> None:
+        """Send `token` from the next request on (the profile's token source, read again)."""
+        self._http.headers["Authorization"] = token
+
     async def aclose(self) -> None:
         await self._http.aclose()
 

@@ -15,13 +15,15 @@ import asyncio
 import contextlib
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
-from flagtui.api import AdminClient
+from flagtui.api import AdminClient, errors
 from flagtui.api.models import IntegrationEvent
 from flagtui.archive.store import Archive, utc_now
 from flagtui.triage.records import Gap, IntegrationRef
 from flagtui.triage.source import SERVER_PAGE, aware
+
+T = TypeVar("T")
 
 CONCURRENT_WALKS = 4
 BACKOFF_FIRST = 1.0
@@ -36,12 +38,22 @@ class PollResult:
 
 
 class Collector:
+    """`read_token`: the profile's token source; a token the server refuses (401, 403) is read
+    from it again once, as it may have been rotated, and the collector stops if the token read
+    is refused too (a revoked token never heals: retrying it forever helps no one)."""
+
     def __init__(
-        self, client: AdminClient, archive: Archive, *, log: Callable[[str], None] = print
+        self,
+        client: AdminClient,
+        archive: Archive,
+        *,
+        log: Callable[[str], None] = print,
+        read_token: Callable[[], str] | None = None,
     ) -> None:
         self.client = client
         self.archive = archive
         self.log = log
+        self.read_token = read_token
         self.state = "starting"
 
     async def poll(self) -> PollResult:
@@ -95,15 +107,29 @@ class Collector:
         """Poll every `interval` seconds until `stop` is set; a failed poll is tried again
         after 1, 2, 4 … seconds (at most 5 minutes). One log line per change of state."""
         backoff = BACKOFF_FIRST
+        token_read_again = False
         while not stop.is_set():
             try:
                 result = await _unless_stopped(self.poll(), stop)
             except _Stopped:
                 return
             except Exception as exc:  # any failure: the server, the network, the archive
+                if _token_refused(exc):
+                    if self.read_token is None or token_read_again:
+                        self.log(f"poll failed: {exc}; stopping (the token is refused)")
+                        raise
+                    self._became("reading-token", f"{exc}; reading the token again")
+                    token = _unless_stopped(asyncio.to_thread(self.read_token), stop)
+                    try:
+                        self.client.use_token(await token)
+                    except _Stopped:
+                        return
+                    token_read_again = True
+                    continue  # at once: no server is down, the token may be new
                 self._became(f"failing:{type(exc).__name__}", f"poll failed: {exc}; retrying")
                 delay, backoff = backoff, min(backoff * 2, BACKOFF_MAX)
             else:
+                token_read_again = False
                 self._became("collecting", f"collecting every {interval:g} s")
                 for gap in result.gaps:
                     self.log(
@@ -120,9 +146,10 @@ class _Stopped(Exception):
     pass
 
 
-async def _unless_stopped(work: Coroutine[Any, Any, PollResult], stop: asyncio.Event) -> PollResult:
-    """The poll's result, or _Stopped as soon as `stop` is set (the poll is cancelled; a
-    transaction already handed to the database finishes in its thread)."""
+async def _unless_stopped(work: Coroutine[Any, Any, T], stop: asyncio.Event) -> T:
+    """The work's result, or _Stopped as soon as `stop` is set (the work is cancelled: a
+    request in flight is dropped; a transaction already handed to the database, or a token
+    source already running, finishes in its thread)."""
     task = asyncio.ensure_future(work)
     waiter = asyncio.ensure_future(stop.wait())
     await asyncio.wait({task, waiter}, return_when=asyncio.FIRST_COMPLETED)
@@ -133,6 +160,11 @@ async def _unless_stopped(work: Coroutine[Any, Any, PollResult], stop: asyncio.E
             await task
         raise _Stopped
     return task.result()
+
+
+def _token_refused(exc: Exception) -> bool:
+    cause = exc.reason if isinstance(exc, errors.NotConnected) else exc
+    return isinstance(cause, errors.AuthenticationRequired | errors.NoAccessError)
 
 
 def _number(delivery: IntegrationEvent) -> int:

@@ -1,13 +1,32 @@
 """The archive's reads for the failures view: a window of failures, its groups, its gaps, and
-failure counts per time bucket (sparklines). Each is one or two indexed queries."""
+failure counts per time bucket (sparklines). Each is one or two indexed queries.
+
+A row this flagtui cannot read (a `created_at` that is not a time, an `event` or `details` that
+is not JSON: a SQLite file edited by hand or by another program; PostgreSQL's column types
+refuse both) is skipped and counted, never fatal: every read leaves out the rows whose time is
+unreadable (`readable_time`, in SQL), and a page leaves out those whose JSON is (in Python).
+"""
 
 from __future__ import annotations
 
+import contextlib
+import json
 from datetime import datetime
 from typing import Any
 
 from pydantic import ValidationError
-from sqlalchemy import ColumnElement, Connection, Float, and_, func, select
+from sqlalchemy import (
+    Boolean,
+    ColumnElement,
+    Connection,
+    Float,
+    Text,
+    and_,
+    cast,
+    func,
+    not_,
+    select,
+)
 from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.sql.functions import FunctionElement
 
@@ -35,6 +54,30 @@ def _sqlite_epoch(element: Any, compiler: Any, **kw: Any) -> str:
     return f"((julianday({compiler.process(element.clauses, **kw)}) - 2440587.5) * 86400.0)"
 
 
+class readable_time(FunctionElement[bool]):
+    """True when a timestamp column holds a time SQLAlchemy reads back: on SQLite, the text it
+    writes ("2026-11-26 12:00:00.000000"), a real date (strftime would move Feb 31 to March);
+    PostgreSQL's timestamptz holds nothing else."""
+
+    type = Boolean()
+    inherit_cache = True
+
+
+@compiles(readable_time, "postgresql")
+def _pg_readable(element: Any, compiler: Any, **kw: Any) -> str:
+    return "true"
+
+
+@compiles(readable_time, "sqlite")
+def _sqlite_readable(element: Any, compiler: Any, **kw: Any) -> str:
+    column = compiler.process(element.clauses, **kw)
+    # IS, not =: strftime of what is not a time is NULL, and NOT (NULL = x) would not count it.
+    return f"(strftime('%Y-%m-%d %H:%M:%S', {column}) IS substr({column}, 1, 19))"
+
+
+READABLE = readable_time(D.c.created_at)
+
+
 def integrations(conn: Connection, server: str) -> list[IntegrationRef]:
     table = schema.integrations
     rows = conn.execute(select(table).where(table.c.server == server).order_by(table.c.id))
@@ -47,7 +90,7 @@ def integrations(conn: Connection, server: str) -> list[IntegrationRef]:
 def _failures_where(
     server: str, since: datetime | None, integration_id: int | None, key: str | None
 ) -> ColumnElement[bool]:
-    clauses = [D.c.server == server, schema.FAILED]
+    clauses = [D.c.server == server, schema.FAILED, READABLE]
     if since is not None:
         clauses.append(D.c.created_at >= since)
     if integration_id is not None:
@@ -65,14 +108,30 @@ def failures(
     integration_id: int | None,
     key: str | None,
     limit: int,
-) -> tuple[list[Failure], int]:
-    """The newest `limit` failures of the window, and how many the window holds."""
+) -> tuple[list[Failure], int, int]:
+    """The newest `limit` failures of the window (less the rows whose JSON is unreadable), how
+    many the window holds, and how many of its page were unreadable."""
     where = _failures_where(server, since, integration_id, key)
+    # The JSON columns read as text, decoded row by row: one bad row must not fail the page.
+    raw = [cast(c, Text).label(c.name) if c.name in _JSON else c for c in D.c]
     rows = conn.execute(
-        select(D).where(where).order_by(D.c.created_at.desc(), D.c.delivery_id.desc()).limit(limit)
+        select(*raw)
+        .where(where)
+        .order_by(D.c.created_at.desc(), D.c.delivery_id.desc())
+        .limit(limit)
     ).all()
     total = conn.execute(select(func.count()).select_from(D).where(where)).scalar_one()
-    return [Failure(_ref(refs, r.integration_id), _delivery(r), "archive") for r in rows], total
+    found = []
+    for row in rows:
+        with contextlib.suppress(ValueError):  # JSONDecodeError included
+            found.append(Failure(_ref(refs, row.integration_id), _delivery(row), "archive"))
+    return found, total, len(rows) - len(found)
+
+
+def unreadable_times(conn: Connection, server: str) -> int:
+    """Failures of the server whose time cannot be read: left out of every read."""
+    where = and_(D.c.server == server, schema.FAILED, not_(READABLE))
+    return int(conn.execute(select(func.count()).select_from(D).where(where)).scalar_one())
 
 
 def groups(
@@ -115,7 +174,8 @@ def gaps(
 
 
 def oldest_stored(conn: Connection, server: str) -> datetime | None:
-    return conn.execute(select(func.min(D.c.created_at)).where(D.c.server == server)).scalar()
+    where = and_(D.c.server == server, READABLE)
+    return conn.execute(select(func.min(D.c.created_at)).where(where)).scalar()
 
 
 def histogram(
@@ -127,7 +187,7 @@ def histogram(
     bucket = func.floor((epoch_seconds(D.c.created_at) - since.timestamp()) / width)
     rows = conn.execute(
         select(D.c.integration_id, bucket.label("bucket"), func.count())
-        .where(D.c.server == server, schema.FAILED)
+        .where(D.c.server == server, schema.FAILED, READABLE)
         .where(D.c.created_at >= since, D.c.created_at < until)
         .group_by(D.c.integration_id, bucket)
     ).all()
@@ -142,15 +202,23 @@ def _ref(refs: dict[int, IntegrationRef], integration_id: int) -> IntegrationRef
     return refs.get(integration_id) or IntegrationRef(integration_id, "unknown")
 
 
+_JSON = ("event", "details")
+
+
+def _json(text: str | None) -> Any:
+    return None if text is None else json.loads(text)
+
+
 def _delivery(row: Any) -> IntegrationEvent:
+    event, details = _json(row.event), _json(row.details)
     wire = {
         "id": str(row.delivery_id),
         "integrationId": row.integration_id,
         "createdAt": row.created_at,
         "state": row.state,
         "stateDetails": row.state_details,
-        "event": row.event,
-        "details": row.details if isinstance(row.details, dict) else None,
+        "event": event,
+        "details": details if isinstance(details, dict) else None,
     }
     try:
         return IntegrationEvent.model_validate(wire)

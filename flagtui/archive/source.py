@@ -60,11 +60,21 @@ class ArchiveSource:
         with self.archive.reading() as conn:
             refs = reads.integrations(conn, server)
             by_id = {r.id: r for r in refs}
-            found, total = reads.failures(conn, server, by_id, since, integration_id, key, limit)
+            found, total, skipped = reads.failures(
+                conn, server, by_id, since, integration_id, key, limit
+            )
             gaps = reads.gaps(conn, server, since, integration_id)
             oldest = reads.oldest_stored(conn, server)
+            unreadable = reads.unreadable_times(conn, server) + skipped
         return FailureWindow(
-            "archive", since, refs, found, gaps=gaps, covers_since=oldest, total=total
+            "archive",
+            since,
+            refs,
+            found,
+            gaps=gaps,
+            covers_since=oldest,
+            total=total,
+            unreadable=unreadable,
         )
 
     def _grouped(self, since: datetime | None) -> FailureWindow:
@@ -76,8 +86,16 @@ class ArchiveSource:
             groups, total = reads.groups(conn, server, {r.id: r for r in refs}, since)
             gaps = reads.gaps(conn, server, since, None)
             oldest = reads.oldest_stored(conn, server)
+            unreadable = reads.unreadable_times(conn, server)
         return FailureWindow(
-            "archive", since, refs, groups=groups, gaps=gaps, covers_since=oldest, total=total
+            "archive",
+            since,
+            refs,
+            groups=groups,
+            gaps=gaps,
+            covers_since=oldest,
+            total=total,
+            unreadable=unreadable,
         )
 
     def _histogram(self, since: datetime, until: datetime, buckets: int) -> dict[int, list[int]]:

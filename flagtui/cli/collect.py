@@ -2,8 +2,10 @@
 
 The archive is the profile's `archive_url` (PostgreSQL), else a SQLite file in the user data
 dir, one per server. Progress goes to stderr, one line per change of state (collecting, the
-server failing, collecting again) and one per recorded gap. SIGTERM or SIGINT stops it within
-a second: a poll in flight is abandoned (what it stored is whole), and the exit code is 0.
+server failing, collecting again) and one per recorded gap. SIGTERM or SIGINT stops it at
+once: a poll in flight is abandoned (what it stored is whole), and the exit code is 0. A token
+the server refuses is read again once from the profile's source (it may have been rotated);
+refused again, the command ends with that error (exit 3).
 `--once` polls once and exits with the poll's outcome (a failure's exit code, see below).
 """
 
@@ -19,7 +21,7 @@ from flagtui.api import AdminClient
 from flagtui.archive.source import collect_url
 from flagtui.cli.exits import OK, UsageError
 from flagtui.cli.output import Printer
-from flagtui.config import Profile
+from flagtui.config import Profile, resolve_token
 from flagtui.display import clean
 
 MIN_INTERVAL = 1.0
@@ -43,7 +45,9 @@ async def collect(client: AdminClient, out: Printer, args: argparse.Namespace) -
     url = collect_url(profile)
     archive = await asyncio.to_thread(Archive.open, url, profile.url)
     try:
-        collector = Collector(client, archive, log=_log)
+        collector = Collector(
+            client, archive, log=_log, read_token=lambda: resolve_token(profile).token
+        )
         if args.once:
             result = await collector.poll()
             out.one(

@@ -48,6 +48,7 @@ async def failures(client: AdminClient, out: Printer, args: argparse.Namespace) 
         found, window = await read_failures(source, client, args)
         if isinstance(source, ArchiveSource) and out.format == "table":
             _say_archive(source, window)
+        _say_unreadable(window, as_json=out.is_json)
         if args.follow:
             return await _follow(source, client, out, args, found)
         out.many(shown_deliveries(found, reveal=args.reveal))
@@ -71,6 +72,18 @@ def _say_archive(source: ArchiveSource, window: FailureWindow) -> None:
         ),
         file=sys.stderr,
     )
+
+
+def _say_unreadable(window: FailureWindow, *, as_json: bool) -> None:
+    """Rows of the archive left out, said on stderr in every format (stdout stays the data)."""
+    note = window.unreadable_note
+    if note is None:
+        return
+    if as_json:
+        warning = {"kind": "unreadable-rows", "count": window.unreadable, "message": note}
+        print(json.dumps({"warning": warning}), file=sys.stderr)
+    else:
+        print(f"flagtui: the delivery archive: {note}", file=sys.stderr)
 
 
 async def _follow(

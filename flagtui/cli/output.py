@@ -110,10 +110,12 @@ def _get(row: dict[str, Any], column: str) -> Any:
 
 
 def csv_cell(value: Any) -> str:
-    """A cell a spreadsheet will not run: server text starting like a formula (`=`, `+`, `-`,
-    `@`) gets a leading `'`, as OWASP advises for CSV injection; numbers stay numbers."""
+    """A cell a spreadsheet will not run: any cell starting like a formula (`=`, `+`, `-`, `@`)
+    gets a leading `'`, as OWASP advises for CSV injection, whatever the value was (a list's
+    cell is its items joined, so it starts with the first item's text); numbers stay numbers."""
     text = cell(value, limit=None)
-    return f"'{text}" if isinstance(value, str) and text[:1] in ("=", "+", "-", "@") else text
+    is_number = isinstance(value, int | float) and not isinstance(value, bool)
+    return f"'{text}" if not is_number and text[:1] in ("=", "+", "-", "@") else text
 
 
 def cell(value: Any, *, limit: int | None = MAX_CELL) -> str:

@@ -82,7 +82,8 @@ async def feature_show(client: AdminClient, out: Printer, args: argparse.Namespa
 
 
 def since_cutoff(since: timedelta | None) -> datetime | None:
-    return datetime.now(UTC) - since if since else None
+    """The oldest time `--since` keeps; `--since 0s` is now (nothing older), no --since is None."""
+    return datetime.now(UTC) - since if since is not None else None
 
 
 async def event_search(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:

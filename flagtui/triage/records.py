@@ -77,3 +77,13 @@ class FailureWindow:
     # the newest 100 deliveries of the last 2 hours); None when unknown.
     covers_since: datetime | None = None
     total: int = 0  # failures in the window; `failures` may hold only the newest of them
+    # Archive rows left out because they cannot be read (a bad time, an event not JSON).
+    unreadable: int = 0
+
+    @property
+    def unreadable_note(self) -> str | None:
+        """ "1 row unreadable (skipped)", said by every reader of the window; None when none."""
+        if not self.unreadable:
+            return None
+        rows = "row" if self.unreadable == 1 else "rows"
+        return f"{self.unreadable} {rows} unreadable (skipped)"

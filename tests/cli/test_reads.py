@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import sqlite3
 
 import pytest
 
@@ -64,6 +65,17 @@ def test_csv_cells_that_look_like_formulas_are_not_formulas(run):
     rows = list(csv.reader(io.StringIO(out)))
     description = rows[1][rows[0].index("description")]
     assert description == '\'=HYPERLINK("https://evil.example","x")'
+
+
+def test_csv_list_cells_that_look_like_formulas_are_not_formulas(run, sandbox):
+    """A list's cell is its items joined: it starts like a formula when its first item does."""
+    events = json.dumps(['=HYPERLINK("https://evil.example","x")', "feature-created"])
+    with sqlite3.connect(sandbox.db_path) as db:
+        db.execute("UPDATE addons SET events = ? WHERE id = 1", (events,))
+    out = run("integration", "list", "-o", "csv").out
+    rows = list(csv.reader(io.StringIO(out)))
+    first = next(dict(zip(rows[0], row, strict=True)) for row in rows[1:] if row[0] == "1")
+    assert first["events"] == '\'=HYPERLINK("https://evil.example","x"),feature-created'
 
 
 def test_event_search_since_keeps_only_recent_events(run):

@@ -56,10 +56,10 @@ def gone(pid: int, timeout: float = 5) -> bool:
 def test_a_hanging_command_is_killed_with_its_children(isolated, monkeypatch):
     monkeypatch.setattr(token_command, "TIMEOUT", 1.0)
     profile = profile_running(isolated, WITH_CHILD.format(then=HANG))
-    started = time.monotonic()
+    # The command sleeps 300 s: the error is proof it was stopped (no time bound asserted: a
+    # loaded machine is slow, not wrong; the suite's timeout ends a wait that never ends).
     with pytest.raises(ConfigError, match="did not finish within 1 s; it was stopped"):
         config.resolve_token(profile)
-    assert time.monotonic() - started < 10
     assert gone(child_pid(isolated))
 
 

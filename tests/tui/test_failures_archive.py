@@ -16,6 +16,7 @@ from flagtui.triage.records import Failure, Gap, IntegrationRef
 from flagtui.triage.source import LiveSource
 from flagtui.tui.app import FlagtuiApp
 from flagtui.tui.triage_view import now_utc, span
+from tests.archive.test_unreadable_rows import break_two_failures
 
 from .areas import rows, settle
 from .helpers import visible_text
@@ -86,3 +87,27 @@ async def test_archive_rows_say_their_source_and_the_window_its_gaps(
             await pilot.press("w")  # 24h -> 7d: the older gap too
             await settle(pilot)
             assert "3 gaps (deliveries may be missing):" in visible_text(app, "#failures-source")
+
+
+async def test_unreadable_archive_rows_are_skipped_and_said_on_screen(
+    sandbox, client, tmp_path
+) -> None:
+    live = await LiveSource(client).window(None)
+    state = tmp_path / "state.json"
+    state.write_text(json.dumps({"sandbox": {"area": "failures", "project": PROJECT}}))
+    path = tmp_path / "archive.db"
+    url = archive_of(path, sandbox.url, live.integrations, live.failures, [])
+    broken = break_two_failures(path)
+    profile = Profile(name="sandbox", url=sandbox.url, archive_url=url)
+    async with AdminClient(sandbox.url, sandbox.admin_token, profile="sandbox") as own:
+        app = FlagtuiApp(own, profile, state_path=state)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await pilot.press("w", "w")  # 24h -> 7d -> all: the demo's deliveries are from 2025
+            await settle(pilot)
+            assert "2 rows unreadable (skipped)" in visible_text(app, "#failures-source")
+            assert not {f"{i}:{d}" for i, d in broken} & set(keys(app))
+            assert keys(app), "the readable rows are shown"
+            await pilot.press("equals_sign")  # grouped: the bad time is left out there too
+            await settle(pilot)
+            assert "1 row unreadable (skipped)" in visible_text(app, "#failures-source")

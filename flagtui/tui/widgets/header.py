@@ -1,17 +1,24 @@
 """The header on every screen: who and where (profile, URL, server, lock), whether the server
-answers (`FlagtuiContext.connection_note`), plus the area bar."""
+answers (`FlagtuiContext.connection_note`), plus the area bar. While the server is marked down,
+the header of the screen on top probes it, so its recovery shows without a keypress."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, cast
 
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.content import Content
 from textual.widgets import Static
+from textual.worker import Worker
 
 from flagtui.tui.areas import AREAS
 from flagtui.tui.format import clean
+
+# How often the header checks whether a probe is due (the client's health says when: see
+# `Health.probe_due`); a check is a comparison of two times, no request.
+PROBE_CHECK_S = 1.0
 
 if TYPE_CHECKING:
     from flagtui.tui.context import FlagtuiContext
@@ -30,6 +37,22 @@ class FlagtuiHeader(Vertical):
         self.watch(self.app, "server_label", self.show_context)
         self.watch(self.app, "connection_note", self.show_context)
         self._show_area_bar()
+        self._probing: Worker[None] | None = None
+        self.set_interval(PROBE_CHECK_S, self._probe_if_down)
+
+    def _probe_if_down(self) -> None:
+        """While the server is marked down, ask it whether it is back, so that the header says
+        so with nobody using the app: one probe at a time, from the header of the screen on top
+        only (none while a modal is open over it), none while the server answers."""
+        client = getattr(self.app, "client", None)  # None until a returning start has opened
+        if client is None or not self.screen.is_active:
+            return
+        if self._probing is not None and not self._probing.is_finished:
+            return
+        if client.health.probe_due(datetime.now(UTC)):
+            self._probing = self.run_worker(
+                client.probe(), group="health-probe", exit_on_error=False
+            )
 
     def show_context(self) -> None:
         """The app's profile and connection now (the profile may have been switched)."""
