@@ -7,12 +7,20 @@ the absolute time, local with the zone named (`when()`, `z` switches to UTC)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 
 from rich.text import Text
 
 from flagtui.api.models import IntegrationEvent
-from flagtui.triage.records import Failure, FailureGroup, FailureWindow, IntegrationRef, Origin
+from flagtui.triage.records import (
+    Failure,
+    FailureGroup,
+    FailureWindow,
+    IntegrationRef,
+    Origin,
+    labels,
+)
 from flagtui.triage.source import aware
 from flagtui.tui.format import ago, clean, delivery_state, moment, put, when
 from flagtui.tui.masking import mask_urls
@@ -79,29 +87,34 @@ def group_key(group: FailureGroup) -> str:
     return f"{group.integration.id}:{group.error_key}"
 
 
-def integration_label(ref: IntegrationRef) -> Text:
+Names = Mapping[int, str]
+"""Integration id -> its label, told apart from the others' (`records.labels`)."""
+
+
+def integration_label(ref: IntegrationRef, names: Names) -> Text:
     """The label, dimmed with "off" when the integration is disabled."""
+    label = clean(names.get(ref.id, ref.label))
     if ref.enabled or ref.deleted:
-        return Text(clean(ref.label))
-    return Text.assemble((clean(ref.label), "dim"), (" off", "yellow"))
+        return Text(label)
+    return Text.assemble((label, "dim"), (" off", "yellow"))
 
 
-def failure_cells(failure: Failure, now: datetime, new: bool) -> list[str | Text]:
+def failure_cells(failure: Failure, now: datetime, new: bool, names: Names) -> list[str | Text]:
     delivery = failure.delivery
     return [
         Text("●" if new else " ", style="bold yellow"),
         Text(age(delivery.created_at, now), style="bold yellow" if new else ""),
-        integration_label(failure.integration),
+        integration_label(failure.integration, names),
         delivery_state(delivery.state),
         failure.origin,
         mask_urls(delivery.state_details or ""),
     ]
 
 
-def group_cells(group: FailureGroup, now: datetime, new: bool) -> list[str | Text]:
+def group_cells(group: FailureGroup, now: datetime, new: bool, names: Names) -> list[str | Text]:
     return [
         Text("●" if new else " ", style="bold yellow"),
-        integration_label(group.integration),
+        integration_label(group.integration, names),
         Text(str(group.count), style="bold red"),
         age(group.first_seen, now),
         Text(age(group.last_seen, now), style="bold yellow" if new else ""),
@@ -118,7 +131,7 @@ def _moment_and_age(value: datetime, now: datetime) -> str:
     return f"{moment(value)} ({ago(max(0.0, elapsed.total_seconds()))})"
 
 
-def failure_preview(failure: Failure | None, now: datetime, width: int) -> Text:
+def failure_preview(failure: Failure | None, now: datetime, width: int, names: Names) -> Text:
     """Under the table: the highlighted failure's time (absolute, zone named, and how long
     ago), state, source and event; its integration (each cut at `width`); then its full state
     details and message."""
@@ -132,7 +145,7 @@ def failure_preview(failure: Failure | None, now: datetime, width: int) -> Text:
     if delivery.event is not None:
         put(head, f" · {delivery.event.type}")
     out = _one_line(head, width)
-    out.append_text(_one_line(integration_label(failure.integration), width))
+    out.append_text(_one_line(integration_label(failure.integration, names), width))
     put(out, mask_urls(delivery.state_details or "(no state details)"))
     message = (delivery.details or {}).get("message")
     if message:
@@ -140,7 +153,7 @@ def failure_preview(failure: Failure | None, now: datetime, width: int) -> Text:
     return out
 
 
-def group_preview(group: FailureGroup | None, now: datetime, width: int) -> Text:
+def group_preview(group: FailureGroup | None, now: datetime, width: int, names: Names) -> Text:
     """The highlighted group: how many, first and last seen; its integration (each cut at
     `width`); then an example of its error text as the integration reported it."""
     if group is None:
@@ -149,7 +162,7 @@ def group_preview(group: FailureGroup | None, now: datetime, width: int) -> Text
     head.append(f" · first {moment(group.first_seen)} · last ")
     head.append(_moment_and_age(group.last_seen, now), style="bold")
     out = _one_line(head, width)
-    out.append_text(_one_line(integration_label(group.integration), width))
+    out.append_text(_one_line(integration_label(group.integration, names), width))
     put(out, mask_urls(group.example or "(no state details)"))
     return out
 
@@ -174,7 +187,7 @@ def source_line(window: FailureWindow) -> Text:
     if not window.gaps:
         out.append(" · no gaps in this window", style="dim")
         return out
-    names = {ref.id: ref.label for ref in window.integrations}
+    names = labels(window.integrations)
     count = len(window.gaps)
     out.append(
         f" · {count} gap{'s' if count != 1 else ''} (deliveries may be missing): ", style="red"

@@ -16,7 +16,7 @@ from textual.binding import Binding
 from textual.widgets import DataTable, Input, Static
 
 from flagtui.api.models import Addon, AddonList
-from flagtui.triage.records import IntegrationRef
+from flagtui.triage.records import IntegrationRef, labels
 from flagtui.triage.source import FailureSource
 from flagtui.tui.format import ago, moment, yes_no
 from flagtui.tui.masking import masked
@@ -35,7 +35,7 @@ from flagtui.tui.widgets.text import PlainStatic
 HOUR = timedelta(hours=1)
 BUCKETS = 16  # the sparkline's width: one block per sixteenth of the window
 COLUMNS = [
-    Column("integration", "Integration", flex=True),
+    Column("integration", "Integration", flex=True, middle=True, head=None),
     Column("enabled", "On"),
     Column("events", "Events"),
     Column("failures", "Fails"),
@@ -130,13 +130,14 @@ class IntegrationsScreen(IntegrationSwitchScreen):
             return
         counted = self.counted is not None and self.counted[0] == self.window
         rows: list[Row] = []
+        names = labels(IntegrationRef.of(addon) for addon in self.addons.addons)
         for addon in self.addons.addons:
             counts = self.counts.get(addon.id) if counted else None
             rows.append(
                 (
                     str(addon.id),
                     [
-                        IntegrationRef.of(addon).label,
+                        names[addon.id],
                         Text(yes_no(addon.enabled), style="" if addon.enabled else "dim"),
                         str(len(addon.events or [])),
                         failure_cell(None if counts is None else sum(counts)),
