@@ -22,7 +22,7 @@ from flagtui.triage.records import (
     labels,
 )
 from flagtui.triage.source import aware
-from flagtui.tui.format import ago, clean, delivery_state, moment, put, when
+from flagtui.tui.format import ago, clean, delivery_state, ink, moment, put, when
 from flagtui.tui.masking import mask_urls
 
 WINDOWS: dict[str, timedelta | None] = {
@@ -99,11 +99,16 @@ def integration_label(ref: IntegrationRef, names: Names) -> Text:
     return Text.assemble((label, "dim"), (" off", "yellow"))
 
 
+def new_style() -> str:
+    """The mark of rows new since the last read."""
+    return ink("bold yellow", "bold")
+
+
 def failure_cells(failure: Failure, now: datetime, new: bool, names: Names) -> list[str | Text]:
     delivery = failure.delivery
     return [
-        Text("●" if new else " ", style="bold yellow"),
-        Text(age(delivery.created_at, now), style="bold yellow" if new else ""),
+        Text("●" if new else " ", style=new_style()),
+        Text(age(delivery.created_at, now), style=new_style() if new else ""),
         integration_label(failure.integration, names),
         delivery_state(delivery.state),
         failure.origin,
@@ -113,11 +118,11 @@ def failure_cells(failure: Failure, now: datetime, new: bool, names: Names) -> l
 
 def group_cells(group: FailureGroup, now: datetime, new: bool, names: Names) -> list[str | Text]:
     return [
-        Text("●" if new else " ", style="bold yellow"),
+        Text("●" if new else " ", style=new_style()),
         integration_label(group.integration, names),
-        Text(str(group.count), style="bold red"),
+        Text(str(group.count), style=ink("bold red", "bold")),
         age(group.first_seen, now),
-        Text(age(group.last_seen, now), style="bold yellow" if new else ""),
+        Text(age(group.last_seen, now), style=new_style() if new else ""),
         mask_urls(group.error_key),
     ]
 
@@ -179,7 +184,8 @@ def source_line(window: FailureWindow) -> Text:
     if window.origin == "live":
         oldest = moment(window.covers_since) if window.covers_since else "nothing yet"
         return Text(
-            f"live: the server keeps only recent deliveries (oldest: {oldest})", style="yellow"
+            f"live: the server keeps only recent deliveries (oldest: {oldest})",
+            style=ink("yellow", "bold"),
         )
     out = Text("archive")
     if window.covers_since is not None:
@@ -190,7 +196,8 @@ def source_line(window: FailureWindow) -> Text:
     names = labels(window.integrations)
     count = len(window.gaps)
     out.append(
-        f" · {count} gap{'s' if count != 1 else ''} (deliveries may be missing): ", style="red"
+        f" · {count} gap{'s' if count != 1 else ''} (deliveries may be missing): ",
+        style=ink("red", "bold"),
     )
     newest = sorted(window.gaps, key=lambda gap: gap.end, reverse=True)
     put(
@@ -227,4 +234,4 @@ def sparkline(counts: list[int] | None, width: int) -> Text:
     blocks = [
         SPARK[max(0, -(-count * len(SPARK) // top) - 1)] if count else " " for count in counts
     ]
-    return Text("".join(blocks), style="red")
+    return Text("".join(blocks), style=ink("red", "bold"))

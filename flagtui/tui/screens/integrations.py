@@ -18,7 +18,7 @@ from textual.widgets import DataTable, Input, Static
 from flagtui.api.models import Addon, AddonList
 from flagtui.triage.records import IntegrationRef, labels
 from flagtui.triage.source import FailureSource
-from flagtui.tui.format import ago, moment, yes_no
+from flagtui.tui.format import ago, ink, moment, yes_no
 from flagtui.tui.masking import masked
 from flagtui.tui.reads import read
 from flagtui.tui.screens.deliveries import DeliveriesScreen
@@ -55,7 +55,7 @@ def failure_cell(count: int | None) -> Text:
     """The integration's failures in the window ("…" while they are counted)."""
     if count is None:
         return Text("…", style="dim")
-    return Text(str(count), style="bold red" if count else "green")
+    return Text(str(count), style=ink("bold red", "bold") if count else ink("green", ""))
 
 
 def addon_text(addon: Addon, sensitive: set[str]) -> Text:
