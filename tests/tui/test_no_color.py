@@ -73,3 +73,21 @@ async def test_failures_stand_out_without_colour(make_app, tmp_path, monkeypatch
         await pilot.press("1")
         await settle(pilot)
         assert_stands_out(drawn(app, "ResourceTable", lambda text: text == "✗"))
+
+
+async def test_an_ansi_theme_draws_failures_by_weight_too(make_app, tmp_path) -> None:
+    """The terminal's 16 colours may put red on a red-ish row: the ansi theme draws failures as
+    NO_COLOR does (from the next read: `r`)."""
+    app = app_in(make_app, tmp_path, "failures")
+    async with app.run_test(size=(120, 30)) as pilot:
+        await settle(pilot)
+        app.theme = "ansi-dark"
+        await pilot.press("r")
+        await settle(pilot)
+        table = app.screen.query_one("#failures", ResourceTable)
+        table.move_cursor(row=table.row_count - 1)
+        await settle(pilot)
+        states = drawn(app, "#failures", lambda text: text == "failed")
+        assert states and all(s.style and s.style.bold and s.style.reverse for s in states)
+        in_red = [s for s in states if s.style and s.style.color and "red" in s.style.color.name]
+        assert not in_red

@@ -218,7 +218,7 @@ class ResourceTable(DataTable[Cell], Generic[R]):
         if widths == self._widths and current == [key for key, _ in rows]:
             for key, cells in rows:
                 for spec, old, new in zip(self.specs, self.get_row(key), cells, strict=True):
-                    if old != new:
+                    if _shown(old) != _shown(new):  # Text equality ignores its style
                         self.update_cell(key, spec.key, new)
             self._shown = {key: tuple(map(_shown, cells)) for key, cells in rows}
             return
