@@ -124,8 +124,7 @@ class FlagtuiApp(App[int]):
         self.ui_state.set("project", value)
 
     def get_default_screen(self) -> Screen[None]:
-        """Left at once for the remembered area (see on_mount). Before the client exists, the
-        features area's rows from the last run, when that is the area it opens."""
+        """Left at once for the remembered area; before the client exists, its cached rows."""
         cached = None
         area, project = self.ui_state.get("area") or DEFAULT_AREA, self.project
         if not self.opened and area == FEATURES and project:
@@ -186,8 +185,13 @@ class FlagtuiApp(App[int]):
         self.exit(return_code=0)
 
     def _theme_changed(self, _: object) -> None:
-        """An ansi theme draws alarms without colour (format.Ink), from the next redraw."""
+        """An ansi theme draws alarms without colour (format.Ink): the open screens redraw."""
+        from flagtui.tui.screens.base import IOScreenMixin
+
         Ink.plain = self.no_color or self.native_ansi_color
+        for screen in self.screen_stack:
+            if isinstance(screen, IOScreenMixin):
+                screen.restyle()
 
     def _health_changed(self) -> None:
         """Called by the client, inside a request: the header is updated through a message."""
@@ -300,8 +304,7 @@ class FlagtuiApp(App[int]):
 
     @work(exclusive=True, group="switch-profile", exit_on_error=False)
     async def _switch_profile(self, name: str) -> None:
-        """A profile whose config or token fails changes nothing (the current one stays, the
-        message says why); one whose server fails ends on the connect screen, saying so."""
+        """A failing config or token changes nothing; a failing server: the connect screen."""
         from flagtui.config import ConfigError, Interrupted
         from flagtui.tui.profile_switch import open_profile
         from flagtui.tui.screens.connect import ConnectScreen
@@ -339,8 +342,7 @@ class FlagtuiApp(App[int]):
         timeout: float | None = None,
         markup: bool = True,
     ) -> None:
-        """Every toast is plain text: its message and title often carry a server's words (a
-        name, an error message), so markup is off and control characters are made visible."""
+        """Plain text: a toast often carries a server's words (markup off, controls shown)."""
         super().notify(
             clean(message, multiline=True),
             title=clean(title),
@@ -350,8 +352,7 @@ class FlagtuiApp(App[int]):
         )
 
     def action_toggle_utc(self) -> None:
-        """Every time on screen in UTC, or back in local time: the open screens redraw theirs
-        now, the others when they are shown again (see IOScreenMixin.on_screen_resume)."""
+        """Every time in UTC, or local: open screens redraw now, others when shown again."""
         from flagtui.tui.screens.base import IOScreenMixin
 
         Clock.utc = not Clock.utc
@@ -375,8 +376,7 @@ class FlagtuiApp(App[int]):
         return True
 
     def action_leave_field(self) -> None:
-        """Every screen's text fields, one way: Escape moves to the screen's table (else to
-        nothing), so the next key is a key again, not a letter typed into the field."""
+        """Escape moves to the screen's table (else to nothing): the next key is a key again."""
         tables = self.screen.query("ResourceTable")  # by name: no import of the widget here
         if tables:
             tables.first().focus()

@@ -77,13 +77,14 @@ async def test_failures_stand_out_without_colour(make_app, tmp_path, monkeypatch
 
 async def test_an_ansi_theme_draws_failures_by_weight_too(make_app, tmp_path) -> None:
     """The terminal's 16 colours may put red on a red-ish row: the ansi theme draws failures as
-    NO_COLOR does (from the next read: `r`)."""
+    NO_COLOR does, redrawn at once."""
     app = app_in(make_app, tmp_path, "failures")
     async with app.run_test(size=(120, 30)) as pilot:
         await settle(pilot)
+        reads = app.client.requests_sent
         app.theme = "ansi-dark"
-        await pilot.press("r")
         await settle(pilot)
+        assert app.client.requests_sent == reads  # drawn again from the rows held
         table = app.screen.query_one("#failures", ResourceTable)
         table.move_cursor(row=table.row_count - 1)
         await settle(pilot)

@@ -183,6 +183,9 @@ class IntegrationsScreen(IntegrationSwitchScreen):
         addon = self.selected
         return None if addon is None else IntegrationRef.of(addon)
 
+    def redraw_times(self) -> None:
+        self.show()
+
     def reload(self) -> None:
         self.load()
 
