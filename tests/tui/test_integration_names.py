@@ -12,7 +12,7 @@ from lookalikes import LOOKALIKES, TWINS, add_failing_webhooks
 from flagtui.tui.widgets.table import ResourceTable
 
 from .areas import app_in, settle
-from .helpers import visible_text
+from .helpers import screen_text, visible_text
 
 
 async def rendered_rows(app, pilot, selector: str, keys: list[str]) -> list[str]:
@@ -57,6 +57,12 @@ async def test_lookalike_integrations_are_told_apart_in_every_table(
             for i in ids
         ]
         assert_told_apart(await rendered_rows(app, pilot, "#failures", keys), names, ids)
+        table.move_cursor(row=table.get_row_index(keys[-1]), animate=False)
+        await pilot.press("enter")  # a twin's delivery: its id in the title too
+        await settle(pilot)
+        assert f"{TWINS[1]} (webhook) #{ids[-1]}" in screen_text(app)
+        await pilot.press("escape")
+        await settle(pilot)
 
         await pilot.press("equals_sign")
         await settle(pilot)

@@ -357,7 +357,8 @@ class FailuresScreen(IntegrationSwitchScreen):
         if isinstance(record, FailureGroup):
             self.app.push_screen(FailureGroupScreen(record))
         elif record is not None:
-            self.app.push_screen(FailureDetailScreen(record.delivery, record.integration.label))
+            label = self.names.get(record.integration.id, record.integration.label)
+            self.app.push_screen(FailureDetailScreen(record.delivery, label))
 
     def action_open_flag(self) -> None:
         record = self.table.selected_record
