@@ -13,7 +13,7 @@ from rich.style import Style
 from flagtui.tui.triage_view import SPARK
 from flagtui.tui.widgets.table import ResourceTable
 
-from .areas import app_in, settle
+from .areas import app_in, rows, settle
 
 READABLE = 3.0  # WCAG's contrast for large or bold text; grey on grey measured about 1.3
 
@@ -69,6 +69,8 @@ async def test_failures_stand_out_without_colour(make_app, tmp_path, monkeypatch
         await pilot.press("4")
         await settle(pilot)
         assert_stands_out(drawn(app, "#integrations", lambda text: bool(set(text) & set(SPARK))))
+        fails = max(int(row[3]) for row in rows(app, "#integrations"))  # more than any Events
+        assert_stands_out(drawn(app, "#integrations", lambda text: text == str(fails)))
 
         await pilot.press("1")
         await settle(pilot)
