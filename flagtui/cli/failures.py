@@ -16,6 +16,7 @@ import argparse
 import asyncio
 import json
 import sys
+from typing import Any
 
 from flagtui.api import AdminClient
 from flagtui.api.models import IntegrationEvent
@@ -24,8 +25,11 @@ from flagtui.cli.exits import FAILURES_FOUND, OK, UNREACHABLE, UsageError, class
 from flagtui.cli.output import Printer, record
 from flagtui.cli.reads import shown_deliveries, shown_delivery, since_cutoff
 from flagtui.display import clean
-from flagtui.triage.records import FailureWindow
+from flagtui.triage.records import FailureWindow, labels
 from flagtui.triage.source import FailureSource
+
+# The table (a terminal, the cron mail): integrations by name; JSON and CSV keep the API's fields.
+TABLE_COLUMNS = ("createdAt", "integration", "integrationId", "state", "event.type", "stateDetails")
 
 
 async def read_failures(
@@ -47,31 +51,38 @@ async def failures(client: AdminClient, out: Printer, args: argparse.Namespace) 
     try:
         found, window = await read_failures(source, client, args)
         if isinstance(source, ArchiveSource) and out.format == "table":
-            _say_archive(source, window)
+            _say_archive(window)
         _say_unreadable(window, as_json=out.is_json)
         if args.follow:
             return await _follow(source, client, out, args, found)
-        out.many(shown_deliveries(found, reveal=args.reveal))
+        shown = shown_deliveries(found, reveal=args.reveal)
+        if out.format == "table":
+            Printer("table", TABLE_COLUMNS).many(_named(shown, window))
+        else:
+            out.many(shown)
         return FAILURES_FOUND if args.fail_on_failures and found else OK
     finally:
         if isinstance(source, ArchiveSource):
             await asyncio.to_thread(source.close)
 
 
-def _say_archive(source: ArchiveSource, window: FailureWindow) -> None:
-    from flagtui.archive.engine import shown_url  # SQLAlchemy: loaded with the archive
+def _named(found: list[IntegrationEvent], window: FailureWindow) -> list[dict[str, Any]]:
+    """The table's rows: each delivery with its integration's label (`Deploy alerts
+    (webhook)`, the id beside two alike), as a person reads it in a mail."""
+    names = labels(window.integrations)
+    return [
+        {"integration": names.get(d.integration_id, f"#{d.integration_id}"), **record(d)}
+        for d in found
+    ]
 
+
+def _say_archive(window: FailureWindow) -> None:
     since = f"{window.covers_since:%Y-%m-%d %H:%M} UTC" if window.covers_since else "nothing yet"
     gaps = f"; {len(window.gaps)} gap(s) in the window" if window.gaps else ""
     shown = f"; showing the newest {len(window.failures)} of {window.total}"
     more = shown if window.total > len(window.failures) else ""
-    print(
-        clean(
-            f"flagtui: from the delivery archive {shown_url(source.archive_url)}"
-            f" (since {since}{gaps}{more})"
-        ),
-        file=sys.stderr,
-    )
+    # No file name or URL: this line opens the cron mail (README), which leaves the machine.
+    print(clean(f"flagtui: from the delivery archive (since {since}{gaps}{more})"), file=sys.stderr)
 
 
 def _say_unreadable(window: FailureWindow, *, as_json: bool) -> None:

@@ -3,6 +3,8 @@ from, and the stretches of time where deliveries may be missing (gaps)."""
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal
@@ -33,6 +35,14 @@ class IntegrationRef:
         named = f"{self.description} ({self.provider})" if self.description else None
         label = named or f"{self.provider} #{self.id}"
         return f"{label} [deleted]" if self.deleted else label
+
+
+def labels(refs: Iterable[IntegrationRef]) -> dict[int, str]:
+    """Each integration's label, with its id where another one has the same label ("Alerts
+    (slack) #4" and "Alerts (slack) #9"): two integrations never read alike."""
+    refs = list(refs)
+    counts = Counter(ref.label for ref in refs)
+    return {ref.id: ref.label + (f" #{ref.id}" if counts[ref.label] > 1 else "") for ref in refs}
 
 
 @dataclass(frozen=True)

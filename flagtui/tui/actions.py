@@ -66,9 +66,15 @@ PALETTE_ACTIONS: tuple[PaletteAction, ...] = (
     PaletteAction("Delete a change request", "Change requests: pick one, d deletes it",
                   ("delete change request", "change request", "cr"), area="change-requests",
                   write=True, enterprise_only=True),
+    PaletteAction("Failed deliveries", "Failures: every integration's failed deliveries, newest "
+                  "first", ("failed", "failures", "alert", "errors", "broken", "incident",
+                            "on call"), area="failures"),
+    PaletteAction("Integrations and their deliveries", "Integrations: failures per "
+                  "integration; Enter opens its deliveries", ("webhook", "deliveries",
+                  "integration", "addon", "slack", "teams", "datadog"), area="integrations"),
     PaletteAction("Search events", "The event log, with its search box focused",
-                  ("search events", "event log", "audit", "history"), action="focus_search",
-                  area="events"),
+                  ("search events", "event log", "audit", "history", "who changed",
+                   "changed by"), action="focus_search", area="events"),
     PaletteAction("Search users", "Users, with the search box focused",
                   ("search users", "find user", "user"), action="focus_search", area="users"),
     PaletteAction("Switch profile…", "Another server or account from the config's profiles",

@@ -26,7 +26,7 @@ from textual.worker import Worker, WorkerState
 
 from flagtui.tui.areas import AREAS, AREAS_BY_NAME, DEFAULT_AREA, Area
 from flagtui.tui.context import FlagtuiContext
-from flagtui.tui.format import Clock, clean, health_note
+from flagtui.tui.format import Clock, Ink, clean, health_note
 from flagtui.tui.global_keys import APP_BINDINGS
 from flagtui.tui.opening import Opener
 from flagtui.tui.row_cache import RowCache, default_cache_dir
@@ -56,8 +56,7 @@ def connect_screen() -> Screen[None]:
 
 
 def actions_provider() -> type[Provider]:
-    """The palette's registry of actions, imported when the palette first opens (Textual's
-    command module is not needed to start)."""
+    """The palette's actions, imported when it first opens (not needed to start)."""
     from flagtui.tui.palette import ActionsProvider
 
     return ActionsProvider
@@ -92,6 +91,7 @@ class FlagtuiApp(App[int]):
         `cache_dir`: where the last rows are kept (by default beside `state_path` when one is
         given, so an app with a state of its own never sees another's rows)."""
         super().__init__()
+        Ink.plain = self.no_color or self.native_ansi_color  # then as the theme changes
         self.profile = profile
         self._opener = opener
         self.opened = client is not None
@@ -124,8 +124,7 @@ class FlagtuiApp(App[int]):
         self.ui_state.set("project", value)
 
     def get_default_screen(self) -> Screen[None]:
-        """Left at once for the remembered area (see on_mount). Before the client exists, the
-        features area's rows from the last run, when that is the area it opens."""
+        """Left at once for the remembered area; before the client exists, its cached rows."""
         cached = None
         area, project = self.ui_state.get("area") or DEFAULT_AREA, self.project
         if not self.opened and area == FEATURES and project:
@@ -136,6 +135,7 @@ class FlagtuiApp(App[int]):
 
     def on_mount(self) -> None:
         self.set_class(self.profile.production, "-production")
+        self.theme_changed_signal.subscribe(self, self._theme_changed)
         loop = asyncio.get_running_loop()
         for signum in LEAVE_ON:
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
@@ -181,9 +181,17 @@ class FlagtuiApp(App[int]):
                 loop.remove_signal_handler(signum)
 
     def _hang_up(self) -> None:
-        """The terminal went away (a dropped SSH session) or we were asked to stop: leave at
-        once, restoring the terminal."""
+        """The terminal went away (a dropped SSH session) or we were asked to stop."""
         self.exit(return_code=0)
+
+    def _theme_changed(self, _: object) -> None:
+        """An ansi theme draws alarms without colour (format.Ink): the open screens redraw."""
+        from flagtui.tui.screens.base import IOScreenMixin
+
+        Ink.plain = self.no_color or self.native_ansi_color
+        for screen in self.screen_stack:
+            if isinstance(screen, IOScreenMixin):
+                screen.restyle()
 
     def _health_changed(self) -> None:
         """Called by the client, inside a request: the header is updated through a message."""
@@ -197,10 +205,9 @@ class FlagtuiApp(App[int]):
 
     def _forget_back_note(self) -> None:
         """Unless the server failed again (and came back later) meanwhile."""
-        health = self.client.health
-        if health.failing or health.back_at is None:
-            return
-        if (datetime.now(UTC) - health.back_at).total_seconds() >= BACK_NOTE_S - 1:
+        back = self.client.health.back_at
+        since = (datetime.now(UTC) - back).total_seconds() if back is not None else 0.0
+        if not self.client.health.failing and since >= BACK_NOTE_S - 1:
             self.connection_note = ""
 
     def action_connect(self) -> None:
@@ -241,17 +248,15 @@ class FlagtuiApp(App[int]):
             self.add_mode(area.name, partial(self._area_screen, area))
 
     def _area_screen(self, area: Area) -> Screen[None]:
-        """An area's screen, marked as styled by the stylesheet as it is now: else Textual
-        parses every stylesheet again, twice, when its mode is first shown (about 30 ms of a
-        start here), though an area screen brings no CSS of its own."""
+        """An area's screen, marked as styled by the stylesheet as it is now: else Textual parses
+        every stylesheet again, twice, when its mode is first shown (about 30 ms of a start)."""
         screen = area.make_screen()
         screen._css_update_count = self._css_update_count
         return screen
 
     def failure_source(self) -> FailureSource:
-        """The one place the failures view and the integrations' sparklines get their source:
-        the profile's delivery archive when it has one, else the live server; one per client,
-        so the archive is opened once."""
+        """Where the failures view and the integrations' sparklines read: the profile's delivery
+        archive when it has one, else the live server; one per client (the archive opened once)."""
         from flagtui.archive.source import failure_source  # the on-call views: not at start
 
         if self._failures is None or self._failures[0] is not self.client:
@@ -299,8 +304,7 @@ class FlagtuiApp(App[int]):
 
     @work(exclusive=True, group="switch-profile", exit_on_error=False)
     async def _switch_profile(self, name: str) -> None:
-        """A profile whose config or token fails changes nothing (the current one stays, the
-        message says why); one whose server fails ends on the connect screen, saying so."""
+        """A failing config or token changes nothing; a failing server: the connect screen."""
         from flagtui.config import ConfigError, Interrupted
         from flagtui.tui.profile_switch import open_profile
         from flagtui.tui.screens.connect import ConnectScreen
@@ -338,8 +342,7 @@ class FlagtuiApp(App[int]):
         timeout: float | None = None,
         markup: bool = True,
     ) -> None:
-        """Every toast is plain text: its message and title often carry a server's words (a
-        name, an error message), so markup is off and control characters are made visible."""
+        """Plain text: a toast often carries a server's words (markup off, controls shown)."""
         super().notify(
             clean(message, multiline=True),
             title=clean(title),
@@ -349,8 +352,7 @@ class FlagtuiApp(App[int]):
         )
 
     def action_toggle_utc(self) -> None:
-        """Every time on screen in UTC, or back in local time: the open screens redraw theirs
-        now, the others when they are shown again (see IOScreenMixin.on_screen_resume)."""
+        """Every time in UTC, or local: open screens redraw now, others when shown again."""
         from flagtui.tui.screens.base import IOScreenMixin
 
         Clock.utc = not Clock.utc
@@ -374,8 +376,7 @@ class FlagtuiApp(App[int]):
         return True
 
     def action_leave_field(self) -> None:
-        """Every screen's text fields, one way: Escape moves to the screen's table (else to
-        nothing), so the next key is a key again, not a letter typed into the field."""
+        """Escape moves to the screen's table (else to nothing): the next key is a key again."""
         tables = self.screen.query("ResourceTable")  # by name: no import of the widget here
         if tables:
             tables.first().focus()

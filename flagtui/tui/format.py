@@ -110,16 +110,35 @@ def age_note(shown: str, read_at: datetime, then: str) -> str:
     return f"{shown} from {moment(read_at)}, {age}; {then}"
 
 
+class Ink:
+    """How alarms are drawn, in every area at once (like `Clock`): in colour, or `plain` (under
+    NO_COLOR and on the ansi themes, set by the app). A red made grey, or one of a terminal's
+    16 on its own row colour, can all but vanish (about 1.3:1): plain, failures keep the text's
+    own colour and stand out by weight (bold) and reverse video."""
+
+    plain = False
+
+
+def ink(coloured: str, plain: str) -> str:
+    """The style for the current `Ink`: `coloured`, or `plain` (no colour in it)."""
+    return plain if Ink.plain else coloured
+
+
 DELIVERY_STATE_STYLES = {"success": "green", "successWithErrors": "yellow", "failed": "bold red"}
+PLAIN_STATE_STYLES = {"success": "", "successWithErrors": "bold", "failed": "bold reverse"}
 DELIVERY_STATE_LABELS = {"successWithErrors": "w/ errors"}
 
 
 def delivery_state(state: str) -> Text:
-    """An integration delivery's state, coloured (unknown states in yellow)."""
-    return Text(
-        clean(DELIVERY_STATE_LABELS.get(state, state)),
-        style=DELIVERY_STATE_STYLES.get(state, "yellow"),
-    )
+    """An integration delivery's state, coloured (unknown states in yellow); plain: failed in
+    bold reverse video, the others bold but success."""
+    style = ink(DELIVERY_STATE_STYLES.get(state, "yellow"), PLAIN_STATE_STYLES.get(state, "bold"))
+    return Text(clean(DELIVERY_STATE_LABELS.get(state, state)), style=style)
+
+
+def enabled_mark(enabled: bool) -> tuple[str, str]:
+    """An environment's `✓` (green) or `✗` (red; plain: bold), and its style."""
+    return ("✓", ink("green", "")) if enabled else ("✗", ink("red", "bold"))
 
 
 def lifetime(days: int | None) -> str:
@@ -151,7 +170,7 @@ def env_flags(environments: list[FeatureEnvironment] | None, short: dict[str, st
         if index:
             out.append(" ")
         out.append(clean(short.get(env.name, env.name)))
-        out.append("✓" if env.enabled else "✗", style="green" if env.enabled else "red")
+        out.append(*enabled_mark(env.enabled))
     return out
 
 

@@ -7,15 +7,23 @@ the absolute time, local with the zone named (`when()`, `z` switches to UTC)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 
 from rich.text import Text
 
 from flagtui.api.models import IntegrationEvent
 from flagtui.masking import mask_urls
-from flagtui.triage.records import Failure, FailureGroup, FailureWindow, IntegrationRef, Origin
+from flagtui.triage.records import (
+    Failure,
+    FailureGroup,
+    FailureWindow,
+    IntegrationRef,
+    Origin,
+    labels,
+)
 from flagtui.triage.source import aware
-from flagtui.tui.format import ago, clean, delivery_state, moment, put, when
+from flagtui.tui.format import ago, clean, delivery_state, ink, moment, put, when
 
 WINDOWS: dict[str, timedelta | None] = {
     "15m": timedelta(minutes=15),
@@ -79,32 +87,42 @@ def group_key(group: FailureGroup) -> str:
     return f"{group.integration.id}:{group.error_key}"
 
 
-def integration_label(ref: IntegrationRef) -> Text:
+Names = Mapping[int, str]
+"""Integration id -> its label, told apart from the others' (`records.labels`)."""
+
+
+def integration_label(ref: IntegrationRef, names: Names) -> Text:
     """The label, dimmed with "off" when the integration is disabled."""
+    label = clean(names.get(ref.id, ref.label))
     if ref.enabled or ref.deleted:
-        return Text(clean(ref.label))
-    return Text.assemble((clean(ref.label), "dim"), (" off", "yellow"))
+        return Text(label)
+    return Text.assemble((label, "dim"), (" off", "yellow"))
 
 
-def failure_cells(failure: Failure, now: datetime, new: bool) -> list[str | Text]:
+def new_style() -> str:
+    """The mark of rows new since the last read."""
+    return ink("bold yellow", "bold")
+
+
+def failure_cells(failure: Failure, now: datetime, new: bool, names: Names) -> list[str | Text]:
     delivery = failure.delivery
     return [
-        Text("●" if new else " ", style="bold yellow"),
-        Text(age(delivery.created_at, now), style="bold yellow" if new else ""),
-        integration_label(failure.integration),
+        Text("●" if new else " ", style=new_style()),
+        Text(age(delivery.created_at, now), style=new_style() if new else ""),
+        integration_label(failure.integration, names),
         delivery_state(delivery.state),
         failure.origin,
         mask_urls(delivery.state_details or ""),
     ]
 
 
-def group_cells(group: FailureGroup, now: datetime, new: bool) -> list[str | Text]:
+def group_cells(group: FailureGroup, now: datetime, new: bool, names: Names) -> list[str | Text]:
     return [
-        Text("●" if new else " ", style="bold yellow"),
-        integration_label(group.integration),
-        Text(str(group.count), style="bold red"),
+        Text("●" if new else " ", style=new_style()),
+        integration_label(group.integration, names),
+        Text(str(group.count), style=ink("bold red", "bold")),
         age(group.first_seen, now),
-        Text(age(group.last_seen, now), style="bold yellow" if new else ""),
+        Text(age(group.last_seen, now), style=new_style() if new else ""),
         mask_urls(group.error_key),
     ]
 
@@ -118,7 +136,7 @@ def _moment_and_age(value: datetime, now: datetime) -> str:
     return f"{moment(value)} ({ago(max(0.0, elapsed.total_seconds()))})"
 
 
-def failure_preview(failure: Failure | None, now: datetime, width: int) -> Text:
+def failure_preview(failure: Failure | None, now: datetime, width: int, names: Names) -> Text:
     """Under the table: the highlighted failure's time (absolute, zone named, and how long
     ago), state, source and event; its integration (each cut at `width`); then its full state
     details and message."""
@@ -132,7 +150,7 @@ def failure_preview(failure: Failure | None, now: datetime, width: int) -> Text:
     if delivery.event is not None:
         put(head, f" · {delivery.event.type}")
     out = _one_line(head, width)
-    out.append_text(_one_line(integration_label(failure.integration), width))
+    out.append_text(_one_line(integration_label(failure.integration, names), width))
     put(out, mask_urls(delivery.state_details or "(no state details)"))
     message = (delivery.details or {}).get("message")
     if message:
@@ -140,7 +158,7 @@ def failure_preview(failure: Failure | None, now: datetime, width: int) -> Text:
     return out
 
 
-def group_preview(group: FailureGroup | None, now: datetime, width: int) -> Text:
+def group_preview(group: FailureGroup | None, now: datetime, width: int, names: Names) -> Text:
     """The highlighted group: how many, first and last seen; its integration (each cut at
     `width`); then an example of its error text as the integration reported it."""
     if group is None:
@@ -149,7 +167,7 @@ def group_preview(group: FailureGroup | None, now: datetime, width: int) -> Text
     head.append(f" · first {moment(group.first_seen)} · last ")
     head.append(_moment_and_age(group.last_seen, now), style="bold")
     out = _one_line(head, width)
-    out.append_text(_one_line(integration_label(group.integration), width))
+    out.append_text(_one_line(integration_label(group.integration, names), width))
     put(out, mask_urls(group.example or "(no state details)"))
     return out
 
@@ -166,7 +184,8 @@ def source_line(window: FailureWindow) -> Text:
     if window.origin == "live":
         oldest = moment(window.covers_since) if window.covers_since else "nothing yet"
         return Text(
-            f"live: the server keeps only recent deliveries (oldest: {oldest})", style="yellow"
+            f"live: the server keeps only recent deliveries (oldest: {oldest})",
+            style=ink("yellow", "bold"),
         )
     out = Text("archive")
     if window.covers_since is not None:
@@ -176,10 +195,11 @@ def source_line(window: FailureWindow) -> Text:
     if not window.gaps:
         out.append(" · no gaps in this window", style="dim")
         return out
-    names = {ref.id: ref.label for ref in window.integrations}
+    names = labels(window.integrations)
     count = len(window.gaps)
     out.append(
-        f" · {count} gap{'s' if count != 1 else ''} (deliveries may be missing): ", style="red"
+        f" · {count} gap{'s' if count != 1 else ''} (deliveries may be missing): ",
+        style=ink("red", "bold"),
     )
     newest = sorted(window.gaps, key=lambda gap: gap.end, reverse=True)
     put(
@@ -216,4 +236,4 @@ def sparkline(counts: list[int] | None, width: int) -> Text:
     blocks = [
         SPARK[max(0, -(-count * len(SPARK) // top) - 1)] if count else " " for count in counts
     ]
-    return Text("".join(blocks), style="red")
+    return Text("".join(blocks), style=ink("red", "bold"))

@@ -9,6 +9,7 @@ import json
 import sqlite3
 
 import pytest
+from lookalikes import LOOKALIKES, TWINS, add_failing_webhooks
 
 from .golden import assert_golden
 
@@ -132,3 +133,21 @@ def test_integration_deliveries_pages_to_reach_the_limit(run, sandbox, server):
     assert [d["id"] for d in shown] == on_server[:120]
     refused = run("integration", "deliveries", "2", "--limit", "0")
     assert (refused.code, refused.error["message"]) == (2, "--limit: at least 1 (it is 0)")
+
+
+def test_failures_table_names_integrations_and_no_file(run, sandbox, cli_env):
+    """Issue 23, item 4: the cron mail built from `failures -o table 2>&1` names each integration
+    by description and provider (the id beside two alike), and says where it read from without
+    the archive file's path."""
+    made = add_failing_webhooks(sandbox)
+    assert run("collect", "--once", "-o", "json").code == 0
+    result = run("failures", "--since", "15m", "-o", "table")
+    assert result.code == 0, result.err
+    mail = result.err + result.out
+    assert result.err.startswith("flagtui: from the delivery archive (since ")
+    assert str(cli_env) not in mail and ".db" not in mail and "/" not in result.err
+    lines = result.out.splitlines()
+    for name in LOOKALIKES:
+        assert sum(f"{name} (webhook)" in line for line in lines) == 1, result.out
+    for addon_id in made[TWINS[0]]:
+        assert sum(f"{TWINS[0]} (webhook) #{addon_id}" in line for line in lines) == 1

@@ -14,7 +14,7 @@ import pytest
 from flagtui.api import AdminClient
 from flagtui.config import Profile
 from flagtui.tui.app import FlagtuiApp
-from flagtui.tui.format import Clock
+from flagtui.tui.format import Clock, Ink
 from flagtui.tui.triage_view import TimeWindow
 
 MakeApp = Callable[..., FlagtuiApp]
@@ -33,6 +33,7 @@ def utc_clock() -> Iterator[None]:
     TimeWindow.chosen = None
     yield
     Clock.utc = False
+    Ink.plain = False  # set by each app (NO_COLOR, an ansi theme)
     TimeWindow.chosen = None
     if os.environ.get("TZ") != "UTC":
         os.environ["TZ"] = "UTC"

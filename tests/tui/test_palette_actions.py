@@ -41,6 +41,17 @@ WORDS = {
     "switch profile": "Switch profile…",
 }
 
+# Issue 23, item 6: the words of someone on call, and the view each must find.
+ON_CALL_WORDS = {
+    "failed": "Failed deliveries",
+    "failures": "Failed deliveries",
+    "alert": "Failed deliveries",
+    "webhook": "Integrations and their deliveries",
+    "deliveries": "Integrations and their deliveries",
+    "integration": "Integrations and their deliveries",
+    "who changed": "Search events",
+}
+
 
 async def type_text(pilot: Any, text: str) -> None:
     await pilot.press(*("space" if c == " " else c for c in text))
@@ -93,6 +104,28 @@ async def test_the_palette_finds_each_action_by_its_words(make_app, area) -> Non
         await pilot.press("escape")
         await settle(app, pilot)
         assert not isinstance(app.screen, CommandPalette)
+
+
+async def test_the_palette_speaks_on_call(make_app) -> None:
+    """Each word finds its view in one open palette; picking it opens the area (read-only
+    profiles too: nothing here writes)."""
+    app = make_app(read_only=True)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("ctrl+p")
+        await settle(app, pilot)
+        query = app.screen.query_one(Input)
+        for word, title in ON_CALL_WORDS.items():
+            query.value = word
+            await settle(app, pilot)
+            shown = screen_text(app)
+            assert title in shown, f"{word!r} did not find {title!r}:\n{shown}"
+        await pilot.press("escape")
+        await settle(app, pilot)
+        await run_from_palette(app, pilot, "alert", "Failed deliveries")
+        assert app.screen.AREA == "failures"
+        await run_from_palette(app, pilot, "webhook", "Integrations and their deliveries")
+        assert app.screen.AREA == "integrations"
 
 
 async def test_a_read_only_profile_is_offered_no_write_action(make_app) -> None:

@@ -129,6 +129,11 @@ class IOScreenMixin:
     def redraw_times(self) -> None:
         """Screens that show times draw them again from what they hold (no request)."""
 
+    def restyle(self) -> None:
+        """Alarms are drawn another way (format.Ink, as the theme changed): drawn again from
+        what the screen holds, as times are."""
+        self.redraw_times()
+
     def on_screen_resume(self) -> None:
         if self._times_utc != Clock.utc:
             self.times_changed()

@@ -18,7 +18,7 @@ from textual.binding import Binding
 from textual.timer import Timer
 from textual.widgets import DataTable, Input
 
-from flagtui.triage.records import Failure, FailureGroup, FailureWindow, IntegrationRef
+from flagtui.triage.records import Failure, FailureGroup, FailureWindow, IntegrationRef, labels
 from flagtui.triage.source import FailureSource
 from flagtui.tui.format import ago
 from flagtui.tui.reads import read
@@ -43,17 +43,21 @@ from flagtui.tui.widgets.text import PlainStatic
 FOLLOW_S = 5.0  # a read this often while following
 NEW_FOR_S = 4.0  # how long rows new since the last read stay marked
 AGES_EVERY_S = 30.0  # "4 min ago" drawn again, without a read
+# Names before details: the flexible details or error column gives way first (down to its
+# floor); an integration's name is cut only past this or when that is not enough, and then
+# keeps its first half and its end (the provider).
+MAX_NAME = 56
 LIST_COLUMNS = [
     Column("new", ""),
     Column("age", "When"),
-    Column("integration", "Integration", max=32, min=14, middle=True),
+    Column("integration", "Integration", max=MAX_NAME, min=14, middle=True, head=None),
     Column("state", "State"),
     Column("origin", "From"),
     Column("details", "Details", flex=True),
 ]
 GROUP_COLUMNS = [
     Column("new", ""),
-    Column("integration", "Integration", max=22, min=14, middle=True),
+    Column("integration", "Integration", max=MAX_NAME, min=14, middle=True, head=None),
     Column("count", "Count"),
     Column("first", "First seen"),
     Column("last", "Last seen"),
@@ -194,22 +198,28 @@ class FailuresScreen(IntegrationSwitchScreen):
         answer = self.answer
         if answer is None:
             return
-        now, fresh = now_utc(), self.marked()
+        now, fresh, names = now_utc(), self.marked(), self.names
         rows: list[Row]
         if self.grouped:
             rows = [
-                (group_key(g), group_cells(g, now, group_key(g) in fresh)) for g in answer.groups
+                (group_key(g), group_cells(g, now, group_key(g) in fresh, names))
+                for g in answer.groups
             ]
             self.table.set_rows(rows, answer.groups)
         else:
             rows = [
-                (failure_key(f), failure_cells(f, now, failure_key(f) in fresh))
+                (failure_key(f), failure_cells(f, now, failure_key(f) in fresh, names))
                 for f in answer.failures
             ]
             self.table.set_rows(rows, answer.failures)
         self.query_one("#failures-source", PlainStatic).update(source_line(answer))
         self._tick()
         self.show_preview()
+
+    @property
+    def names(self) -> dict[int, str]:
+        """The integrations' labels, told apart (an id where two read the same)."""
+        return labels(self.answer.integrations) if self.answer is not None else {}
 
     def status(self) -> str:
         answer = self.answer
@@ -269,9 +279,9 @@ class FailuresScreen(IntegrationSwitchScreen):
         preview = self.query_one("#failure-preview", PlainStatic)
         now, width = now_utc(), preview.content_region.width or 78
         if isinstance(record, FailureGroup):
-            text = group_preview(record, now, width)
+            text = group_preview(record, now, width, self.names)
         else:
-            text = failure_preview(record, now, width)
+            text = failure_preview(record, now, width, self.names)
         preview.update(text)
 
     def switch_target(self) -> IntegrationRef | None:
@@ -347,7 +357,8 @@ class FailuresScreen(IntegrationSwitchScreen):
         if isinstance(record, FailureGroup):
             self.app.push_screen(FailureGroupScreen(record))
         elif record is not None:
-            self.app.push_screen(FailureDetailScreen(record.delivery, record.integration.label))
+            label = self.names.get(record.integration.id, record.integration.label)
+            self.app.push_screen(FailureDetailScreen(record.delivery, label))
 
     def action_open_flag(self) -> None:
         record = self.table.selected_record

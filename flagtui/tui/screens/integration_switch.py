@@ -32,11 +32,12 @@ def switch_question(ref: IntegrationRef, enable: bool) -> tuple[str, str]:
     if enable:
         return f"Enable {ref.label}?", (
             f"{ref.label} will be enabled: Unleash sends it the events it subscribes to again"
-            " (not the ones that happened while it was disabled)."
+            f" (not the ones that happened while it was disabled). Its id: {ref.id}."
         )
     return f"Disable {ref.label}?", (
         f"{ref.label} will be disabled: Unleash stops sending it events until it is enabled"
         " again. Its configuration and the deliveries the server still has are kept."
+        f" Its id: {ref.id}."
     )
 
 

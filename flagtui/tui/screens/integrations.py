@@ -17,9 +17,9 @@ from textual.widgets import DataTable, Input, Static
 
 from flagtui.api.models import Addon, AddonList
 from flagtui.masking import masked, sensitive_names
-from flagtui.triage.records import IntegrationRef
+from flagtui.triage.records import IntegrationRef, labels
 from flagtui.triage.source import FailureSource
-from flagtui.tui.format import ago, moment, yes_no
+from flagtui.tui.format import ago, ink, moment, yes_no
 from flagtui.tui.reads import read
 from flagtui.tui.screens.deliveries import DeliveriesScreen
 from flagtui.tui.screens.integration_switch import IntegrationSwitchScreen, switch_binding
@@ -35,7 +35,7 @@ from flagtui.tui.widgets.text import PlainStatic
 HOUR = timedelta(hours=1)
 BUCKETS = 16  # the sparkline's width: one block per sixteenth of the window
 COLUMNS = [
-    Column("integration", "Integration", flex=True),
+    Column("integration", "Integration", flex=True, middle=True, head=None),
     Column("enabled", "On"),
     Column("events", "Events"),
     Column("failures", "Fails"),
@@ -47,7 +47,7 @@ def failure_cell(count: int | None) -> Text:
     """The integration's failures in the window ("…" while they are counted)."""
     if count is None:
         return Text("…", style="dim")
-    return Text(str(count), style="bold red" if count else "green")
+    return Text(str(count), style=ink("bold red", "bold") if count else ink("green", ""))
 
 
 def addon_text(addon: Addon, sensitive: set[str]) -> Text:
@@ -122,13 +122,14 @@ class IntegrationsScreen(IntegrationSwitchScreen):
             return
         counted = self.counted is not None and self.counted[0] == self.window
         rows: list[Row] = []
+        names = labels(IntegrationRef.of(addon) for addon in self.addons.addons)
         for addon in self.addons.addons:
             counts = self.counts.get(addon.id) if counted else None
             rows.append(
                 (
                     str(addon.id),
                     [
-                        IntegrationRef.of(addon).label,
+                        names[addon.id],
                         Text(yes_no(addon.enabled), style="" if addon.enabled else "dim"),
                         str(len(addon.events or [])),
                         failure_cell(None if counts is None else sum(counts)),
@@ -173,6 +174,9 @@ class IntegrationsScreen(IntegrationSwitchScreen):
     def switch_target(self) -> IntegrationRef | None:
         addon = self.selected
         return None if addon is None else IntegrationRef.of(addon)
+
+    def redraw_times(self) -> None:
+        self.show()
 
     def reload(self) -> None:
         self.load()

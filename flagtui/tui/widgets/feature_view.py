@@ -16,7 +16,7 @@ from rich.text import Text
 from textual.containers import Vertical
 
 from flagtui.api.models import Constraint, Feature, Strategy, Variant
-from flagtui.tui.format import put, when, yes_no
+from flagtui.tui.format import enabled_mark, put, when, yes_no
 from flagtui.tui.widgets.text import PlainStatic
 
 NOT_IN_ROW = "strategies, variants, tags and dependencies"
@@ -94,7 +94,7 @@ def head_parts(f: Feature) -> dict[str, Text]:
     environments = Text()  # a Text's own style would be every later word's too
     put(environments, "\nEnvironments", style="bold underline")
     for env in f.environments or []:
-        mark, style = ("✓", "green") if env.enabled else ("✗", "red")
+        mark, style = enabled_mark(env.enabled)
         kind = f" ({env.type})" if env.type else ""
         put(environments, "\n  ")
         put(environments, mark, style=style)

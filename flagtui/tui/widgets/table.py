@@ -3,7 +3,8 @@
 It holds the record behind each row (`selected_record`), and it sizes its columns itself from
 what they hold, on every change and on every resize: each column as wide as its widest cell (up
 to its `max`), the one `flex` column the width the others leave. No screen does column
-arithmetic, and no order of rendering can leave a column at its header's width.
+arithmetic, and no order of rendering can leave a column at its header's width. A `middle`
+column's cuts never make two different values read alike where the width allows otherwise.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from textual.widgets.data_table import Row as TableRow
 from textual.widgets.data_table import RowKey
 
 from flagtui.tui.format import clean, safe_text
+from flagtui.tui.widgets.clipping import clip_column
 
 Cell = str | Text
 Row = tuple[str, Sequence[Cell]]
@@ -48,7 +50,12 @@ class Column:
     flex: bool = False
     """Takes the width the other columns leave (one per table; without one, none stretches)."""
     middle: bool = False
-    """Clipped in the middle: `feature-…ment-enabled` keeps both ends."""
+    """Clipped in the middle: `feature-…ment-enabled` keeps both ends; where values would then
+    read alike (`perf2-ho…ort (webhook)` for `perf2-hook-1 dead port (webhook)` and `-2`), the
+    cut moves past where they differ (`perf2-hook-1…(webhook)`)."""
+    head: int | None = 8
+    """How many characters a middle cut keeps at the start: at most half the width; None:
+    half (a name's words, and its end)."""
     min: int | None = None
     """The narrowest it gets when space is short (default: its header's width, MIN_FLEX for the
     flexible column)."""
@@ -72,20 +79,6 @@ def _text(cell: Cell) -> Text:
 def _shown(cell: object) -> object:
     """What a cell shows, as a cache key (Rich's Text is not hashable)."""
     return (cell.plain, tuple(cell.spans), cell.style) if isinstance(cell, Text) else cell
-
-
-def _clip(text: Text, width: int, *, middle: bool) -> Text:
-    if text.cell_len <= width:
-        return text
-    if middle and width > 2:
-        head = min(8, width // 2)
-        tail = text[len(text) - (width - head - 1) :]
-        text = Text.assemble(text[:head], "…", tail, no_wrap=True, end="")
-        if text.cell_len <= width:
-            return text
-    clipped = text.copy()
-    clipped.truncate(max(1, width), overflow="ellipsis")
-    return clipped
 
 
 class ResourceTable(DataTable[Cell], Generic[R]):
@@ -189,9 +182,16 @@ class ResourceTable(DataTable[Cell], Generic[R]):
         widths[flex] = max(self.specs[flex].floor, min(widths[flex], left))
         return widths
 
-    def _clipped(self, cells: list[Text], widths: list[int]) -> list[Text]:
-        specs = zip(cells, widths, self.specs, strict=True)
-        return [_clip(cell, width, middle=spec.middle) for cell, width, spec in specs]
+    def _clipped(self, rows: Prepared, widths: list[int]) -> Prepared:
+        """The rows' cells cut to their columns' widths, each column as a whole (a `middle`
+        column keeps its values apart)."""
+        columns = [
+            clip_column(
+                [cells[index] for _, cells in rows], width, middle=spec.middle, head=spec.head
+            )
+            for index, (width, spec) in enumerate(zip(widths, self.specs, strict=True))
+        ]
+        return [(key, list(cells)) for (key, _), *cells in zip(rows, *columns, strict=True)]
 
     def _show(self) -> None:
         if not self.is_mounted:
@@ -203,19 +203,22 @@ class ResourceTable(DataTable[Cell], Generic[R]):
             _, widths, rows = fitted
         else:
             widths = self._fit(self._all)
-            rows = [
-                (key, self._clipped(cells, widths))
-                for key, cells in self._all
-                if not needle
-                or needle in key.lower()
-                or any(needle in c.plain.lower() for c in cells)
-            ]
+            rows = self._clipped(
+                [
+                    (key, cells)
+                    for key, cells in self._all
+                    if not needle
+                    or needle in key.lower()
+                    or any(needle in c.plain.lower() for c in cells)
+                ],
+                widths,
+            )
             self._fitted[memo] = self._all, widths, rows
         current = [row.key.value for row in self.ordered_rows]
         if widths == self._widths and current == [key for key, _ in rows]:
             for key, cells in rows:
                 for spec, old, new in zip(self.specs, self.get_row(key), cells, strict=True):
-                    if old != new:
+                    if _shown(old) != _shown(new):  # Text equality ignores its style
                         self.update_cell(key, spec.key, new)
             self._shown = {key: tuple(map(_shown, cells)) for key, cells in rows}
             return
