@@ -14,6 +14,7 @@ from gateway import Gateway, gateway_page
 from real_webhook import retire_webhook
 
 from flagtui.cli import main
+from flagtui.masking import MASK
 
 pytestmark = pytest.mark.unleash
 
@@ -163,7 +164,7 @@ def test_integration_disable_and_enable(run, http, webhook):
     assert code == 0, err
     shown = json.loads(out)
     assert shown["enabled"] is False
-    assert shown["parameters"]["url"] == "*****"  # the answer's stored secret is not printed
+    assert shown["parameters"]["url"] == MASK  # the answer's stored secret is not printed
     after = addon(http, webhook)
     assert after == {**before, "enabled": False}
     code, _, err = run("integration", "enable", str(webhook))

@@ -71,10 +71,11 @@ async def test_a_second_switch_while_one_is_in_flight_is_refused(
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await settle(app, pilot)
         name = highlighted(app)
-        fault.delay_answers = 1.5
+        fault.answers_released.clear()
         await switch(app, pilot, "staging")
         await switch(app, pilot, "qa")
         assert "not sent again" in toast_text(app)
+        fault.answers_released.set()
         await settle(app, pilot)
     sent = fault.count("POST", f"/features/{name}/environments/staging/") + fault.count(
         "POST", f"/features/{name}/environments/qa/"

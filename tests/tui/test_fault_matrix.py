@@ -12,6 +12,7 @@ import asyncio
 import json
 import socket
 import ssl
+import threading
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -58,6 +59,10 @@ class FaultApp:
         self.requests: list[tuple[str, str]] = []
         self.rules: list[Rule] = []
         self.delay_answers = 0.0
+        # Cleared: every answer waits until it is set again (the server's thread waits, not the
+        # test's loop), so "while a write is in flight" holds however slow the machine is.
+        self.answers_released = threading.Event()
+        self.answers_released.set()
 
     def fail(self, method: str, path: str, respond: Responder, times: int | None = None) -> None:
         self.rules.append(Rule(method, path, respond, times))
@@ -84,6 +89,8 @@ class FaultApp:
             # The sandbox has done its work (a write is applied); only the answer is late.
             if message["type"] == "http.response.start" and delay:
                 await asyncio.sleep(delay)
+            if message["type"] == "http.response.start" and not self.answers_released.is_set():
+                await asyncio.to_thread(self.answers_released.wait, 60)
             await send(message)
 
         await self.inner(scope, receive, late_send)
