@@ -26,8 +26,13 @@ def _v1_tables(conn: Connection) -> None:
     schema.deliveries_by_time.create(conn, checkfirst=True)
 
 
+def _v2_collections(conn: Connection) -> None:
+    schema.collections.create(conn, checkfirst=True)
+
+
 MIGRATIONS: list[tuple[int, Callable[[Connection], None]]] = [
     (1, _v1_tables),
+    (2, _v2_collections),
 ]
 LATEST = MIGRATIONS[-1][0]
 
