@@ -95,6 +95,7 @@ class ArchiveSource:
             covers_since=oldest,
             total=total,
             collected_until=until,
+            as_of=until,
         )
 
     def _grouped(self, since: datetime | None) -> FailureWindow:
@@ -116,6 +117,7 @@ class ArchiveSource:
             covers_since=oldest,
             total=total,
             collected_until=until,
+            as_of=until,
         )
 
     def _not_stored(self, failures: list[Failure]) -> list[Failure]:
@@ -153,6 +155,7 @@ class ArchiveSource:
         added = await asyncio.to_thread(self._not_stored, live.failures)
         window.live_added = len(added)
         window.total += len(added)
+        window.as_of = live.as_of
         return added
 
     def _histogram(self, since: datetime, until: datetime, buckets: int) -> dict[int, list[int]]:

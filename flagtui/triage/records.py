@@ -85,3 +85,6 @@ class FailureWindow:
     unchecked: str | None = None
     # Failures read from the live server that the archive did not hold (merged in).
     live_added: int = 0
+    # Up to when the answer is known: the live read's start, or the archive's last complete
+    # collection when the live server was not read (None: never collected, nor read).
+    as_of: datetime | None = None
