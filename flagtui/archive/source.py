@@ -27,7 +27,7 @@ from flagtui.archive.location import default_archive_path, sqlite_url
 from flagtui.config import Profile
 from flagtui.triage.merge import delivery_key, merge_groups, newest_first
 from flagtui.triage.records import Failure, FailureWindow, Origin
-from flagtui.triage.source import PAGE, FailureSource, LiveSource
+from flagtui.triage.source import PAGE, FailureSource, LiveSource, count_in_buckets
 
 if TYPE_CHECKING:
     from flagtui.archive.store import Archive
@@ -188,8 +188,17 @@ class ArchiveSource:
     async def histogram(
         self, since: datetime, until: datetime, buckets: int
     ) -> dict[int, list[int]]:
-        """Integration id → failure counts per equal bucket of [since, until), oldest first."""
-        return await asyncio.to_thread(self._histogram, since, until, buckets)
+        """Integration id → failure counts per equal bucket of [since, until), oldest first;
+        an old archive's counts include the live server's failures it lacks."""
+        counts = await asyncio.to_thread(self._histogram, since, until, buckets)
+        if self.live is None:
+            return counts
+        freshness = await asyncio.to_thread(self._window, since, None, None, 0)
+        added = await self._live_only(freshness, since, None, None)
+        for integration_id, more in count_in_buckets([], added, since, until, buckets).items():
+            held = counts.get(integration_id, [0] * buckets)
+            counts[integration_id] = [a + b for a, b in zip(held, more, strict=True)]
+        return counts
 
 
 def archive_url(profile: Profile) -> str | None:

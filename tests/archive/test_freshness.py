@@ -19,6 +19,7 @@ from flagtui.archive.engine import create_archive_engine
 from flagtui.archive.migrations import LATEST
 from flagtui.archive.source import ArchiveSource
 from flagtui.archive.store import Archive
+from flagtui.triage.source import LiveSource
 
 from .conftest import patch_many
 from .test_collector import server_ids, stored_ids
@@ -95,3 +96,22 @@ async def test_a_delivery_dropped_mid_walk_does_not_make_the_walk_skip_one(sandb
     assert transport.dropped
     stored = {key for key in stored_ids(archive) if key[0] == 5}
     assert stored == before  # the dropped one was read before it went; none skipped
+
+
+async def test_an_old_archives_sparklines_count_the_live_failures_it_lacks(
+    sandbox, admin_client, archive
+):
+    stale = THEN - timedelta(days=1)
+    await Collector(admin_client, archive, log=lambda _: None, clock=lambda: stale).poll()
+    patch_many(sandbox, 2, "after the collector stopped")  # integration 5 fails both
+    now = datetime.now(UTC)
+    url = str(archive.engine.url.render_as_string(False))
+    alone = ArchiveSource(url, sandbox.url)
+    checked = ArchiveSource(url, sandbox.url, LiveSource(admin_client))
+    try:
+        span = (now - timedelta(hours=1), now + timedelta(minutes=1), 6)
+        assert sum((await alone.histogram(*span)).get(5, [])) == 0
+        assert sum((await checked.histogram(*span))[5]) == 2
+    finally:
+        alone.close()
+        checked.close()
