@@ -1,12 +1,20 @@
 """The collector: reads every integration's deliveries from the server into the archive.
 
 A poll lists the integrations (marking those gone from the server as deleted), then walks each
-integration's deliveries newest first, 100 a page, until it meets one already stored. A walk
+integration's deliveries newest first, 100 a page, until it meets one already stored. Pages are
+joined by the delivery id, not the offset alone: each page is asked to start at the last one
+seen (one row of overlap) and only older ids are taken, so a delivery the server drops from the
+part already read (which moves every later row up) cannot make the walk skip one; such a page
+is read again from further back. A walk
 that reaches the end of what the server kept without meeting one means deliveries may have
 been forgotten in between (real Unleash keeps about the newest 100 of the last 2 hours across
 all integrations): it is recorded as a gap, from the newest stored to the oldest seen. A walk's
 deliveries and its gap are stored in one transaction, so whatever another collector on the same
 archive reads as "newest stored" has everything newer than the previous one behind it.
+
+Each poll records up to when it read (its start): per integration whose walk finished, and for
+the server when every walk did. Readers say it ("collected until …") and read the live server
+too when it is old.
 """
 
 from __future__ import annotations
@@ -15,6 +23,7 @@ import asyncio
 import contextlib
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, TypeVar
 
 from flagtui.api import AdminClient, errors
@@ -49,30 +58,41 @@ class Collector:
         *,
         log: Callable[[str], None] = print,
         read_token: Callable[[], str] | None = None,
+        clock: Callable[[], datetime] = utc_now,
     ) -> None:
         self.client = client
         self.archive = archive
         self.log = log
         self.read_token = read_token
+        self.clock = clock
         self.state = "starting"
 
     async def poll(self) -> PollResult:
+        started = self.clock()
         if self.client.server is None or self.state != "collecting":
             await self.client.connect()
         addons = (await self.client.list_addons()).addons
         refs = [IntegrationRef.of(a) for a in addons]
-        await asyncio.to_thread(self.archive.sync_integrations, refs, utc_now())
+        await asyncio.to_thread(self.archive.sync_integrations, refs, self.clock())
         gate = asyncio.Semaphore(CONCURRENT_WALKS)
         result = PollResult(integrations=len(refs))
+        complete: list[int] = []
 
         async def walk(integration_id: int) -> None:
             async with gate:
                 stored, gap = await self._walk(integration_id)
             result.stored += stored
+            complete.append(integration_id)
             if gap is not None:
                 result.gaps.append(gap)
 
-        await asyncio.gather(*(walk(r.id) for r in refs))
+        try:
+            await asyncio.gather(*(walk(r.id) for r in refs))
+        finally:
+            whole = len(complete) == len(refs)
+            await asyncio.to_thread(
+                self.archive.record_collection, complete, started, whole_server=whole
+            )
         return result
 
     async def _walk(self, integration_id: int) -> tuple[int, Gap | None]:
@@ -84,18 +104,25 @@ class Collector:
             page = await self.client.list_integration_events(
                 integration_id, limit=SERVER_PAGE, offset=offset
             )
+            if seen and offset and (not page or _number(page[0]) < _number(seen[-1])):
+                # The page starts past the last delivery seen: rows above it were dropped and
+                # the rest moved up. Read again from further back.
+                offset = max(0, offset - SERVER_PAGE + 1)
+                continue
             for delivery in page:
+                if seen and _number(delivery) >= _number(seen[-1]):
+                    continue  # the overlap, or rows that arrived since (the next poll's)
                 if newest is not None and _number(delivery) <= newest[0]:
                     met = True
                     break
                 seen.append(delivery)
             if len(page) < SERVER_PAGE:
                 break
-            offset += SERVER_PAGE
+            offset += len(page) - 1  # the next page starts at this one's last row
         gap = None
         if newest is not None and seen and not met:
             gap = Gap(integration_id, newest[1], aware(seen[-1].created_at))
-        stored = await asyncio.to_thread(self.archive.store, seen, gap, now=utc_now())
+        stored = await asyncio.to_thread(self.archive.store, seen, gap, now=self.clock())
         return stored, gap
 
     def _became(self, state: str, line: str) -> None:

@@ -74,9 +74,14 @@ def _v2_mask_stored_deliveries(conn: Connection) -> None:
         last = (rows[-1].server, rows[-1].integration_id, rows[-1].delivery_id)
 
 
+def _v3_collections(conn: Connection) -> None:
+    schema.collections.create(conn, checkfirst=True)
+
+
 MIGRATIONS: list[tuple[int, Callable[[Connection], None]]] = [
     (1, _v1_tables),
     (2, _v2_mask_stored_deliveries),
+    (3, _v3_collections),
 ]
 LATEST = MIGRATIONS[-1][0]
 

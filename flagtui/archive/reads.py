@@ -178,6 +178,30 @@ def oldest_stored(conn: Connection, server: str) -> datetime | None:
     return conn.execute(select(func.min(D.c.created_at)).where(where)).scalar()
 
 
+def stored(conn: Connection, server: str, keys: list[tuple[int, int]]) -> set[tuple[int, int]]:
+    """Which of these (integration id, delivery id) the archive holds."""
+    if not keys:
+        return set()
+    ids = sorted({delivery_id for _, delivery_id in keys})
+    rows = conn.execute(
+        select(D.c.integration_id, D.c.delivery_id).where(
+            D.c.server == server, D.c.delivery_id.in_(ids)
+        )
+    ).all()
+    return {(int(i), int(d)) for i, d in rows} & set(keys)
+
+
+def collected_until(conn: Connection, server: str, integration_id: int | None) -> datetime | None:
+    """Up to when a collector read the server completely (or one integration, when named)."""
+    table = schema.collections
+    which = schema.WHOLE_SERVER if integration_id is None else integration_id
+    return conn.execute(
+        select(table.c.collected_until).where(
+            table.c.server == server, table.c.integration_id == which
+        )
+    ).scalar()
+
+
 def histogram(
     conn: Connection, server: str, since: datetime, until: datetime, buckets: int
 ) -> dict[int, list[int]]:

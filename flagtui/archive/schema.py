@@ -94,6 +94,18 @@ gaps = Table(
     Column("recorded_at", UtcDateTime, nullable=False),
 )
 
+# When a collector last read the server (`integration_id` WHOLE_SERVER: every integration of
+# one poll) or one integration completely: everything created before `collected_until` that the
+# server still held then is in the archive. Added by migration 2.
+WHOLE_SERVER = 0  # Unleash numbers integrations from 1
+collections = Table(
+    "collections",
+    metadata,
+    Column("server", String(512), primary_key=True),
+    Column("integration_id", BigInteger, primary_key=True, autoincrement=False),
+    Column("collected_until", UtcDateTime, nullable=False),
+)
+
 # Failures only, in the one spelling both the index and the queries use: SQLite uses a partial
 # index only when the query's WHERE holds its predicate term for term ("failed = 1"), and
 # `true()` is written inline (1 or true), never as a bound parameter.

@@ -1,6 +1,12 @@
 """`ArchiveSource`: the failures view and `flagtui failures` reading the archive; and
 `failure_source`, which picks the archive when there is one and the live server otherwise.
 
+Every answer carries the archive's freshness (`collected_until`: when a collector last read the
+server completely). When that is older than a few collection intervals (`STALE_AFTER`), or no
+collector ever read this server, the live server is read too and what the archive lacks is
+merged in (one row per delivery, each with its origin); when the server cannot be read either,
+the answer says it is incomplete rather than passing for "nothing failed".
+
 The database calls are synchronous; each async method runs them in a worker thread
 (`asyncio.to_thread`) so the TUI's event loop never waits on the disk or the network. The
 database layer (SQLAlchemy) is imported there too, at the first read: choosing a source, and
@@ -12,17 +18,23 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Callable, Sequence
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from flagtui.api import AdminClient
+from flagtui.api.errors import FlagtuiError
 from flagtui.archive.location import default_archive_path, sqlite_url
 from flagtui.config import Profile
-from flagtui.triage.records import FailureWindow, Origin
-from flagtui.triage.source import PAGE, FailureSource, LiveSource
+from flagtui.triage.merge import delivery_key, merge_groups, newest_first
+from flagtui.triage.records import Failure, FailureWindow, Origin
+from flagtui.triage.source import PAGE, FailureSource, LiveSource, count_in_buckets
 
 if TYPE_CHECKING:
     from flagtui.archive.store import Archive
+
+# An archive older than this is completed from the live server: three polls of `flagtui
+# collect` at its default 30 s interval, so one slow or failed poll does not count.
+STALE_AFTER = timedelta(seconds=90)
 
 
 class ArchiveSource:
@@ -32,9 +44,19 @@ class ArchiveSource:
 
     origin: Origin = "archive"
 
-    def __init__(self, archive_url: str, server_url: str) -> None:
+    def __init__(
+        self,
+        archive_url: str,
+        server_url: str,
+        live: LiveSource | None = None,
+        *,
+        clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+    ) -> None:
+        """`live`: the server, read when the archive is old (None: never read)."""
         self.archive_url = archive_url
         self.server_url = server_url
+        self.live = live
+        self.clock = clock
         self._archive: Archive | None = None
         self._opening = threading.Lock()
 
@@ -66,6 +88,7 @@ class ArchiveSource:
             gaps = reads.gaps(conn, server, since, integration_id)
             oldest = reads.oldest_stored(conn, server)
             unreadable = reads.unreadable_times(conn, server) + skipped
+            until = reads.collected_until(conn, server, integration_id)
         return FailureWindow(
             "archive",
             since,
@@ -75,6 +98,8 @@ class ArchiveSource:
             covers_since=oldest,
             total=total,
             unreadable=unreadable,
+            collected_until=until,
+            as_of=until,
         )
 
     def _grouped(self, since: datetime | None) -> FailureWindow:
@@ -87,6 +112,7 @@ class ArchiveSource:
             gaps = reads.gaps(conn, server, since, None)
             oldest = reads.oldest_stored(conn, server)
             unreadable = reads.unreadable_times(conn, server)
+            until = reads.collected_until(conn, server, None)
         return FailureWindow(
             "archive",
             since,
@@ -96,7 +122,47 @@ class ArchiveSource:
             covers_since=oldest,
             total=total,
             unreadable=unreadable,
+            collected_until=until,
+            as_of=until,
         )
+
+    def _not_stored(self, failures: list[Failure]) -> list[Failure]:
+        from flagtui.archive import reads
+
+        keys = [(f.integration.id, int(f.delivery.id)) for f in failures if f.delivery.id.isdigit()]
+        with self.archive.reading() as conn:
+            held = {(i, str(d)) for i, d in reads.stored(conn, self.archive.server, keys)}
+        return [f for f in failures if delivery_key(f) not in held]
+
+    def is_stale(self, window: FailureWindow) -> bool:
+        until = window.collected_until
+        return until is None or self.clock() - until > STALE_AFTER
+
+    async def _live_only(
+        self,
+        window: FailureWindow,
+        since: datetime | None,
+        integration_id: int | None,
+        key: str | None,
+    ) -> list[Failure]:
+        """The live server's failures of the window that the archive lacks, when the archive
+        is old; the window is marked incomplete when the server cannot be read."""
+        if self.live is None or not self.is_stale(window):
+            return []
+        try:
+            live = await self.live.window(
+                since, integration_id=integration_id, key=key, limit=10**9
+            )
+        except FlagtuiError as exc:
+            window.complete, window.unchecked = False, str(exc)
+            return []
+        known = {ref.id for ref in window.integrations}
+        window.integrations += [ref for ref in live.integrations if ref.id not in known]
+        added = await asyncio.to_thread(self._not_stored, live.failures)
+        window.live_added = len(added)
+        window.total += len(added)
+        window.as_of = live.as_of
+        return added
 
     def _histogram(self, since: datetime, until: datetime, buckets: int) -> dict[int, list[int]]:
         from flagtui.archive import reads
@@ -112,16 +178,33 @@ class ArchiveSource:
         key: str | None = None,
         limit: int = PAGE,
     ) -> FailureWindow:
-        return await asyncio.to_thread(self._window, since, integration_id, key, limit)
+        window = await asyncio.to_thread(self._window, since, integration_id, key, limit)
+        added = await self._live_only(window, since, integration_id, key)
+        if added:
+            window.failures = newest_first([*window.failures, *added])[:limit]
+        return window
 
     async def grouped(self, since: datetime | None) -> FailureWindow:
-        return await asyncio.to_thread(self._grouped, since)
+        window = await asyncio.to_thread(self._grouped, since)
+        added = await self._live_only(window, since, None, None)
+        if added:
+            window.groups = merge_groups(window.groups, added)
+        return window
 
     async def histogram(
         self, since: datetime, until: datetime, buckets: int
     ) -> dict[int, list[int]]:
-        """Integration id → failure counts per equal bucket of [since, until), oldest first."""
-        return await asyncio.to_thread(self._histogram, since, until, buckets)
+        """Integration id → failure counts per equal bucket of [since, until), oldest first;
+        an old archive's counts include the live server's failures it lacks."""
+        counts = await asyncio.to_thread(self._histogram, since, until, buckets)
+        if self.live is None:
+            return counts
+        freshness = await asyncio.to_thread(self._window, since, None, None, 0)
+        added = await self._live_only(freshness, since, None, None)
+        for integration_id, more in count_in_buckets([], added, since, until, buckets).items():
+            held = counts.get(integration_id, [0] * buckets)
+            counts[integration_id] = [a + b for a, b in zip(held, more, strict=True)]
+        return counts
 
 
 def archive_url(profile: Profile) -> str | None:
@@ -143,9 +226,10 @@ def failure_source(
     known_ids: Sequence[int] = (),
     on_listed: Callable[[list[int]], None] | None = None,
 ) -> FailureSource:
-    """The archive when the profile has one (or its default file exists), else the server
-    (`known_ids` and `on_listed`: see `LiveSource`)."""
+    """The archive when the profile has one (or its default file exists), completed from the
+    server when it is old; else the server (`known_ids` and `on_listed`: see `LiveSource`)."""
     url = archive_url(profile)
+    live = LiveSource(client, known_ids, on_listed)
     if url is None:
-        return LiveSource(client, known_ids, on_listed)
-    return ArchiveSource(url, profile.url)
+        return live
+    return ArchiveSource(url, profile.url, live)

@@ -155,6 +155,28 @@ class Archive:
             ).first()
         return (int(row[0]), row[1]) if row else None
 
+    def record_collection(
+        self, integration_ids: Sequence[int], until: datetime, *, whole_server: bool
+    ) -> None:
+        """Each integration named (and the server, when a poll read every one) was read
+        completely up to `until`. A time never moves back: a slower collector on the same
+        archive finishing later with an older `until` leaves the newer one."""
+        table = schema.collections
+        ids = [*integration_ids, *([schema.WHOLE_SERVER] if whole_server else [])]
+        if not ids:
+            return
+        rows = [{"server": self.server, "integration_id": i, "collected_until": until} for i in ids]
+        with self.engine.begin() as conn:
+            statement = _insert(conn, table)
+            conn.execute(
+                statement.on_conflict_do_update(
+                    index_elements=[table.c.server, table.c.integration_id],
+                    set_={"collected_until": statement.excluded.collected_until},
+                    where=table.c.collected_until < statement.excluded.collected_until,
+                ),
+                rows,
+            )
+
     def store(
         self, deliveries: Iterable[IntegrationEvent], gap: Gap | None = None, *, now: datetime
     ) -> int:

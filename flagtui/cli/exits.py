@@ -23,6 +23,7 @@ NOT_FOUND = 4
 NOT_SUPPORTED = 5
 UNREACHABLE = 6
 OUTCOME_UNKNOWN = 7
+INCOMPLETE = 8
 
 EXIT_CODES_HELP = """exit codes:
   0  success
@@ -38,6 +39,8 @@ EXIT_CODES_HELP = """exit codes:
   7  a write's outcome is unknown: sent, then no answer that proves it (a timeout, a
      broken connection, a gateway's 502/503/504, a success with an unexpected body):
      re-read before sending it again
+  8  the answer is incomplete (with --fail-on-failures, none found): the delivery archive
+     is old or never collected this server, and the server could not be read
   130/143  interrupted (Ctrl-C, SIGTERM)"""
 
 

@@ -1,11 +1,20 @@
 """`flagtui failures`: deliveries that did not fully succeed, across integrations, newest first.
 
 Read from the delivery archive when there is one (the profile's `archive_url`, or the SQLite
-file `flagtui collect` keeps for this server), said on stderr in table mode; otherwise from the
-server, which keeps only recent deliveries (real Unleash: about 100 of the last 2 hours, plus
-the latest per integration). `--follow` reads again every `--interval` seconds and prints each
-new failure as a JSON line; on an archive it first collects what the server has new, so it
-follows without a collector running (and with one, the archive never holds a row twice). A
+file `flagtui collect` keeps for this server); otherwise from the server, which keeps only
+recent deliveries (real Unleash: about 100 of the last 2 hours, plus the latest per
+integration). Each record says where it was read from (`source`: archive or live).
+
+An archive's answer says up to when it is known, in every format, on stderr (one line, or a
+JSON `answer` object with JSON output): when a collector last read the server, whether the
+live server was read too (an old archive, see `archive.source`), how many failures the window
+holds and how many are shown. A server that cannot be reached while the archive is fresh is
+said once and the archive answers; when the archive is old too, the answer is incomplete and
+`--fail-on-failures` exits INCOMPLETE unless it found failures.
+
+`--follow` prints failures from now (or `--since`) as JSON lines, reading again every
+`--interval` seconds (1 at least); on an archive it first collects what the server has new, so
+it follows without a collector running (and with one, the archive never holds a row twice). A
 read that fails for the server or the network (exit 6 kinds) is said once on stderr and tried
 again; any other error ends it with its exit code.
 """
@@ -15,74 +24,176 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import math
 import sys
+from datetime import UTC, datetime
 from typing import Any
 
 from flagtui.api import AdminClient
-from flagtui.api.models import IntegrationEvent
 from flagtui.archive.source import ArchiveSource, failure_source
-from flagtui.cli.exits import FAILURES_FOUND, OK, UNREACHABLE, UsageError, classify, envelope
+from flagtui.cli.exits import (
+    FAILURES_FOUND,
+    INCOMPLETE,
+    OK,
+    UNREACHABLE,
+    UsageError,
+    classify,
+    envelope,
+)
 from flagtui.cli.output import Printer, record
-from flagtui.cli.reads import shown_deliveries, shown_delivery, since_cutoff
+from flagtui.cli.reads import shown_delivery, since_cutoff
 from flagtui.display import clean
-from flagtui.triage.records import FailureWindow, labels
-from flagtui.triage.source import FailureSource
+from flagtui.triage.records import Failure, FailureWindow, labels
+from flagtui.triage.source import FailureSource, LiveSource
 
+MIN_INTERVAL = 1.0
 # The table (a terminal, the cron mail): integrations by name; JSON and CSV keep the API's fields.
-TABLE_COLUMNS = ("createdAt", "integration", "integrationId", "state", "event.type", "stateDetails")
+TABLE_COLUMNS = (
+    "createdAt",
+    "integration",
+    "integrationId",
+    "source",
+    "state",
+    "event.type",
+    "stateDetails",
+)
 
 
 async def read_failures(
-    source: FailureSource, client: AdminClient, args: argparse.Namespace
-) -> tuple[list[IntegrationEvent], FailureWindow]:
-    since = since_cutoff(args.since)
+    source: FailureSource,
+    client: AdminClient,
+    args: argparse.Namespace,
+    since: datetime | None,
+    *,
+    server_up: bool = True,
+) -> FailureWindow:
     window = await source.window(since, integration_id=args.integration, limit=args.limit)
     known = {ref.id for ref in window.integrations}
-    if args.integration is not None and args.integration not in known:
+    if server_up and args.integration is not None and args.integration not in known:
         # The server's own answer for an unknown id (a 404 on the contract's sandbox).
         await client.list_integration_events(args.integration, limit=1)
-    return [f.delivery for f in window.failures], window
+    return window
+
+
+def sourced(failure: Failure, *, reveal: bool) -> dict[str, Any]:
+    """The delivery as the API sends it (secrets masked unless revealed), with where it was
+    read from."""
+    return record(shown_delivery(failure.delivery, reveal=reveal)) | {"source": failure.origin}
+
+
+def named(window: FailureWindow, *, reveal: bool) -> list[dict[str, Any]]:
+    """The table's rows: each delivery with its integration's label (`Deploy alerts
+    (webhook)`, the id beside two alike), as a person reads it in a mail."""
+    names = labels(window.integrations)
+    return [
+        {"integration": names.get(f.integration.id, f"#{f.integration.id}")}
+        | sourced(f, reveal=reveal)
+        for f in window.failures
+    ]
 
 
 async def failures(client: AdminClient, out: Printer, args: argparse.Namespace) -> int:
     if args.limit < 1:
         raise UsageError(f"--limit: at least 1 (it is {args.limit})")
+    if not (math.isfinite(args.interval) and args.interval >= MIN_INTERVAL):
+        raise UsageError(f"--interval: seconds, {MIN_INTERVAL:g} at least (it is {args.interval})")
+    started = datetime.now(UTC)
     source = failure_source(args.selected_profile, client)
     try:
-        found, window = await read_failures(source, client, args)
-        if isinstance(source, ArchiveSource) and out.format == "table":
-            _say_archive(window)
+        outage = await _connect(client, source)
+        since = since_cutoff(args.since) if args.since else (started if args.follow else None)
+        window = await read_failures(source, client, args, since, server_up=outage is None)
+        if isinstance(source, ArchiveSource):
+            _say_answer(source, window, outage, out, started)
+        elif len(window.failures) < window.total:
+            _say_cut(window, out)
         _say_unreadable(window, as_json=out.is_json)
         if args.follow:
-            return await _follow(source, client, out, args, found)
-        shown = shown_deliveries(found, reveal=args.reveal)
+            return await _follow(source, client, out, args, window, since)
         if out.format == "table":
-            Printer("table", TABLE_COLUMNS).many(_named(shown, window))
+            Printer("table", TABLE_COLUMNS).many(named(window, reveal=args.reveal))
         else:
-            out.many(shown)
-        return FAILURES_FOUND if args.fail_on_failures and found else OK
+            out.many(sourced(f, reveal=args.reveal) for f in window.failures)
+        if args.fail_on_failures and window.total:
+            return FAILURES_FOUND  # the whole window counts, not only the rows shown
+        return INCOMPLETE if args.fail_on_failures and not window.complete else OK
     finally:
         if isinstance(source, ArchiveSource):
             await asyncio.to_thread(source.close)
 
 
-def _named(found: list[IntegrationEvent], window: FailureWindow) -> list[dict[str, Any]]:
-    """The table's rows: each delivery with its integration's label (`Deploy alerts
-    (webhook)`, the id beside two alike), as a person reads it in a mail."""
-    names = labels(window.integrations)
-    return [
-        {"integration": names.get(d.integration_id, f"#{d.integration_id}"), **record(d)}
-        for d in found
-    ]
+async def _connect(client: AdminClient, source: FailureSource) -> Exception | None:
+    """Connect; with an archive, a server that cannot be reached is returned (the archive
+    answers), not raised."""
+    try:
+        await client.connect()
+    except Exception as exc:
+        if isinstance(source, LiveSource) or classify(exc)[1] != UNREACHABLE:
+            raise
+        return exc
+    return None
 
 
-def _say_archive(window: FailureWindow) -> None:
-    since = f"{window.covers_since:%Y-%m-%d %H:%M} UTC" if window.covers_since else "nothing yet"
-    gaps = f"; {len(window.gaps)} gap(s) in the window" if window.gaps else ""
-    shown = f"; showing the newest {len(window.failures)} of {window.total}"
-    more = shown if window.total > len(window.failures) else ""
+def _say(out: Printer, line: str, fields: dict[str, Any]) -> None:
+    """One line on stderr: JSON (an `answer` object) with JSON output, else a sentence."""
+    if out.is_json:
+        print(json.dumps({"answer": fields}), file=sys.stderr, flush=True)
+    else:
+        print(clean(f"flagtui: {line}"), file=sys.stderr, flush=True)
+
+
+def _say_cut(window: FailureWindow, out: Printer) -> None:
+    shown, total = len(window.failures), window.total
+    _say(
+        out,
+        f"showing the newest {shown} of {total} failures in the window (--limit)",
+        {"inWindow": total, "shown": shown},
+    )
+
+
+def _say_answer(
+    source: ArchiveSource,
+    window: FailureWindow,
+    outage: Exception | None,
+    out: Printer,
+    now: datetime,
+) -> None:
+    until = window.collected_until
+    if until is None:
+        fresh = "never collected from this server"
+    else:
+        fresh = f"collected until {until:%Y-%m-%d %H:%M:%S} UTC, {_ago(now, until)}"
     # No file name or URL: this line opens the cron mail (README), which leaves the machine.
-    print(clean(f"flagtui: from the delivery archive (since {since}{gaps}{more})"), file=sys.stderr)
+    parts = [f"from the delivery archive ({fresh})"]
+    if not window.complete:
+        parts.append(
+            "INCOMPLETE: the archive is old and the server could not be read:"
+            f" {clean(window.unchecked)}"
+        )
+    elif outage is not None:
+        parts.append(f"the server could not be read ({clean(outage)})")
+    elif source.is_stale(window):
+        parts.append(f"the live server read too ({window.live_added} failures only there)")
+    if window.gaps:
+        parts.append(f"{len(window.gaps)} gap(s) in the window")
+    shown = len(window.failures)
+    if window.total > shown:
+        parts.append(f"showing the newest {shown} of {window.total} (--limit)")
+    _say(
+        out,
+        "; ".join(parts),
+        {
+            "source": "archive",
+            "collectedUntil": _iso(until),
+            "complete": window.complete,
+            "unchecked": window.unchecked,
+            "serverUnreachable": str(outage) if outage is not None else None,
+            "liveAdded": window.live_added,
+            "gaps": len(window.gaps),
+            "inWindow": window.total,
+            "shown": shown,
+        },
+    )
 
 
 def _say_unreadable(window: FailureWindow, *, as_json: bool) -> None:
@@ -97,31 +208,53 @@ def _say_unreadable(window: FailureWindow, *, as_json: bool) -> None:
         print(f"flagtui: the delivery archive: {note}", file=sys.stderr)
 
 
+def _iso(moment: datetime | None) -> str | None:
+    return moment.isoformat().replace("+00:00", "Z") if moment else None
+
+
+def _ago(now: datetime, then: datetime) -> str:
+    seconds = max(0, int((now - then).total_seconds()))
+    if seconds < 120:
+        return f"{seconds} s ago"
+    if seconds < 7200:
+        return f"{seconds // 60} min ago"
+    return f"{seconds // 3600} h ago"
+
+
 async def _follow(
     source: FailureSource,
     client: AdminClient,
     out: Printer,
     args: argparse.Namespace,
-    found: list[IntegrationEvent],
+    window: FailureWindow,
+    since: datetime | None,
 ) -> int:
-    """Print what is there (oldest first), then each new failure as it appears, until stopped."""
+    """Print the window's failures (from now, or --since; oldest first), then each new one as
+    it appears, until stopped."""
     from flagtui.archive.collector import Collector
 
+    start = f"{since:%Y-%m-%d %H:%M:%S} UTC" if since else "the start"
+    _say(
+        out,
+        f"following failures from {start}, reading every {args.interval:g} s",
+        {"following": True, "since": _iso(since)},
+    )
     archive = source.archive if isinstance(source, ArchiveSource) else None
     collector = Collector(client, archive, log=lambda _: None) if archive else None
     seen: set[tuple[int, str]] = set()
+    found = window.failures
     failing = False
     while True:
-        for delivery in reversed(found):
-            key = (delivery.integration_id, delivery.id)
+        for failure in reversed(found):
+            key = (failure.integration.id, failure.delivery.id)
             if key not in seen:
                 seen.add(key)
-                out.line(record(shown_delivery(delivery, reveal=args.reveal)))
+                out.line(sourced(failure, reveal=args.reveal))
         await asyncio.sleep(args.interval)
         try:
             if collector is not None:
                 await collector.poll()
-            found, _ = await read_failures(source, client, args)
+            found = (await read_failures(source, client, args, since)).failures
         except Exception as exc:
             # A server restarting or a network blip must not end a follower (exit 6 kinds);
             # a refused token or an unknown integration does. Said once per outage.

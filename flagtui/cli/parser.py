@@ -267,15 +267,23 @@ def _other_reads(build: _Builder) -> None:
         if verb == "enable":  # a script may pass --yes to both switches alike
             p.add_argument("--yes", action="store_true", help="accepted; enabling never asks")
 
-    p = build.leaf(
-        build.sub, "failures", failures.failures, FAILURES_HELP, columns=DELIVERY_COLUMNS
-    )
-    p.set_defaults(verb=None)
+    p = build.leaf(build.sub, "failures", failures.failures, FAILURES_HELP, columns=FAILURE_COLUMNS)
+    p.set_defaults(verb=None, connect_first=False)  # an archive answers when the server is down
     p.add_argument("--since", type=duration, help="only failures this recent (15m, 2h, 1d)")
     p.add_argument("--integration", type=int, metavar="ID")
-    p.add_argument("--follow", action="store_true", help="keep reading; new failures as JSONL")
-    p.add_argument("--interval", type=float, default=30.0, help="--follow: seconds between reads")
-    p.add_argument("--fail-on-failures", action="store_true", help="exit 1 when any is found")
+    p.add_argument(
+        "--follow",
+        action="store_true",
+        help="keep reading; failures from now (or --since) as JSONL",
+    )
+    p.add_argument(
+        "--interval", type=float, default=30.0, help="--follow: seconds between reads (1 at least)"
+    )
+    p.add_argument(
+        "--fail-on-failures",
+        action="store_true",
+        help="exit 1 when any is found in the window, 8 when the window could not be checked",
+    )
     p.add_argument("--limit", type=int, default=500, help="at most this many, newest (500)")
     p.add_argument("--reveal", action="store_true", help=REVEAL_HELP + " (an archive holds none)")
 
@@ -297,6 +305,7 @@ def _other_reads(build: _Builder) -> None:
 
 DELIVERY_COLUMNS = ("integrationId", "id", "createdAt", "state", "event.type", "stateDetails")
 REVEAL_HELP = "show URLs, bodies and secret parameters in full (masked by default)"
+FAILURE_COLUMNS = (*DELIVERY_COLUMNS[:-1], "source", "stateDetails")  # source: archive or live
 FAILURES_HELP = (
     "deliveries that failed, across integrations, newest first: from the delivery archive when "
     "there is one (`flagtui collect`), else from the server, which keeps only recent deliveries "

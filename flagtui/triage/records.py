@@ -87,6 +87,17 @@ class FailureWindow:
     # the newest 100 deliveries of the last 2 hours); None when unknown.
     covers_since: datetime | None = None
     total: int = 0  # failures in the window; `failures` may hold only the newest of them
+    # An archive's freshness: up to when a collector last read the server (None: never).
+    collected_until: datetime | None = None
+    # Whether the whole window was checked; when not, `unchecked` says why (an old or never
+    # collected archive, and the live server could not be read either).
+    complete: bool = True
+    unchecked: str | None = None
+    # Failures read from the live server that the archive did not hold (merged in).
+    live_added: int = 0
+    # Up to when the answer is known: the live read's start, or the archive's last complete
+    # collection when the live server was not read (None: never collected, nor read).
+    as_of: datetime | None = None
     # Archive rows left out because they cannot be read (a bad time, an event not JSON).
     unreadable: int = 0
 

@@ -108,6 +108,7 @@ class LiveSource:
         key: str | None = None,
         limit: int = PAGE,
     ) -> FailureWindow:
+        as_of = datetime.now(UTC)
         refs, failures, oldest = await self._read()
         chosen = [
             f
@@ -117,7 +118,13 @@ class LiveSource:
             and (key is None or error_key(f.delivery.state_details) == key)
         ]
         return FailureWindow(
-            "live", since, refs, chosen[:limit], covers_since=oldest, total=len(chosen)
+            "live",
+            since,
+            refs,
+            chosen[:limit],
+            covers_since=oldest,
+            total=len(chosen),
+            as_of=as_of,
         )
 
     async def grouped(self, since: datetime | None) -> FailureWindow:

@@ -179,17 +179,35 @@ def _one_line(text: Text, width: int) -> Text:
     return text
 
 
-def source_line(window: FailureWindow) -> Text:
-    """Where the rows come from, and what the source may be missing."""
+def freshness(window: FailureWindow, now: datetime) -> Text:
+    """ "collected until 14:03 CET (14 s ago)": up to when an archive knows the answer; and,
+    when it was old, whether the live server completed it or could not be read."""
+    until = window.collected_until
+    if until is None:
+        out = Text("never collected", style="yellow")
+    else:
+        elapsed = ago(max(0.0, (now - aware(until)).total_seconds()))
+        out = Text(f"collected until {moment(until)} ({elapsed})")
+    if not window.complete:
+        out.append(" · INCOMPLETE: the server could not be read", style="bold red")
+    elif window.as_of != until:
+        out.append(" + live", style="yellow")
+    return out
+
+
+def source_line(window: FailureWindow, now: datetime) -> Text:
+    """Where the rows come from, up to when they are known, what the source may be missing."""
     if window.origin == "live":
         oldest = moment(window.covers_since) if window.covers_since else "nothing yet"
         return Text(
             f"live: the server keeps only recent deliveries (oldest: {oldest})",
             style=ink("yellow", "bold"),
         )
-    out = Text("archive")
-    if window.covers_since is not None:
-        out.append(f" (since {moment(window.covers_since)})")
+    out = Text("archive ")
+    out.append_text(freshness(window, now))
+    reach = window.covers_since
+    if reach is not None and (window.since is None or window.since < reach):
+        out.append(f" · since {moment(reach)}")  # said when the window reaches further back
     if window.unreadable_note is not None:
         out.append(f" · {window.unreadable_note}", style="red")
     if not window.gaps:

@@ -30,13 +30,15 @@ def archive_of(
     failures: list[Failure],
     gaps: list[Gap],
 ) -> str:
-    """A real delivery archive (SQLite) holding these failures and gaps; its URL."""
+    """A real delivery archive (SQLite) holding these failures and gaps, collected just now;
+    its URL."""
     url = sqlite_url(path)
     archive = Archive.open(url, server_url)
     try:
         now = now_utc()
         archive.sync_integrations(refs, now)
         archive.store([f.delivery for f in failures], now=now)
+        archive.record_collection([r.id for r in refs], now, whole_server=True)
         for gap in gaps:
             archive.store([], gap, now=now)
     finally:

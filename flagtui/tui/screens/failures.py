@@ -9,7 +9,6 @@ new failures come in, `x` disables or enables the highlighted row's integration.
 from __future__ import annotations
 
 import time
-from datetime import datetime
 from typing import ClassVar
 
 from textual import on, work
@@ -99,7 +98,6 @@ class FailuresScreen(IntegrationSwitchScreen):
         self.group = group
         self.source: FailureSource | None = None
         self.answer: FailureWindow | None = None
-        self.read_at: datetime | None = None
         self.grouped = False
         self.following = False
         self.bell = False
@@ -164,9 +162,9 @@ class FailuresScreen(IntegrationSwitchScreen):
                 integration_id=group.integration.id if group else None,
                 key=group.error_key if group else None,
             )
-        self.took(answer, view, now)
+        self.took(answer, view)
 
-    def took(self, answer: FailureWindow, view: tuple[str, bool], now: datetime) -> None:
+    def took(self, answer: FailureWindow, view: tuple[str, bool]) -> None:
         """A read succeeded: rows the last good read of the same view did not show (or showed
         with a smaller count) are marked new for a few seconds; none on a first read or a new
         view."""
@@ -177,7 +175,7 @@ class FailuresScreen(IntegrationSwitchScreen):
         before = self._seen if self._seen_view == view else None
         new = set() if before is None else {k for k, n in seen.items() if before.get(k, -1) < n}
         self._seen, self._seen_view = seen, view
-        self.answer, self.read_at, self._read_error = answer, now, None
+        self.answer, self._read_error = answer, None
         if before is None:
             self.fresh.clear()
         if new:
@@ -212,7 +210,7 @@ class FailuresScreen(IntegrationSwitchScreen):
                 for f in answer.failures
             ]
             self.table.set_rows(rows, answer.failures)
-        self.query_one("#failures-source", PlainStatic).update(source_line(answer))
+        self.query_one("#failures-source", PlainStatic).update(source_line(answer, now))
         self._tick()
         self.show_preview()
 
@@ -237,11 +235,18 @@ class FailuresScreen(IntegrationSwitchScreen):
             parts.append(f"{len(answer.groups)} groups")
         if self.group is None:
             parts.append(f"{failing} of {len(answer.integrations)} integrations")
-        if self.following and self.read_at is not None:
-            parts.append(f"following · updated {ago((now_utc() - self.read_at).total_seconds())}")
+        if self.following:
+            parts.append(f"following · {self.data_age(answer)}")
         if self.bell:
             parts.append("bell on")
         return " · ".join(parts)
+
+    @staticmethod
+    def data_age(answer: FailureWindow) -> str:
+        """How old the data is (an archive's last collection, not when it was read)."""
+        if answer.as_of is None:
+            return "never collected"
+        return f"updated {ago(max(0.0, (now_utc() - answer.as_of).total_seconds()))}"
 
     def say(self, text: str) -> None:
         if text != self._said:  # each second: redrawn only when it changed

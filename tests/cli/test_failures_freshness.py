@@ -1,0 +1,124 @@
+"""`flagtui failures` says up to when its answer is known (issue 23, items 1, 2 and 7): an old
+archive is completed from the live server, a server that is down leaves the archive to answer
+(said once), an answer that could not check its window is not "nothing failed", and a limit
+that cuts the answer says so. Real sandboxes and real archives; a stopped sandbox for "down"."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from flagtui.api import AdminClient
+from flagtui.archive.collector import Collector
+from flagtui.archive.location import default_archive_path, sqlite_url
+from flagtui.archive.store import Archive
+from flagtui.sandbox import SandboxServer
+
+from .test_collect import patch_many
+
+LONG_AGO = datetime.now(UTC) - timedelta(minutes=30)  # many collection intervals
+
+
+def collect_once(server: SandboxServer, *, clock: datetime | None = None) -> None:
+    """One poll into the profile's default archive file, as `flagtui collect --once` would;
+    `clock`: the time the collector believes it is (an old collection)."""
+
+    async def poll() -> None:
+        archive = Archive.open(sqlite_url(default_archive_path(server.url)), server.url)
+        try:
+            async with AdminClient(server.url, server.admin_token, profile="env") as client:
+                now = (lambda: clock) if clock else (lambda: datetime.now(UTC))
+                await Collector(client, archive, log=lambda _: None, clock=now).poll()
+        finally:
+            archive.close()
+
+    asyncio.run(poll())
+
+
+@pytest.fixture
+def own_server(cli_env, sandbox_db, monkeypatch) -> Iterator[SandboxServer]:
+    """A sandbox of this test's own, the `env` profile's server, which the test may stop."""
+    started = SandboxServer(sandbox_db).start()
+    monkeypatch.setenv("UNLEASH_URL", started.url)
+    monkeypatch.setenv("UNLEASH_API_TOKEN", started.admin_token)
+    yield started
+    started.stop()
+
+
+def answer(err: str) -> dict:
+    lines = [json.loads(line) for line in err.splitlines()]
+    assert len(lines) == 1, err
+    return lines[0]["answer"]
+
+
+def test_a_stopped_collector_does_not_hide_a_fresh_failure(run, sandbox, server):
+    collect_once(sandbox, clock=LONG_AGO)
+    patch_many(server, 1, "after the collector stopped")  # integration 5's delivery fails
+    result = run("failures", "--since", "1m", "--fail-on-failures", "-o", "json")
+    assert result.code == 1
+    [row] = [r for r in result.json if r["integrationId"] == 5]
+    assert row["source"] == "live" and "after the collector stopped" in str(row["event"])
+    said = answer(result.err)
+    assert said["collectedUntil"] == LONG_AGO.isoformat().replace("+00:00", "Z")
+    assert said["complete"] is True and said["liveAdded"] == len(result.json)
+    table = run("failures", "--since", "1m", "-o", "table")
+    assert "live server read too" in table.err
+    assert " live " in table.out.splitlines()[1]
+
+
+def test_a_never_collected_archive_reads_the_server_too(run, sandbox, server):
+    Archive.open(sqlite_url(default_archive_path(sandbox.url)), sandbox.url).close()
+    patch_many(server, 1, "never collected")
+    result = run("failures", "--since", "1m", "--fail-on-failures", "-o", "table")
+    assert result.code == 1
+    assert "never collected from this server" in result.line
+    assert "live server read too" in result.line
+
+
+def test_a_fresh_archive_answers_while_the_server_is_down(run, own_server):
+    collect_once(own_server)
+    own_server.stop()
+    found = run("failures", "--fail-on-failures", "-o", "table")
+    assert found.code == 1
+    assert "collected until" in found.line  # one line: the outage said once, with it
+    assert "the server could not be read" in found.line
+    assert "archive" in found.out.splitlines()[1]
+    quiet = run("failures", "--integration", "1", "--fail-on-failures", "-o", "json")
+    assert quiet.code == 0 and quiet.json == []
+    said = answer(quiet.err)
+    assert said["complete"] is True and said["serverUnreachable"]
+
+
+def test_an_old_archive_and_the_server_down_is_incomplete_not_nothing(run, own_server):
+    collect_once(own_server, clock=LONG_AGO)
+    own_server.stop()
+    result = run("failures", "--since", "1m", "--fail-on-failures", "-o", "json")
+    assert result.code == 8 and result.json == []
+    said = answer(result.err)
+    assert said["complete"] is False and said["unchecked"]
+    table = run("failures", "--since", "1m", "--fail-on-failures", "-o", "table")
+    assert table.code == 8 and "INCOMPLETE" in table.line
+
+
+@pytest.mark.parametrize("interval", ["0", "-1", "0.5", "nan", "inf"])
+def test_follow_intervals_under_a_second_or_not_finite_are_refused(run, interval):
+    result = run("failures", "--follow", "--interval", interval, "-o", "table")
+    assert result.code == 2
+    assert result.line.startswith("flagtui: --interval: seconds, 1 at least")
+
+
+def test_a_limit_that_cuts_the_answer_says_so_in_every_format(run):
+    everything = run("failures", "-o", "json").json
+    assert len(everything) > 2
+    cut = run("failures", "--limit", "2", "-o", "json")
+    assert len(cut.json) == 2
+    assert answer(cut.err) == {"inWindow": len(everything), "shown": 2}
+    for output in ("csv", "table"):
+        said = run("failures", "--limit", "2", "-o", output).line
+        total = len(everything)
+        assert said == f"flagtui: showing the newest 2 of {total} failures in the window (--limit)"
+    assert run("failures", "--limit", "1", "--fail-on-failures").code == 1

@@ -1,0 +1,88 @@
+"""The failures view says up to when its answer is known (issue 23, items 1 and 2): the
+archive's last collection on the source line, the rows the live server added to an old archive
+with their origin, and follow mode's "updated" as the data's age, not the read's. A real
+archive (SQLite) and the real sandbox."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+
+from flagtui.api import AdminClient
+from flagtui.archive.location import sqlite_url
+from flagtui.archive.source import ArchiveSource
+from flagtui.archive.store import Archive
+from flagtui.config import Profile
+from flagtui.triage.records import IntegrationRef
+from flagtui.tui.app import FlagtuiApp
+from flagtui.tui.screens.failures import FailuresScreen
+from flagtui.tui.triage_view import moment, now_utc
+
+from .areas import rows, settle
+from .helpers import visible_text
+from .test_failures_view import PROJECT, keys, new_failures, until
+
+LONG_AGO = timedelta(hours=3, minutes=30)  # "3 h ago" for half an hour either way
+
+
+def collected_archive(path, server_url: str, refs: list[IntegrationRef], ago: timedelta) -> str:
+    """A real archive whose only collection (every integration, nothing stored) was `ago`."""
+    url = sqlite_url(path)
+    archive = Archive.open(url, server_url)
+    try:
+        archive.sync_integrations(refs, now_utc())
+        ids = [ref.id for ref in refs]
+        archive.record_collection(ids, now_utc() - ago, whole_server=True)
+    finally:
+        archive.close()
+    return url
+
+
+async def test_an_old_archive_says_so_and_shows_the_live_rows_it_lacked(
+    sandbox, client, tmp_path
+) -> None:
+    refs = [IntegrationRef.of(a) for a in (await client.list_addons()).addons]
+    url = collected_archive(tmp_path / "archive.db", sandbox.url, refs, LONG_AGO)
+    made = await new_failures(client)  # on the server only: the collector is stopped
+    state = tmp_path / "state.json"
+    state.write_text(json.dumps({"sandbox": {"area": "failures", "project": PROJECT}}))
+    profile = Profile(name="sandbox", url=sandbox.url, archive_url=url)
+    async with AdminClient(sandbox.url, sandbox.admin_token, profile="sandbox") as own:
+        app = FlagtuiApp(own, profile, state_path=state)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            said = visible_text(app, "#failures-source")
+            assert said.strip().startswith("archive collected until")
+            assert "(3 h ago) + live" in said
+            assert made <= set(keys(app))
+            origin = {
+                key: row[4] for key, row in zip(keys(app), rows(app, "#failures"), strict=True)
+            }
+            assert {origin[key] for key in made} == {"live"}
+
+
+async def test_following_says_the_datas_age_not_the_reads(sandbox, client, tmp_path) -> None:
+    refs = [IntegrationRef.of(a) for a in (await client.list_addons()).addons]
+    url = collected_archive(tmp_path / "archive.db", sandbox.url, refs, LONG_AGO)
+    state = tmp_path / "state.json"
+    state.write_text(json.dumps({"sandbox": {"area": "failures", "project": PROJECT}}))
+    profile = Profile(name="sandbox", url=sandbox.url, archive_url=url)
+    async with AdminClient(sandbox.url, sandbox.admin_token, profile="sandbox") as own:
+        app = FlagtuiApp(own, profile, state_path=state)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            screen = app.screen
+            assert isinstance(screen, FailuresScreen)
+            # The archive alone, as when the server is never asked (no live source).
+            screen.source = ArchiveSource(url, sandbox.url)
+            await pilot.press("F")
+            first = screen.answer
+            await until(pilot, lambda: screen.answer is not first)
+            await settle(pilot)
+            assert "following · updated 3 h ago" in visible_text(app, "#failures-status")
+            collected = screen.answer.collected_until
+            assert collected is not None
+            said = visible_text(app, "#failures-source")
+            assert f"archive collected until {moment(collected)} (3 h ago)" in said
+            assert "+ live" not in said
+            screen.source.close()
