@@ -101,7 +101,9 @@ async def failures(client: AdminClient, out: Printer, args: argparse.Namespace) 
     source = failure_source(args.selected_profile, client)
     try:
         outage = await _connect(client, source)
-        since = since_cutoff(args.since) if args.since else (started if args.follow else None)
+        since = since_cutoff(args.since)  # `--since 0s` is now: nothing older
+        if since is None and args.follow:
+            since = started
         window = await read_failures(source, client, args, since, server_up=outage is None)
         if isinstance(source, ArchiveSource):
             _say_answer(source, window, outage, out, started)

@@ -144,7 +144,7 @@ def test_failures_table_names_integrations_and_no_file(run, sandbox, cli_env):
     result = run("failures", "--since", "15m", "-o", "table")
     assert result.code == 0, result.err
     mail = result.err + result.out
-    assert result.err.startswith("flagtui: from the delivery archive (since ")
+    assert result.err.startswith("flagtui: from the delivery archive (collected until ")
     assert str(cli_env) not in mail and ".db" not in mail and "/" not in result.err
     lines = result.out.splitlines()
     for name in LOOKALIKES:
