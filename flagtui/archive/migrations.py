@@ -12,7 +12,22 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import UTC, datetime
 
-from sqlalchemy import Connection, func, insert, inspect, literal, select, text, tuple_, update
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    Connection,
+    MetaData,
+    String,
+    Table,
+    func,
+    insert,
+    inspect,
+    literal,
+    select,
+    text,
+    tuple_,
+    update,
+)
 
 from flagtui.archive import schema
 from flagtui.masking import mask_urls, masked_details, urls_masked
@@ -75,7 +90,15 @@ def _v2_mask_stored_deliveries(conn: Connection) -> None:
 
 
 def _v3_collections(conn: Connection) -> None:
-    schema.collections.create(conn, checkfirst=True)
+    """The table as released, written out: `schema.collections` may change in a later one."""
+    released = Table(
+        "collections",
+        MetaData(),
+        Column("server", String(512), primary_key=True),
+        Column("integration_id", BigInteger, primary_key=True, autoincrement=False),
+        Column("collected_until", schema.UtcDateTime, nullable=False),
+    )
+    released.create(conn, checkfirst=True)
 
 
 MIGRATIONS: list[tuple[int, Callable[[Connection], None]]] = [
