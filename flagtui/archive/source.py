@@ -30,6 +30,8 @@ from flagtui.triage.records import Failure, FailureWindow, Origin
 from flagtui.triage.source import PAGE, FailureSource, LiveSource, count_in_buckets
 
 if TYPE_CHECKING:
+    from sqlalchemy import Connection
+
     from flagtui.archive.store import Archive
 
 # An archive older than this is completed from the live server: three polls of `flagtui
@@ -85,22 +87,10 @@ class ArchiveSource:
             found, total, skipped = reads.failures(
                 conn, server, by_id, since, integration_id, key, limit
             )
-            gaps = reads.gaps(conn, server, since, integration_id)
-            oldest = reads.oldest_stored(conn, server)
-            unreadable = reads.unreadable_times(conn, server) + skipped
-            until = reads.collected_until(conn, server, integration_id)
-        return FailureWindow(
-            "archive",
-            since,
-            refs,
-            found,
-            gaps=gaps,
-            covers_since=oldest,
-            total=total,
-            unreadable=unreadable,
-            collected_until=until,
-            as_of=until,
-        )
+            window = FailureWindow("archive", since, refs, found, total=total)
+            self._describe(conn, window, integration_id)
+        window.unreadable += skipped
+        return window
 
     def _grouped(self, since: datetime | None) -> FailureWindow:
         from flagtui.archive import reads
@@ -109,22 +99,33 @@ class ArchiveSource:
         with self.archive.reading() as conn:
             refs = reads.integrations(conn, server)
             groups, total = reads.groups(conn, server, {r.id: r for r in refs}, since)
-            gaps = reads.gaps(conn, server, since, None)
-            oldest = reads.oldest_stored(conn, server)
-            unreadable = reads.unreadable_times(conn, server)
+            window = FailureWindow("archive", since, refs, groups=groups, total=total)
+            self._describe(conn, window, None)
+        return window
+
+    def _describe(
+        self, conn: Connection, window: FailureWindow, integration_id: int | None
+    ) -> None:
+        """What every archive answer says of itself: its gaps, how far back it reaches, the
+        rows it could not read, and up to when a collector read the server."""
+        from flagtui.archive import reads
+
+        server = self.archive.server
+        window.gaps = reads.gaps(conn, server, window.since, integration_id)
+        window.covers_since = reads.oldest_stored(conn, server)
+        window.unreadable = reads.unreadable_times(conn, server)
+        window.collected_until = window.as_of = reads.collected_until(conn, server, integration_id)
+
+    def _freshness(self, since: datetime) -> FailureWindow:
+        """An answer holding only the integrations and the archive's freshness: what deciding
+        to read the live server needs, without the window's own reads."""
+        from flagtui.archive import reads
+
+        server = self.archive.server
+        with self.archive.reading() as conn:
+            refs = reads.integrations(conn, server)
             until = reads.collected_until(conn, server, None)
-        return FailureWindow(
-            "archive",
-            since,
-            refs,
-            groups=groups,
-            gaps=gaps,
-            covers_since=oldest,
-            total=total,
-            unreadable=unreadable,
-            collected_until=until,
-            as_of=until,
-        )
+        return FailureWindow("archive", since, refs, collected_until=until, as_of=until)
 
     def _not_stored(self, failures: list[Failure]) -> list[Failure]:
         from flagtui.archive import reads
@@ -199,7 +200,7 @@ class ArchiveSource:
         counts = await asyncio.to_thread(self._histogram, since, until, buckets)
         if self.live is None:
             return counts
-        freshness = await asyncio.to_thread(self._window, since, None, None, 0)
+        freshness = await asyncio.to_thread(self._freshness, since)
         added = await self._live_only(freshness, since, None, None)
         for integration_id, more in count_in_buckets([], added, since, until, buckets).items():
             held = counts.get(integration_id, [0] * buckets)
