@@ -14,7 +14,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import App, SystemCommand
 from textual.message import Message
 from textual.notifications import SeverityLevel
@@ -32,6 +32,7 @@ from flagtui.tui.opening import Opener
 from flagtui.tui.row_cache import RowCache, default_cache_dir
 from flagtui.tui.screens.features_layout import COLUMNS, FEATURES, EarlyFeaturesScreen
 from flagtui.tui.state import UiState, default_state_path
+from flagtui.tui.type_ahead import TypeAhead
 
 # Nothing above imports the client, pydantic or the areas: a start draws its first frame (the
 # cached rows) with these alone, and imports the rest once it is on screen (see `_open`).
@@ -105,6 +106,15 @@ class FlagtuiApp(App[int]):
         for area in AREAS:
             self.add_mode(area.name, partial(self._area_screen, area))
         self.add_mode(CONNECT_MODE, connect_screen)
+        self._type_ahead = TypeAhead()
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key):
+            if not event.is_forwarded:
+                self._type_ahead.sent(event, self.focused or self.screen)
+            elif self._type_ahead.reroute(event, self.focused):
+                return
+        await super().on_event(event)
 
     @property
     def read_only(self) -> bool:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import httpx
 import pytest
@@ -21,7 +21,7 @@ from flagtui.api import AdminClient
 @dataclass(frozen=True)
 class RealUnleash:
     url: str
-    token: str
+    token: str = field(repr=False)  # a failure report prints the fixture: never the token
 
 
 def _real_unleash() -> RealUnleash | None:

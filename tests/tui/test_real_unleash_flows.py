@@ -56,7 +56,7 @@ class Server:
 
     kind: str
     url: str
-    token: str
+    token: str = field(repr=False)  # a failure report prints the fixture: never the token
     check: AdminClient
     project: str
     user_query: str

@@ -29,6 +29,7 @@ from flagtui.tui.screens.base import AreaScreen
 from flagtui.tui.screens.event_detail import EventDetailScreen
 from flagtui.tui.screens.jump_flag import open_flag_of_event
 from flagtui.tui.widgets.event_type_picker import EventTypePicker
+from flagtui.tui.widgets.focus import focus_now
 from flagtui.tui.widgets.table import Column, FilteredTable, ResourceTable, Row
 from flagtui.tui.widgets.text import MessageLine, PlainStatic
 
@@ -253,9 +254,8 @@ class EventsScreen(AreaScreen):
         self.restart()
         self.query_one(ResourceTable).focus()
 
-    @on(ResourceTable.FilterRequested)
     def action_focus_search(self) -> None:
-        self.query_one("#type", Input).focus()
+        focus_now(self.query_one("#type", Input))
 
     def action_next_page(self) -> None:
         if self.next_cursor is None:

@@ -25,6 +25,7 @@ from flagtui.tui.format import env_flags, options, short_names, staleness, when
 from flagtui.tui.reads import read
 from flagtui.tui.screens.env_toggle import TOGGLE_HELP, EnvironmentToggleScreen
 from flagtui.tui.screens.features_layout import COLUMNS, FEATURES, features_body
+from flagtui.tui.widgets.focus import focus_now
 from flagtui.tui.widgets.project_picker import ProjectPicker
 from flagtui.tui.widgets.table import KEPT_PAGES, ResourceTable, Row
 
@@ -324,10 +325,12 @@ class FeaturesScreen(EnvironmentToggleScreen):
     def _search_submitted(self) -> None:
         self.query_one(ResourceTable).focus()
 
-    @on(ResourceTable.FilterRequested)
+    def open_filter(self) -> None:
+        self.action_focus_search()
+
     def action_focus_search(self) -> None:
         for box in self.query("#search").results(Input):
-            box.focus()
+            focus_now(box)
 
     def action_page(self, delta: int) -> None:
         pages = max(1, ceil(self.total / PAGE_SIZE))

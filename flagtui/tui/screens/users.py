@@ -23,6 +23,7 @@ from flagtui.tui.areas import AREAS_BY_NAME
 from flagtui.tui.format import when
 from flagtui.tui.reads import read
 from flagtui.tui.screens.base import AreaScreen
+from flagtui.tui.widgets.focus import focus_now
 from flagtui.tui.widgets.table import Column, FilteredTable, ResourceTable, Row
 from flagtui.tui.widgets.text import PlainStatic
 
@@ -149,9 +150,8 @@ class UsersScreen(AreaScreen):
     def redraw_times(self) -> None:
         self.show()
 
-    @on(ResourceTable.FilterRequested)
     def action_focus_search(self) -> None:
-        self.query_one("#user-search", Input).focus()
+        focus_now(self.query_one("#user-search", Input))
 
     def action_event_log(self) -> None:
         user: User | None = self.query_one(ResourceTable).selected_record

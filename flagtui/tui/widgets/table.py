@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from rich.segment import Segment
 from rich.style import Style
@@ -21,7 +21,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.cache import LRUCache
 from textual.containers import Vertical
-from textual.message import Message
 from textual.strip import Strip
 from textual.widgets import DataTable, Input
 from textual.widgets.data_table import Row as TableRow
@@ -29,6 +28,7 @@ from textual.widgets.data_table import RowKey
 
 from flagtui.tui.format import clean, safe_text
 from flagtui.tui.widgets.clipping import clip_column
+from flagtui.tui.widgets.focus import focus_now
 
 Cell = str | Text
 Row = tuple[str, Sequence[Cell]]
@@ -92,13 +92,6 @@ class ResourceTable(DataTable[Cell], Generic[R]):
         Binding("y", "copy", "Copy", show=False, id="table.copy", tooltip="Copy the row's key"),
         Binding("slash", "filter", "Filter", id="table.filter", tooltip="Filter the rows"),
     ]
-
-    class FilterRequested(Message):
-        """`/` was pressed: the container shows its filter input (or search box)."""
-
-        def __init__(self, table: ResourceTable[Any]) -> None:
-            super().__init__()
-            self.table = table
 
     def __init__(self, columns: Sequence[Column | tuple[str, str]], **kwargs: Any) -> None:
         super().__init__(cursor_type="row", zebra_stripes=True, **kwargs)
@@ -320,7 +313,19 @@ class ResourceTable(DataTable[Cell], Generic[R]):
         self.notify(f"Copied {clean(key)!r}", timeout=3, markup=False)
 
     def action_filter(self) -> None:
-        self.post_message(self.FilterRequested(self))
+        """Open the nearest container's filter input (or search box) now, not through a
+        message: the keys typed right after `/` belong to it (see `type_ahead.py`)."""
+        for node in self.ancestors:
+            if isinstance(node, FilterHost):
+                node.open_filter()
+                return
+
+
+@runtime_checkable
+class FilterHost(Protocol):
+    """A container of a ResourceTable that opens a filter input (or search box) on `/`."""
+
+    def open_filter(self) -> None: ...
 
 
 class FilteredTable(Vertical):
@@ -336,12 +341,10 @@ class FilteredTable(Vertical):
         yield Input(placeholder="filter rows (Enter: back to table, Esc: clear)", classes="filter")
         yield self.table
 
-    @on(ResourceTable.FilterRequested)
-    def _open(self, event: ResourceTable.FilterRequested) -> None:
-        event.stop()
+    def open_filter(self) -> None:
         box = self.query_one(Input)
         box.display = True
-        box.focus()
+        focus_now(box)
 
     @on(Input.Changed)
     def _changed(self, event: Input.Changed) -> None:

@@ -1,0 +1,40 @@
+"""Keys typed ahead follow the field they were typed for.
+
+Textual posts each key to the widget focused when the key arrives, and runs non-priority
+bindings when the key bubbles back to the app. Keys of one burst (a paste, a fast typist over
+SSH) are all posted before the first one has run, so after `s` opened a search box the name's
+letters still went to the table behind it, and a `7` in the name switched to Users. A key that
+comes back to the app after the focus moved into a text field is sent on to that field."""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+
+from textual import events
+from textual.widget import Widget
+from textual.widgets import Input, TextArea
+
+KEPT = 64  # keys in flight at once; a key a binding used never comes back
+
+
+class TypeAhead:
+    def __init__(self) -> None:
+        self._sent_to: OrderedDict[int, tuple[events.Key, Widget]] = OrderedDict()
+
+    def sent(self, key: events.Key, target: Widget) -> None:
+        """`key` arrived from the terminal while `target` had the focus."""
+        self._sent_to[id(key)] = (key, target)
+        while len(self._sent_to) > KEPT:
+            self._sent_to.popitem(last=False)
+
+    def reroute(self, key: events.Key, focused: Widget | None) -> bool:
+        """Send a key that came back unhandled on to the text field focused since; True when
+        it was sent."""
+        kept = self._sent_to.pop(id(key), None)
+        if kept is None or kept[0] is not key or focused is None or focused is kept[1]:
+            return False
+        if not isinstance(focused, (Input, TextArea)):
+            return False
+        self.sent(key, focused)
+        focused.post_message(key)
+        return True
