@@ -11,7 +11,8 @@ import pytest
 from textual.widgets import Input
 
 from flagtui.config import load_config
-from flagtui.tui.keymap import binding_classes, binding_ids, check_keymap, own_bindings
+from flagtui.tui import key_reference
+from flagtui.tui.keymap import binding_classes, check_keymap, own_bindings
 from flagtui.tui.launch import run_tui
 from flagtui.tui.screens.feature_types import FeatureTypesScreen
 
@@ -25,7 +26,8 @@ SAME_MEANING = [
 ]
 # Help closes with the keys that open it or leave the app (`?`, `q`): a toggle, not a meaning.
 TOGGLES_ITSELF = {"HelpScreen"}
-README = Path(__file__).parents[2] / "README.md"
+ROOT = Path(__file__).parents[2]
+KEYS_DOC = ROOT / "docs" / "keys.md"
 
 
 def meaning(description: str) -> str:
@@ -60,12 +62,15 @@ def test_every_action_has_one_word_and_every_key_one_meaning() -> None:
     assert {k: sorted(s) for k, s in meanings.items() if len(distinct(s)) > 1} == {}
 
 
-def test_every_binding_has_an_id_and_the_readme_lists_them() -> None:
+def test_every_binding_has_an_id_and_the_key_reference_lists_them() -> None:
     classes = list(binding_classes())
     assert all(b.id for cls in classes for b in own_bindings(cls))
-    readme = README.read_text(encoding="utf-8")
-    missing = sorted(i for i in binding_ids() if f"`{i}`" not in readme)
-    assert missing == []
+    reference = KEYS_DOC.read_text(encoding="utf-8")
+    assert reference == key_reference.render(), (
+        "docs/keys.md is out of date: python -m flagtui.tui.key_reference > docs/keys.md"
+    )
+    own = {b.id for cls in classes for b in own_bindings(cls)}
+    assert sorted(i for i in own if f"`{i}`" not in reference) == []
 
 
 @pytest.mark.parametrize(
@@ -136,12 +141,12 @@ def test_bad_keys_in_the_keymap_are_explained(tmp_path, monkeypatch, keys) -> No
 
 
 def test_the_documented_keymap_examples_are_valid(tmp_path, monkeypatch) -> None:
-    """config.example.toml's [keymap] (commented out) and the README's: real ids, valid keys."""
-    example = (README.parent / "config.example.toml").read_text(encoding="utf-8").splitlines()
+    """config.example.toml's [keymap] (commented out) and docs/keys.md's: real ids, valid keys."""
+    example = (ROOT / "config.example.toml").read_text(encoding="utf-8").splitlines()
     start = example.index("# [keymap]")
     entries = [line.removeprefix("# ") for line in example[start + 1 :] if line.startswith('# "')]
-    readme = README.read_text(encoding="utf-8")
-    documented = readme.split("```toml\n[keymap]\n", 1)[1].split("```", 1)[0]
+    reference = KEYS_DOC.read_text(encoding="utf-8")
+    documented = reference.split("```toml\n[keymap]\n", 1)[1].split("```", 1)[0]
     for text in ("\n".join(entries), documented):
         config_file = tmp_path / "config.toml"
         config_file.write_text(f"[keymap]\n{text}\n", encoding="utf-8")
