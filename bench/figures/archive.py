@@ -48,7 +48,6 @@ ERRORS = [
     "Datadog Events API request failed with status code: 403",
     "Some (1 of 2) Slack App messages were sent successfully. Errors: channel_not_found (#ops)",
 ]
-SCHEMA_FILES = ["schema.py", "migrations.py"]
 ARCHIVE_TARGETS = {"archive_first_page_24h_s": ("<=", 0.3), "archive_grouped_24h_s": ("<=", 0.5)}
 ARCHIVE_KEYS = [
     "archive_first_page_24h_s", "archive_first_page_cold_s", "archive_grouped_24h_s",
@@ -59,8 +58,9 @@ ARCHIVE_KEYS = [
 
 def _archive_version() -> str:
     h = hashlib.sha256(repr((DELIVERIES, INTEGRATIONS, DAYS, FAILURE_RATE, ERRORS)).encode())
-    for name in SCHEMA_FILES:
-        h.update((ROOT / "flagtui" / "archive" / name).read_bytes())
+    archive = ROOT / "flagtui" / "archive"
+    for path in [archive / "schema.py", *sorted((archive / "migrations").glob("*.py"))]:
+        h.update(path.read_bytes())
     return h.hexdigest()[:12]
 
 

@@ -5,6 +5,6 @@ forgets it (`flagtui collect`), read by `flagtui failures` and the failures view
 - `source.ArchiveSource`: a `triage.FailureSource` over an archive, plus `histogram`; each
   answer says up to when it was collected, and an old archive is completed from the server.
 - `collector.Collector`: one poll, or polling until stopped; each complete poll is recorded.
-- `store.Archive`: the writes; `reads`: the queries; `schema` and `migrations`: the tables.
+- `store.Archive`: the writes; `queries`: the reads; `schema` and `migrations`: the tables.
 - `location`: where an archive lives (no SQLAlchemy import, for the CLI's and TUI's start).
 """

@@ -5,6 +5,10 @@ PostgreSQL archive can serve a team's several servers; a SQLite archive holds on
 the same column. A delivery is stored once: its key is (server, integration id, delivery id).
 `error_key` is `triage.grouping.error_key(state_details)`, stored at insert so grouping is a
 GROUP BY; `failed` is `state != 'success'`, stored so failures have their own (partial) index.
+
+The tables are created by the migrations (frozen DDL, `migrations/`), never from here: this is
+how the queries see them once the newest migration has run, and tests/archive/test_migrations.py
+checks that an archive made by the migrations matches it.
 """
 
 from __future__ import annotations
@@ -96,7 +100,7 @@ gaps = Table(
 
 # When a collector last read the server (`integration_id` WHOLE_SERVER: every integration of
 # one poll) or one integration completely: everything created before `collected_until` that the
-# server still held then is in the archive. Added by migration 2.
+# server still held then is in the archive. Added by migration 3.
 WHOLE_SERVER = 0  # Unleash numbers integrations from 1
 collections = Table(
     "collections",

@@ -78,13 +78,13 @@ class ArchiveSource:
     def _window(
         self, since: datetime | None, integration_id: int | None, key: str | None, limit: int
     ) -> FailureWindow:
-        from flagtui.archive import reads
+        from flagtui.archive import queries
 
         server = self.archive.server
         with self.archive.reading() as conn:
-            refs = reads.integrations(conn, server)
+            refs = queries.integrations(conn, server)
             by_id = {r.id: r for r in refs}
-            found, total, skipped = reads.failures(
+            found, total, skipped = queries.failures(
                 conn, server, by_id, since, integration_id, key, limit
             )
             window = FailureWindow("archive", since, refs, found, total=total)
@@ -93,12 +93,12 @@ class ArchiveSource:
         return window
 
     def _grouped(self, since: datetime | None) -> FailureWindow:
-        from flagtui.archive import reads
+        from flagtui.archive import queries
 
         server = self.archive.server
         with self.archive.reading() as conn:
-            refs = reads.integrations(conn, server)
-            groups, total = reads.groups(conn, server, {r.id: r for r in refs}, since)
+            refs = queries.integrations(conn, server)
+            groups, total = queries.groups(conn, server, {r.id: r for r in refs}, since)
             window = FailureWindow("archive", since, refs, groups=groups, total=total)
             self._describe(conn, window, None)
         return window
@@ -108,31 +108,33 @@ class ArchiveSource:
     ) -> None:
         """What every archive answer says of itself: its gaps, how far back it reaches, the
         rows it could not read, and up to when a collector read the server."""
-        from flagtui.archive import reads
+        from flagtui.archive import queries
 
         server = self.archive.server
-        window.gaps = reads.gaps(conn, server, window.since, integration_id)
-        window.covers_since = reads.oldest_stored(conn, server)
-        window.unreadable = reads.unreadable_times(conn, server)
-        window.collected_until = window.as_of = reads.collected_until(conn, server, integration_id)
+        window.gaps = queries.gaps(conn, server, window.since, integration_id)
+        window.covers_since = queries.oldest_stored(conn, server)
+        window.unreadable = queries.unreadable_times(conn, server)
+        window.collected_until = window.as_of = queries.collected_until(
+            conn, server, integration_id
+        )
 
     def _freshness(self, since: datetime) -> FailureWindow:
         """An answer holding only the integrations and the archive's freshness: what deciding
         to read the live server needs, without the window's own reads."""
-        from flagtui.archive import reads
+        from flagtui.archive import queries
 
         server = self.archive.server
         with self.archive.reading() as conn:
-            refs = reads.integrations(conn, server)
-            until = reads.collected_until(conn, server, None)
+            refs = queries.integrations(conn, server)
+            until = queries.collected_until(conn, server, None)
         return FailureWindow("archive", since, refs, collected_until=until, as_of=until)
 
     def _not_stored(self, failures: list[Failure]) -> list[Failure]:
-        from flagtui.archive import reads
+        from flagtui.archive import queries
 
         keys = [(f.integration.id, int(f.delivery.id)) for f in failures if f.delivery.id.isdigit()]
         with self.archive.reading() as conn:
-            held = {(i, str(d)) for i, d in reads.stored(conn, self.archive.server, keys)}
+            held = {(i, str(d)) for i, d in queries.stored(conn, self.archive.server, keys)}
         return [f for f in failures if delivery_key(f) not in held]
 
     def is_stale(self, window: FailureWindow) -> bool:
@@ -166,10 +168,10 @@ class ArchiveSource:
         return added
 
     def _histogram(self, since: datetime, until: datetime, buckets: int) -> dict[int, list[int]]:
-        from flagtui.archive import reads
+        from flagtui.archive import queries
 
         with self.archive.reading() as conn:
-            return reads.histogram(conn, self.archive.server, since, until, buckets)
+            return queries.histogram(conn, self.archive.server, since, until, buckets)
 
     async def window(
         self,

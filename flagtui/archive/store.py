@@ -21,6 +21,7 @@ from flagtui.archive.engine import create_archive_engine, shown_url
 from flagtui.archive.errors import ArchiveUnavailable
 from flagtui.archive.location import server_key
 from flagtui.archive.migrations import migrate
+from flagtui.archive.queries import READABLE
 from flagtui.masking import masked_delivery
 from flagtui.triage.grouping import error_key
 from flagtui.triage.records import Gap, IntegrationRef
@@ -144,12 +145,15 @@ class Archive:
             )
 
     def newest_stored(self, integration_id: int) -> tuple[int, datetime] | None:
-        """(delivery id, time) of the newest delivery stored for an integration."""
+        """(delivery id, time) of the newest delivery stored for an integration, of those whose
+        time can be read (as every read leaves the others out): a newer one with a broken time
+        is read again from the server, and stored once."""
         table = schema.deliveries
         with self.reading() as conn:
             row = conn.execute(
                 select(table.c.delivery_id, table.c.created_at)
                 .where(table.c.server == self.server, table.c.integration_id == integration_id)
+                .where(READABLE)
                 .order_by(table.c.delivery_id.desc())
                 .limit(1)
             ).first()

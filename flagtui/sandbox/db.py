@@ -10,8 +10,11 @@ a power loss could drop the last commits.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import sqlite3
+import stat
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -154,7 +157,24 @@ class Connection(sqlite3.Connection):
         self.forgets_deliveries = True
 
 
+PRIVATE = 0o600
+
+
+def _private(path: Path | str) -> None:
+    """The database holds the sandbox's tokens: the file is created 0600 before SQLite opens
+    it (SQLite gives its -wal and -shm the database file's mode), and tightened, with them, if
+    it was given looser. (The sandbox imports nothing of flagtui: its own few lines.)"""
+    if str(path) in ("", ":memory:"):
+        return
+    os.close(os.open(path, os.O_CREAT | os.O_RDWR, PRIVATE))  # never truncates
+    for name in (str(path), f"{path}-wal", f"{path}-shm"):
+        with contextlib.suppress(FileNotFoundError):
+            if stat.S_IMODE(os.stat(name).st_mode) != PRIVATE:
+                os.chmod(name, PRIVATE)
+
+
 def connect(path: Path | str) -> sqlite3.Connection:
+    _private(path)
     # Autocommit mode: transactions are opened explicitly (BEGIN / BEGIN IMMEDIATE).
     conn = sqlite3.connect(
         path, isolation_level=None, check_same_thread=False, timeout=30, factory=Connection

@@ -7,7 +7,6 @@ GET /api/admin/search/events (real Unleash's replacement): `offset` is a plain r
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from typing import Annotated, Any
 
@@ -28,10 +27,6 @@ from flagtui.sandbox.inputs import (
 )
 from flagtui.sandbox.integrations import deliver
 
-EVENT_COLUMNS = (
-    "id, created_at, type, created_by, created_by_user_id, project, feature_name,"
-    " environment, data, pre_data, tags"
-)
 MAX_EVENT_ID = 9007199254740991
 # The Event record built by SQLite itself: the stored JSON columns are spliced in as they are,
 # with no parse and re-encode in Python (the search answers are built from these strings).
@@ -87,22 +82,6 @@ def record(
     }
     deliver(conn, event)
     return event
-
-
-def event_record(row: sqlite3.Row) -> dict[str, Any]:
-    return {
-        "id": row["id"],
-        "createdAt": row["created_at"],
-        "type": row["type"],
-        "createdBy": row["created_by"],
-        "createdByUserId": row["created_by_user_id"],
-        "environment": row["environment"],
-        "project": row["project"],
-        "featureName": row["feature_name"],
-        "data": None if row["data"] is None else json.loads(row["data"]),
-        "preData": None if row["pre_data"] is None else json.loads(row["pre_data"]),
-        "tags": json.loads(row["tags"]),
-    }
 
 
 def _free_text(query: str, where: list[str], params: list[Any]) -> None:

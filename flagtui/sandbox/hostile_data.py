@@ -39,7 +39,6 @@ BIDI_TEXT = f"{BIDI[0]}txt.exe{BIDI[1]}isolate\u2069\u202c"
 ZERO_WIDTH = "a\u200bb\u200cc\u200dd\u2060e\ufefff"
 EMOJI = "🚩 👩‍👩‍👧‍👦 🏳️‍🌈 🧑🏽‍💻"
 MARKUP = "[/x] Data [/pipeline] [bold]BOLD[/bold] [link=https://evil.example]click[/link]"
-EVIL_URL = "https://evil.example"
 LONG_LENGTH = 2000
 WEBHOOK_URL = "https://hooks.evil.example/flags?token=hx-webhook-s3cret&team=ops"
 

@@ -125,7 +125,6 @@ PROVIDERS: list[shapes.AddonProvider] = [
     },
 ]
 SENSITIVE = {p["name"]: {q["name"] for q in p["parameters"] if q["sensitive"]} for p in PROVIDERS}
-PROVIDER_NAMES = {p["name"]: p["displayName"] for p in PROVIDERS}
 
 ADDON_COLUMNS = (
     "id, provider, description, enabled, events, projects, environments, parameters,"

@@ -4,6 +4,7 @@ the PostgreSQL that scripts/unleash-oss runs for Unleash). Each PostgreSQL test 
 database, dropped afterwards.
 
 - `archive_url`: an empty archive's URL (parametrised: sqlite, postgresql).
+- `another_archive_url`: a second one, on the same back end.
 - `collector`: a `Collector` on the `sandbox` server (retention on) and that archive.
 - `patch_many(sandbox, n)`: n recorded events on the sandbox, each delivered to its integrations.
 """
@@ -34,8 +35,19 @@ def _pg_admin_url() -> str | None:
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def archive_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield sqlite_url(tmp_path / "archive.db")
+    yield from _empty_archive(request.param, tmp_path / "archive.db")
+
+
+@pytest.fixture
+def another_archive_url(archive_url: str, tmp_path: Path) -> Iterator[str]:
+    """A second empty archive on the same back end as `archive_url`."""
+    kind = "sqlite" if archive_url.startswith("sqlite") else "postgresql"
+    yield from _empty_archive(kind, tmp_path / "another.db")
+
+
+def _empty_archive(kind: str, sqlite_path: Path) -> Iterator[str]:
+    if kind == "sqlite":
+        yield sqlite_url(sqlite_path)
         return
     admin = _pg_admin_url()
     if admin is None:

@@ -9,36 +9,27 @@ column's cuts never make two different values read alike where the width allows 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
-from rich.segment import Segment
-from rich.style import Style
 from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.cache import LRUCache
 from textual.containers import Vertical
-from textual.strip import Strip
-from textual.widgets import DataTable, Input
-from textual.widgets.data_table import Row as TableRow
-from textual.widgets.data_table import RowKey
+from textual.widgets import Input
 
 from flagtui.tui.format import clean, safe_text
 from flagtui.tui.widgets.clipping import clip_column
+from flagtui.tui.widgets.datatable_internals import Cell, KeptRenderingTable, Prepared, shown
 from flagtui.tui.widgets.focus import focus_now
 
-Cell = str | Text
 Row = tuple[str, Sequence[Cell]]
 R = TypeVar("R")
 MIN_FLEX = 10  # the flexible column's narrowest, unless it says otherwise
-KEPT_CELLS = 6000  # rendered cells kept across row changes: some 50 screens of 6 columns
-KEPT_LINES = 2000  # rendered lines, the same
 KEPT_PAGES = 8  # pages of rows kept ready to show (converted, fitted and clipped)
-
-Prepared = list[tuple[str, list[Text]]]
 
 
 @dataclass(frozen=True)
@@ -76,12 +67,7 @@ def _text(cell: Cell) -> Text:
     return Text(clean(cell), no_wrap=True, end="")
 
 
-def _shown(cell: object) -> object:
-    """What a cell shows, as a cache key (Rich's Text is not hashable)."""
-    return (cell.plain, tuple(cell.spans), cell.style) if isinstance(cell, Text) else cell
-
-
-class ResourceTable(DataTable[Cell], Generic[R]):
+class ResourceTable(KeptRenderingTable, Generic[R]):
     """Rows are keyed by the resource's name or id; `set_rows` changes only what changed."""
 
     BINDINGS = [
@@ -98,11 +84,7 @@ class ResourceTable(DataTable[Cell], Generic[R]):
         self.specs = [c if isinstance(c, Column) else Column(*c) for c in columns]
         self._all: list[tuple[str, list[Text]]] = []
         self._records: dict[str, R] = {}
-        self._widths: list[int] = []
         self.filter_text = ""
-        self._kept: LRUCache[tuple[object, ...], list[list[Segment]]] = LRUCache(KEPT_CELLS)
-        self._kept_lines: LRUCache[tuple[object, ...], Strip] = LRUCache(KEPT_LINES)
-        self._shown: dict[str, tuple[object, ...]] = {}  # each row's cells, as a cache key
         # The rows given to set_rows (kept, so their id is not reused) and what became of them.
         self._converted: LRUCache[int, tuple[Sequence[Row], Prepared]] = LRUCache(KEPT_PAGES)
         self._fitted: LRUCache[tuple[object, ...], tuple[Prepared, list[int], Prepared]] = LRUCache(
@@ -211,9 +193,9 @@ class ResourceTable(DataTable[Cell], Generic[R]):
         if widths == self._widths and current == [key for key, _ in rows]:
             for key, cells in rows:
                 for spec, old, new in zip(self.specs, self.get_row(key), cells, strict=True):
-                    if _shown(old) != _shown(new):  # Text equality ignores its style
+                    if shown(old) != shown(new):  # Text equality ignores its style
                         self.update_cell(key, spec.key, new)
-            self._shown = {key: tuple(map(_shown, cells)) for key, cells in rows}
+            self._shown = {key: tuple(map(shown, cells)) for key, cells in rows}
             return
         keep = self.selected_key
         self.clear(columns=widths != self._widths)
@@ -221,89 +203,10 @@ class ResourceTable(DataTable[Cell], Generic[R]):
             for spec, width in zip(self.specs, widths, strict=True):
                 self.add_column(spec.label, key=spec.key, width=width)
             self._widths = widths
-        self._shown = {key: tuple(map(_shown, cells)) for key, cells in rows}
+        self._shown = {key: tuple(map(shown, cells)) for key, cells in rows}
         self._add_rows(rows)
         if keep is not None and keep in self.rows:
             self.move_cursor(row=self.get_row_index(keep), animate=False)
-
-    def _add_rows(self, rows: Prepared) -> None:
-        """`add_row` for each row, at once, into the table just cleared: DataTable's does per
-        row what is needed once (cursor checks, idle checks, the count of changes), about a
-        third of a page change. One-line rows; no measuring (see `_update_dimensions`)."""
-        columns = [column.key for column in self.ordered_columns]
-        for index, (key, cells) in enumerate(rows):
-            row_key = RowKey(key)
-            self._row_locations[row_key] = index
-            self._data[row_key] = dict(zip(columns, cells, strict=True))
-            self.rows[row_key] = TableRow(row_key, 1)
-        self._update_count += 1
-        self._require_update_dimensions = True
-        self.cursor_coordinate = self.cursor_coordinate  # kept within the rows
-        if rows and self.show_cursor and self.cursor_type != "none":
-            self._highlight_cursor()  # as add_row does for a first row
-        self.check_idle()
-
-    # -- keeping rendered pages ----------------------------------------------------------------
-    # DataTable empties its render caches on every row change (their keys hold a count of
-    # changes), so a page shown again after PageDown/PageUp was rendered anew, cell by cell,
-    # through Rich: most of a page change's time. Cells are kept here by what they show instead.
-    # (Overrides of DataTable's private methods: Textual is pinned.)
-
-    def _render_cell(
-        self,
-        row_index: int,
-        column_index: int,
-        base_style: Style,
-        width: int,
-        cursor: bool = False,
-        hover: bool = False,
-    ) -> list[list[Segment]]:
-        if row_index < 0 or column_index < 0:  # the header: cached by DataTable itself
-            return super()._render_cell(row_index, column_index, base_style, width, cursor, hover)
-        row_key = self._row_locations.get_key(row_index)
-        column_key = self._column_locations.get_key(column_index)
-        if row_key is None or column_key is None:
-            return super()._render_cell(row_index, column_index, base_style, width, cursor, hover)
-        shown = _shown(self._data[row_key][column_key])
-        # The position is part of the key: the segments carry it (mouse clicks read it).
-        key: tuple[object, ...] = (row_index, column_index, shown, base_style, width, cursor)
-        key += (hover, self._show_hover_cursor, self._pseudo_class_state, self.show_cursor)
-        lines = self._kept.get(key)
-        if lines is None:
-            lines = super()._render_cell(row_index, column_index, base_style, width, cursor, hover)
-            self._kept[key] = lines
-        return lines
-
-    def _render_line(self, y: int, x1: int, x2: int, base_style: Style) -> Strip:
-        """A line of rows as shown before is drawn again as it was (a whole page's worth)."""
-        try:
-            row_key, line_no = self._get_offsets(y)
-        except LookupError:
-            row_key, line_no = self._header_row_key, -1
-        shown = self._shown.get(row_key.value) if row_key.value is not None else None
-        if shown is None or self.cursor_type != "row":  # the header, or not a row of cells
-            return super()._render_line(y, x1, x2, base_style)
-        row = self._row_locations.get(row_key)
-        on_cursor, on_hover = self.cursor_coordinate.row == row, self.hover_coordinate.row == row
-        key: tuple[object, ...] = (y, line_no, x1, x2, self.size.width, base_style, shown)
-        key += (tuple(self._widths), on_cursor, on_hover, self.show_cursor)
-        key += (self._show_hover_cursor, self._pseudo_class_state)
-        strip = self._kept_lines.get(key)
-        if strip is None:
-            strip = super()._render_line(y, x1, x2, base_style)
-            self._kept_lines[key] = strip
-        return strip
-
-    def notify_style_update(self) -> None:
-        self._kept.clear()  # a theme or CSS change
-        self._kept_lines.clear()
-        super().notify_style_update()
-
-    def _update_dimensions(self, new_rows: Iterable[RowKey]) -> None:
-        """DataTable measures every new cell (Rich's measure) for auto-width columns and
-        auto-height rows; here every column has the width `_fit` gave it and every row one
-        line, so only the virtual size is worked out."""
-        super()._update_dimensions(())
 
     def action_copy(self) -> None:
         key = self.selected_key

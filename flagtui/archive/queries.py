@@ -1,5 +1,6 @@
-"""The archive's reads for the failures view: a window of failures, its groups, its gaps, and
-failure counts per time bucket (sparklines). Each is one or two indexed queries.
+"""The archive's queries for the failures view (its writes are in `store`): a window of
+failures, its groups, its gaps, and failure counts per time bucket (sparklines). Each is one or
+two indexed queries.
 
 A row this flagtui cannot read (a `created_at` that is not a time, an `event` or `details` that
 is not JSON: a SQLite file edited by hand or by another program; PostgreSQL's column types
