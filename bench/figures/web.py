@@ -11,8 +11,8 @@ every process of the browser (one profile directory names them all), each read o
 are shown. Runs alternate between the two.
 
 Needs Playwright in the virtualenv (`.venv/bin/uv pip install playwright`) and Debian's
-`chromium` (or FLAGTUI_BENCH_CHROMIUM naming another Chromium); the web login is FLAGTUI_BENCH_WEB_LOGIN (`user:password`, by default
-scripts/unleash-oss's admin).
+`chromium` (or FLAGTUI_BENCH_CHROMIUM naming another Chromium); the web login is
+FLAGTUI_BENCH_WEB_LOGIN (`user:password`, by default scripts/unleash-oss's admin).
 """
 
 from __future__ import annotations
