@@ -49,7 +49,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 @pytest.fixture(scope="session")
 def sandbox_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("sandbox-template") / "template.db"
-    create_database(path, size="demo")
+    create_database(path, size="hostile")  # the demo data and the hostile project
     return path
 
 

@@ -10,9 +10,9 @@ pages split between the processes sharing them) of flagtui's process, against th
 every process of the browser (one profile directory names them all), each read once the rows
 are shown. Runs alternate between the two.
 
-Needs `pip install playwright` in the virtualenv and Debian's `chromium` (or FLAGTUI_BENCH_CHROMIUM
-naming another Chromium); the web login is FLAGTUI_BENCH_WEB_LOGIN (`user:password`, by default
-scripts/unleash-oss's admin).
+Needs Playwright in the virtualenv (`.venv/bin/uv pip install playwright`) and Debian's
+`chromium` (or FLAGTUI_BENCH_CHROMIUM naming another Chromium); the web login is
+FLAGTUI_BENCH_WEB_LOGIN (`user:password`, by default scripts/unleash-oss's admin).
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ def missing() -> str | None:
     try:
         import playwright.sync_api  # noqa: F401
     except ImportError:
-        return "Playwright is not installed (pip install playwright)"
+        return "Playwright is not installed (.venv/bin/uv pip install playwright)"
     return None
 
 

@@ -119,7 +119,13 @@ def _tool_commands(sub: Any) -> None:
 
     demo = sub.add_parser("demo", help="start the sandbox with demo data and open the TUI on it")
     demo.add_argument("--reset", action="store_true", help="start from fresh demo data")
-    demo.add_argument("--size", default="demo", choices=["demo", "large"])
+    demo.add_argument(
+        "--size",
+        default="demo",
+        choices=["demo", "hostile", "large"],
+        help="demo: realistic data; hostile: the same plus a project whose text attacks"
+        " terminals (markup, escape sequences); large: 50,000 flags",
+    )
 
     login = sub.add_parser("login", help="store a token for a profile (read from a prompt)")
     login.add_argument("--profile", dest="login_profile", default=None)

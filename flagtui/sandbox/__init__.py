@@ -72,9 +72,10 @@ enterprise-only operations), with these choices:
   `SandboxServer(keep_all_deliveries=True)`) keeps them all. The demo's generated history is
   older than 2 hours: the first write leaves each integration its latest delivery.
 - Paging of browse lists: same rule (default 50, maximum 100); offsets above 2147483647 400.
-- The demo data holds a `hostile` project (`hostile_data`): every kind of record in it carries
-  text that attacks terminal UIs (markup, OSC 52/0, CSI, C1, BiDi, 2,000 characters...), stored
-  and served as sent, like Unleash.
+- The `hostile` size is the demo data plus a `hostile` project (`hostile_data`): every kind of
+  record in it carries text that attacks terminal UIs (markup, OSC 52/0, CSI, C1, BiDi, 2,000
+  characters...), stored and served as sent, like Unleash. The tests run on it; `demo`, what
+  `flagtui demo` opens, leaves it out.
 - Demo data is generated around a fixed moment (2025-06-02, stable tests and screenshots);
   `python -m flagtui.sandbox` / `flagtui sandbox` generate a new database around the
   present (`create_database(..., now=None)`).

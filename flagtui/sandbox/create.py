@@ -53,7 +53,7 @@ def create_database(
 
 # Rows a size writes, about (measured with the default seed; the bar only needs the proportion).
 # The generator builds each table's rows before writing them: the bar pauses while it does.
-EXPECTED_ROWS = {"demo": 18_400, "large": 1_060_000}
+EXPECTED_ROWS = {"demo": 18_400, "hostile": 18_400, "large": 1_060_000}
 PROGRESS_EVERY = 20_000  # SQLite VM steps between two looks at the row count
 
 

@@ -5,9 +5,10 @@ change requests, integrations and audit log; `demo_tables` holds the fixed table
 from.
 
 Sizes: `empty` (tokens and their two users, roles, feature types), `demo` (a few hundred
-features, several thousand events, a few thousand integration deliveries), `large` (50,000
-features, 200,000 events and their deliveries). `demo` also holds the `hostile` project
-(`hostile_data`), whose records carry text that attacks terminals. Everything is inserted
+features, several thousand events, a few thousand integration deliveries), `hostile` (`demo`
+plus the `hostile` project of `hostile_data`, whose records carry text that attacks
+terminals: what the tests run on), `large` (50,000 features, 200,000 events and their
+deliveries). Everything is inserted
 with executemany in one transaction.
 """
 
@@ -345,5 +346,5 @@ class Generator:
 
 def populate(conn: sqlite3.Connection, tokens: Tokens, size: str, seed: int, now: datetime) -> None:
     Generator(conn, seed, now, SIZES[size]).run(tokens)
-    if size == "demo":  # after the seeded data, which it leaves as is
+    if SIZES[size].hostile:  # after the seeded data, which it leaves as is
         add_hostile_project(conn, now)

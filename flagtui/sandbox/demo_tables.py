@@ -14,9 +14,17 @@ from dataclasses import dataclass
 class Size:
     features: int
     events: int
+    hostile: bool = False  # adds the `hostile` project (`hostile_data`)
 
 
-SIZES = {"empty": Size(0, 0), "demo": Size(320, 6000), "large": Size(50_000, 200_000)}
+# `demo` is what a newcomer sees first: realistic data only. `hostile` is the same data plus
+# the project whose text attacks terminals, for the tests and `--size hostile`.
+SIZES = {
+    "empty": Size(0, 0),
+    "demo": Size(320, 6000),
+    "hostile": Size(320, 6000, hostile=True),
+    "large": Size(50_000, 200_000),
+}
 
 ROLES = [
     (1, "Admin", "root", "Users with the root admin role have superuser access to Unleash."),

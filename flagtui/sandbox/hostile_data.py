@@ -1,4 +1,5 @@
-"""The `hostile` project of the demo data: every kind of record carries text that attacks a
+"""The `hostile` project, added to the demo data by the sandbox's `hostile` size (what the tests
+run on; `flagtui demo` leaves it out unless asked): every kind of record carries text that attacks a
 terminal UI, stored as sent (like Unleash, which stores control characters and markup as given).
 
 What is hostile: unbalanced and styled markup, a link whose text hides its target, OSC 52

@@ -11,7 +11,7 @@ def sandbox_parser(prog: str) -> argparse.ArgumentParser:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=4242)
     parser.add_argument("--db", default=None, help="SQLite file (default: in the user data dir)")
-    parser.add_argument("--size", default="demo", choices=["empty", "demo", "large"])
+    parser.add_argument("--size", default="demo", choices=["empty", "demo", "hostile", "large"])
     parser.add_argument("--reset", action="store_true", help="recreate the database")
     parser.add_argument(
         "--keep-all-deliveries",

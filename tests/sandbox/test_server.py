@@ -116,7 +116,28 @@ def test_demo_data_is_deterministic_and_tokens_are_random(tmp_path: Path) -> Non
         conn = sqlite3.connect(tmp_path / name)
         dumps.append(conn.execute("SELECT * FROM features ORDER BY name").fetchall())
         conn.close()
-    assert dumps[0] == dumps[1] and len(dumps[0]) == 325  # 5 hostile
+    assert dumps[0] == dumps[1] and len(dumps[0]) == 320
+
+
+def test_only_the_hostile_size_holds_the_hostile_project(tmp_path: Path) -> None:
+    """`flagtui demo` opens on realistic data; the text that attacks terminals is asked for."""
+    import sqlite3
+
+    counts = {}
+    for size in ("demo", "hostile"):
+        create_database(tmp_path / f"{size}.db", size=size)
+        conn = sqlite3.connect(tmp_path / f"{size}.db")
+        counts[size] = [
+            conn.execute(f"SELECT count(*) FROM {table} WHERE {where}").fetchone()[0]
+            for table, where in (
+                ("projects", "id = 'hostile'"),
+                ("features", "project = 'hostile'"),
+                ("features", "project <> 'hostile'"),
+            )
+        ]
+        conn.close()
+    assert counts["demo"] == [0, 0, 320]
+    assert counts["hostile"] == [1, 5, 320]
 
 
 def test_empty_size(tmp_path: Path) -> None:
