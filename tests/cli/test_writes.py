@@ -3,11 +3,10 @@ sends nothing; read-only profiles and missing confirmations are refused before a
 
 from __future__ import annotations
 
-import argparse
 import io
 import json
 
-from flagtui.cli.parser import build_parser
+from flagtui.cli.parser import command_line
 
 from .conftest import event_count
 
@@ -216,13 +215,10 @@ def test_read_only_profile_is_refused_before_any_request(run, cli_env):
 def write_commands() -> set[tuple[str, str]]:
     """(noun, verb) of every command that writes, from the parser itself."""
     found = set()
-    nouns = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
-    for noun, parser in nouns.choices.items():
-        for action in parser._actions:
-            if isinstance(action, argparse._SubParsersAction):
-                for verb, leaf in action.choices.items():
-                    if leaf.get_default("write_action"):
-                        found.add((noun, verb))
+    for words, leaf in command_line()[1].items():
+        if leaf.load().get_default("write_action"):
+            noun, _, verb = words.partition(" ")
+            found.add((noun, verb))
     return found
 
 
