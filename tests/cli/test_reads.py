@@ -11,7 +11,7 @@ import sqlite3
 import pytest
 from lookalikes import LOOKALIKES, TWINS, add_failing_webhooks
 
-from .golden import assert_golden
+from .commands.golden import assert_golden
 
 READS = {
     "feature-list": ["feature", "list", "--project", "default"],

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
+from .commands.golden import assert_golden
 from .conftest import event_count
-from .golden import assert_golden
 
 COMMANDS = {
     "cr-show": ["cr", "show", "platform", "43"],

@@ -21,7 +21,7 @@ from flagtui.archive.location import default_archive_path, sqlite_url
 from flagtui.archive.store import Archive
 from flagtui.sandbox import SandboxServer
 
-from .test_terminal import command_env
+from ..test_terminal import command_env
 
 FLAG = "/api/admin/projects/default/features/admin-async-emails"
 

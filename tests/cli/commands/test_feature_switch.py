@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pty_term import Term
 
-from .conftest import event_count
-from .test_terminal import FLAGTUI, command_env, finish
+from ..conftest import event_count
+from ..test_terminal import FLAGTUI, command_env, finish
 
 FLAG = "/api/admin/projects/default/features/admin-async-emails"
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from .conftest import event_count
+from ..conftest import event_count
 
 PROJECT = "default"
 
