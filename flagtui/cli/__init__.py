@@ -45,11 +45,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args, unknown = parser.parse_known_args(argv)
     if getattr(args, "own_options", False):  # the sandbox: what this parser does not know
-        return int(args.start(args, unknown))
+        return args.start(args, unknown)
     if unknown:
         parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     if getattr(args, "start", None) is not None:  # demo, login, profiles
-        return int(args.start(args, unknown))
+        return args.start(args, unknown)
     if getattr(args, "run", None) is not None:
         from flagtui.cli.session import run
 

@@ -3,8 +3,10 @@ flagtui/cli/commands/ that holds its options and its run function.
 
 This list is all the command line reads to build itself (flagtui/cli/parser.py): a command's
 module is imported only when that command is parsed, so `flagtui --help` or one command never
-pays for the others. Adding a command: its module here (feature_show.py is the smallest), its
-entry below, its tests in tests/cli/commands/ (test_<module>.py).
+pays for the others. Adding a command: its module here (feature_show.py is a read, env_link.py
+a write), its entry below, its tests in tests/cli/commands/test_<module>.py (a golden output
+in tests/cli/commands/golden/), and docs/commands.md written again (`python -m
+flagtui.cli.reference docs/commands.md`).
 """
 
 from __future__ import annotations
