@@ -1,5 +1,6 @@
 """The `flagtui` command: open the TUI, run the sandbox or the demo, manage profiles, and the
-scriptable reads and writes (noun verb, JSON when piped). See `parser.py` and `exits.py`.
+scriptable reads and writes (noun verb, JSON when piped). Every command is listed in
+`commands/__init__.py`, one module each under `commands/`; see also `parser.py` and `exits.py`.
 
 Nothing here imports Textual except to launch the TUI (an import-linter contract).
 """
@@ -43,25 +44,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     parser = build_parser()
     args, unknown = parser.parse_known_args(argv)
-    if args.command == "sandbox":
-        from flagtui.sandbox.options import sandbox_parser
-        from flagtui.sandbox.server import run_sandbox_command
-
-        return run_sandbox_command(sandbox_parser("flagtui sandbox").parse_args(unknown))
+    if getattr(args, "own_options", False):  # the sandbox: what this parser does not know
+        return args.start(args, unknown)
     if unknown:
         parser.error(f"unrecognized arguments: {' '.join(unknown)}")
-    if args.command == "demo":
-        from flagtui.demo import run_demo
-
-        return run_demo(args)
-    if args.command == "login":
-        from flagtui.login import run_login
-
-        return run_login(args)
-    if args.command == "profiles":
-        from flagtui.login import run_profiles
-
-        return run_profiles(args)
+    if getattr(args, "start", None) is not None:  # demo, login, profiles
+        return args.start(args, unknown)
     if getattr(args, "run", None) is not None:
         from flagtui.cli.session import run
 

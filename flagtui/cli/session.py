@@ -1,5 +1,5 @@
-"""What every scriptable command shares: the profile's client, connected; errors to exit codes;
-the typed-name confirmation of destructive commands; --dry-run.
+"""What every scriptable command shares: its first options (`scriptable`); the profile's client,
+connected; errors to exit codes; the typed-name confirmation of destructive commands; --dry-run.
 
 Read-only profiles are refused before any request (before connecting, too): the client's own
 check stays the one that holds for every write, this one only saves a round trip.
@@ -69,6 +69,27 @@ def open_client(profile: Profile, *, dry_run: bool = False) -> AdminClient:
         verify=verify,
         transport=transport,
     )
+
+
+def scriptable(
+    parser: argparse.ArgumentParser,
+    run: Command,
+    *,
+    columns: tuple[str, ...] = (),
+    write: str | None = None,
+    destructive: bool = False,
+) -> None:
+    """A scriptable command's first options: its run function and its table's columns; for a
+    write, the action a read-only profile refuses and `--dry-run`; `--yes` if destructive."""
+    parser.set_defaults(run=run, columns=columns, write_action=write)
+    if write:
+        parser.add_argument(
+            "--dry-run", action="store_true", help="print the request; send nothing"
+        )
+    if destructive:
+        parser.add_argument(
+            "--yes", action="store_true", help="do not ask (required when not on a terminal)"
+        )
 
 
 def run(args: argparse.Namespace, command: Command, *, columns: tuple[str, ...] = ()) -> int:

@@ -1,22 +1,13 @@
-"""`feature archive|revive`, and the writes real Unleash accepts but the admin does not mean,
-against the sandbox (which accepts each as real Unleash does): the event recorded, the stage,
-the environments afterwards; nothing sent where the flag is already as asked."""
+"""`flagtui feature archive|revive` against the sandbox: the event recorded, the stage, the
+environments afterwards; nothing sent where the flag is already as asked. (The patches that
+mean archive or revive: test_feature_patch.py.)"""
 
 from __future__ import annotations
 
 import httpx
-import pytest
 
-from .conftest import event_count
-
-PROJECT = "default"
-
-
-def a_live_flag(server: httpx.Client, offset: int) -> str:
-    """A live flag of the default project no other CLI test uses (the last ones by name)."""
-    params = {"project": f"IS:{PROJECT}", "lifecycle": "IS:live", "sortBy": "name"}
-    page = server.get("/api/admin/search/features", params={**params, "sortOrder": "desc"})
-    return str(page.json()["features"][offset]["name"])
+from ..conftest import event_count
+from .helpers import PROJECT, a_live_flag
 
 
 def newest_event(server: httpx.Client, name: str) -> dict:
@@ -75,42 +66,4 @@ def test_archive_of_an_unknown_flag_is_not_found(run, server):
     before = event_count(server)
     missing = run("feature", "archive", PROJECT, "no-such-flag-anywhere", "--yes", "-o", "json")
     assert missing.code == 4 and missing.error["kind"] == "not-found"
-    assert event_count(server) == before
-
-
-@pytest.mark.parametrize("value", ["true", "false"])
-def test_a_patch_of_archived_points_to_archive_and_revive(run, server, value):
-    name = a_live_flag(server, 2)
-    before = event_count(server)
-    refused = run("feature", "patch", PROJECT, name, "--set", f"archived={value}", "-o", "json")
-    assert refused.code == 2 and refused.error["kind"] == "invalid-argument"
-    assert "flagtui feature archive" in refused.error["message"]
-    assert event_count(server) == before
-
-
-def test_a_type_typo_is_refused_naming_the_valid_types(run, server):
-    name = a_live_flag(server, 2)
-    before = (event_count(server), server.get(f"/api/admin/projects/{PROJECT}/features/{name}"))
-    typo = run("feature", "patch", PROJECT, name, "--set", "type=relase", "-o", "json")
-    assert typo.code == 2 and typo.error["kind"] == "invalid-argument"
-    assert "did you mean release?" in typo.error["message"]
-    after = server.get(f"/api/admin/projects/{PROJECT}/features/{name}")
-    assert (event_count(server), after.json()) == (before[0], before[1].json())
-
-
-def test_a_patch_of_a_strategy_is_refused_with_a_pointer(run, server):
-    name = a_live_flag(server, 2)
-    path = "environments/0/strategies/0/parameters/rollout=50"
-    refused = run("feature", "patch", PROJECT, name, "--set", path, "-o", "json")
-    assert refused.code == 2 and "flagtui feature enable|disable" in refused.error["message"]
-
-
-def test_uncomplete_of_an_unknown_flag_is_not_found_and_of_a_live_one_sends_nothing(run, server):
-    """Real Unleash answers 200 to both: exit 0 and "done" before the client read first."""
-    before = event_count(server)
-    missing = run("feature", "uncomplete", PROJECT, "no-such-flag", "-o", "json")
-    assert missing.code == 4 and missing.error["kind"] == "not-found"
-    live = run("feature", "uncomplete", PROJECT, a_live_flag(server, 3), "-o", "json")
-    assert live.code == 0
-    assert live.json["done"] is None and live.json["unchanged"] == "not completed (stage live)"
     assert event_count(server) == before

@@ -1,14 +1,25 @@
-"""`feature enable|disable` and `env link` against the sandbox: the server's state afterwards;
-production needs --yes off a terminal; read-only profiles are refused before any request."""
+"""`flagtui feature enable|disable` against the sandbox: golden JSON, a dry run, the server's
+state afterwards; production needs --yes off a terminal; read-only profiles are refused before
+any request."""
 
 from __future__ import annotations
 
 from pty_term import Term
 
-from .conftest import event_count
-from .test_terminal import FLAGTUI, command_env, finish
+from ..conftest import event_count
+from ..test_terminal import FLAGTUI, command_env, finish
+from .helpers import assert_dry_run_sends_nothing, assert_piped_golden
 
 FLAG = "/api/admin/projects/default/features/admin-async-emails"
+DISABLE = ("feature", "disable", "default", "admin-async-emails", "development")
+
+
+def test_prints_its_answer_as_json_when_piped(run):
+    assert_piped_golden(run, "feature-disable", *DISABLE)
+
+
+def test_dry_run_sends_nothing(run, server):
+    assert_dry_run_sends_nothing(run, server, *DISABLE)
 
 
 def enabled_in(server, environment: str) -> bool:
@@ -66,22 +77,6 @@ def test_an_unknown_environment_is_the_servers_404(run, server):
     )
 
 
-def test_env_link(run, server):
-    assert run("env", "remove", "default", "production", "--yes").code == 0
-    result = run("env", "link", "default", "production")
-    assert result.code == 0, result.err
-    assert result.json == {
-        "done": "project-environment-added",
-        "project": "default",
-        "environment": "production",
-    }
-    envs = server.get("/api/admin/environments/project/default").json()["environments"]
-    assert {e["name"]: e["visible"] for e in envs}["production"] is True
-    again = run("env", "link", "default", "production")
-    assert again.code == 2  # 409: already linked
-    assert again.error["message"].endswith("default already has the environment production enabled")
-
-
 def test_read_only_profile_is_refused_before_any_request(run, cli_env):
     (cli_env / "config.toml").write_text(
         '[profiles.ro]\nurl = "http://127.0.0.1:9"\nread_only = true\n'
@@ -89,7 +84,6 @@ def test_read_only_profile_is_refused_before_any_request(run, cli_env):
     for argv in (
         ["feature", "enable", "default", "x", "development"],
         ["feature", "disable", "default", "x", "production", "--yes"],
-        ["env", "link", "default", "qa"],
     ):
         result = run(*argv, "-P", "ro")
         assert result.code == 2, argv

@@ -21,11 +21,19 @@ from flagtui.api import AdminClient
 from flagtui.archive.source import collect_url
 from flagtui.cli.exits import OK, UsageError
 from flagtui.cli.output import Printer
+from flagtui.cli.session import scriptable
 from flagtui.config import Profile, resolve_token
 from flagtui.display import clean
 
 MIN_INTERVAL = 1.0
 MAX_INTERVAL = 3600.0  # real Unleash forgets within 2 hours: rarer polls would only lose more
+
+
+def options(p: argparse.ArgumentParser) -> None:
+    scriptable(p, collect)
+    p.set_defaults(verb=None, connect_first=False)
+    p.add_argument("--interval", type=float, default=30.0, help="seconds between polls (30)")
+    p.add_argument("--once", action="store_true", help="poll once, print what was stored, exit")
 
 
 def _log(line: str) -> None:

@@ -15,7 +15,8 @@ import httpx
 
 from flagtui.sandbox import SandboxServer
 
-from .test_terminal import command_env
+from ..test_terminal import command_env
+from .test_collect import patch_many
 
 FOLLOW = [sys.executable, "-m", "flagtui", "failures", "--follow"]
 
@@ -91,3 +92,27 @@ def test_follow_keeps_following_while_the_server_is_away(cli_env, sandbox_db):
             proc.wait()
         if back is not None:
             back.stop()
+
+
+def test_follow_on_the_archive_prints_new_failures(run, cli_env, sandbox, server):
+    assert run("collect", "--once", "-o", "json").code == 0
+    env = command_env(cli_env, sandbox) | {"XDG_DATA_HOME": str(cli_env / "data")}
+    argv = [sys.executable, "-m", "flagtui", "failures", "--follow", "--interval", "1"]
+    argv += ["--integration", "5", "-o", "jsonl"]
+    proc = subprocess.Popen(
+        argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        assert proc.stdout is not None and proc.stderr is not None
+        assert json.loads(proc.stderr.readline())["answer"]["source"] == "archive"
+        assert json.loads(proc.stderr.readline())["answer"]["following"] is True
+        patch_many(server, 1, "followed on the archive")
+        delivery = json.loads(proc.stdout.readline())  # the first since it started
+        assert "followed on the archive" in str(delivery["event"])
+        assert delivery["source"] == "archive"  # collected by the follower first
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=30) == 130
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()

@@ -41,12 +41,24 @@ from flagtui.cli.exits import (
     envelope,
 )
 from flagtui.cli.output import Printer, record
-from flagtui.cli.reads import shown_delivery, since_cutoff
+from flagtui.cli.reveal import REVEAL_HELP, shown_delivery
+from flagtui.cli.session import scriptable
+from flagtui.cli.since import duration, since_cutoff
 from flagtui.display import clean
 from flagtui.triage.records import Failure, FailureWindow, labels
 from flagtui.triage.source import FailureSource, LiveSource
 
 MIN_INTERVAL = 1.0
+# A delivery's columns (as `integration deliveries`), with where it was read from: archive or live.
+FAILURE_COLUMNS = (
+    "integrationId",
+    "id",
+    "createdAt",
+    "state",
+    "event.type",
+    "source",
+    "stateDetails",
+)
 # The table (a terminal, the cron mail): integrations by name; JSON and CSV keep the API's fields.
 TABLE_COLUMNS = (
     "createdAt",
@@ -57,6 +69,28 @@ TABLE_COLUMNS = (
     "event.type",
     "stateDetails",
 )
+
+
+def options(p: argparse.ArgumentParser) -> None:
+    scriptable(p, failures, columns=FAILURE_COLUMNS)
+    p.set_defaults(verb=None, connect_first=False)  # an archive answers when the server is down
+    p.add_argument("--since", type=duration, help="only failures this recent (15m, 2h, 1d)")
+    p.add_argument("--integration", type=int, metavar="ID")
+    p.add_argument(
+        "--follow",
+        action="store_true",
+        help="keep reading; failures from now (or --since) as JSONL",
+    )
+    p.add_argument(
+        "--interval", type=float, default=30.0, help="--follow: seconds between reads (1 at least)"
+    )
+    p.add_argument(
+        "--fail-on-failures",
+        action="store_true",
+        help="exit 1 when any is found in the window, 8 when the window could not be checked",
+    )
+    p.add_argument("--limit", type=int, default=500, help="at most this many, newest (500)")
+    p.add_argument("--reveal", action="store_true", help=REVEAL_HELP + " (an archive holds none)")
 
 
 async def read_failures(

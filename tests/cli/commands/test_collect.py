@@ -1,5 +1,6 @@
-"""`flagtui collect` and `flagtui failures` on its archive, against a real sandbox that forgets
-like Unleash; SIGTERM and a server that goes away, with real processes and servers."""
+"""`flagtui collect` against a real sandbox that forgets like Unleash; SIGTERM and a server that
+goes away, with real processes and servers. (`flagtui failures` reading what it collected:
+test_failures*.py.)"""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from flagtui.archive.location import default_archive_path, sqlite_url
 from flagtui.archive.store import Archive
 from flagtui.sandbox import SandboxServer
 
-from .test_terminal import command_env
+from ..test_terminal import command_env
 
 FLAG = "/api/admin/projects/default/features/admin-async-emails"
 
@@ -41,33 +42,6 @@ def test_collect_once_on_a_read_only_profile(run, cli_env, sandbox, server):
     assert result.code == 0, result.err
     assert result.json["stored"] >= 9 and result.json["gaps"] == 0
     assert default_archive_path(sandbox.url).exists()
-
-
-def test_failures_reads_the_archive_and_says_so(run, sandbox, server):
-    patch_many(server, 3, "early")
-    assert run("collect", "--once", "-o", "json").code == 0
-    patch_many(server, 50, "late")  # the early deliveries drop off the server
-    early = [
-        d
-        for d in server.get("/api/admin/addons/5/events", params={"limit": 100}).json()[
-            "integrationEvents"
-        ]
-        if "early" in str(d["event"])
-    ]
-    assert early == []
-    listed = run("failures", "--integration", "5", "-o", "json")
-    assert listed.code == 0
-    answer = json.loads(listed.err)["answer"]  # with JSON output, said as JSON on stderr
-    assert (answer["source"], answer["complete"], answer["shown"]) == ("archive", True, 3)
-    assert sum("early" in str(d["event"]) for d in listed.json) == 3
-    table = run("failures", "-o", "table")
-    assert "from the delivery archive" in table.err
-    assert "Traceback" not in table.err
-
-
-def test_failures_reads_the_server_without_an_archive(run):
-    listed = run("failures", "-o", "table")
-    assert listed.code == 0 and "archive" not in listed.err
 
 
 def stopped_by_sigterm(proc: subprocess.Popen[str], ready: str) -> tuple[int, str]:
@@ -158,30 +132,6 @@ async def test_the_collector_survives_the_server_going_away(sandbox_db, tmp_path
     assert all(a != b for a, b in itertools.pairwise(lines))
 
 
-def test_follow_on_the_archive_prints_new_failures(run, cli_env, sandbox, server):
-    assert run("collect", "--once", "-o", "json").code == 0
-    env = command_env(cli_env, sandbox) | {"XDG_DATA_HOME": str(cli_env / "data")}
-    argv = [sys.executable, "-m", "flagtui", "failures", "--follow", "--interval", "1"]
-    argv += ["--integration", "5", "-o", "jsonl"]
-    proc = subprocess.Popen(
-        argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    )
-    try:
-        assert proc.stdout is not None and proc.stderr is not None
-        assert json.loads(proc.stderr.readline())["answer"]["source"] == "archive"
-        assert json.loads(proc.stderr.readline())["answer"]["following"] is True
-        patch_many(server, 1, "followed on the archive")
-        delivery = json.loads(proc.stdout.readline())  # the first since it started
-        assert "followed on the archive" in str(delivery["event"])
-        assert delivery["source"] == "archive"  # collected by the follower first
-        proc.send_signal(signal.SIGINT)
-        assert proc.wait(timeout=30) == 130
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-
-
 def test_an_archive_that_cannot_be_opened_is_one_line_and_exit_6(run, cli_env, sandbox):
     (cli_env / "config.toml").write_text(
         f'[profiles.pg]\nurl = "{sandbox.url}"\n'
@@ -193,23 +143,11 @@ def test_an_archive_that_cannot_be_opened_is_one_line_and_exit_6(run, cli_env, s
     assert "hunter2" not in result.err
 
 
-def test_commands_and_choosing_a_source_do_not_load_the_database_layer():
-    # SQLAlchemy takes about 0.1 s to import: only reading or writing an archive may pay it.
-    code = (
-        "import sys, flagtui.cli.parser, flagtui.cli.exits, flagtui.archive.source;"
-        " print(sorted(m for m in sys.modules if m.split('.')[0] in ('sqlalchemy', 'psycopg')))"
-    )
-    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert loaded.stdout.strip() == "[]", loaded.stderr
-
-
-def test_bad_intervals_and_limits_name_the_option_and_the_limit(run):
+def test_bad_intervals_name_the_option_and_the_limit(run):
     for interval in ("0.5", "nan", "7200"):
         result = run("collect", "--interval", interval, "-o", "table")
         assert result.code == 2
         assert result.line.startswith("flagtui: --interval: seconds from 1 to 3600")
-    result = run("failures", "--limit", "0", "-o", "table")
-    assert (result.code, result.line) == (2, "flagtui: --limit: at least 1 (it is 0)")
 
 
 def test_two_collector_processes_on_a_new_archive_store_each_delivery_once(

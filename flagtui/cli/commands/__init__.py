@@ -1,0 +1,93 @@
+"""Every command of `flagtui`: its words, the line `--help` lists it with, and the module of
+flagtui/cli/commands/ that holds its options and its run function.
+
+This list is all the command line reads to build itself (flagtui/cli/parser.py): a command's
+module is imported only when that command is parsed, so `flagtui --help` or one command never
+pays for the others. Adding a command: its module here (feature_show.py is a read, env_link.py
+a write), its entry below, its tests in tests/cli/commands/test_<module>.py (a golden output
+in tests/cli/commands/golden/), and docs/commands.md written again (`python -m
+flagtui.cli.reference docs/commands.md`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Entry:
+    words: str  # as typed: "feature list", "collect"
+    summary: str  # its line in `--help`, and (scriptable ones) its own description
+    module: str  # under flagtui.cli.commands
+    options: str = "options"  # the module's function adding its options (a pair shares a module)
+    scriptable: bool = True  # -P, -o, the exit codes in --help; run through cli/session.py
+    own_options: bool = False  # its options are parsed by its module (the sandbox's), -h too
+
+
+NOUNS = {
+    "feature": "feature flags",
+    "event": "the event log",
+    "integration": "integrations (Unleash addons)",
+    "user": "users",
+    "type": "feature types",
+    "env": "a project's environments",
+    "access": "project access (Enterprise)",
+    "cr": "change requests (Enterprise)",
+}
+
+FAILURES_HELP = (
+    "deliveries that failed, across integrations, newest first: from the delivery archive when "
+    "there is one (`flagtui collect`), else from the server, which keeps only recent deliveries "
+    "(real Unleash: about 100 of the last 2 hours, plus the latest per integration)"
+)
+COLLECT_HELP = (
+    "keep every integration delivery in an archive (SQLite in the user data dir, one per "
+    "server, or the profile's archive_url), polling until stopped (SIGTERM/SIGINT: exit 0)"
+)
+
+# In the order `--help` lists them (a noun where its first verb is).
+COMMANDS = (
+    Entry("sandbox", "serve the embedded sandbox server", "sandbox", scriptable=False,
+          own_options=True),
+    Entry("demo", "start the sandbox with demo data and open the TUI on it", "demo",
+          scriptable=False),
+    Entry("login", "store a token for a profile (read from a prompt)", "login", scriptable=False),
+    Entry("profiles", "list profiles (never shows tokens)", "profiles", scriptable=False),
+    Entry("feature list", "list or search flags", "feature_list"),
+    Entry("feature show", "one flag, in full", "feature_show"),
+    Entry("feature patch", "change a flag with a JSON patch", "feature_patch"),
+    Entry("feature uncomplete", "mark a completed flag as not completed", "feature_uncomplete"),
+    Entry("feature archive",
+          "archive a flag as the web UI does (feature-archived event, lifecycle archived);"
+          " confirm, or --yes", "archived_flags", options="archive_options"),
+    Entry("feature revive",
+          "bring an archived flag back; as Unleash does, every environment comes back off",
+          "archived_flags", options="revive_options"),
+    Entry("feature enable",
+          "switch a flag on in one environment (production: confirm, or --yes)",
+          "feature_switch", options="enable_options"),
+    Entry("feature disable",
+          "switch a flag off in one environment (production: confirm, or --yes)",
+          "feature_switch", options="disable_options"),
+    Entry("event search", "search events, newest first", "event_search"),
+    Entry("integration list", "integration configurations", "integration_list"),
+    Entry("integration deliveries", "an integration's recent deliveries, newest first",
+          "integration_deliveries"),
+    Entry("integration enable", "enable an integration", "integration_switch",
+          options="enable_options"),
+    Entry("integration disable", "disable an integration", "integration_switch",
+          options="disable_options"),
+    Entry("failures", FAILURES_HELP, "failures"),
+    Entry("collect", COLLECT_HELP, "collect"),
+    Entry("user search", "find users by name, username or email", "user_search"),
+    Entry("type list", "feature types and their lifetimes", "type_list"),
+    Entry("type lifetime", "days until flags of a type are potentially stale", "type_lifetime"),
+    Entry("env list", "a project's environments", "env_list"),
+    Entry("env remove", "remove an environment from a project", "env_remove"),
+    Entry("env link", "link an environment to a project (its flags get it, switched off)",
+          "env_link"),
+    Entry("access grant", "give users and groups roles in a project", "access_grant"),
+    Entry("cr list", "a project's change requests", "cr_list"),
+    Entry("cr show", "one change request", "cr_show"),
+    Entry("cr delete", "delete a change request", "cr_delete"),
+)  # fmt: skip

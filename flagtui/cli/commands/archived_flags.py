@@ -1,0 +1,51 @@
+"""`flagtui feature archive|revive`: a flag into Unleash's archive of flags and back (not the
+delivery archive of `collect`), by Unleash's own routes, as the web UI does."""
+
+from __future__ import annotations
+
+import argparse
+
+from flagtui.api import AdminClient, NothingToSend
+from flagtui.api.models import Feature
+from flagtui.cli.done import done, unchanged
+from flagtui.cli.output import Printer
+from flagtui.cli.session import confirm, scriptable
+
+
+def archive_options(p: argparse.ArgumentParser) -> None:
+    scriptable(p, feature_archive, write="archive feature", destructive=True)
+    p.add_argument("project")
+    p.add_argument("name")
+
+
+def revive_options(p: argparse.ArgumentParser) -> None:
+    scriptable(p, feature_revive, write="revive feature")
+    p.add_argument("project")
+    p.add_argument("name")
+
+
+async def feature_archive(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
+    """Unleash's archive (DELETE), as the web UI's: feature-archived, lifecycle `archived`."""
+    what = f"archive {args.name} in project {args.project} (SDKs stop receiving it)"
+    confirm(args, what, args.name)
+    try:
+        before = await client.archive_feature(args.project, args.name)
+    except NothingToSend as already:
+        unchanged(out, already, project=args.project)
+        return
+    done(out, "feature-archived", project=args.project, featureName=args.name, **_was_on(before))
+
+
+async def feature_revive(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
+    """Unleash's revive: the flag comes back with every environment off, said in the answer."""
+    try:
+        before = await client.revive_feature(args.project, args.name)
+    except NothingToSend as already:
+        unchanged(out, already, project=args.project)
+        return
+    revived = {"project": args.project, "featureName": args.name, **_was_on(before)}
+    done(out, "feature-revived", **revived, enabledIn=[])
+
+
+def _was_on(feature: Feature) -> dict[str, list[str]]:
+    return {"wasEnabledIn": [e.name for e in feature.environments or [] if e.enabled]}

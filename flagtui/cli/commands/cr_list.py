@@ -1,0 +1,18 @@
+"""`flagtui cr list`: a project's change requests (Enterprise)."""
+
+from __future__ import annotations
+
+import argparse
+
+from flagtui.api import AdminClient
+from flagtui.cli.output import Printer
+from flagtui.cli.session import scriptable
+
+
+def options(p: argparse.ArgumentParser) -> None:
+    scriptable(p, cr_list, columns=("id", "title", "environment", "state", "createdAt"))
+    p.add_argument("project")
+
+
+async def cr_list(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
+    out.many(await client.list_change_requests(args.project))

@@ -1,0 +1,19 @@
+"""`flagtui cr show`: one change request (Enterprise)."""
+
+from __future__ import annotations
+
+import argparse
+
+from flagtui.api import AdminClient
+from flagtui.cli.output import Printer
+from flagtui.cli.session import scriptable
+
+
+def options(p: argparse.ArgumentParser) -> None:
+    scriptable(p, cr_show)
+    p.add_argument("project")
+    p.add_argument("id", type=int)
+
+
+async def cr_show(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
+    out.one(await client.get_change_request(args.project, args.id))

@@ -1,0 +1,18 @@
+"""`flagtui env list`: a project's environments (`visible`: in the project)."""
+
+from __future__ import annotations
+
+import argparse
+
+from flagtui.api import AdminClient
+from flagtui.cli.output import Printer
+from flagtui.cli.session import scriptable
+
+
+def options(p: argparse.ArgumentParser) -> None:
+    scriptable(p, env_list, columns=("name", "type", "visible", "enabled", "protected"))
+    p.add_argument("project")
+
+
+async def env_list(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
+    out.many(await client.list_project_environments(args.project))

@@ -1,0 +1,60 @@
+"""`flagtui event search`: the event log, newest first, at most `--limit`, none older than
+`--since`."""
+
+from __future__ import annotations
+
+import argparse
+
+from flagtui.api import AdminClient
+from flagtui.api.models import EventRecord
+from flagtui.api.validation import event_search_limit
+from flagtui.cli.output import Printer
+from flagtui.cli.session import scriptable
+from flagtui.cli.since import duration, since_cutoff
+from flagtui.triage.source import aware
+
+EVENT_COLUMNS = (
+    "id",
+    "createdAt",
+    "type",
+    "createdBy",
+    "project",
+    "featureName",
+    "label",
+    "summary",
+)
+
+
+def options(p: argparse.ArgumentParser) -> None:
+    scriptable(p, event_search, columns=EVENT_COLUMNS)
+    for option in ("--type", "--project", "--feature", "--query"):
+        p.add_argument(option)
+    p.add_argument("--limit", type=int, default=100, help="1 to 100 (default 100)")
+    p.add_argument("--since", type=duration, help="only events this recent (90s, 15m, 2h, 7d)")
+
+
+async def event_search(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
+    """Newest first, at most --limit events, none older than --since (pages until then)."""
+    event_search_limit(args.limit)  # checked here too: a limit under 1 would skip the loop
+    cutoff = since_cutoff(args.since)
+    stream = out.format == "jsonl"
+    found: list[EventRecord] = []
+    cursor = None
+    while len(found) < args.limit:
+        page = await client.search_events(
+            type=args.type,
+            project=args.project,
+            feature=args.feature,
+            query=args.query,
+            limit=args.limit,
+            cursor=cursor,
+        )
+        fresh = [e for e in page.events if cutoff is None or aware(e.created_at) >= cutoff]
+        if stream:
+            out.many(fresh[: args.limit - len(found)])
+        found.extend(fresh)
+        if cutoff is None or len(fresh) < len(page.events) or page.next_cursor is None:
+            break
+        cursor = page.next_cursor
+    if not stream:
+        out.many(found[: args.limit])

@@ -1,0 +1,19 @@
+"""`flagtui feature show`: one flag, in full."""
+
+from __future__ import annotations
+
+import argparse
+
+from flagtui.api import AdminClient
+from flagtui.cli.output import Printer
+from flagtui.cli.session import scriptable
+
+
+def options(p: argparse.ArgumentParser) -> None:
+    scriptable(p, feature_show)
+    p.add_argument("project")
+    p.add_argument("name")
+
+
+async def feature_show(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
+    out.one(await client.get_feature(args.project, args.name))

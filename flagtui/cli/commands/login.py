@@ -1,0 +1,17 @@
+"""`flagtui login`: check a token against the server and store it (flagtui/login.py)."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def options(parser: argparse.ArgumentParser) -> None:
+    parser.set_defaults(start=start)
+    parser.add_argument("--profile", dest="login_profile", default=None)
+    parser.add_argument("--url", default=None)
+
+
+def start(args: argparse.Namespace, rest: list[str]) -> int:
+    from flagtui.login import run_login
+
+    return run_login(args)

@@ -1,0 +1,26 @@
+"""`flagtui sandbox`: serve the embedded sandbox server.
+
+The sandbox parses its own options (sandbox/options.py, imported only when it runs): they
+reach it as the arguments the command line does not know, `--help` among them.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+
+def options(parser: argparse.ArgumentParser) -> None:
+    parser.set_defaults(start=start)
+
+
+def own_parser() -> argparse.ArgumentParser:
+    """The sandbox's own options, as `flagtui sandbox` reads them."""
+    from flagtui.sandbox.options import sandbox_parser
+
+    return sandbox_parser("flagtui sandbox")
+
+
+def start(args: argparse.Namespace, rest: list[str]) -> int:
+    from flagtui.sandbox.server import run_sandbox_command
+
+    return run_sandbox_command(own_parser().parse_args(rest))

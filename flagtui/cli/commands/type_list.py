@@ -1,0 +1,17 @@
+"""`flagtui type list`: feature types and their lifetimes."""
+
+from __future__ import annotations
+
+import argparse
+
+from flagtui.api import AdminClient
+from flagtui.cli.output import Printer
+from flagtui.cli.session import scriptable
+
+
+def options(p: argparse.ArgumentParser) -> None:
+    scriptable(p, type_list, columns=("id", "name", "lifetimeDays"))
+
+
+async def type_list(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
+    out.many(await client.list_feature_types())

@@ -1,0 +1,21 @@
+"""`--reveal`: what the commands print keeps secrets masked (flagtui/masking.py) unless asked."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from flagtui.api.models import IntegrationEvent
+from flagtui.masking import masked_delivery
+
+REVEAL_HELP = "show URLs, bodies and secret parameters in full (masked by default)"
+
+
+def shown_delivery(delivery: IntegrationEvent, *, reveal: bool) -> IntegrationEvent:
+    """A delivery as printed: masked (flagtui/masking.py) unless --reveal."""
+    return delivery if reveal else masked_delivery(delivery)
+
+
+def shown_deliveries(
+    deliveries: Iterable[IntegrationEvent], *, reveal: bool
+) -> list[IntegrationEvent]:
+    return [shown_delivery(d, reveal=reveal) for d in deliveries]

@@ -1,0 +1,38 @@
+"""What the tests of every command check alike: its golden output when piped (JSON), a write's
+`--dry-run` sending nothing; and a flag for a test to change."""
+
+from __future__ import annotations
+
+import httpx
+
+from ..conftest import Run, event_count
+from .golden import assert_golden
+
+PROJECT = "default"
+
+
+def assert_piped_golden(run: Run, name: str, *argv: str) -> None:
+    """Exit 0, nothing on stderr, and the JSON printed is the golden `name`."""
+    result = run(*argv)
+    assert result.code == 0, result.err
+    assert result.err == ""
+    assert_golden(name, result.json)
+
+
+def assert_dry_run_sends_nothing(run: Run, server: httpx.Client, *argv: str) -> None:
+    """Checked at the server: no event recorded; then the write itself records one (so the
+    count would have seen it)."""
+    before = event_count(server)
+    result = run(*argv, "--dry-run")
+    assert result.code == 0, result.err
+    assert result.json["dryRun"] is True
+    assert event_count(server) == before
+    assert run(*argv).code == 0
+    assert event_count(server) > before
+
+
+def a_live_flag(server: httpx.Client, offset: int) -> str:
+    """A live flag of the default project no other CLI test uses (the last ones by name)."""
+    params = {"project": f"IS:{PROJECT}", "lifecycle": "IS:live", "sortBy": "name"}
+    page = server.get("/api/admin/search/features", params={**params, "sortOrder": "desc"})
+    return str(page.json()["features"][offset]["name"])

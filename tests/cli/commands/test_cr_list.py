@@ -1,0 +1,9 @@
+"""`flagtui cr list`: golden JSON."""
+
+from __future__ import annotations
+
+from .helpers import assert_piped_golden
+
+
+def test_prints_its_answer_as_json_when_piped(run):
+    assert_piped_golden(run, "cr-list", "cr", "list", "platform")
