@@ -37,7 +37,7 @@ from flagtui.sandbox import (
     projects,
     users,
 )
-from flagtui.sandbox.auth import Caller, authenticate, load_callers
+from flagtui.sandbox.auth import Caller, authenticate, authenticate_admin, load_callers
 from flagtui.sandbox.db import Database, RawJSON, dumps
 from flagtui.sandbox.errors import ApiError, bad_request, error_response, path_not_available
 from flagtui.sandbox.inputs import Call
@@ -106,7 +106,7 @@ def endpoint(
     async def run(request: Request) -> Response:
         sandbox: Sandbox = request.app.state.sandbox
         try:
-            caller = authenticate(request.headers.get("authorization"), sandbox.callers)
+            caller = authenticate_admin(request.headers.get("authorization"), sandbox.callers)
             if body and not _is_json(request.headers.get("content-type")):
                 raise ApiError(
                     415,

@@ -70,6 +70,8 @@ class Generator:
             "INSERT INTO tokens VALUES (?,?,?)",
             [(tokens.admin, "admin", 1), (tokens.viewer, "viewer", 2)],
         )
+        if tokens.client is not None:  # a client token acts as no user (user id 0)
+            c.execute("INSERT INTO tokens VALUES (?, 'client', 0)", (tokens.client,))
 
     def _user(
         self, uid: int, name: str, username: str | None, email: str, role: int, age: float
