@@ -80,12 +80,14 @@ class VariantOverride(TypedDict):
 
 
 class Variant(TypedDict):
+    """payload is optional; overrides exist on environment variants only (real Unleash)."""
+
     name: str
     weight: int
     weightType: str
     stickiness: str
-    payload: VariantPayload
-    overrides: list[VariantOverride]
+    payload: NotRequired[VariantPayload]
+    overrides: NotRequired[list[VariantOverride]]
 
 
 class Strategy(TypedDict):
