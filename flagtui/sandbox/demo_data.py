@@ -24,6 +24,7 @@ from flagtui.sandbox.auth import Tokens
 from flagtui.sandbox.clock import iso
 from flagtui.sandbox.db import dumps
 from flagtui.sandbox.demo_history import FeatureRow, History
+from flagtui.sandbox.demo_rollouts import add_rollout_examples
 from flagtui.sandbox.demo_tables import (
     AREAS,
     ENVIRONMENTS,
@@ -347,5 +348,6 @@ class Generator:
 
 def populate(conn: sqlite3.Connection, tokens: Tokens, size: str, seed: int, now: datetime) -> None:
     Generator(conn, seed, now, SIZES[size]).run(tokens)
-    if size == "demo":  # after the seeded data, which it leaves as is
+    if size == "demo":  # after the seeded data, which they leave as is
+        add_rollout_examples(conn)
         add_hostile_project(conn, now)
