@@ -5,7 +5,8 @@ fresh install (flexibleRollout, default, remoteAddress, applicationHostname, in 
 order), plus `userWithId`, deprecated, as an install upgraded from Unleash 3 or 4 still has
 it (the demo data uses it; the SDKs evaluate it). `GET /api/admin/context` answers the bare
 array of context fields: real Unleash's five (environment, userId, appName, currentTime,
-sessionId) and the demo's own. `GET /api/admin/segments` answers `{segments}`.
+sessionId; only sessionId is a stickiness field there) and the demo's own, each with how many
+live flags and projects use it. `GET /api/admin/segments` answers `{segments}`.
 
 Strategy types and context fields are fixed (no route changes them here), so they live in
 code rather than in the database; segments are in the database.
@@ -106,12 +107,14 @@ def _field(
         "sortOrder": order,
         "legalValues": [{"value": v, "description": ""} for v in legal],
         "createdAt": None,
+        "usedInFeatures": 0,
+        "usedInProjects": 0,
     }
 
 
 CONTEXT_FIELDS: list[shapes.ContextField] = [
     _field("environment", "Allows you to constrain on application environment", 0),
-    _field("userId", "Allows you to constrain on userId", 1, stickiness=True),
+    _field("userId", "Allows you to constrain on userId", 1),
     _field("appName", "Allows you to constrain on application name", 2),
     _field("currentTime", "Allows you to constrain on date values", 3),
     _field("sessionId", "Allows you to constrain on sessionId", 4, stickiness=True),
@@ -131,7 +134,24 @@ def list_strategies(call: Call) -> shapes.StrategyTypes:
 
 
 def list_context(call: Call) -> list[shapes.ContextField]:
-    return CONTEXT_FIELDS
+    """With how many live flags and projects use each field in a constraint (real Unleash)."""
+    with call.db.read() as conn:
+        usage = {
+            r[0]: (r[1], r[2])
+            for r in conn.execute(
+                "SELECT json_extract(c.value, '$.contextName'), count(DISTINCT s.feature),"
+                " count(DISTINCT f.project) FROM strategies s JOIN features f ON f.name = s.feature,"
+                " json_each(s.constraints) c WHERE f.archived_at IS NULL GROUP BY 1"
+            )
+        }
+    return [
+        {
+            **f,
+            "usedInFeatures": usage.get(f["name"], (0, 0))[0],
+            "usedInProjects": usage.get(f["name"], (0, 0))[1],
+        }
+        for f in CONTEXT_FIELDS
+    ]
 
 
 def list_segments(call: Call) -> shapes.Segments:

@@ -61,12 +61,14 @@ class Lifecycle(TypedDict):
 
 
 class Constraint(TypedDict):
+    """Stored as sent: value, caseInsensitive and inverted only when given (real Unleash)."""
+
     contextName: str
     operator: str
-    caseInsensitive: bool
-    inverted: bool
+    caseInsensitive: NotRequired[bool]
+    inverted: NotRequired[bool]
     values: list[str]
-    value: str
+    value: NotRequired[str]
 
 
 class VariantPayload(TypedDict):

@@ -67,6 +67,8 @@ class ContextField(TypedDict):
     sortOrder: int
     legalValues: list[LegalValue]
     createdAt: Date | None
+    usedInFeatures: int
+    usedInProjects: int
 
 
 class Segment(TypedDict):

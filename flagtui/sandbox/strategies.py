@@ -17,7 +17,7 @@ order), POST (add: 200 with the strategy; event feature-strategy-add), GET/PUT/P
   operations to the strategy as GET answers it and saves the result the same way. Both record
   feature-strategy-update (data and preData: the strategy after and before), even when nothing
   changed, as real Unleash does.
-- DELETE: 200 with no body; an unknown id is a 200 that does nothing. A strategy of another
+- DELETE: 200 with no body; an unknown id is a 404 (as on real Unleash 8.2.0). A strategy of another
   flag or project: 403 InvalidOperationError (on PUT and PATCH too; GET answers 403 too).
   Event feature-strategy-remove (preData: the strategy).
 - When a change leaves an environment without an enabled strategy (all disabled, or none),
@@ -261,7 +261,7 @@ def delete(call: Call) -> None:
     with call.db.write() as conn:
         row = conn.execute("SELECT * FROM strategies WHERE id = ?", (call.path["id"],)).fetchone()
         if row is None:
-            return  # real Unleash: nothing to delete is a 200
+            raise not_found(f"Could not find strategy with id {call.path['id']}")
         _belongs(conn, call, row)
         conn.execute("DELETE FROM strategies WHERE id = ?", (row["id"],))
         scope = _scope(call)

@@ -127,7 +127,8 @@ def _check_single(operator: str, value: str, inverted: bool) -> None:
 
 
 def constraint(c: Any) -> dict[str, Any]:
-    """One constraint, checked, with every key present (values [] and value "" when unused)."""
+    """One constraint, checked: `values` ([] when absent) and the optional keys that were sent,
+    as real Unleash stores it."""
     if not isinstance(c, dict):
         raise bad_request("Each constraint must be an object")
     extra = set(c) - CONSTRAINT_KEYS
@@ -155,19 +156,14 @@ def constraint(c: Any) -> dict[str, Any]:
     field = CONTEXT_BY_NAME.get(context)
     legal = [v["value"] for v in field["legalValues"]] if field else []
     if legal:
-        checked = values if operator in STRING_OPERATORS else [value]
-        if not all(v in legal for v in checked):
+        given = values if operator in STRING_OPERATORS else [value]
+        if not all(v in legal for v in given):
             raise bad_request(
                 "input values are not specified as a legal value on this context field"
             )
-    return {
-        "contextName": context,
-        "operator": operator,
-        "caseInsensitive": case_insensitive,
-        "inverted": inverted,
-        "values": values,
-        "value": value,
-    }
+    required = {"contextName": context, "operator": operator, "values": values}
+    optional = {"value": value, "caseInsensitive": case_insensitive, "inverted": inverted}
+    return {**required, **{k: v for k, v in optional.items() if k in c}}  # stored as sent
 
 
 def exceeds_limit(resource: str, limit: int) -> ApiError:
