@@ -140,8 +140,9 @@ def list_context(call: Call) -> list[shapes.ContextField]:
             r[0]: (r[1], r[2])
             for r in conn.execute(
                 "SELECT json_extract(c.value, '$.contextName'), count(DISTINCT s.feature),"
-                " count(DISTINCT f.project) FROM strategies s JOIN features f ON f.name = s.feature,"
-                " json_each(s.constraints) c WHERE f.archived_at IS NULL GROUP BY 1"
+                " count(DISTINCT f.project) FROM strategies s"
+                " JOIN features f ON f.name = s.feature, json_each(s.constraints) c"
+                " WHERE f.archived_at IS NULL GROUP BY 1"
             )
         }
     return [
