@@ -128,7 +128,7 @@ def docs(doc: Any) -> dict[tuple[str, str], Any]:
             (404,),
             body=PATCHES,
         ),
-        ("DELETE", STRATEGY): doc("Remove a strategy (records feature-strategy-remove)"),
+        ("DELETE", STRATEGY): doc("Remove a strategy (records feature-strategy-remove)", (404,)),
         ("GET", f"{ENV}/variants"): doc("A flag's variants in one environment", (404,)),
         ("PUT", f"{ENV}/variants"): doc(
             "Replace the environment's variants (403 unless the flag already has some)",

@@ -35,7 +35,7 @@ from typing import Any
 import jsonpatch
 import jsonpointer
 
-from flagtui.contract import STRATEGIES_PER_ENVIRONMENT_MAX
+from flagtui.contract import INT32_MAX, STRATEGIES_PER_ENVIRONMENT_MAX
 from flagtui.sandbox import shapes_rollout as shapes
 from flagtui.sandbox import strategy_rules as rules
 from flagtui.sandbox.auth import Caller
@@ -122,9 +122,17 @@ def _check_shape(body: dict[str, Any]) -> None:
         raise bad_request('"title" must be a string or null')
     if body.get("disabled") is not None and not isinstance(body["disabled"], bool):
         raise bad_request('"disabled" must be a boolean or null')
-    order = body.get("sortOrder")
-    if order is not None and (not isinstance(order, int | float) or isinstance(order, bool)):
+    _check_order(body.get("sortOrder"))
+
+
+def _check_order(order: Any) -> None:
+    """A number the sort order column holds (real Unleash's is a PostgreSQL integer)."""
+    if order is None:
+        return
+    if not isinstance(order, int | float) or isinstance(order, bool):
         raise bad_request('"sortOrder" must be a number')
+    if not -INT32_MAX - 1 <= order <= INT32_MAX:
+        raise bad_request(f'"sortOrder" must be between {-INT32_MAX - 1} and {INT32_MAX}')
 
 
 def _parameters(name: str | None, feature: str, given: Any) -> dict[str, str]:
@@ -277,13 +285,9 @@ def set_sort_order(call: Call) -> None:
     for item in body:
         if not isinstance(item, dict) or set(item) != {"id", "sortOrder"}:
             raise bad_request("Each item must be {id, sortOrder} and nothing else")
-        order = item["sortOrder"]
-        if (
-            not isinstance(item["id"], str)
-            or isinstance(order, bool)
-            or not isinstance(order, int | float)
-        ):
+        if not isinstance(item["id"], str) or item["sortOrder"] is None:
             raise bad_request('"id" must be a string and "sortOrder" a number')
+        _check_order(item["sortOrder"])
     project, name, env = call.path["project"], call.path["feature"], call.path["environment"]
     with call.db.write() as conn:
         feature_row(conn, project, name)

@@ -71,8 +71,10 @@ def _as_string(value: Any, what: str) -> str:
         return value
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, int | float):
-        return str(int(value)) if float(value).is_integer() else repr(value)
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return str(int(value)) if value.is_integer() else repr(value)
     if value is None:
         return ""
     raise bad_request(f'"{what}" must be a string')
