@@ -188,3 +188,42 @@ MIN_USER_QUERY = 2  # characters a user search needs
 EVENT_SEARCH_MAX = 100  # event search: limit 1..100, default 100
 PAGE_DEFAULT = 50  # browse lists and integration events: default page size
 PAGE_MAX = 100  # above it (or 0), the page size falls back to the default
+
+# Strategies and variants (real Unleash 8.2's rules; the contract leaves them unshown).
+# Constraint operators by the kind of value they compare. String operators take `values`
+# (at least one); the others take one `value`. REGEX cannot be inverted.
+STRING_OPERATORS: tuple[str, ...] = (
+    "IN",
+    "NOT_IN",
+    "STR_CONTAINS",
+    "STR_STARTS_WITH",
+    "STR_ENDS_WITH",
+)
+NUM_OPERATORS: tuple[str, ...] = ("NUM_EQ", "NUM_GT", "NUM_GTE", "NUM_LT", "NUM_LTE")
+DATE_OPERATORS: tuple[str, ...] = ("DATE_AFTER", "DATE_BEFORE")
+# SEMVER_GTE/LTE are new in 8.x (6.10.1 and 7.5.1 refuse them); so is REGEX (7.x on).
+SEMVER_OPERATORS: tuple[str, ...] = (
+    "SEMVER_EQ",
+    "SEMVER_GT",
+    "SEMVER_LT",
+    "SEMVER_GTE",
+    "SEMVER_LTE",
+)
+REGEX_OPERATOR = "REGEX"
+CONSTRAINT_OPERATORS: tuple[str, ...] = (
+    *STRING_OPERATORS,
+    *NUM_OPERATORS,
+    *DATE_OPERATORS,
+    *SEMVER_OPERATORS,
+    REGEX_OPERATOR,
+)
+CONSTRAINT_VALUE_MAX = 100  # characters of one entry of a constraint's `values`
+NAME_MAX = 100  # flag and variant names: 1..100 URL-friendly characters
+VARIANT_WEIGHT_TOTAL = 1000  # variant weights add up to this (variable ones share the rest)
+VARIANT_WEIGHT_TYPES: tuple[str, ...] = ("variable", "fix")
+VARIANT_PAYLOAD_TYPES: tuple[str, ...] = ("json", "csv", "string", "number")
+# Real Unleash's default resource limits (UNLEASH_*_LIMIT): strategies in one environment of a
+# flag, constraints in one strategy, values in one constraint.
+STRATEGIES_PER_ENVIRONMENT_MAX = 30
+CONSTRAINTS_MAX = 30
+CONSTRAINT_VALUES_MAX = 250

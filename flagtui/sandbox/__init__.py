@@ -81,6 +81,31 @@ enterprise-only operations), with these choices:
   present (`create_database(..., now=None)`).
 - Events: every write that changes something records the event real Unleash records; a
   write that changes nothing records none. Event `createdBy` is the token user's username.
+  Exceptions, as real Unleash: a strategy update and an environment-variants write record
+  their event even when nothing changed, and so does a reorder.
+- Flag creation (`feature_create`): POST /api/admin/projects/:p/features answers 201 with
+  real Unleash's short row and records feature-created (data: that row); the name is checked
+  first (URL-friendly, 1..100: 400; taken, archived flags included: 409 NameExistsError),
+  then the project (404). An unknown type is a 400 (real Unleash's request schema lists the
+  types; the sandbox checks its own feature types). POST /api/admin/features/validate
+  answers 200 with no body, or the same 400/409; any token may ask.
+- Strategies (`strategies`, `strategy_rules`): real Unleash 8.2's routes, defaults and checks.
+  400s: an unknown strategy type, bad constraints (operator, values, number/date/semver/regex
+  values, legal values), bad variants (names, weights, fixed weights above 1000, no variable
+  variant), limits (ExceedsLimitError); 404: an unknown flag or segment. A rollout is not
+  range-checked and an unknown context field is accepted, as real Unleash does. Operators are
+  not restricted per context field (real Unleash does not; the client offers them by field).
+  A body both malformed and about an unknown flag is a 400 here (real Unleash: some checks
+  come after its 404). Change-request protection of environments is not modelled.
+- Environment variants (`env_variants`): writable only where the flag already has some, as
+  on real Unleash 6.10-8.2 (403 InvalidOperationError otherwise).
+- Strategy types, context fields, segments (`catalog`): fixed lists, read-only.
+- Evaluation (`playground`, `client_api`): POST /api/admin/playground and GET
+  /api/client/features, evaluated by yggdrasil-engine, the SDKs' own core. The client token
+  (`*:production.<hex>`) reads the client API for production and is a 403 on the admin API;
+  admin and viewer tokens read it for development.
+- Error bodies are `{id, name, message}` everywhere; real Unleash adds `details` and names
+  its 400s BadDataError (the contract's name, ValidationError, is kept).
 """
 
 from flagtui.sandbox.app import create_app

@@ -27,17 +27,23 @@ from flagtui.sandbox import (
     access,
     addon_config,
     archive,
+    catalog,
     change_requests,
+    client_api,
+    env_variants,
     events,
+    feature_create,
     feature_environments,
     feature_types,
     feature_writes,
     features,
     integrations,
+    playground,
     projects,
+    strategies,
     users,
 )
-from flagtui.sandbox.auth import Caller, authenticate, load_callers
+from flagtui.sandbox.auth import Caller, authenticate, authenticate_admin, load_callers
 from flagtui.sandbox.db import Database, RawJSON, dumps
 from flagtui.sandbox.errors import ApiError, bad_request, error_response, path_not_available
 from flagtui.sandbox.inputs import Call
@@ -101,12 +107,21 @@ def _is_json(content_type: str | None) -> bool:
 
 
 def endpoint(
-    handler: Handler, *, write: bool = False, body: bool = False, admin: bool = False, ok: int = 200
+    handler: Handler,
+    *,
+    write: bool = False,
+    body: bool = False,
+    admin: bool = False,
+    ok: int = 200,
+    client: bool = False,
 ) -> Callable[[Request], Any]:
+    """`client`: a route of the client API, which client tokens may read too."""
+    who = authenticate if client else authenticate_admin
+
     async def run(request: Request) -> Response:
         sandbox: Sandbox = request.app.state.sandbox
         try:
-            caller = authenticate(request.headers.get("authorization"), sandbox.callers)
+            caller = who(request.headers.get("authorization"), sandbox.callers)
             if body and not _is_json(request.headers.get("content-type")):
                 raise ApiError(
                     415,
@@ -119,16 +134,23 @@ def endpoint(
                 caller.require_admin()
             payload = _parse_json(await _read_body(request)) if body else None
             call = Call(
-                sandbox.db, caller, dict(request.path_params), dict(request.query_params), payload
+                sandbox.db,
+                caller,
+                dict(request.path_params),
+                dict(request.query_params),
+                payload,
+                request.headers,
             )
             result = handler(call)
         except ApiError as error:
             return error.response()
         if result is None:
             return Response(status_code=ok)
+        if isinstance(result, Response):
+            return result
         if isinstance(result, RawJSON):
             return Response(result.encode("utf-8"), media_type="application/json")
-        return FastJSONResponse(result)
+        return FastJSONResponse(result, status_code=ok)
 
     return run
 
@@ -150,10 +172,14 @@ class ApiRoute(Route):
         body: bool = False,
         admin: bool = False,
         ok: int = 200,
+        client: bool = False,
     ) -> None:
-        """`ok`: the status of a success without a body (real Unleash's archive answers 202)."""
+        """`ok`: the status of a success (real Unleash's archive answers 202, creation 201);
+        `client`: a client API route (see `endpoint`)."""
         super().__init__(
-            path, endpoint(handler, write=write, body=body, admin=admin, ok=ok), methods=[method]
+            path,
+            endpoint(handler, write=write, body=body, admin=admin, ok=ok, client=client),
+            methods=[method],
         )
         self.method, self.handler = method, handler
         self.write, self.body, self.admin, self.ok = write, body, admin, ok
@@ -245,6 +271,44 @@ def routes() -> list[Route]:
         ApiRoute("/api/admin/addons/{id}/events", "GET", integrations.addon_events, admin=True),
         ApiRoute("/api/admin/events/search", "POST", events.search_post, body=True),
         ApiRoute("/api/admin/search/events", "GET", events.search_get),
+        *rollout_routes(project, feature, env),
+    ]
+
+
+def rollout_routes(project: str, feature: str, env: str) -> list[Route]:
+    """Creating flags, their strategies and variants, and evaluating them (issue 25)."""
+    strategy = f"{env}/strategies/{{id}}"
+    return [
+        ApiRoute(
+            f"{project}/features",
+            "POST",
+            feature_create.create_feature,
+            write=True,
+            body=True,
+            ok=201,
+        ),
+        ApiRoute("/api/admin/features/validate", "POST", feature_create.validate_name, body=True),
+        ApiRoute("/api/admin/strategies", "GET", catalog.list_strategies),
+        ApiRoute("/api/admin/context", "GET", catalog.list_context),
+        ApiRoute("/api/admin/segments", "GET", catalog.list_segments),
+        ApiRoute(f"{env}/strategies", "GET", strategies.list_for_environment),
+        ApiRoute(f"{env}/strategies", "POST", strategies.add, write=True, body=True),
+        ApiRoute(
+            f"{env}/strategies/set-sort-order",
+            "POST",
+            strategies.set_sort_order,
+            write=True,
+            body=True,
+        ),
+        ApiRoute(strategy, "GET", strategies.get_one),
+        ApiRoute(strategy, "PUT", strategies.update, write=True, body=True),
+        ApiRoute(strategy, "PATCH", strategies.patch, write=True, body=True),
+        ApiRoute(strategy, "DELETE", strategies.delete, write=True),
+        ApiRoute(f"{env}/variants", "GET", env_variants.get_variants),
+        ApiRoute(f"{env}/variants", "PUT", env_variants.put_variants, write=True, body=True),
+        ApiRoute(f"{env}/variants", "PATCH", env_variants.patch_variants, write=True, body=True),
+        ApiRoute("/api/admin/playground", "POST", playground.evaluate, body=True),
+        ApiRoute("/api/client/features", "GET", client_api.features_for_sdk, client=True),
     ]
 
 

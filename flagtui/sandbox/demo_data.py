@@ -25,6 +25,7 @@ from flagtui.sandbox.auth import Tokens
 from flagtui.sandbox.clock import iso
 from flagtui.sandbox.db import dumps
 from flagtui.sandbox.demo_history import FeatureRow, History
+from flagtui.sandbox.demo_rollouts import add_rollout_examples
 from flagtui.sandbox.demo_tables import (
     AREAS,
     ENVIRONMENTS,
@@ -71,6 +72,8 @@ class Generator:
             "INSERT INTO tokens VALUES (?,?,?)",
             [(tokens.admin, "admin", 1), (tokens.viewer, "viewer", 2)],
         )
+        if tokens.client is not None:  # a client token acts as no user (user id 0)
+            c.execute("INSERT INTO tokens VALUES (?, 'client', 0)", (tokens.client,))
 
     def _user(
         self, uid: int, name: str, username: str | None, email: str, role: int, age: float
@@ -346,5 +349,7 @@ class Generator:
 
 def populate(conn: sqlite3.Connection, tokens: Tokens, size: str, seed: int, now: datetime) -> None:
     Generator(conn, seed, now, SIZES[size]).run(tokens)
-    if SIZES[size].hostile:  # after the seeded data, which it leaves as is
+    if size in ("demo", "hostile"):  # after the seeded data, which they leave as is
+        add_rollout_examples(conn)
+    if SIZES[size].hostile:
         add_hostile_project(conn, now)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from flagtui.contract import INT32_MAX
@@ -29,6 +29,7 @@ class Call:
     path: Mapping[str, str]
     query: Mapping[str, str]
     body: Any = None
+    headers: Mapping[str, str] = field(default_factory=dict)
 
 
 def query_int(query: Mapping[str, str], name: str, default: int) -> int:

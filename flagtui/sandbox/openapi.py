@@ -25,6 +25,7 @@ from flagtui.contract import (
     PAGE_MAX,
     PATCH_OPS,
 )
+from flagtui.sandbox import openapi_rollout
 from flagtui.sandbox.shapes import LIFETIME_DAYS, Error
 from flagtui.sandbox.ui_config import VERSION
 
@@ -39,7 +40,7 @@ ERRORS = {
     401: "Authorization information is missing or invalid (AuthenticationRequired)",
     403: "The token's user lacks the permission (NoAccessError)",
     404: "The resource does not exist (NotFoundError)",
-    409: "The environment is already linked to the project (NameExistsError)",
+    409: "The name is already taken (NameExistsError)",
     413: "The request body is larger than 1 MiB (PayloadTooLargeError)",
     415: "The content type is not application/json (ContentTypeerror)",
 }
@@ -243,6 +244,9 @@ DOCS: dict[tuple[str, str], Doc] = {
         ],
     ),
 }
+
+
+DOCS.update(openapi_rollout.docs(Doc))
 
 
 class _NoTitles(GenerateJsonSchema):

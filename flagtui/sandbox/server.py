@@ -54,6 +54,7 @@ class SandboxServer:
         tokens = read_tokens(self.db_path)
         self.admin_token = tokens.admin
         self.viewer_token = tokens.viewer
+        self.client_token = tokens.client
         self.app = create_app(self.db_path, keep_all_deliveries=keep_all_deliveries)
         self._server: uvicorn.Server | None = None
         self._thread: threading.Thread | None = None
@@ -92,6 +93,7 @@ class SandboxServer:
         self.db_path = Path(db_path)
         self.admin_token = tokens.admin
         self.viewer_token = tokens.viewer
+        self.client_token = tokens.client
 
     def stop(self) -> None:
         if self._server is not None and self._thread is not None:
@@ -129,6 +131,8 @@ def run_sandbox_command(args: argparse.Namespace, *, now: datetime | None = None
     print(f"  URL:          http://{host}:{args.port}", flush=True)
     print(f"  admin token:  {tokens.admin}", flush=True)
     print(f"  viewer token: {tokens.viewer}", flush=True)
+    if tokens.client is not None:  # databases made before client tokens have none
+        print(f"  client token: {tokens.client}", flush=True)
     print("Press Ctrl-C to stop.", flush=True)
     with contextlib.suppress(KeyboardInterrupt):
         uvicorn.Server(config).run()

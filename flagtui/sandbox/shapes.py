@@ -61,12 +61,14 @@ class Lifecycle(TypedDict):
 
 
 class Constraint(TypedDict):
+    """Stored as sent: value, caseInsensitive and inverted only when given (real Unleash)."""
+
     contextName: str
     operator: str
-    caseInsensitive: bool
-    inverted: bool
+    caseInsensitive: NotRequired[bool]
+    inverted: NotRequired[bool]
     values: list[str]
-    value: str
+    value: NotRequired[str]
 
 
 class VariantPayload(TypedDict):
@@ -80,12 +82,14 @@ class VariantOverride(TypedDict):
 
 
 class Variant(TypedDict):
+    """payload is optional; overrides exist on environment variants only (real Unleash)."""
+
     name: str
     weight: int
     weightType: str
     stickiness: str
-    payload: VariantPayload
-    overrides: list[VariantOverride]
+    payload: NotRequired[VariantPayload]
+    overrides: NotRequired[list[VariantOverride]]
 
 
 class Strategy(TypedDict):

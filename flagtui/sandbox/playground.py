@@ -1,0 +1,223 @@
+"""`POST /api/admin/playground`: how the SDKs would evaluate every flag for one context.
+
+Body `{environment, projects?: "*" | [ids], context: {appName, userId?, sessionId?,
+remoteAddress?, currentTime?, properties?, <custom fields>}}`; custom fields at the top level
+are read as properties, as real Unleash reads them. The answer is real Unleash's:
+`{input, features: [{name, projectId, isEnabled, isEnabledInCurrentEnvironment,
+hasUnsatisfiedDependency, variant, variants, strategies: {result, data}}]}`.
+
+Every answer comes from yggdrasil-engine, the evaluation core the official SDKs embed, fed
+with what `/api/client/features` serves for that environment: `isEnabled` and `variant` are
+exactly what an SDK answers. Each strategy's, constraint's and segment's own result is the
+engine's answer for a copy of the flag holding only that strategy (or a standard strategy with
+only that constraint or segment). Disabled strategies are `unevaluated`, as on real Unleash.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from yggdrasil_engine.engine import UnleashEngine
+
+from flagtui.sandbox import shapes_rollout as shapes
+from flagtui.sandbox.client_api import client_features
+from flagtui.sandbox.errors import bad_request
+from flagtui.sandbox.inputs import Call, require_object
+
+STANDARD_KEYS = ("appName", "userId", "sessionId", "remoteAddress", "currentTime", "environment")
+PART = "\x1f"  # separates a flag's name from its parts' in the engine (no flag name has it)
+
+
+def engine_context(context: dict[str, Any], environment: str) -> dict[str, Any]:
+    properties = {k: str(v) for k, v in (context.get("properties") or {}).items()}
+    out: dict[str, Any] = {"environment": environment}
+    for key, value in context.items():
+        if key in STANDARD_KEYS and isinstance(value, str):
+            out[key] = value
+        elif key != "properties" and isinstance(value, str):
+            properties[key] = value
+    out["properties"] = properties
+    return out
+
+
+def _checked(body: Any) -> tuple[str, Any, dict[str, Any]]:
+    body = require_object(body)
+    environment, projects, context = (
+        body.get("environment"),
+        body.get("projects", "*"),
+        body.get("context"),
+    )
+    if not isinstance(environment, str):
+        raise bad_request('"environment" is required and must be a string')
+    if projects != "*" and not (
+        isinstance(projects, list) and all(isinstance(p, str) for p in projects)
+    ):
+        raise bad_request('"projects" must be "*" or an array of project ids')
+    if not isinstance(context, dict) or not isinstance(context.get("appName"), str):
+        raise bad_request('"context" is required, with a string "appName"')
+    if not context["appName"]:
+        raise bad_request('"context.appName" must not be empty')
+    props = context.get("properties")
+    if props is not None and not (
+        isinstance(props, dict) and all(isinstance(v, str) for v in props.values())
+    ):
+        raise bad_request('"context.properties" must be an object of strings')
+    return environment, projects, context
+
+
+def _variant(engine: UnleashEngine, name: str, context: dict[str, Any]) -> shapes.EvaluatedVariant:
+    found = engine.check_variant(name, context).variant
+    variant: shapes.EvaluatedVariant = {
+        "name": found.name,
+        "enabled": found.enabled,
+        "feature_enabled": found.feature_enabled,
+    }
+    if found.payload:
+        variant["payload"] = {"type": found.payload["type"], "value": found.payload["value"]}
+    return variant
+
+
+def _parts(feature: dict[str, Any], strategies: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One always-on copy of the flag per strategy, constraint and segment."""
+    name = feature["name"]
+    parts = []
+    for i, s in enumerate(strategies):
+        params = {**s["parameters"], "groupId": s["parameters"].get("groupId") or name}
+        alone = {**s, "parameters": params}
+        parts.append({"name": f"{name}{PART}{i}", "enabled": True, "strategies": [alone]})
+        for j, c in enumerate(s["constraints"]):
+            standard = {"name": "default", "parameters": {}, "constraints": [c]}
+            parts.append(
+                {"name": f"{name}{PART}{i}c{j}", "enabled": True, "strategies": [standard]}
+            )
+        for k in s.get("segments", []):
+            standard = {"name": "default", "parameters": {}, "constraints": [], "segments": [k]}
+            parts.append(
+                {"name": f"{name}{PART}{i}g{k}", "enabled": True, "strategies": [standard]}
+            )
+    return parts
+
+
+def evaluate(call: Call) -> shapes.Playground:
+    environment, projects, context = _checked(call.body)
+    with call.db.read() as conn:
+        state, segments = client_features(
+            conn, environment, inline_segments=False, projects=projects
+        )
+        names = [f["name"] for f in state]
+        marks = ",".join("?" * len(names))
+        rows = conn.execute(
+            f"SELECT * FROM strategies WHERE environment = ? AND feature IN ({marks})"
+            " ORDER BY sort_order, id",
+            [environment, *names],
+        ).fetchall()
+        segment_names = dict(conn.execute("SELECT id, name FROM segments").fetchall())
+    all_strategies: dict[str, list[dict[str, Any]]] = {}
+    for r in rows:
+        all_strategies.setdefault(r["feature"], []).append(
+            {
+                "id": r["id"],
+                "name": r["name"],
+                "title": r["title"],
+                "disabled": bool(r["disabled"]),
+                "parameters": json.loads(r["parameters"]),
+                "constraints": json.loads(r["constraints"]),
+                "segments": sorted(json.loads(r["segments"])),
+                "variants": json.loads(r["variants"]),
+            }
+        )
+    parts = [p for f in state for p in _parts(dict(f), all_strategies.get(f["name"], []))]
+    engine = UnleashEngine()
+    engine.take_state(
+        json.dumps({"version": 2, "features": [*state, *parts], "segments": segments})
+    )
+    ctx = engine_context(context, environment)
+    features = [
+        _feature(
+            engine, dict(f), all_strategies.get(f["name"], []), segment_names, ctx, environment
+        )
+        for f in state
+    ]
+    return {"input": call.body, "features": features}
+
+
+def _feature(
+    engine: UnleashEngine,
+    feature: dict[str, Any],
+    strategies: list[dict[str, Any]],
+    segment_names: dict[int, str],
+    ctx: dict[str, Any],
+    environment: str,
+) -> shapes.PlaygroundFeature:
+    name = feature["name"]
+    data = [
+        _strategy(engine, name, i, s, segment_names, ctx, feature["project"], environment)
+        for i, s in enumerate(strategies)
+    ]
+    active = [d for d in data if not d["disabled"]]
+    result = not active or any(d["result"]["enabled"] is True for d in active)
+    enabled = engine.check_enabled(name, ctx).is_enabled
+    return {
+        "name": name,
+        "projectId": feature["project"],
+        "strategies": {"result": result, "data": data},
+        "hasUnsatisfiedDependency": bool(feature["enabled"] and result and not enabled),
+        "isEnabledInCurrentEnvironment": feature["enabled"],
+        "isEnabled": enabled,
+        "variant": _variant(engine, name, ctx),
+        "variants": feature["variants"],
+    }
+
+
+def _strategy(
+    engine: UnleashEngine,
+    feature: str,
+    index: int,
+    s: dict[str, Any],
+    segment_names: dict[int, str],
+    ctx: dict[str, Any],
+    project: str,
+    environment: str,
+) -> shapes.EvaluatedStrategy:
+    part = f"{feature}{PART}{index}"
+    constraints = [
+        {**c, "result": engine.check_enabled(f"{part}c{j}", ctx).is_enabled}
+        for j, c in enumerate(s["constraints"])
+    ]
+    segments = [
+        {
+            "id": k,
+            "name": segment_names.get(k, ""),
+            "result": engine.check_enabled(f"{part}g{k}", ctx).is_enabled,
+            "constraints": [],
+        }
+        for k in s["segments"]
+    ]
+    result: shapes.StrategyResult
+    if s["disabled"]:
+        result = {"evaluationStatus": "unevaluated", "enabled": "unknown"}
+    else:
+        result = {
+            "evaluationStatus": "complete",
+            "enabled": engine.check_enabled(part, ctx).is_enabled,
+        }
+        if s["variants"]:
+            result["variant"] = _variant(engine, part, ctx) if result["enabled"] else None
+            result["variants"] = s["variants"]
+    evaluated: shapes.EvaluatedStrategy = {
+        "id": s["id"],
+        "name": s["name"],
+        "disabled": s["disabled"],
+        "parameters": s["parameters"],
+        "result": result,
+        "constraints": constraints,  # type: ignore[typeddict-item]
+        "segments": segments,  # type: ignore[typeddict-item]
+        "links": {
+            "edit": f"/projects/{project}/features/{feature}/strategies/edit"
+            f"?environmentId={environment}&strategyId={s['id']}"
+        },
+    }
+    if s["title"]:
+        evaluated["title"] = s["title"]
+    return evaluated
