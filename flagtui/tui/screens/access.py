@@ -3,7 +3,6 @@ grant roles to users (found by search) and groups, confirmed with a summary of w
 
 from __future__ import annotations
 
-import asyncio
 from typing import ClassVar
 
 from textual import on, work
@@ -17,13 +16,13 @@ from flagtui.api.errors import NotSupported
 from flagtui.api.models import Group, ProjectAccess, Role, User
 from flagtui.contract import MIN_USER_QUERY
 from flagtui.tui.format import options, safe
-from flagtui.tui.reads import read
-from flagtui.tui.screens.project_area import EnterpriseAreaScreen
+from flagtui.tui.rerunnable_reads import read
+from flagtui.tui.screens.project_area import ProjectAreaScreen
+from flagtui.tui.typing_pause import after_typing_pause
 from flagtui.tui.widgets.confirm import ConfirmModal
 from flagtui.tui.widgets.table import ResourceTable, Row
 from flagtui.tui.widgets.text import PlainLabel, PlainStatic
 
-DEBOUNCE_S = 0.3
 COLUMNS = [("kind", "Kind"), ("name", "Name"), ("roles", "Roles")]
 
 
@@ -52,7 +51,7 @@ def access_rows(access: ProjectAccess) -> list[Row]:
     return rows
 
 
-class AccessScreen(EnterpriseAreaScreen):
+class AccessScreen(ProjectAreaScreen):
     AREA = "access"
     WRITE_ACTIONS = frozenset({"grant"})
     BINDINGS: ClassVar = [
@@ -139,10 +138,8 @@ class AccessScreen(EnterpriseAreaScreen):
         if len(event.value.strip()) >= MIN_USER_QUERY:
             self.after_typing()
 
-    @work(exclusive=True, group="access-typing", exit_on_error=False)
-    async def after_typing(self) -> None:
-        """Each key restarts this worker: the search runs once typing pauses."""
-        await asyncio.sleep(DEBOUNCE_S)
+    @after_typing_pause("access-typing")
+    def after_typing(self) -> None:
         self.search_users()
 
     @work(exclusive=True, group="user-search", exit_on_error=False)

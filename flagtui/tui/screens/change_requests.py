@@ -15,9 +15,9 @@ from textual.widgets import DataTable
 
 from flagtui.api.models import ChangeRequest, CreatedBy
 from flagtui.tui.format import clean, put, when
-from flagtui.tui.reads import read
+from flagtui.tui.rerunnable_reads import read
 from flagtui.tui.screens.base import AreaScreen
-from flagtui.tui.screens.project_area import EnterpriseAreaScreen
+from flagtui.tui.screens.project_area import ProjectAreaScreen
 from flagtui.tui.widgets.confirm import ConfirmModal
 from flagtui.tui.widgets.table import Column, FilteredTable, ResourceTable, Row
 from flagtui.tui.widgets.text import PlainStatic
@@ -137,7 +137,7 @@ class ChangeRequestDetailScreen(AreaScreen):
         self.load()
 
 
-class ChangeRequestsScreen(EnterpriseAreaScreen):
+class ChangeRequestsScreen(ProjectAreaScreen):
     AREA = "change-requests"
     WRITE_ACTIONS = frozenset({"delete"})
     BINDINGS: ClassVar = [

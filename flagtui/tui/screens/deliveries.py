@@ -16,7 +16,7 @@ from flagtui.masking import mask_urls
 from flagtui.triage.records import IntegrationRef
 from flagtui.tui.details import preview_text
 from flagtui.tui.format import delivery_state, when
-from flagtui.tui.reads import read
+from flagtui.tui.rerunnable_reads import read
 from flagtui.tui.screens.base import AreaScreen
 from flagtui.tui.screens.delivery_detail import DeliveryDetailScreen
 from flagtui.tui.screens.jump_flag import open_flag_of_delivery

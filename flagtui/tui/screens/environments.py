@@ -11,7 +11,7 @@ from textual.binding import Binding
 
 from flagtui.api.models import ProjectEnvironment
 from flagtui.tui.format import yes_no
-from flagtui.tui.reads import read
+from flagtui.tui.rerunnable_reads import read
 from flagtui.tui.screens.project_area import ProjectAreaScreen
 from flagtui.tui.widgets.choice_picker import ChoicePicker
 from flagtui.tui.widgets.confirm import TypedConfirmModal

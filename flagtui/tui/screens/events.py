@@ -9,7 +9,6 @@ such an event log was pushed over them, and Escape goes back."""
 
 from __future__ import annotations
 
-import asyncio
 import datetime as dt
 from typing import ClassVar
 
@@ -24,17 +23,17 @@ from flagtui.api import capabilities
 from flagtui.api.models import EventRecord
 from flagtui.contract import EVENT_TYPES
 from flagtui.tui.format import when
-from flagtui.tui.reads import read
+from flagtui.tui.rerunnable_reads import read
 from flagtui.tui.screens.base import AreaScreen
 from flagtui.tui.screens.event_detail import EventDetailScreen
 from flagtui.tui.screens.jump_flag import open_flag_of_event
+from flagtui.tui.typing_pause import after_typing_pause
 from flagtui.tui.widgets.event_type_picker import EventTypePicker
 from flagtui.tui.widgets.focus import focus_now
 from flagtui.tui.widgets.table import Column, FilteredTable, ResourceTable, Row
 from flagtui.tui.widgets.text import MessageLine, PlainStatic
 
 PAGE_SIZES = (50, 100)
-DEBOUNCE_S = 0.5
 COLUMNS = [
     Column("id", "ID"),
     Column("time", "Time"),
@@ -242,10 +241,8 @@ class EventsScreen(AreaScreen):
     def _typed(self) -> None:
         self.after_typing()
 
-    @work(exclusive=True, group="events-typing", exit_on_error=False)
-    async def after_typing(self) -> None:
-        """Each key restarts this worker: the search runs once typing pauses."""
-        await asyncio.sleep(DEBOUNCE_S)
+    @after_typing_pause("events-typing")
+    def after_typing(self) -> None:
         self.restart()
 
     @on(Input.Submitted, ".toolbar Input")

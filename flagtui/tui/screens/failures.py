@@ -20,9 +20,10 @@ from textual.widgets import DataTable, Input
 from flagtui.triage.records import Failure, FailureGroup, FailureWindow, IntegrationRef, labels
 from flagtui.triage.source import FailureSource
 from flagtui.tui.format import ago
-from flagtui.tui.reads import read
+from flagtui.tui.rerunnable_reads import read
+from flagtui.tui.screens.base import AreaScreen
 from flagtui.tui.screens.delivery_detail import DeliveryDetailScreen
-from flagtui.tui.screens.integration_switch import IntegrationSwitchScreen, switch_binding
+from flagtui.tui.screens.integration_switch import IntegrationSwitch
 from flagtui.tui.screens.jump_flag import open_flag_of_delivery
 from flagtui.tui.triage_view import (
     TimeWindow,
@@ -68,10 +69,11 @@ class FailureDetailScreen(DeliveryDetailScreen):
     AREA = "failures"
 
 
-class FailuresScreen(IntegrationSwitchScreen):
+class FailuresScreen(AreaScreen):
     AREA = "failures"
     FOLLOW_S: ClassVar[float] = FOLLOW_S
     READ_STATUS = "#failures-status"
+    WRITE_ACTIONS = frozenset({IntegrationSwitch.ACTION})
     BINDINGS: ClassVar = [
         Binding("enter", "open", "Open", id="failures.open",
                 tooltip="The delivery in full, or the group's deliveries"),
@@ -87,7 +89,7 @@ class FailuresScreen(IntegrationSwitchScreen):
                 tooltip=f"Read again every {FOLLOW_S:g} s, marking new rows (again: stop)"),
         Binding("b", "bell", "Bell", show=False, id="failures.bell",
                 tooltip="Ring the terminal's bell when new failures come in (off at start)"),
-        switch_binding("failures"),
+        IntegrationSwitch.binding("failures"),
         Binding("r", "reload", "Reload", id="failures.reload",
                 tooltip="Read the failures again"),
     ]  # fmt: skip
@@ -95,6 +97,7 @@ class FailuresScreen(IntegrationSwitchScreen):
     def __init__(self, group: FailureGroup | None = None) -> None:
         """`group`: only that group's deliveries (opened from the grouped view)."""
         super().__init__()
+        self.integration_switch = IntegrationSwitch(self, self.switch_target, self.load)
         self.group = group
         self.source: FailureSource | None = None
         self.answer: FailureWindow | None = None
@@ -293,8 +296,8 @@ class FailuresScreen(IntegrationSwitchScreen):
         record = self.table.selected_record
         return record.integration if record is not None else None
 
-    def reload(self) -> None:
-        self.load()
+    def action_toggle_integration(self) -> None:
+        self.integration_switch.ask()
 
     def action_reload(self) -> None:
         self.load()

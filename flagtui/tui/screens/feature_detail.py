@@ -23,8 +23,9 @@ from flagtui.api.errors import FlagtuiError, NotFoundError, NothingToSend
 from flagtui.api.models import EventPage, Feature
 from flagtui.tui.areas import AREAS_BY_NAME
 from flagtui.tui.format import put, safe, when
-from flagtui.tui.reads import read
-from flagtui.tui.screens.env_toggle import TOGGLE_HELP, EnvironmentToggleScreen
+from flagtui.tui.rerunnable_reads import read
+from flagtui.tui.screens.base import AreaScreen
+from flagtui.tui.screens.env_toggle import EnvironmentToggle
 from flagtui.tui.widgets.archive_confirm import archive_modal, revive_modal
 from flagtui.tui.widgets.confirm import ConfirmModal
 from flagtui.tui.widgets.feature_view import FeatureView
@@ -33,16 +34,16 @@ from flagtui.tui.widgets.text import PlainStatic
 RECENT_EVENTS = 5
 
 
-class FeatureDetailScreen(EnvironmentToggleScreen):
+class FeatureDetailScreen(AreaScreen):
     AREA = "features"
     # the scrollbar's room is kept from the start: the record, taller than the row, would
     # otherwise narrow the text and re-wrap (redraw) the parts the row drew
     DEFAULT_CSS = "FeatureDetailScreen #detail { scrollbar-gutter: stable; }"
-    WRITE_ACTIONS = frozenset({"edit", "archive", "uncomplete", "revive", "toggle_environment"})
+    WRITE_ACTIONS = frozenset({"edit", "archive", "uncomplete", "revive", EnvironmentToggle.ACTION})
     BINDINGS: ClassVar = [
         Binding("escape", "app.pop_screen", "Back", id="detail.back", tooltip="Back to the list"),
         Binding("e", "edit", "Edit", id="detail.edit", tooltip="Patch description, type, flags"),
-        Binding("t", "toggle_environment", "Toggle", id="detail.toggle", tooltip=TOGGLE_HELP),
+        EnvironmentToggle.binding("detail.toggle"),
         Binding("u", "uncomplete", "Uncomplete", id="detail.uncomplete",
                 tooltip="Mark the completed feature uncompleted"),
         Binding("A", "archive", "Archive", id="detail.archive",
@@ -61,6 +62,7 @@ class FeatureDetailScreen(EnvironmentToggleScreen):
         """`summary`, the feature's row in a list, is shown until the full record is read;
         `then`, an action of this screen run once it is (the palette's "Patch a flag…")."""
         super().__init__()
+        self.env_toggle = EnvironmentToggle(self, self.load)
         self.project = project
         self.feature_name = name
         self.feature: Feature | None = None
@@ -185,10 +187,7 @@ class FeatureDetailScreen(EnvironmentToggleScreen):
 
     def action_toggle_environment(self) -> None:
         if self.feature is not None:
-            self.toggle_environment(self.project, self.feature)
-
-    def environment_switched(self, name: str) -> None:
-        self.load()
+            self.env_toggle.toggle(self.project, self.feature)
 
     def action_uncomplete(self) -> None:
         def answered(yes: bool | None) -> None:

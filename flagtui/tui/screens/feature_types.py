@@ -15,7 +15,7 @@ from flagtui.api.models import FeatureType
 from flagtui.api.validation import lifetime_days
 from flagtui.contract import MAX_LIFETIME_DAYS
 from flagtui.tui.format import lifetime
-from flagtui.tui.reads import read
+from flagtui.tui.rerunnable_reads import read
 from flagtui.tui.screens.base import AreaScreen, FlagtuiModal, describe_error
 from flagtui.tui.widgets.table import Column, FilteredTable, ResourceTable
 from flagtui.tui.widgets.text import MessageLine, PlainLabel, PlainStatic

@@ -22,15 +22,16 @@ from flagtui.api.errors import FlagtuiError
 from flagtui.api.models import Feature, FeaturePage, FeatureType, Project
 from flagtui.contract import LIFECYCLE_STAGES
 from flagtui.tui.format import env_flags, options, short_names, staleness, when
-from flagtui.tui.reads import read
-from flagtui.tui.screens.env_toggle import TOGGLE_HELP, EnvironmentToggleScreen
+from flagtui.tui.rerunnable_reads import read
+from flagtui.tui.screens.base import AreaScreen
+from flagtui.tui.screens.env_toggle import EnvironmentToggle
 from flagtui.tui.screens.features_layout import COLUMNS, FEATURES, features_body
+from flagtui.tui.typing_pause import after_typing_pause
 from flagtui.tui.widgets.focus import focus_now
 from flagtui.tui.widgets.project_picker import ProjectPicker
 from flagtui.tui.widgets.table import KEPT_PAGES, ResourceTable, Row
 
 PAGE_SIZE = 50
-DEBOUNCE_S = 0.4
 FILTERS_AFTER_S = 0.05
 STATES = [("any state", ""), ("stale", "stale"), ("potentially stale", "potentially-stale")]
 STAGE_OPTIONS = [(s, s) for s in LIFECYCLE_STAGES]
@@ -68,12 +69,12 @@ def start_filters(project: str) -> dict[str, Any]:
     }
 
 
-class FeaturesScreen(EnvironmentToggleScreen):
+class FeaturesScreen(AreaScreen):
     AREA = FEATURES
-    WRITE_ACTIONS = frozenset({"toggle_environment"})
+    WRITE_ACTIONS = frozenset({EnvironmentToggle.ACTION})
     BINDINGS: ClassVar = [
         Binding("enter", "open", "Open", id="features.open", tooltip="Show the feature's detail"),
-        Binding("t", "toggle_environment", "Toggle", id="features.toggle", tooltip=TOGGLE_HELP),
+        EnvironmentToggle.binding("features.toggle"),
         Binding("n", "page(1)", "Page", key_display="n/p", id="features.next",
                 tooltip="Next 50 features (PageDown)"),
         Binding("p", "page(-1)", "Prev page", show=False, id="features.prev",
@@ -89,6 +90,7 @@ class FeaturesScreen(EnvironmentToggleScreen):
 
     def __init__(self) -> None:
         super().__init__()
+        self.env_toggle = EnvironmentToggle(self, lambda: self.load_page(fresh=True))
         self.project: str | None = None
         self.page = 0
         self.total = 0
@@ -315,10 +317,8 @@ class FeaturesScreen(EnvironmentToggleScreen):
     def _search_typed(self) -> None:
         self.after_typing()
 
-    @work(exclusive=True, group="features-typing", exit_on_error=False)
-    async def after_typing(self) -> None:
-        """Each key restarts this worker: the search runs once typing pauses."""
-        await asyncio.sleep(DEBOUNCE_S)
+    @after_typing_pause("features-typing")
+    def after_typing(self) -> None:
         self.restart()
 
     @on(Input.Submitted, "#search")
@@ -367,10 +367,7 @@ class FeaturesScreen(EnvironmentToggleScreen):
     def action_toggle_environment(self) -> None:
         feature: Feature | None = self.query_one(ResourceTable).selected_record
         if feature is not None and self.project:
-            self.toggle_environment(self.project, feature)
-
-    def environment_switched(self, name: str) -> None:
-        self.load_page(fresh=True)
+            self.env_toggle.toggle(self.project, feature)
 
     @on(DataTable.RowSelected)
     def action_open(self) -> None:

@@ -8,7 +8,6 @@ minute) is spent, the client answers a project's plain search from its feature l
 
 from __future__ import annotations
 
-import asyncio
 from typing import ClassVar
 
 from rich.text import Text
@@ -23,11 +22,11 @@ from textual.widgets.option_list import Option
 from flagtui.api.models import Feature
 from flagtui.tui.actions import FlagKind
 from flagtui.tui.format import safe
-from flagtui.tui.reads import read
+from flagtui.tui.rerunnable_reads import read
 from flagtui.tui.screens.base import FlagtuiModal
+from flagtui.tui.typing_pause import after_typing_pause
 from flagtui.tui.widgets.text import PlainLabel, PlainStatic
 
-DEBOUNCE_S = 0.4
 SHOWN = 30
 KIND_WORDS: dict[FlagKind, str] = {
     "live": "flags",
@@ -82,10 +81,8 @@ class FlagPickerModal(FlagtuiModal):
     def _typed(self, event: Input.Changed) -> None:
         self.after_typing(event.value)
 
-    @work(exclusive=True, group="flag-search", exit_on_error=False)
-    async def after_typing(self, query: str) -> None:
-        """Each key restarts this worker: the search is sent once typing pauses."""
-        await asyncio.sleep(DEBOUNCE_S)
+    @after_typing_pause("flag-search")
+    def after_typing(self, query: str) -> None:
         self.search(query)
 
     @work(exclusive=True, group="flag-picker", exit_on_error=False)

@@ -20,9 +20,10 @@ from flagtui.masking import masked, sensitive_names
 from flagtui.triage.records import IntegrationRef, labels
 from flagtui.triage.source import FailureSource
 from flagtui.tui.format import ago, ink, moment, yes_no
-from flagtui.tui.reads import read
+from flagtui.tui.rerunnable_reads import read
+from flagtui.tui.screens.base import AreaScreen
 from flagtui.tui.screens.deliveries import DeliveriesScreen
-from flagtui.tui.screens.integration_switch import IntegrationSwitchScreen, switch_binding
+from flagtui.tui.screens.integration_switch import IntegrationSwitch
 from flagtui.tui.triage_view import (
     TimeWindow,
     now_utc,
@@ -65,9 +66,10 @@ def addon_text(addon: Addon, sensitive: set[str]) -> Text:
     return out
 
 
-class IntegrationsScreen(IntegrationSwitchScreen):
+class IntegrationsScreen(AreaScreen):
     AREA = "integrations"
     READ_STATUS = "#integrations-status"
+    WRITE_ACTIONS = frozenset({IntegrationSwitch.ACTION})
     BINDINGS: ClassVar = [
         Binding("enter", "open", "Open", id="integrations.open",
                 tooltip="The integration's deliveries, newest first"),
@@ -75,13 +77,14 @@ class IntegrationsScreen(IntegrationSwitchScreen):
                 tooltip="Count failures over the next window: 15m, 1h, 6h, 24h, 7d, all, then 15m"),
         Binding("W", "window(-1)", "Previous window", show=False, id="integrations.window-back",
                 tooltip="Count failures over the previous window"),
-        switch_binding("integrations"),
+        IntegrationSwitch.binding("integrations"),
         Binding("r", "reload", "Reload", id="integrations.reload",
                 tooltip="Read the integrations and their failures again"),
     ]  # fmt: skip
 
     def __init__(self) -> None:
         super().__init__()
+        self.integration_switch = IntegrationSwitch(self, self.switch_target, self.load)
         self.addons: AddonList | None = None
         self.source: FailureSource | None = None
         self.counts: dict[int, list[int]] = {}
@@ -178,8 +181,8 @@ class IntegrationsScreen(IntegrationSwitchScreen):
     def redraw_times(self) -> None:
         self.show()
 
-    def reload(self) -> None:
-        self.load()
+    def action_toggle_integration(self) -> None:
+        self.integration_switch.ask()
 
     def action_reload(self) -> None:
         self.load()

@@ -30,7 +30,7 @@ from flagtui.api.intent import check_patch_paths
 from flagtui.api.models import Feature
 from flagtui.api.validation import MAX_JSON_DEPTH, patch_operations
 from flagtui.tui.format import clean, safe
-from flagtui.tui.reads import read
+from flagtui.tui.rerunnable_reads import read
 from flagtui.tui.screens.base import IOScreenMixin, describe_error
 from flagtui.tui.widgets.archive_confirm import archive_modal, revive_modal
 from flagtui.tui.widgets.confirm import ConfirmModal

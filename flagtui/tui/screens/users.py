@@ -8,7 +8,6 @@ it while it is open; a user it does not list (created since) shows "?"."""
 
 from __future__ import annotations
 
-import asyncio
 from typing import ClassVar
 
 from textual import on, work
@@ -21,13 +20,13 @@ from flagtui.api.models import Role, User, UserList
 from flagtui.contract import MIN_USER_QUERY
 from flagtui.tui.areas import AREAS_BY_NAME
 from flagtui.tui.format import when
-from flagtui.tui.reads import read
+from flagtui.tui.rerunnable_reads import read
 from flagtui.tui.screens.base import AreaScreen
+from flagtui.tui.typing_pause import after_typing_pause
 from flagtui.tui.widgets.focus import focus_now
 from flagtui.tui.widgets.table import Column, FilteredTable, ResourceTable, Row
 from flagtui.tui.widgets.text import PlainStatic
 
-DEBOUNCE_S = 0.3
 HINT = f"s or /: search; type at least {MIN_USER_QUERY} characters of a name, username or e-mail."
 COLUMNS = [
     Column("name", "Name", max=24),
@@ -91,10 +90,8 @@ class UsersScreen(AreaScreen):
             return
         self.after_typing()
 
-    @work(exclusive=True, group="users-typing", exit_on_error=False)
-    async def after_typing(self) -> None:
-        """Each key restarts this worker: the search runs once typing pauses."""
-        await asyncio.sleep(DEBOUNCE_S)
+    @after_typing_pause("users-typing")
+    def after_typing(self) -> None:
         self.search()
 
     @on(Input.Submitted, "#user-search")
