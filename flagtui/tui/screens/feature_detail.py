@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from rich.text import Text
-from textual import work
+from textual import getters, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
@@ -39,6 +39,9 @@ class FeatureDetailScreen(AreaScreen):
     # the scrollbar's room is kept from the start: the record, taller than the row, would
     # otherwise narrow the text and re-wrap (redraw) the parts the row drew
     DEFAULT_CSS = "FeatureDetailScreen #detail { scrollbar-gutter: stable; }"
+    scroller = getters.query_one("#detail", VerticalScroll)
+    view = getters.query_one(FeatureView)
+    recent_events = getters.query_one("#recent-events", PlainStatic)
     WRITE_ACTIONS = frozenset({"edit", "archive", "uncomplete", "revive", EnvironmentToggle.ACTION})
     BINDINGS: ClassVar = [
         Binding("escape", "app.pop_screen", "Back", id="detail.back", tooltip="Back to the list"),
@@ -76,7 +79,7 @@ class FeatureDetailScreen(AreaScreen):
             yield PlainStatic("Recent events: reading…", id="recent-events")
 
     def on_mount(self) -> None:
-        self.query_one("#detail").focus()
+        self.scroller.focus()
         self.load()
         self.load_events()
 
@@ -90,7 +93,7 @@ class FeatureDetailScreen(AreaScreen):
         if group == "feature-events":
             self.events_failed(error)
             return
-        view = self.query_one(FeatureView)
+        view = self.view
         if self.feature is None and isinstance(error, NotFoundError):
             view.fail(self.gone_text())
             return
@@ -103,7 +106,7 @@ class FeatureDetailScreen(AreaScreen):
             self.load_events()
         # an archived flag is its archive row (no live record): never shown as "0 strategies"
         complete = not feature.is_archived
-        self.query_one(FeatureView).show(feature, complete=complete)
+        self.view.show(feature, complete=complete)
         self.refresh_bindings()
         if self.then is not None:
             action, self.then = self.then, None
@@ -124,7 +127,7 @@ class FeatureDetailScreen(AreaScreen):
 
     def redraw_times(self) -> None:
         self.redraw_events()
-        self.query_one(FeatureView).redraw()
+        self.view.redraw()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "uncomplete" and not self._completed:
@@ -254,7 +257,7 @@ class FeatureDetailScreen(AreaScreen):
             feature=self.feature_name, limit=RECENT_EVENTS
         )
         self.events_page = page
-        self.query_one("#recent-events", PlainStatic).update(self.events_text(page))
+        self.recent_events.update(self.events_text(page))
 
     def events_text(self, page: EventPage) -> Text:
         out = Text()
@@ -274,13 +277,13 @@ class FeatureDetailScreen(AreaScreen):
     def events_failed(self, error: BaseException) -> None:
         # The server's words: a control character in its message is shown, never dropped.
         said = safe(self.read_failure_text("feature-events", error, shown="events"), style="red")
-        self.query_one("#recent-events", PlainStatic).update(
+        self.recent_events.update(
             Text.assemble("\n", Text("Recent events: ", style="red"), said, "\n")
         )
 
     def redraw_events(self) -> None:
         if self.events_page is not None:
-            self.query_one("#recent-events", PlainStatic).update(self.events_text(self.events_page))
+            self.recent_events.update(self.events_text(self.events_page))
 
     def action_event_log(self) -> None:
         events = AREAS_BY_NAME["events"].make_screen(feature=self.feature_name)

@@ -10,7 +10,7 @@ import contextlib
 from math import ceil
 from typing import Any, ClassVar
 
-from textual import on, work
+from textual import getters, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.cache import LRUCache
@@ -21,7 +21,7 @@ from textual.widgets import DataTable, Input, Select, Static
 from flagtui.api.errors import FlagtuiError
 from flagtui.api.models import Feature, FeaturePage, FeatureType, Project
 from flagtui.contract import LIFECYCLE_STAGES
-from flagtui.tui.format import env_flags, options, short_names, staleness, when
+from flagtui.tui.format import counted, env_flags, options, short_names, staleness, when
 from flagtui.tui.rerunnable_reads import read
 from flagtui.tui.screens.base import AreaScreen
 from flagtui.tui.screens.env_toggle import EnvironmentToggle
@@ -71,6 +71,10 @@ def start_filters(project: str) -> dict[str, Any]:
 
 class FeaturesScreen(AreaScreen):
     AREA = FEATURES
+    table = getters.query_one(ResourceTable)
+    page_status = getters.query_one("#page-status", Static)
+    search_bar = getters.query_one("#toolbar-search", Horizontal)
+    filter_bar = getters.query_one("#toolbar-filters", Horizontal)
     WRITE_ACTIONS = frozenset({EnvironmentToggle.ACTION})
     BINDINGS: ClassVar = [
         Binding("enter", "open", "Open", id="features.open", tooltip="Show the feature's detail"),
@@ -121,7 +125,7 @@ class FeaturesScreen(AreaScreen):
         yield from features_body(table, status)
 
     def on_mount(self) -> None:
-        self.query_one(ResourceTable).focus()
+        self.table.focus()
         self._mounted.set()
 
     def on_screen_resume(self) -> None:
@@ -136,7 +140,7 @@ class FeaturesScreen(AreaScreen):
         self._choices = projects, types
         ids = [p.id for p in projects]
         if not ids:
-            self.query_one("#page-status", Static).update("This server has no projects.")
+            self.page_status.update("This server has no projects.")
             self.show_filters()
             return
         remembered = self.flagtui.project
@@ -150,7 +154,7 @@ class FeaturesScreen(AreaScreen):
         if self.project != early or not (self._page_read or self.write_in_flight("features")):
             self.restart()
         elif self._page_read:  # said after the early page, the choices' failure is over
-            self.query_one("#page-status", Static).update(self._page_status)
+            self.page_status.update(self._page_status)
 
     def fill_filters(self) -> None:
         """After a failed first read the filters were mounted empty: give them the choices."""
@@ -170,7 +174,7 @@ class FeaturesScreen(AreaScreen):
 
     def show_filters(self) -> None:
         """Mount the filter widgets (once): after the first page, or when there is none."""
-        bar = self.query_one("#toolbar-search", Horizontal)
+        bar = self.search_bar
         if bar.children:
             return
         projects, types = self._choices or ([], [])
@@ -188,7 +192,7 @@ class FeaturesScreen(AreaScreen):
         ]  # fmt: skip
         self._filters_mounted = [
             bar.mount(*search),
-            self.query_one("#toolbar-filters", Horizontal).mount(*filters),
+            self.filter_bar.mount(*filters),
         ]
         self._filter_widgets = {str(w.id): w for w in [*search, *filters]}
 
@@ -222,7 +226,7 @@ class FeaturesScreen(AreaScreen):
         if self.project is None:
             return
         if self._mounted.is_set() and not self.showing_cached("features"):
-            status = self.query_one("#page-status", Static)
+            status = self.page_status
             status.update(f"loading page {self.page + 1}…", layout="-failed" in status.classes)
         self._requested = self._filters()
         page = await self.flagtui.client.search_features(
@@ -237,7 +241,7 @@ class FeaturesScreen(AreaScreen):
     def show_page(self, page: FeaturePage, fresh: bool = False) -> None:
         if self.project is None:
             return
-        status = self.query_one("#page-status", Static)
+        status = self.page_status
         self.total = page.total
         pages = max(1, ceil(page.total / PAGE_SIZE))
         if self.page >= pages:
@@ -249,8 +253,7 @@ class FeaturesScreen(AreaScreen):
         self._page_read = True
         start = self.page == 0 and self._requested == start_filters(self.project)
         self.rows_read("features", self.project, rows, keep=start)
-        noun = "feature" if page.total == 1 else "features"
-        self._page_status = f"page {self.page + 1}/{pages} · {page.total} {noun}"
+        self._page_status = f"page {self.page + 1}/{pages} · {counted(page.total, 'feature')}"
         if not self._choices_failed:  # else the status line says that, and how to retry
             # One line (unless it said a failure): nothing moves, no layout to work out again.
             status.update(self._page_status, layout="-failed" in status.classes)
@@ -290,7 +293,7 @@ class FeaturesScreen(AreaScreen):
             rows = [feature_row(f, short) for f in self.features]
             self._rows_of[id(self.features)] = self.features, rows
         # Names get the width the other columns leave, so 80 columns need no horizontal scroll.
-        self.query_one(ResourceTable).set_rows(rows, self.features)
+        self.table.set_rows(rows, self.features)
         return rows
 
     def redraw_times(self) -> None:
@@ -323,7 +326,7 @@ class FeaturesScreen(AreaScreen):
 
     @on(Input.Submitted, "#search")
     def _search_submitted(self) -> None:
-        self.query_one(ResourceTable).focus()
+        self.table.focus()
 
     def open_filter(self) -> None:
         self.action_focus_search()
@@ -365,13 +368,13 @@ class FeaturesScreen(AreaScreen):
         stage.value = Select.NULL if stage.value == "archived" else "archived"
 
     def action_toggle_environment(self) -> None:
-        feature: Feature | None = self.query_one(ResourceTable).selected_record
+        feature: Feature | None = self.table.selected_record
         if feature is not None and self.project:
             self.env_toggle.toggle(self.project, feature)
 
     @on(DataTable.RowSelected)
     def action_open(self) -> None:
-        feature: Feature | None = self.query_one(ResourceTable).selected_record
+        feature: Feature | None = self.table.selected_record
         if feature is not None and self.project:
             from flagtui.tui.screens.feature_detail import FeatureDetailScreen
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from textual import on
+from textual import getters, on
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Select, Static
@@ -25,6 +25,7 @@ class ProjectAreaScreen(AreaScreen):
     status line (`STATUS_ID`) says what is shown, or why nothing is."""
 
     STATUS_ID: ClassVar[str] = "area-status"
+    picker = getters.query_one(ProjectPicker)
 
     def compose_body(self) -> ComposeResult:
         with Horizontal(classes="toolbar"):
@@ -34,10 +35,6 @@ class ProjectAreaScreen(AreaScreen):
 
     def compose_project_body(self) -> ComposeResult:
         yield from ()
-
-    @property
-    def picker(self) -> ProjectPicker:
-        return self.query_one(ProjectPicker)
 
     @property
     def project(self) -> str | None:
