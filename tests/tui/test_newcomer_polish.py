@@ -66,16 +66,6 @@ async def test_s_in_the_event_log_searches_a_flag_by_name(make_app, client, tmp_
         assert {e.feature_name for e in app.screen.events} == {name}
 
 
-async def test_t_in_the_event_log_types_an_event_type(make_app, tmp_path) -> None:
-    app = app_in(make_app, tmp_path, "events")
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        await pilot.press("t", *"feature-comp", "right", "enter")
-        await settle(pilot)
-        assert app.screen.query_one("#type", Input).value == "feature-completed"
-        assert {e.type for e in app.screen.events} == {"feature-completed"}
-
-
 async def test_an_environment_with_one_strategy_says_1_strategy(make_app, client) -> None:
     project = (await client.list_projects())[0].id
     page = await client.search_features(project=project, limit=50)

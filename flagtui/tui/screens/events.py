@@ -1,8 +1,7 @@
-"""The event log (operation 9): search by type (`t`, completed from the contract's list, or
-picked from it with `T`), project, feature (`s`: a flag's name), free text, author (a user id)
-and dates; one page of 50 or
-100 at a time, newest first, paged by the server's cursor (a stack of cursors goes back); the
-last page says so and `n` never shows an empty page past it. Enter shows the event and what it
+"""The event log (operation 9): search by type (completed from the contract's list, or picked
+from it with `T`), project, feature (`s`: a flag's exact name), free text, author (a user id)
+and dates; one page of 50 or 100 at a time, newest first, paged by the server's cursor (a stack
+of cursors goes back); the last page says so and `n` never shows an empty page past it. Enter shows the event and what it
 changed; `o` opens the flag it names.
 
 Other screens open it filtered (a flag's events, a user's events) through the area registry:
@@ -97,10 +96,8 @@ class EventsScreen(AreaScreen):
         Binding("p", "prev_page", "Prev page", show=False, id="events.prev",
                 tooltip="Newer events (previous page)"),
         Binding("s", "focus_flag", "Search flag", id="events.search",
-                tooltip="Type a flag's name: its events (Tab: project, text, author, dates)"),
-        Binding("t", "focus_type", "Type", show=False, id="events.type",
-                tooltip="Type an event type (→ completes it; T picks it from a list)"),
-        Binding("plus", "page_size", "50/100", key_display="+", id="events.size",
+                tooltip="A flag's exact name: its events (Tab: project, text, author, dates)"),
+        Binding("plus", "page_size", "50/100", key_display="+", show=False, id="events.size",
                 tooltip="50 or 100 events a page"),
         Binding("r", "reload", "Reload", id="events.reload", tooltip="Read the page again"),
     ]  # fmt: skip
@@ -136,7 +133,7 @@ class EventsScreen(AreaScreen):
     def compose_body(self) -> ComposeResult:
         with Horizontal(classes="toolbar"):
             yield Input(
-                placeholder="type (t; → completes)",
+                placeholder="type (→ completes)",
                 id="type",
                 compact=True,
                 suggester=SuggestFromList(EVENT_TYPES, case_sensitive=True),
@@ -264,9 +261,6 @@ class EventsScreen(AreaScreen):
 
     def action_focus_flag(self) -> None:
         focus_now(self.feature_box)
-
-    def action_focus_type(self) -> None:
-        focus_now(self.type_box)
 
     def action_next_page(self) -> None:
         if self.next_cursor is None:
