@@ -1,8 +1,8 @@
 """The event log (operation 9): search by type (completed from the contract's list, or picked
 from it with `T`), project, feature (`s`: a flag's exact name), free text, author (a user id)
 and dates; one page of 50 or 100 at a time, newest first, paged by the server's cursor (a stack
-of cursors goes back); the last page says so and `n` never shows an empty page past it. Enter shows the event and what it
-changed; `o` opens the flag it names.
+of cursors goes back); the last page says so and `n` never shows an empty page past it. Enter
+shows the event and what it changed; `o` opens the flag it names.
 
 Other screens open it filtered (a flag's events, a user's events) through the area registry:
 such an event log was pushed over them, and Escape goes back."""
@@ -97,7 +97,7 @@ class EventsScreen(AreaScreen):
                 tooltip="Newer events (previous page)"),
         Binding("s", "focus_flag", "Search flag", id="events.search",
                 tooltip="A flag's exact name: its events (Tab: project, text, author, dates)"),
-        Binding("plus", "page_size", "50/100", key_display="+", show=False, id="events.size",
+        Binding("plus", "page_size", "50/100", key_display="+", id="events.size",
                 tooltip="50 or 100 events a page"),
         Binding("r", "reload", "Reload", id="events.reload", tooltip="Read the page again"),
     ]  # fmt: skip
