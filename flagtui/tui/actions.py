@@ -72,9 +72,9 @@ PALETTE_ACTIONS: tuple[PaletteAction, ...] = (
     PaletteAction("Integrations and their deliveries", "Integrations: failures per "
                   "integration; Enter opens its deliveries", ("webhook", "deliveries",
                   "integration", "addon", "slack", "teams", "datadog"), area="integrations"),
-    PaletteAction("Search events", "The event log, with its search box focused",
+    PaletteAction("Search events", "The event log, with the flag's name box focused",
                   ("search events", "event log", "audit", "history", "who changed",
-                   "changed by"), action="focus_search", area="events"),
+                   "changed by"), action="focus_flag", area="events"),
     PaletteAction("Search users", "Users, with the search box focused",
                   ("search users", "find user", "user"), action="focus_search", area="users"),
     PaletteAction("Switch profile…", "Another server or account from the config's profiles",

@@ -8,7 +8,11 @@ To add an area:
    `flagtui.tui.screens.base.AreaScreen`: set `AREA = "<name>"`, yield the body in
    `compose_body()`, do all I/O in `@work(exclusive=True, group=..., exit_on_error=False)`
    methods of the screen (failures reach the one error handler in `base.py`), and list write
-   actions in `WRITE_ACTIONS` (hidden and refused on read-only profiles).
+   actions in `WRITE_ACTIONS` (hidden and refused on read-only profiles). Shared keys are
+   parts the screen holds, not base classes: `x` (an integration on/off,
+   `screens/integration_switch.py`) and `t` (a flag on/off in one environment,
+   `screens/env_toggle.py`) each give a binding and a write action, and the screen's action
+   method calls the part.
 2. Add ONE line to `AREAS` below: name, title, short bar label, global key, the screen as
    "module:Class" (imported only when the area is first opened), and `enterprise_only=True`
    when the server needs Unleash Enterprise.

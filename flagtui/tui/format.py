@@ -141,8 +141,13 @@ def enabled_mark(enabled: bool) -> tuple[str, str]:
     return ("✓", ink("green", "")) if enabled else ("✗", ink("red", "bold"))
 
 
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """ "1 strategy", "2 strategies": `plural` where adding an s is not the plural."""
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
+
+
 def lifetime(days: int | None) -> str:
-    return "never" if not days else f"{days} day" + ("" if days == 1 else "s")
+    return "never" if not days else counted(days, "day")
 
 
 def staleness(feature: Feature) -> Text:

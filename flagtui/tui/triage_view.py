@@ -23,7 +23,7 @@ from flagtui.triage.records import (
     labels,
 )
 from flagtui.triage.source import aware
-from flagtui.tui.format import ago, clean, delivery_state, ink, moment, put, when
+from flagtui.tui.format import ago, clean, counted, delivery_state, ink, moment, put, when
 
 WINDOWS: dict[str, timedelta | None] = {
     "15m": timedelta(minutes=15),
@@ -163,7 +163,7 @@ def group_preview(group: FailureGroup | None, now: datetime, width: int, names: 
     `width`); then an example of its error text as the integration reported it."""
     if group is None:
         return Text("")
-    head = Text(f"{group.count} failure{'s' if group.count != 1 else ''}", style="bold")
+    head = Text(counted(group.count, "failure"), style="bold")
     head.append(f" · first {moment(group.first_seen)} · last ")
     head.append(_moment_and_age(group.last_seen, now), style="bold")
     out = _one_line(head, width)
@@ -216,7 +216,7 @@ def source_line(window: FailureWindow, now: datetime) -> Text:
     names = labels(window.integrations)
     count = len(window.gaps)
     out.append(
-        f" · {count} gap{'s' if count != 1 else ''} (deliveries may be missing): ",
+        f" · {counted(count, 'gap')} (deliveries may be missing): ",
         style=ink("red", "bold"),
     )
     newest = sorted(window.gaps, key=lambda gap: gap.end, reverse=True)

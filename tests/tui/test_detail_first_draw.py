@@ -122,7 +122,8 @@ async def test_the_rows_parts_stay_drawn_and_the_record_adds_the_rest(
         for section in ("Variants", "Tags", "Dependencies", "Children", "Collaborators"):
             assert section in shown
         for env in record.environments or []:
-            strategies = f"{len(env.strategies or [])} strategies"
+            n = len(env.strategies or [])
+            strategies = f"{n} {'strategy' if n == 1 else 'strategies'}"
             assert f"{env.name} · {strategies}" in shown
             assert all(s.name in shown for s in env.strategies or [])
         assert all(f"{t.type}:{t.value}" in shown for t in record.tags or [])

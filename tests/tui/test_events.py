@@ -34,7 +34,7 @@ async def test_type_filter_shows_only_that_type_and_pages(make_app, client, tmp_
         await settle(pilot)
         assert isinstance(app.screen, EventsScreen)
         assert len(keys(app)) == 50
-        await pilot.press("s", *"feature-comp", "right", "enter")
+        await pilot.press("T", *"feature-comp", "enter")
         await settle(pilot)
         assert app.screen.query_one("#type", Input).value == "feature-completed"
         assert keys(app) == [str(e.id) for e in first.events]

@@ -147,7 +147,8 @@ async def test_grouped_view_counts_and_a_group_opens_to_its_deliveries(
                 keys(app, "#failure-groups"), rows(app, "#failure-groups"), strict=True
             )
         ] == expected
-        assert f"{len(grouped.groups)} groups" in visible_text(app, "#failures-status")
+        n = len(grouped.groups)
+        assert f"{n} group{'' if n == 1 else 's'}" in visible_text(app, "#failures-status")
         group = next(g for g in grouped.groups if g.integration.id == hook.id)
         table = app.screen.query_one("#failure-groups", ResourceTable)
         table.move_cursor(row=table.get_row_index(f"{hook.id}:{group.error_key}"))

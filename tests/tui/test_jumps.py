@@ -71,7 +71,8 @@ async def test_event_to_its_flag_to_its_recent_events_to_the_event_log(
         assert app.screen.query_one("#feature", Input).value == name
         assert keys(app) == [str(e.id) for e in every.events]
         n = len(every.events)
-        assert f"page 1 · {n} of {n} events · 50 a page · last page" in screen_text(app)
+        events = "event" if n == 1 else "events"
+        assert f"page 1 · {n} of {n} {events} · 50 a page · last page" in screen_text(app)
         await pilot.press("escape")
         await settle(pilot)
         assert isinstance(app.screen, FeatureDetailScreen)

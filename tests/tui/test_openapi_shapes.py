@@ -43,7 +43,7 @@ async def test_a_change_request_id_sent_as_a_number_shows_as_an_integer(sandbox,
         assert isinstance(app.screen, ChangeRequestDetailScreen)
         detail = " ".join(visible_text(app, "#change-request").split())
         assert f"#{ids[0]} " in detail
-        assert "needs 2 approval(s)" in detail
+        assert "needs 2 approvals" in detail
         assert ".0" not in detail
     await app.client.aclose()
 

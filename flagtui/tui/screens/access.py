@@ -3,10 +3,9 @@ grant roles to users (found by search) and groups, confirmed with a summary of w
 
 from __future__ import annotations
 
-import asyncio
 from typing import ClassVar
 
-from textual import on, work
+from textual import getters, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -16,28 +15,24 @@ from textual.widgets.selection_list import Selection
 from flagtui.api.errors import NotSupported
 from flagtui.api.models import Group, ProjectAccess, Role, User
 from flagtui.contract import MIN_USER_QUERY
-from flagtui.tui.format import options, safe
-from flagtui.tui.reads import read
-from flagtui.tui.screens.project_area import EnterpriseAreaScreen
+from flagtui.tui.format import counted, options, safe
+from flagtui.tui.rerunnable_reads import read
+from flagtui.tui.screens.project_area import ProjectAreaScreen
+from flagtui.tui.typing_pause import after_typing_pause
 from flagtui.tui.widgets.confirm import ConfirmModal
 from flagtui.tui.widgets.table import ResourceTable, Row
 from flagtui.tui.widgets.text import PlainLabel, PlainStatic
 
-DEBOUNCE_S = 0.3
 COLUMNS = [("kind", "Kind"), ("name", "Name"), ("roles", "Roles")]
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def summary(project: str, roles: list[Role], users: list[User], groups: list[Group]) -> str:
     """ "Grant Owner, Member to 2 users (Ada, Bob) and 1 group (SRE) in project payments"."""
     whom = []
     if users:
-        whom.append(f"{plural(len(users), 'user')} ({', '.join(u.label for u in users)})")
+        whom.append(f"{counted(len(users), 'user')} ({', '.join(u.label for u in users)})")
     if groups:
-        whom.append(f"{plural(len(groups), 'group')} ({', '.join(g.name for g in groups)})")
+        whom.append(f"{counted(len(groups), 'group')} ({', '.join(g.name for g in groups)})")
     granted = ", ".join(r.name for r in roles) or "(no role)"
     return f"Grant {granted} to {' and '.join(whom) or 'nobody'} in project {project}"
 
@@ -52,8 +47,15 @@ def access_rows(access: ProjectAccess) -> list[Row]:
     return rows
 
 
-class AccessScreen(EnterpriseAreaScreen):
+class AccessScreen(ProjectAreaScreen):
     AREA = "access"
+    current = getters.query_one("#access-current", ResourceTable)
+    form = getters.query_one("#access-form", Horizontal)
+    role_list = getters.query_one("#roles", SelectionList)
+    search_box = getters.query_one("#user-search", Input)
+    user_list = getters.query_one("#users", SelectionList)
+    group_list = getters.query_one("#groups", SelectionList)
+    summary_line = getters.query_one("#access-summary", Static)
     WRITE_ACTIONS = frozenset({"grant"})
     BINDINGS: ClassVar = [
         Binding("ctrl+s", "grant", "Grant…", id="access.grant",
@@ -84,7 +86,7 @@ class AccessScreen(EnterpriseAreaScreen):
         yield PlainStatic("", id="access-summary")
 
     def on_mount(self) -> None:
-        self.query_one("#roles", SelectionList).focus()
+        self.role_list.focus()
         self.load_projects()
 
     @work(exclusive=True, group="projects", exit_on_error=False)
@@ -97,15 +99,12 @@ class AccessScreen(EnterpriseAreaScreen):
         groups = await client.list_groups()
         self.roles = {r.id: r for r in roles if not r.type.startswith("root")}
         self.groups = {g.id: g for g in groups if g.id is not None}
-        self.query_one("#roles", SelectionList).add_options(
-            options((r.name, r.id) for r in self.roles.values())
-        )
-        group_list = self.query_one("#groups", SelectionList)
-        group_list.add_options(options((g.name, g.id) for g in self.groups.values()))
+        self.role_list.add_options(options((r.name, r.id) for r in self.roles.values()))
+        self.group_list.add_options(options((g.name, g.id) for g in self.groups.values()))
         # The OpenAPI lets a group come without an id: shown, but a grant names groups by id.
         # Negative values are never a group's id.
         without_id = (g for g in groups if g.id is None)
-        group_list.add_options(
+        self.group_list.add_options(
             Selection(safe(f"{g.name} (no id)"), -n, disabled=True)
             for n, g in enumerate(without_id, 1)
         )
@@ -124,12 +123,13 @@ class AccessScreen(EnterpriseAreaScreen):
         self.status(f"reading who has access to {project}…")
         access = await self.flagtui.client.get_project_access(project)
         rows = access_rows(access)
-        self.query_one("#access-current", ResourceTable).set_rows(rows)
-        self.status(f"{project}: {len(rows)} users and groups hold project roles")
+        self.current.set_rows(rows)
+        holders = counted(len(rows), "user or group holds", "users and groups hold")
+        self.status(f"{project}: {holders} project roles")
 
     def not_supported(self) -> None:
-        self.query_one("#access-current").display = False
-        self.query_one("#access-form").display = False
+        self.current.display = False
+        self.form.display = False
 
     # -- users: search, check, keep the checked ones across searches ---------------------------
 
@@ -139,25 +139,22 @@ class AccessScreen(EnterpriseAreaScreen):
         if len(event.value.strip()) >= MIN_USER_QUERY:
             self.after_typing()
 
-    @work(exclusive=True, group="access-typing", exit_on_error=False)
-    async def after_typing(self) -> None:
-        """Each key restarts this worker: the search runs once typing pauses."""
-        await asyncio.sleep(DEBOUNCE_S)
+    @after_typing_pause("access-typing")
+    def after_typing(self) -> None:
         self.search_users()
 
     @work(exclusive=True, group="user-search", exit_on_error=False)
     @read
     async def search_users(self) -> None:
-        query = self.query_one("#user-search", Input).value.strip()
+        query = self.search_box.value.strip()
         if len(query) >= MIN_USER_QUERY:
             self.found_users = (await self.flagtui.client.search_users(query)).users
             self.show_users()
 
     def show_users(self) -> None:
-        box = self.query_one("#users", SelectionList)
-        box.clear_options()
-        box.add_options((safe(u.label), u.id, True) for u in self.chosen_users.values())
-        box.add_options(
+        self.user_list.clear_options()
+        self.user_list.add_options((safe(u.label), u.id, True) for u in self.chosen_users.values())
+        self.user_list.add_options(
             (safe(u.label), u.id, False) for u in self.found_users if u.id not in self.chosen_users
         )
 
@@ -175,11 +172,11 @@ class AccessScreen(EnterpriseAreaScreen):
             text = "Check roles (space), find and check users, check groups; ctrl+s grants."
         else:
             text = summary(self.project or "?", roles, users, groups)
-        self.query_one("#access-summary", Static).update(text)
+        self.summary_line.update(text)
 
     def chosen(self) -> tuple[list[Role], list[User], list[Group]]:
-        roles = [self.roles[r] for r in self.query_one("#roles", SelectionList).selected]
-        groups = [self.groups[g] for g in self.query_one("#groups", SelectionList).selected]
+        roles = [self.roles[r] for r in self.role_list.selected]
+        groups = [self.groups[g] for g in self.group_list.selected]
         return roles, list(self.chosen_users.values()), groups
 
     # -- grant -------------------------------------------------------------------------------
@@ -217,10 +214,10 @@ class AccessScreen(EnterpriseAreaScreen):
     def clear_form(self) -> None:
         self.chosen_users = {}
         self.found_users = []
-        self.query_one("#user-search", Input).value = ""
+        self.search_box.value = ""
         self.show_users()
-        self.query_one("#roles", SelectionList).deselect_all()
-        self.query_one("#groups", SelectionList).deselect_all()
+        self.role_list.deselect_all()
+        self.group_list.deselect_all()
         self.show_summary()
 
     def action_reload(self) -> None:

@@ -5,10 +5,10 @@ when one fails, `on_worker_state_changed` hands the exception to `io_failed`, wh
 the error's sentence. Screens that also show the error inline override `io_failed` and call
 `super()`.
 
-A read worker (marked `@read`, see `flagtui/tui/reads.py`) that the server rate-limits (429)
-is run again by the handler itself after `Retry-After` seconds (the client caps it at a
-few minutes); the screen says when, and its reload key retries at once: the timer is cancelled
-when the screen is left or another worker of the group starts. Writes are never re-run.
+A read worker (marked `@read`, see `flagtui/tui/rerunnable_reads.py`) that the server
+rate-limits (429) is run again by the handler itself after `Retry-After` seconds (the client
+caps it at a few minutes); the screen says when, and its reload key retries at once: the timer
+is cancelled when the screen is left or another worker of the group starts. Writes are never re-run.
 
 Any other failed read is said in the area's status line (`READ_STATUS`), replacing whatever
 "loading…" it showed: "Read failed: …; r: try again" when nothing was read yet, or "rows from
@@ -44,7 +44,7 @@ from flagtui.api.errors import (
 )
 from flagtui.tui.files import take_notices
 from flagtui.tui.format import Clock, age_note, safe, when
-from flagtui.tui.reads import rerun_of
+from flagtui.tui.rerunnable_reads import rerun_of
 from flagtui.tui.widgets.header import FlagtuiHeader
 from flagtui.tui.widgets.keybar import KeyBar
 from flagtui.tui.widgets.table import ResourceTable, Row

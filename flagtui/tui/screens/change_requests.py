@@ -7,17 +7,17 @@ import json
 from typing import ClassVar
 
 from rich.text import Text
-from textual import on, work
+from textual import getters, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import DataTable
 
 from flagtui.api.models import ChangeRequest, CreatedBy
-from flagtui.tui.format import clean, put, when
-from flagtui.tui.reads import read
+from flagtui.tui.format import clean, counted, put, when
+from flagtui.tui.rerunnable_reads import read
 from flagtui.tui.screens.base import AreaScreen
-from flagtui.tui.screens.project_area import EnterpriseAreaScreen
+from flagtui.tui.screens.project_area import ProjectAreaScreen
 from flagtui.tui.widgets.confirm import ConfirmModal
 from flagtui.tui.widgets.table import Column, FilteredTable, ResourceTable, Row
 from flagtui.tui.widgets.text import PlainStatic
@@ -68,7 +68,7 @@ def change_request_text(cr: ChangeRequest) -> Text:
     put(out, f"#{cr.id} {cr.title or ''}\n", style="bold")
     out.append_text(state_text(cr.state))
     put(out, f" · {cr.environment or '?'} · project {cr.project or '?'}")
-    put(out, f" · needs {cr.min_approvals or 1} approval(s)\n")
+    put(out, f" · needs {counted(int(cr.min_approvals or 1), 'approval')}\n")
     put(out, f"created {when(cr.created_at)} by {who(cr.created_by)}\n")
     if cr.schedule:
         put(out, f"scheduled for {when(cr.schedule.scheduled_at)} ({cr.schedule.status or '?'})\n")
@@ -97,6 +97,8 @@ def change_request_text(cr: ChangeRequest) -> Text:
 
 class ChangeRequestDetailScreen(AreaScreen):
     AREA = "change-requests"
+    scroller = getters.query_one("#detail", VerticalScroll)
+    record = getters.query_one("#change-request", PlainStatic)
     BINDINGS: ClassVar = [
         Binding("escape", "app.pop_screen", "Back", id="cr.back", tooltip="Back to the list"),
         Binding("r", "reload", "Reload", id="cr.reload", tooltip="Read the change request again"),
@@ -113,7 +115,7 @@ class ChangeRequestDetailScreen(AreaScreen):
             yield PlainStatic(f"loading change request {self.cr_id}…", id="change-request")
 
     def on_mount(self) -> None:
-        self.query_one("#detail").focus()
+        self.scroller.focus()
         self.load()
 
     @work(exclusive=True, group="change-request", exit_on_error=False)
@@ -125,20 +127,22 @@ class ChangeRequestDetailScreen(AreaScreen):
     def redraw_times(self) -> None:
         if self.change_request is not None:
             text = change_request_text(self.change_request)
-            self.query_one("#change-request", PlainStatic).update(text)
+            self.record.update(text)
 
     def show_read_failure(self, group: str, error: BaseException) -> None:
         cr = self.change_request
         shown = change_request_text(cr) if cr is not None else None
         text = self.detail_after_failure(group, error, shown)
-        self.query_one("#change-request", PlainStatic).update(text)
+        self.record.update(text)
 
     def action_reload(self) -> None:
         self.load()
 
 
-class ChangeRequestsScreen(EnterpriseAreaScreen):
+class ChangeRequestsScreen(ProjectAreaScreen):
     AREA = "change-requests"
+    table = getters.query_one(ResourceTable)
+    filtered_table = getters.query_one(FilteredTable)
     WRITE_ACTIONS = frozenset({"delete"})
     BINDINGS: ClassVar = [
         Binding("enter", "open", "Open", id="crs.open", tooltip="The change request in detail"),
@@ -154,7 +158,7 @@ class ChangeRequestsScreen(EnterpriseAreaScreen):
         yield FilteredTable(ResourceTable(COLUMNS, id="change-requests"))
 
     def on_mount(self) -> None:
-        self.query_one(ResourceTable).focus()
+        self.table.focus()
         self.load_projects()
 
     @work(exclusive=True, group="projects", exit_on_error=False)
@@ -175,17 +179,17 @@ class ChangeRequestsScreen(EnterpriseAreaScreen):
         self.change_requests = await self.flagtui.client.list_change_requests(project)
         self.show()
         n = len(self.change_requests)
-        self.status(f"{n} change request{'s' if n != 1 else ''} in {project}")
+        self.status(f"{counted(n, 'change request')} in {project}")
 
     def show(self) -> None:
         rows = [change_request_row(cr) for cr in self.change_requests]
-        self.query_one(ResourceTable).set_rows(rows, self.change_requests)
+        self.table.set_rows(rows, self.change_requests)
 
     def redraw_times(self) -> None:
         self.show()
 
     def not_supported(self) -> None:
-        self.query_one(FilteredTable).display = False
+        self.filtered_table.display = False
 
     def action_reload(self) -> None:
         if not self.picker.project_ids:  # the first read failed: start again from the projects
@@ -195,7 +199,7 @@ class ChangeRequestsScreen(EnterpriseAreaScreen):
 
     @property
     def selected(self) -> ChangeRequest | None:
-        cr: ChangeRequest | None = self.query_one(ResourceTable).selected_record
+        cr: ChangeRequest | None = self.table.selected_record
         return cr
 
     @on(DataTable.RowSelected)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from rich.text import Text
-from textual import on, work
+from textual import getters, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Input, Static
@@ -16,7 +16,7 @@ from flagtui.masking import mask_urls
 from flagtui.triage.records import IntegrationRef
 from flagtui.tui.details import preview_text
 from flagtui.tui.format import delivery_state, when
-from flagtui.tui.reads import read
+from flagtui.tui.rerunnable_reads import read
 from flagtui.tui.screens.base import AreaScreen
 from flagtui.tui.screens.delivery_detail import DeliveryDetailScreen
 from flagtui.tui.screens.jump_flag import open_flag_of_delivery
@@ -44,6 +44,9 @@ def delivery_cells(delivery: IntegrationEvent) -> list[str | Text]:
 
 class DeliveriesScreen(AreaScreen):
     AREA = "integrations"
+    table = getters.query_one(ResourceTable)
+    status_line = getters.query_one("#deliveries-status", Static)
+    preview = getters.query_one(".delivery-preview", Static)
     COLUMNS: ClassVar = [
         Column("time", "Time"),
         Column("state", "State"),
@@ -84,13 +87,13 @@ class DeliveriesScreen(AreaScreen):
         yield PlainStatic("", classes="delivery-preview")
 
     def on_mount(self) -> None:
-        self.query_one(ResourceTable).focus()
+        self.table.focus()
         self.load()
 
     @work(exclusive=True, group="deliveries", exit_on_error=False)
     @read
     async def load(self) -> None:
-        self.query_one("#deliveries-status", Static).update(f"loading page {self.page + 1}…")
+        self.status_line.update(f"loading page {self.page + 1}…")
         self.deliveries = await self.flagtui.client.list_integration_events(
             self.addon.id, limit=PAGE_SIZE, offset=self.page * PAGE_SIZE
         )
@@ -99,12 +102,12 @@ class DeliveriesScreen(AreaScreen):
     def show(self) -> None:
         shown = [d for d in self.deliveries if d.failed or not self.failed_only]
         rows: list[Row] = [(d.id, delivery_cells(d)) for d in shown]
-        self.query_one(ResourceTable).set_rows(rows, shown)
+        self.table.set_rows(rows, shown)
         failed = sum(d.failed for d in self.deliveries)
         start = self.page * PAGE_SIZE
         span = f"{start + 1}–{start + len(self.deliveries)}" if self.deliveries else "none"
         only = " · failed only (f)" if self.failed_only else ""
-        self.query_one("#deliveries-status", Static).update(
+        self.status_line.update(
             f"page {self.page + 1} · deliveries {span} · {failed} not successful{only}"
         )
 
@@ -113,14 +116,14 @@ class DeliveriesScreen(AreaScreen):
 
     @property
     def selected(self) -> IntegrationEvent | None:
-        delivery: IntegrationEvent | None = self.query_one(ResourceTable).selected_record
+        delivery: IntegrationEvent | None = self.table.selected_record
         return delivery
 
     @on(DataTable.RowHighlighted)
     @on(Input.Changed)
     def _preview(self) -> None:
         """The highlighted delivery, also after the `/` filter changed the rows."""
-        self.query_one(".delivery-preview", Static).update(preview_text(self.selected))
+        self.preview.update(preview_text(self.selected))
 
     def action_toggle_failed(self) -> None:
         self.failed_only = not self.failed_only

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from rich.text import Text
+from textual import getters
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
@@ -21,6 +22,8 @@ from flagtui.tui.widgets.text import PlainStatic
 
 class DeliveryDetailScreen(AreaScreen):
     AREA = "integrations"
+    scroller = getters.query_one("#detail", VerticalScroll)
+    record = getters.query_one("#delivery", PlainStatic)
     BINDINGS: ClassVar = [
         Binding("escape", "app.pop_screen", "Back", id="delivery.back", tooltip="Back to the list"),
         Binding("y", "copy", "Copy", id="delivery.copy", tooltip="Copy the delivery's id"),
@@ -49,19 +52,19 @@ class DeliveryDetailScreen(AreaScreen):
         )
 
     def on_mount(self) -> None:
-        self.query_one("#detail").focus()
+        self.scroller.focus()
 
     def redraw_times(self) -> None:
-        self.query_one("#delivery", PlainStatic).update(self._text())
+        self.record.update(self._text())
 
     def action_reveal(self) -> None:
         self.revealed = not self.revealed
-        self.query_one("#delivery", PlainStatic).update(self._text())
+        self.record.update(self._text())
 
     def action_cause(self) -> None:
         self.cause_first = not self.cause_first
-        self.query_one("#delivery", PlainStatic).update(self._text())
-        self.query_one("#detail", VerticalScroll).scroll_home(animate=False)
+        self.record.update(self._text())
+        self.scroller.scroll_home(animate=False)
 
     def action_open_flag(self) -> None:
         open_flag_of_delivery(self, self.delivery)

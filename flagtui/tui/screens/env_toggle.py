@@ -1,21 +1,30 @@
-"""The base of the screens that switch a flag on or off in one environment (the features list
-and a feature's detail): which environment (a picker when the flag has several), a confirmation
-for environments of type production, one write at a time, then the screen reads the flag again.
+"""Switch a flag on or off in one environment, from any screen that shows flags (the features
+list and a feature's detail): which environment (a picker when the flag has several), a
+confirmation for environments of type production, one write at a time, then the screen reads
+the flag again.
 
-Read-only profiles never get here: `toggle_environment` is a write action (hidden, and its key
-says why nothing happens); the client refuses too, before any request."""
+A part the screen holds, not a base class: the screen puts `EnvironmentToggle.binding(...)` in
+its BINDINGS and `EnvironmentToggle.ACTION` in its WRITE_ACTIONS, and its
+`action_toggle_environment` calls `toggle(project, feature)`. Read-only profiles never get
+here: the action is a write action (hidden, and its key says why nothing happens); the client
+refuses too, before any request."""
 
 from __future__ import annotations
 
-from textual import work
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from textual.binding import Binding
 
 from flagtui.api.models import Feature, FeatureEnvironment
-from flagtui.tui.screens.base import AreaScreen
 from flagtui.tui.widgets.choice_picker import ChoicePicker
 from flagtui.tui.widgets.confirm import ConfirmModal
 
-TOGGLE_GROUP = "env-toggle"
-TOGGLE_HELP = "Switch the flag on or off in one environment (production asks first)"
+if TYPE_CHECKING:
+    from flagtui.tui.context import FlagtuiContext
+    from flagtui.tui.screens.base import AreaScreen
+
+TOGGLE_GROUP = "env-toggle"  # the write's worker group
 
 
 def on_off(enabled: bool | None) -> str:
@@ -28,8 +37,31 @@ def environment_label(env: FeatureEnvironment) -> str:
     return f"{env.name}{kind} · {on_off(env.enabled)} → switch {on_off(not env.enabled)}"
 
 
-class EnvironmentToggleScreen(AreaScreen):
-    def toggle_environment(self, project: str, feature: Feature) -> None:
+class EnvironmentToggle:
+    """`t` on `screen`; `switched()` runs once the flag is switched (the screen reads the flag
+    again: that read's failure is the read's, not the write's)."""
+
+    ACTION = "toggle_environment"
+
+    def __init__(self, screen: AreaScreen, switched: Callable[[], object]) -> None:
+        self.screen = screen
+        self.switched = switched
+
+    @classmethod
+    def binding(cls, binding_id: str) -> Binding:
+        return Binding(
+            "t",
+            cls.ACTION,
+            "Toggle",
+            id=binding_id,
+            tooltip="Switch the flag on or off in one environment (production asks first)",
+        )
+
+    @property
+    def flagtui(self) -> FlagtuiContext:
+        return self.screen.flagtui
+
+    def toggle(self, project: str, feature: Feature) -> None:
         """Ask which environment (unless the flag has one), confirm production, then send."""
         if feature.is_archived:
             self.flagtui.notify(
@@ -55,7 +87,7 @@ class EnvironmentToggleScreen(AreaScreen):
 
         title = f"Switch {feature.name} on or off in which environment?"
         labels = [environment_label(env) for env in envs]
-        self.app.push_screen(ChoicePicker(title, labels), picked)
+        self.screen.app.push_screen(ChoicePicker(title, labels), picked)
 
     def _confirm_switch(self, project: str, name: str, env: FeatureEnvironment) -> None:
         enabled = not env.enabled
@@ -73,20 +105,21 @@ class EnvironmentToggleScreen(AreaScreen):
             " for every user its strategies match." if enabled else " for everyone."
         )
         confirm = ConfirmModal(title, body, confirm_label=f"Switch {state}")
-        self.app.push_screen(confirm, answered)
+        self.screen.app.push_screen(confirm, answered)
 
     def _send(self, project: str, name: str, environment: str, enabled: bool) -> None:
-        if not self.still_sending(TOGGLE_GROUP):
-            self.switch_environment(project, name, environment, enabled)
+        if not self.screen.still_sending(TOGGLE_GROUP):
+            self.screen.run_worker(
+                self.switch_environment(project, name, environment, enabled),
+                group=TOGGLE_GROUP,
+                exclusive=True,
+                exit_on_error=False,
+            )
 
-    @work(exclusive=True, group=TOGGLE_GROUP, exit_on_error=False)
     async def switch_environment(
         self, project: str, name: str, environment: str, enabled: bool
     ) -> None:
         client = self.flagtui.client
         await client.set_feature_environment_enabled(project, name, environment, enabled)
         self.flagtui.notify(f"{name} switched {on_off(enabled)} in {environment}")
-        self.environment_switched(name)
-
-    def environment_switched(self, name: str) -> None:
-        """The switch is done: read the flag again (its failure is the read's, not the write's)."""
+        self.switched()

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from textual import work
+from textual import getters, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 
 from flagtui.api.models import ProjectEnvironment
-from flagtui.tui.format import yes_no
-from flagtui.tui.reads import read
+from flagtui.tui.format import counted, yes_no
+from flagtui.tui.rerunnable_reads import read
 from flagtui.tui.screens.project_area import ProjectAreaScreen
 from flagtui.tui.widgets.choice_picker import ChoicePicker
 from flagtui.tui.widgets.confirm import TypedConfirmModal
@@ -43,6 +43,7 @@ class EnvironmentsScreen(ProjectAreaScreen):
     ]  # fmt: skip
 
     STATUS_ID = "envs-status"
+    table = getters.query_one(ResourceTable)
 
     def __init__(self) -> None:
         super().__init__()
@@ -52,7 +53,7 @@ class EnvironmentsScreen(ProjectAreaScreen):
         yield FilteredTable(ResourceTable(COLUMNS, id="environments"))
 
     def on_mount(self) -> None:
-        self.query_one(ResourceTable).focus()
+        self.table.focus()
         self.load_projects()
 
     @work(exclusive=True, group="env-projects", exit_on_error=False)
@@ -71,9 +72,9 @@ class EnvironmentsScreen(ProjectAreaScreen):
             return
         envs = await self.flagtui.client.list_project_environments(self.project)
         self.environments = envs
-        self.query_one(ResourceTable).set_rows([environment_row(e) for e in envs], envs)
+        self.table.set_rows([environment_row(e) for e in envs], envs)
         linked = sum(1 for e in envs if e.visible)
-        self.status(f"{linked} of {len(envs)} environments linked to {self.project}")
+        self.status(f"{linked} of {counted(len(envs), 'environment')} linked to {self.project}")
 
     def action_reload(self) -> None:
         if not self.picker.project_ids:  # the first read failed (or found none): read them again
@@ -82,7 +83,7 @@ class EnvironmentsScreen(ProjectAreaScreen):
             self.load()
 
     def action_remove(self) -> None:
-        environment: ProjectEnvironment | None = self.query_one(ResourceTable).selected_record
+        environment: ProjectEnvironment | None = self.table.selected_record
         project = self.project
         if environment is None or project is None:
             return

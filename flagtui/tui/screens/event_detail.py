@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from textual import getters
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
@@ -18,6 +19,8 @@ from flagtui.tui.widgets.text import PlainStatic
 
 class EventDetailScreen(AreaScreen):
     AREA = "events"
+    scroller = getters.query_one("#detail", VerticalScroll)
+    record = getters.query_one("#event", PlainStatic)
     BINDINGS: ClassVar = [
         Binding("escape", "app.pop_screen", "Back", id="event.back", tooltip="Back to the list"),
         Binding("o", "open_flag", "Open flag", id="event.flag",
@@ -34,10 +37,10 @@ class EventDetailScreen(AreaScreen):
             yield PlainStatic(event_text(self.event), id="event")
 
     def on_mount(self) -> None:
-        self.query_one("#detail").focus()
+        self.scroller.focus()
 
     def redraw_times(self) -> None:
-        self.query_one("#event", PlainStatic).update(event_text(self.event))
+        self.record.update(event_text(self.event))
 
     def action_copy(self) -> None:
         self.app.copy_to_clipboard(str(self.event.id))

@@ -1,19 +1,18 @@
 """The event log (operation 9): search by type (completed from the contract's list, or picked
-from it with `T`), project, feature, free text, author (a user id) and dates; one page of 50 or
-100 at a time, newest first, paged by the server's cursor (a stack of cursors goes back); the
-last page says so and `n` never shows an empty page past it. Enter shows the event and what it
-changed; `o` opens the flag it names.
+from it with `T`), project, feature (`s`: a flag's exact name), free text, author (a user id)
+and dates; one page of 50 or 100 at a time, newest first, paged by the server's cursor (a stack
+of cursors goes back); the last page says so and `n` never shows an empty page past it. Enter
+shows the event and what it changed; `o` opens the flag it names.
 
 Other screens open it filtered (a flag's events, a user's events) through the area registry:
 such an event log was pushed over them, and Escape goes back."""
 
 from __future__ import annotations
 
-import asyncio
 import datetime as dt
 from typing import ClassVar
 
-from textual import on, work
+from textual import getters, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
@@ -23,18 +22,18 @@ from textual.widgets import DataTable, Input, Static
 from flagtui.api import capabilities
 from flagtui.api.models import EventRecord
 from flagtui.contract import EVENT_TYPES
-from flagtui.tui.format import when
-from flagtui.tui.reads import read
+from flagtui.tui.format import counted, when
+from flagtui.tui.rerunnable_reads import read
 from flagtui.tui.screens.base import AreaScreen
 from flagtui.tui.screens.event_detail import EventDetailScreen
 from flagtui.tui.screens.jump_flag import open_flag_of_event
+from flagtui.tui.typing_pause import after_typing_pause
 from flagtui.tui.widgets.event_type_picker import EventTypePicker
 from flagtui.tui.widgets.focus import focus_now
 from flagtui.tui.widgets.table import Column, FilteredTable, ResourceTable, Row
 from flagtui.tui.widgets.text import MessageLine, PlainStatic
 
 PAGE_SIZES = (50, 100)
-DEBOUNCE_S = 0.5
 COLUMNS = [
     Column("id", "ID"),
     Column("time", "Time"),
@@ -96,14 +95,19 @@ class EventsScreen(AreaScreen):
                 tooltip="Older events (next page)"),
         Binding("p", "prev_page", "Prev page", show=False, id="events.prev",
                 tooltip="Newer events (previous page)"),
-        Binding("s", "focus_search", "Search", id="events.search",
-                tooltip="Edit the search (type, project, feature, text, author, dates); also /"),
+        Binding("s", "focus_flag", "Search flag", id="events.search",
+                tooltip="A flag's exact name: its events (Tab: project, text, author, dates)"),
         Binding("plus", "page_size", "50/100", key_display="+", id="events.size",
                 tooltip="50 or 100 events a page"),
         Binding("r", "reload", "Reload", id="events.reload", tooltip="Read the page again"),
     ]  # fmt: skip
 
     READ_STATUS = "#events-status"
+    table = getters.query_one(ResourceTable)
+    status_line = getters.query_one("#events-status", Static)
+    note_line = getters.query_one("#events-note", MessageLine)
+    type_box = getters.query_one("#type", Input)
+    feature_box = getters.query_one("#feature", Input)
 
     def __init__(
         self,
@@ -135,7 +139,9 @@ class EventsScreen(AreaScreen):
                 suggester=SuggestFromList(EVENT_TYPES, case_sensitive=True),
             )
             yield Input(self.preset["project"], placeholder="project", id="project", compact=True)
-            yield Input(self.preset["feature"], placeholder="feature", id="feature", compact=True)
+            yield Input(
+                self.preset["feature"], placeholder="feature (s)", id="feature", compact=True
+            )
             yield Input(placeholder="free text", id="query", compact=True)
         with Horizontal(classes="toolbar"):
             yield Input(self.preset["author"], placeholder="author (user id)", id="author",
@@ -147,7 +153,7 @@ class EventsScreen(AreaScreen):
         yield FilteredTable(ResourceTable(COLUMNS, id="events"))
 
     def on_mount(self) -> None:
-        self.query_one(ResourceTable).focus()
+        self.table.focus()
         self.restart()
 
     def value(self, widget_id: str) -> str | None:
@@ -157,7 +163,7 @@ class EventsScreen(AreaScreen):
         self.cursor = None
         self.back = []
         event_type = self.value("type")
-        status = self.query_one("#events-status", Static)
+        status = self.status_line
         if event_type and event_type not in EVENT_TYPES:
             status.update(
                 f"{event_type!r} is not an event type: pick one from the list (T) or the"
@@ -181,7 +187,7 @@ class EventsScreen(AreaScreen):
     def dates_need(self) -> str | None:
         """What the server needs to filter by author and date ("Unleash 6.1"), or None."""
         needs = capabilities.missing(self.flagtui.client.server, capabilities.EVENT_DATES)
-        self.query_one("#events-note", MessageLine).update(
+        self.note_line.update(
             f"This server cannot filter events by author or date ({needs} can):"
             " type, project, feature and text only."
             if needs
@@ -194,7 +200,7 @@ class EventsScreen(AreaScreen):
     async def load(self, forward: bool = False) -> None:
         """Read the page at `self.cursor`; `forward` (n) keeps the page shown when the next one
         turns out empty (the server's count changed, or it could not say)."""
-        status = self.query_one("#events-status", Static)
+        status = self.status_line
         status.update("searching…")
         try:
             author, since, until = self.filters()
@@ -226,14 +232,15 @@ class EventsScreen(AreaScreen):
         self.show_status(page.total)
 
     def show_status(self, total: int | None) -> None:
-        of = f" of {total}" if total is not None else ""
-        more = "" if self.next_cursor is not None else " · last page"
-        self.query_one("#events-status", Static).update(
-            f"page {len(self.back) + 1} · {len(self.events)}{of} events · {self.limit} a page{more}"
+        shown = len(self.events)
+        events = (
+            counted(shown, "event") if total is None else f"{shown} of {counted(total, 'event')}"
         )
+        more = "" if self.next_cursor is not None else " · last page"
+        self.status_line.update(f"page {len(self.back) + 1} · {events} · {self.limit} a page{more}")
 
     def show(self) -> None:
-        self.query_one(ResourceTable).set_rows([event_row(e) for e in self.events], self.events)
+        self.table.set_rows([event_row(e) for e in self.events], self.events)
 
     def redraw_times(self) -> None:
         self.show()
@@ -242,20 +249,18 @@ class EventsScreen(AreaScreen):
     def _typed(self) -> None:
         self.after_typing()
 
-    @work(exclusive=True, group="events-typing", exit_on_error=False)
-    async def after_typing(self) -> None:
-        """Each key restarts this worker: the search runs once typing pauses."""
-        await asyncio.sleep(DEBOUNCE_S)
+    @after_typing_pause("events-typing")
+    def after_typing(self) -> None:
         self.restart()
 
     @on(Input.Submitted, ".toolbar Input")
     def _submitted(self) -> None:
         self.workers.cancel_group(self, "events-typing")
         self.restart()
-        self.query_one(ResourceTable).focus()
+        self.table.focus()
 
-    def action_focus_search(self) -> None:
-        focus_now(self.query_one("#type", Input))
+    def action_focus_flag(self) -> None:
+        focus_now(self.feature_box)
 
     def action_next_page(self) -> None:
         if self.next_cursor is None:
@@ -279,7 +284,7 @@ class EventsScreen(AreaScreen):
 
     @property
     def selected(self) -> EventRecord | None:
-        event: EventRecord | None = self.query_one(ResourceTable).selected_record
+        event: EventRecord | None = self.table.selected_record
         return event
 
     @on(DataTable.RowSelected)
@@ -294,10 +299,10 @@ class EventsScreen(AreaScreen):
     def action_pick_type(self) -> None:
         def picked(event_type: str | None) -> None:
             if event_type is not None:
-                self.query_one("#type", Input).value = event_type
+                self.type_box.value = event_type
                 self.workers.cancel_group(self, "events-typing")
                 self.restart()
-                self.query_one(ResourceTable).focus()
+                self.table.focus()
 
         self.app.push_screen(EventTypePicker(EVENT_TYPES, self.value("type")), picked)
 
@@ -308,6 +313,6 @@ class EventsScreen(AreaScreen):
 
     def action_back(self) -> None:
         if isinstance(self.focused, Input):
-            self.query_one(ResourceTable).focus()
+            self.table.focus()
             return
         self.app.pop_screen()

@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from typing import ClassVar
 
-from textual import on, work
+from textual import getters, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.timer import Timer
@@ -19,10 +19,11 @@ from textual.widgets import DataTable, Input
 
 from flagtui.triage.records import Failure, FailureGroup, FailureWindow, IntegrationRef, labels
 from flagtui.triage.source import FailureSource
-from flagtui.tui.format import ago
-from flagtui.tui.reads import read
+from flagtui.tui.format import ago, counted
+from flagtui.tui.rerunnable_reads import read
+from flagtui.tui.screens.base import AreaScreen
 from flagtui.tui.screens.delivery_detail import DeliveryDetailScreen
-from flagtui.tui.screens.integration_switch import IntegrationSwitchScreen, switch_binding
+from flagtui.tui.screens.integration_switch import IntegrationSwitch
 from flagtui.tui.screens.jump_flag import open_flag_of_delivery
 from flagtui.tui.triage_view import (
     TimeWindow,
@@ -68,10 +69,18 @@ class FailureDetailScreen(DeliveryDetailScreen):
     AREA = "failures"
 
 
-class FailuresScreen(IntegrationSwitchScreen):
+class FailuresScreen(AreaScreen):
     AREA = "failures"
     FOLLOW_S: ClassVar[float] = FOLLOW_S
     READ_STATUS = "#failures-status"
+    status_line = getters.query_one("#failures-status", PlainStatic)
+    source_note = getters.query_one("#failures-source", PlainStatic)
+    failure_table = getters.query_one("#failures", ResourceTable)
+    group_table = getters.query_one("#failure-groups", ResourceTable)
+    failures_view = getters.query_one("#failures-list", FilteredTable)
+    groups_view = getters.query_one("#groups-list", FilteredTable)
+    preview = getters.query_one("#failure-preview", PlainStatic)
+    WRITE_ACTIONS = frozenset({IntegrationSwitch.ACTION})
     BINDINGS: ClassVar = [
         Binding("enter", "open", "Open", id="failures.open",
                 tooltip="The delivery in full, or the group's deliveries"),
@@ -87,7 +96,7 @@ class FailuresScreen(IntegrationSwitchScreen):
                 tooltip=f"Read again every {FOLLOW_S:g} s, marking new rows (again: stop)"),
         Binding("b", "bell", "Bell", show=False, id="failures.bell",
                 tooltip="Ring the terminal's bell when new failures come in (off at start)"),
-        switch_binding("failures"),
+        IntegrationSwitch.binding("failures"),
         Binding("r", "reload", "Reload", id="failures.reload",
                 tooltip="Read the failures again"),
     ]  # fmt: skip
@@ -95,6 +104,7 @@ class FailuresScreen(IntegrationSwitchScreen):
     def __init__(self, group: FailureGroup | None = None) -> None:
         """`group`: only that group's deliveries (opened from the grouped view)."""
         super().__init__()
+        self.integration_switch = IntegrationSwitch(self, self.switch_target, self.load)
         self.group = group
         self.source: FailureSource | None = None
         self.answer: FailureWindow | None = None
@@ -139,8 +149,8 @@ class FailuresScreen(IntegrationSwitchScreen):
 
     @property
     def table(self) -> ResourceTable[Failure | FailureGroup]:
-        selector = "#failure-groups" if self.grouped else "#failures"
-        table: ResourceTable[Failure | FailureGroup] = self.query_one(selector, ResourceTable)
+        table: ResourceTable[Failure | FailureGroup]
+        table = self.group_table if self.grouped else self.failure_table
         return table
 
     @work(exclusive=True, group="failures", exit_on_error=False)
@@ -210,7 +220,7 @@ class FailuresScreen(IntegrationSwitchScreen):
                 for f in answer.failures
             ]
             self.table.set_rows(rows, answer.failures)
-        self.query_one("#failures-source", PlainStatic).update(source_line(answer, now))
+        self.source_note.update(source_line(answer, now))
         self._tick()
         self.show_preview()
 
@@ -232,9 +242,9 @@ class FailuresScreen(IntegrationSwitchScreen):
             count = f"newest {held} of {count}"
         parts = [f"window {self.window} (w)", count]
         if self.grouped:
-            parts.append(f"{len(answer.groups)} groups")
+            parts.append(counted(len(answer.groups), "group"))
         if self.group is None:
-            parts.append(f"{failing} of {len(answer.integrations)} integrations")
+            parts.append(f"{failing} of {counted(len(answer.integrations), 'integration')}")
         if self.following:
             parts.append(f"following · {self.data_age(answer)}")
         if self.bell:
@@ -251,7 +261,7 @@ class FailuresScreen(IntegrationSwitchScreen):
     def say(self, text: str) -> None:
         if text != self._said:  # each second: redrawn only when it changed
             self._said = text
-            self.query_one("#failures-status", PlainStatic).update(text)
+            self.status_line.update(text)
 
     def _tick(self) -> None:
         """The status line, each second: "updated 3 s ago" while following, or how old the
@@ -281,7 +291,7 @@ class FailuresScreen(IntegrationSwitchScreen):
         """The highlighted row, whatever changed it: a key, a read, the `/` filter (which may
         leave no row at all)."""
         record = self.table.selected_record
-        preview = self.query_one("#failure-preview", PlainStatic)
+        preview = self.preview
         now, width = now_utc(), preview.content_region.width or 78
         if isinstance(record, FailureGroup):
             text = group_preview(record, now, width, self.names)
@@ -293,8 +303,8 @@ class FailuresScreen(IntegrationSwitchScreen):
         record = self.table.selected_record
         return record.integration if record is not None else None
 
-    def reload(self) -> None:
-        self.load()
+    def action_toggle_integration(self) -> None:
+        self.integration_switch.ask()
 
     def action_reload(self) -> None:
         self.load()
@@ -312,8 +322,8 @@ class FailuresScreen(IntegrationSwitchScreen):
 
     def action_grouped(self) -> None:
         self.grouped = not self.grouped
-        self.query_one("#groups-list").display = self.grouped
-        self.query_one("#failures-list").display = not self.grouped
+        self.groups_view.display = self.grouped
+        self.failures_view.display = not self.grouped
         self.table.focus()
         self.show_preview()
         self.load()

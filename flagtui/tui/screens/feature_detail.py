@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from rich.text import Text
-from textual import work
+from textual import getters, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
@@ -23,8 +23,9 @@ from flagtui.api.errors import FlagtuiError, NotFoundError, NothingToSend
 from flagtui.api.models import EventPage, Feature
 from flagtui.tui.areas import AREAS_BY_NAME
 from flagtui.tui.format import put, safe, when
-from flagtui.tui.reads import read
-from flagtui.tui.screens.env_toggle import TOGGLE_HELP, EnvironmentToggleScreen
+from flagtui.tui.rerunnable_reads import read
+from flagtui.tui.screens.base import AreaScreen
+from flagtui.tui.screens.env_toggle import EnvironmentToggle
 from flagtui.tui.widgets.archive_confirm import archive_modal, revive_modal
 from flagtui.tui.widgets.confirm import ConfirmModal
 from flagtui.tui.widgets.feature_view import FeatureView
@@ -33,16 +34,19 @@ from flagtui.tui.widgets.text import PlainStatic
 RECENT_EVENTS = 5
 
 
-class FeatureDetailScreen(EnvironmentToggleScreen):
+class FeatureDetailScreen(AreaScreen):
     AREA = "features"
     # the scrollbar's room is kept from the start: the record, taller than the row, would
     # otherwise narrow the text and re-wrap (redraw) the parts the row drew
     DEFAULT_CSS = "FeatureDetailScreen #detail { scrollbar-gutter: stable; }"
-    WRITE_ACTIONS = frozenset({"edit", "archive", "uncomplete", "revive", "toggle_environment"})
+    scroller = getters.query_one("#detail", VerticalScroll)
+    view = getters.query_one(FeatureView)
+    recent_events = getters.query_one("#recent-events", PlainStatic)
+    WRITE_ACTIONS = frozenset({"edit", "archive", "uncomplete", "revive", EnvironmentToggle.ACTION})
     BINDINGS: ClassVar = [
         Binding("escape", "app.pop_screen", "Back", id="detail.back", tooltip="Back to the list"),
         Binding("e", "edit", "Edit", id="detail.edit", tooltip="Patch description, type, flags"),
-        Binding("t", "toggle_environment", "Toggle", id="detail.toggle", tooltip=TOGGLE_HELP),
+        EnvironmentToggle.binding("detail.toggle"),
         Binding("u", "uncomplete", "Uncomplete", id="detail.uncomplete",
                 tooltip="Mark the completed feature uncompleted"),
         Binding("A", "archive", "Archive", id="detail.archive",
@@ -61,6 +65,7 @@ class FeatureDetailScreen(EnvironmentToggleScreen):
         """`summary`, the feature's row in a list, is shown until the full record is read;
         `then`, an action of this screen run once it is (the palette's "Patch a flag…")."""
         super().__init__()
+        self.env_toggle = EnvironmentToggle(self, self.load)
         self.project = project
         self.feature_name = name
         self.feature: Feature | None = None
@@ -74,7 +79,7 @@ class FeatureDetailScreen(EnvironmentToggleScreen):
             yield PlainStatic("Recent events: reading…", id="recent-events")
 
     def on_mount(self) -> None:
-        self.query_one("#detail").focus()
+        self.scroller.focus()
         self.load()
         self.load_events()
 
@@ -88,7 +93,7 @@ class FeatureDetailScreen(EnvironmentToggleScreen):
         if group == "feature-events":
             self.events_failed(error)
             return
-        view = self.query_one(FeatureView)
+        view = self.view
         if self.feature is None and isinstance(error, NotFoundError):
             view.fail(self.gone_text())
             return
@@ -101,7 +106,7 @@ class FeatureDetailScreen(EnvironmentToggleScreen):
             self.load_events()
         # an archived flag is its archive row (no live record): never shown as "0 strategies"
         complete = not feature.is_archived
-        self.query_one(FeatureView).show(feature, complete=complete)
+        self.view.show(feature, complete=complete)
         self.refresh_bindings()
         if self.then is not None:
             action, self.then = self.then, None
@@ -122,7 +127,7 @@ class FeatureDetailScreen(EnvironmentToggleScreen):
 
     def redraw_times(self) -> None:
         self.redraw_events()
-        self.query_one(FeatureView).redraw()
+        self.view.redraw()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "uncomplete" and not self._completed:
@@ -185,10 +190,7 @@ class FeatureDetailScreen(EnvironmentToggleScreen):
 
     def action_toggle_environment(self) -> None:
         if self.feature is not None:
-            self.toggle_environment(self.project, self.feature)
-
-    def environment_switched(self, name: str) -> None:
-        self.load()
+            self.env_toggle.toggle(self.project, self.feature)
 
     def action_uncomplete(self) -> None:
         def answered(yes: bool | None) -> None:
@@ -255,7 +257,7 @@ class FeatureDetailScreen(EnvironmentToggleScreen):
             feature=self.feature_name, limit=RECENT_EVENTS
         )
         self.events_page = page
-        self.query_one("#recent-events", PlainStatic).update(self.events_text(page))
+        self.recent_events.update(self.events_text(page))
 
     def events_text(self, page: EventPage) -> Text:
         out = Text()
@@ -275,13 +277,13 @@ class FeatureDetailScreen(EnvironmentToggleScreen):
     def events_failed(self, error: BaseException) -> None:
         # The server's words: a control character in its message is shown, never dropped.
         said = safe(self.read_failure_text("feature-events", error, shown="events"), style="red")
-        self.query_one("#recent-events", PlainStatic).update(
+        self.recent_events.update(
             Text.assemble("\n", Text("Recent events: ", style="red"), said, "\n")
         )
 
     def redraw_events(self) -> None:
         if self.events_page is not None:
-            self.query_one("#recent-events", PlainStatic).update(self.events_text(self.events_page))
+            self.recent_events.update(self.events_text(self.events_page))
 
     def action_event_log(self) -> None:
         events = AREAS_BY_NAME["events"].make_screen(feature=self.feature_name)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from textual import on, work
+from textual import getters, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -15,7 +15,7 @@ from flagtui.api.models import FeatureType
 from flagtui.api.validation import lifetime_days
 from flagtui.contract import MAX_LIFETIME_DAYS
 from flagtui.tui.format import lifetime
-from flagtui.tui.reads import read
+from flagtui.tui.rerunnable_reads import read
 from flagtui.tui.screens.base import AreaScreen, FlagtuiModal, describe_error
 from flagtui.tui.widgets.table import Column, FilteredTable, ResourceTable
 from flagtui.tui.widgets.text import MessageLine, PlainLabel, PlainStatic
@@ -44,6 +44,9 @@ def parse_lifetime(text: str) -> int | None:
 class LifetimeModal(FlagtuiModal):
     """Edit one type's lifetime; a failure is shown inline and keeps the input."""
 
+    days_box = getters.query_one("#lifetime", Input)
+    error_line = getters.query_one("#lifetime-error", MessageLine)
+
     BINDINGS: ClassVar = [
         Binding("escape", "close", "Cancel", id="lifetime.cancel", tooltip="Close without change")
     ]
@@ -65,7 +68,7 @@ class LifetimeModal(FlagtuiModal):
             yield Button("Save", id="save", variant="primary")
 
     def on_mount(self) -> None:
-        self.query_one("#lifetime", Input).focus()
+        self.days_box.focus()
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -73,12 +76,12 @@ class LifetimeModal(FlagtuiModal):
     @on(Input.Submitted)
     @on(Button.Pressed, "#save")
     def save(self) -> None:
-        error = self.query_one("#lifetime-error", MessageLine)
+        error = self.error_line
         if self.write_in_flight("lifetime"):
             error.update("sending… (the lifetime already sent is waiting for its answer)")
             return
         try:
-            days = parse_lifetime(self.query_one("#lifetime", Input).value)
+            days = parse_lifetime(self.days_box.value)
         except InvalidArgument as exc:
             error.update(f"Not sent — {exc}")
             return
@@ -97,12 +100,14 @@ class LifetimeModal(FlagtuiModal):
             if isinstance(error, OutcomeUnknown)
             else "Not applied"
         )
-        self.query_one("#lifetime-error", MessageLine).update(f"{said} — {describe_error(error)}")
+        self.error_line.update(f"{said} — {describe_error(error)}")
         super().io_failed(group, error)
 
 
 class FeatureTypesScreen(AreaScreen):
     AREA = "feature-types"
+    table = getters.query_one(ResourceTable)
+    status_line = getters.query_one("#types-status", PlainStatic)
     WRITE_ACTIONS = frozenset({"edit", "open"})
     BINDINGS: ClassVar = [
         Binding("e", "edit", "Edit", id="types.edit",
@@ -120,7 +125,7 @@ class FeatureTypesScreen(AreaScreen):
         yield FilteredTable(ResourceTable(COLUMNS, id="types"))
 
     def on_mount(self) -> None:
-        self.query_one(ResourceTable).focus()
+        self.table.focus()
         self.load()
 
     @work(exclusive=True, group="types", exit_on_error=False)
@@ -128,8 +133,8 @@ class FeatureTypesScreen(AreaScreen):
     async def load(self) -> None:
         types = await self.flagtui.client.list_feature_types()
         rows = [(t.id, (t.id, t.name, lifetime(t.lifetime_days), t.description)) for t in types]
-        self.query_one(ResourceTable).set_rows(rows, types)
-        self.query_one("#types-status", PlainStatic).update(HINT)
+        self.table.set_rows(rows, types)
+        self.status_line.update(HINT)
 
     def action_reload(self) -> None:
         self.load()
@@ -138,7 +143,7 @@ class FeatureTypesScreen(AreaScreen):
         self.action_edit()
 
     def action_edit(self) -> None:
-        feature_type: FeatureType | None = self.query_one(ResourceTable).selected_record
+        feature_type: FeatureType | None = self.table.selected_record
         if feature_type is None:
             return
 

@@ -10,7 +10,7 @@ import contextlib
 from math import ceil
 from typing import Any, ClassVar
 
-from textual import on, work
+from textual import getters, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.cache import LRUCache
@@ -21,16 +21,17 @@ from textual.widgets import DataTable, Input, Select, Static
 from flagtui.api.errors import FlagtuiError
 from flagtui.api.models import Feature, FeaturePage, FeatureType, Project
 from flagtui.contract import LIFECYCLE_STAGES
-from flagtui.tui.format import env_flags, options, short_names, staleness, when
-from flagtui.tui.reads import read
-from flagtui.tui.screens.env_toggle import TOGGLE_HELP, EnvironmentToggleScreen
+from flagtui.tui.format import counted, env_flags, options, short_names, staleness, when
+from flagtui.tui.rerunnable_reads import read
+from flagtui.tui.screens.base import AreaScreen
+from flagtui.tui.screens.env_toggle import EnvironmentToggle
 from flagtui.tui.screens.features_layout import COLUMNS, FEATURES, features_body
+from flagtui.tui.typing_pause import after_typing_pause
 from flagtui.tui.widgets.focus import focus_now
 from flagtui.tui.widgets.project_picker import ProjectPicker
 from flagtui.tui.widgets.table import KEPT_PAGES, ResourceTable, Row
 
 PAGE_SIZE = 50
-DEBOUNCE_S = 0.4
 FILTERS_AFTER_S = 0.05
 STATES = [("any state", ""), ("stale", "stale"), ("potentially stale", "potentially-stale")]
 STAGE_OPTIONS = [(s, s) for s in LIFECYCLE_STAGES]
@@ -68,12 +69,16 @@ def start_filters(project: str) -> dict[str, Any]:
     }
 
 
-class FeaturesScreen(EnvironmentToggleScreen):
+class FeaturesScreen(AreaScreen):
     AREA = FEATURES
-    WRITE_ACTIONS = frozenset({"toggle_environment"})
+    table = getters.query_one(ResourceTable)
+    page_status = getters.query_one("#page-status", Static)
+    search_bar = getters.query_one("#toolbar-search", Horizontal)
+    filter_bar = getters.query_one("#toolbar-filters", Horizontal)
+    WRITE_ACTIONS = frozenset({EnvironmentToggle.ACTION})
     BINDINGS: ClassVar = [
         Binding("enter", "open", "Open", id="features.open", tooltip="Show the feature's detail"),
-        Binding("t", "toggle_environment", "Toggle", id="features.toggle", tooltip=TOGGLE_HELP),
+        EnvironmentToggle.binding("features.toggle"),
         Binding("n", "page(1)", "Page", key_display="n/p", id="features.next",
                 tooltip="Next 50 features (PageDown)"),
         Binding("p", "page(-1)", "Prev page", show=False, id="features.prev",
@@ -89,6 +94,7 @@ class FeaturesScreen(EnvironmentToggleScreen):
 
     def __init__(self) -> None:
         super().__init__()
+        self.env_toggle = EnvironmentToggle(self, lambda: self.load_page(fresh=True))
         self.project: str | None = None
         self.page = 0
         self.total = 0
@@ -119,7 +125,7 @@ class FeaturesScreen(EnvironmentToggleScreen):
         yield from features_body(table, status)
 
     def on_mount(self) -> None:
-        self.query_one(ResourceTable).focus()
+        self.table.focus()
         self._mounted.set()
 
     def on_screen_resume(self) -> None:
@@ -134,7 +140,7 @@ class FeaturesScreen(EnvironmentToggleScreen):
         self._choices = projects, types
         ids = [p.id for p in projects]
         if not ids:
-            self.query_one("#page-status", Static).update("This server has no projects.")
+            self.page_status.update("This server has no projects.")
             self.show_filters()
             return
         remembered = self.flagtui.project
@@ -148,7 +154,7 @@ class FeaturesScreen(EnvironmentToggleScreen):
         if self.project != early or not (self._page_read or self.write_in_flight("features")):
             self.restart()
         elif self._page_read:  # said after the early page, the choices' failure is over
-            self.query_one("#page-status", Static).update(self._page_status)
+            self.page_status.update(self._page_status)
 
     def fill_filters(self) -> None:
         """After a failed first read the filters were mounted empty: give them the choices."""
@@ -168,7 +174,7 @@ class FeaturesScreen(EnvironmentToggleScreen):
 
     def show_filters(self) -> None:
         """Mount the filter widgets (once): after the first page, or when there is none."""
-        bar = self.query_one("#toolbar-search", Horizontal)
+        bar = self.search_bar
         if bar.children:
             return
         projects, types = self._choices or ([], [])
@@ -186,7 +192,7 @@ class FeaturesScreen(EnvironmentToggleScreen):
         ]  # fmt: skip
         self._filters_mounted = [
             bar.mount(*search),
-            self.query_one("#toolbar-filters", Horizontal).mount(*filters),
+            self.filter_bar.mount(*filters),
         ]
         self._filter_widgets = {str(w.id): w for w in [*search, *filters]}
 
@@ -220,7 +226,7 @@ class FeaturesScreen(EnvironmentToggleScreen):
         if self.project is None:
             return
         if self._mounted.is_set() and not self.showing_cached("features"):
-            status = self.query_one("#page-status", Static)
+            status = self.page_status
             status.update(f"loading page {self.page + 1}…", layout="-failed" in status.classes)
         self._requested = self._filters()
         page = await self.flagtui.client.search_features(
@@ -235,7 +241,7 @@ class FeaturesScreen(EnvironmentToggleScreen):
     def show_page(self, page: FeaturePage, fresh: bool = False) -> None:
         if self.project is None:
             return
-        status = self.query_one("#page-status", Static)
+        status = self.page_status
         self.total = page.total
         pages = max(1, ceil(page.total / PAGE_SIZE))
         if self.page >= pages:
@@ -247,8 +253,7 @@ class FeaturesScreen(EnvironmentToggleScreen):
         self._page_read = True
         start = self.page == 0 and self._requested == start_filters(self.project)
         self.rows_read("features", self.project, rows, keep=start)
-        noun = "feature" if page.total == 1 else "features"
-        self._page_status = f"page {self.page + 1}/{pages} · {page.total} {noun}"
+        self._page_status = f"page {self.page + 1}/{pages} · {counted(page.total, 'feature')}"
         if not self._choices_failed:  # else the status line says that, and how to retry
             # One line (unless it said a failure): nothing moves, no layout to work out again.
             status.update(self._page_status, layout="-failed" in status.classes)
@@ -288,7 +293,7 @@ class FeaturesScreen(EnvironmentToggleScreen):
             rows = [feature_row(f, short) for f in self.features]
             self._rows_of[id(self.features)] = self.features, rows
         # Names get the width the other columns leave, so 80 columns need no horizontal scroll.
-        self.query_one(ResourceTable).set_rows(rows, self.features)
+        self.table.set_rows(rows, self.features)
         return rows
 
     def redraw_times(self) -> None:
@@ -315,15 +320,13 @@ class FeaturesScreen(EnvironmentToggleScreen):
     def _search_typed(self) -> None:
         self.after_typing()
 
-    @work(exclusive=True, group="features-typing", exit_on_error=False)
-    async def after_typing(self) -> None:
-        """Each key restarts this worker: the search runs once typing pauses."""
-        await asyncio.sleep(DEBOUNCE_S)
+    @after_typing_pause("features-typing")
+    def after_typing(self) -> None:
         self.restart()
 
     @on(Input.Submitted, "#search")
     def _search_submitted(self) -> None:
-        self.query_one(ResourceTable).focus()
+        self.table.focus()
 
     def open_filter(self) -> None:
         self.action_focus_search()
@@ -365,16 +368,13 @@ class FeaturesScreen(EnvironmentToggleScreen):
         stage.value = Select.NULL if stage.value == "archived" else "archived"
 
     def action_toggle_environment(self) -> None:
-        feature: Feature | None = self.query_one(ResourceTable).selected_record
+        feature: Feature | None = self.table.selected_record
         if feature is not None and self.project:
-            self.toggle_environment(self.project, feature)
-
-    def environment_switched(self, name: str) -> None:
-        self.load_page(fresh=True)
+            self.env_toggle.toggle(self.project, feature)
 
     @on(DataTable.RowSelected)
     def action_open(self) -> None:
-        feature: Feature | None = self.query_one(ResourceTable).selected_record
+        feature: Feature | None = self.table.selected_record
         if feature is not None and self.project:
             from flagtui.tui.screens.feature_detail import FeatureDetailScreen
 

@@ -8,11 +8,10 @@ minute) is spent, the client answers a project's plain search from its feature l
 
 from __future__ import annotations
 
-import asyncio
 from typing import ClassVar
 
 from rich.text import Text
-from textual import on, work
+from textual import getters, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -23,11 +22,11 @@ from textual.widgets.option_list import Option
 from flagtui.api.models import Feature
 from flagtui.tui.actions import FlagKind
 from flagtui.tui.format import safe
-from flagtui.tui.reads import read
+from flagtui.tui.rerunnable_reads import read
 from flagtui.tui.screens.base import FlagtuiModal
+from flagtui.tui.typing_pause import after_typing_pause
 from flagtui.tui.widgets.text import PlainLabel, PlainStatic
 
-DEBOUNCE_S = 0.4
 SHOWN = 30
 KIND_WORDS: dict[FlagKind, str] = {
     "live": "flags",
@@ -56,6 +55,9 @@ class FlagPickerModal(FlagtuiModal):
                 tooltip="Move to the list of flags"),
     ]  # fmt: skip
     READ_STATUS = "#flag-picker-status"
+    query_box = getters.query_one("#flag-query", Input)
+    status_line = getters.query_one("#flag-picker-status", PlainStatic)
+    option_list = getters.query_one("#flag-options", OptionList)
 
     def __init__(self, title: str, kind: FlagKind, project: str | None) -> None:
         super().__init__(classes="form")
@@ -75,17 +77,15 @@ class FlagPickerModal(FlagtuiModal):
             yield OptionList(id="flag-options")
 
     def on_mount(self) -> None:
-        self.query_one("#flag-query").focus()
+        self.query_box.focus()
         self.search("")
 
     @on(Input.Changed, "#flag-query")
     def _typed(self, event: Input.Changed) -> None:
         self.after_typing(event.value)
 
-    @work(exclusive=True, group="flag-search", exit_on_error=False)
-    async def after_typing(self, query: str) -> None:
-        """Each key restarts this worker: the search is sent once typing pauses."""
-        await asyncio.sleep(DEBOUNCE_S)
+    @after_typing_pause("flag-search")
+    def after_typing(self, query: str) -> None:
         self.search(query)
 
     @work(exclusive=True, group="flag-picker", exit_on_error=False)
@@ -101,20 +101,17 @@ class FlagPickerModal(FlagtuiModal):
         )
         self.found = ranked(query, page.features)
         self.searched = query
-        listed = self.query_one("#flag-options", OptionList)
-        listed.clear_options()
-        listed.add_options(Option(self.label(f)) for f in self.found)
+        self.option_list.clear_options()
+        self.option_list.add_options(Option(self.label(f)) for f in self.found)
         if self.found:
-            listed.highlighted = 0
+            self.option_list.highlighted = 0
         shown = len(self.found)
         more = f" (first {shown} of {page.total})" if page.total > shown else ""
         said = f"{page.total} {KIND_WORDS[self.kind]}{more}; enter picks the highlighted one"
-        self.query_one("#flag-picker-status", PlainStatic).update(
-            said if page.total else f"no {KIND_WORDS[self.kind]} match"
-        )
+        self.status_line.update(said if page.total else f"no {KIND_WORDS[self.kind]} match")
         if self.pick_when_found:
             self.pick_when_found = False
-            self.pick(listed.highlighted)
+            self.pick(self.option_list.highlighted)
 
     def label(self, feature: Feature) -> Text:
         """The flag's name, and its project when the search spanned several."""
@@ -126,7 +123,7 @@ class FlagPickerModal(FlagtuiModal):
     def _submitted(self, event: Input.Submitted) -> None:
         """Enter before the list answers what was typed: search now, pick the best answer."""
         if self.searched == event.value.strip():
-            self.pick(self.query_one("#flag-options", OptionList).highlighted)
+            self.pick(self.option_list.highlighted)
             return
         self.workers.cancel_group(self, "flag-search")
         self.pick_when_found = True
@@ -145,7 +142,7 @@ class FlagPickerModal(FlagtuiModal):
             self.dismiss((project, feature.name))
 
     def action_to_list(self) -> None:
-        self.query_one("#flag-options").focus()
+        self.option_list.focus()
 
     def action_cancel(self) -> None:
         self.dismiss(None)

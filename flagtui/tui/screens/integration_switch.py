@@ -1,30 +1,29 @@
 """Stop the bleeding: disable (or enable again) an integration from a screen that lists
 integrations or their failures. The confirmation names the integration and its new state; on a
 read-only profile the key is hidden and refused before any request (`WRITE_ACTIONS`); one
-switch at a time; the screen reads again afterwards, whatever the answer."""
+switch at a time; the screen reads again afterwards, whatever the answer.
+
+A part any screen holds, not a base class: the screen puts `IntegrationSwitch.binding(...)` in
+its BINDINGS and `IntegrationSwitch.ACTION` in its WRITE_ACTIONS, and its
+`action_toggle_integration` calls `ask()`. The write is a worker of the screen, so its failure
+reaches the screen's one error handler (`base.py`) as any other."""
 
 from __future__ import annotations
 
-from typing import ClassVar
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from textual import work
 from textual.binding import Binding
 
+from flagtui.api.errors import NotConnected
 from flagtui.triage.records import IntegrationRef
-from flagtui.tui.screens.base import AreaScreen
 from flagtui.tui.widgets.confirm import ConfirmModal
 
+if TYPE_CHECKING:
+    from flagtui.tui.context import FlagtuiContext
+    from flagtui.tui.screens.base import AreaScreen
+
 SWITCH = "integration-switch"  # the write's worker group
-
-
-def switch_binding(area: str) -> Binding:
-    return Binding(
-        "x",
-        "toggle_integration",
-        "On/off",
-        id=f"{area}.toggle-integration",
-        tooltip="Disable the highlighted row's integration, or enable it again (asks first)",
-    )
 
 
 def switch_question(ref: IntegrationRef, enable: bool) -> tuple[str, str]:
@@ -41,21 +40,39 @@ def switch_question(ref: IntegrationRef, enable: bool) -> tuple[str, str]:
     )
 
 
-class IntegrationSwitchScreen(AreaScreen):
-    """A screen that shows integrations: `switch_target()` says which one the highlighted row
-    is, `reload()` reads the screen again."""
+class IntegrationSwitch:
+    """`x` on `screen`: `target()` says which integration the highlighted row is, `reload()`
+    reads the screen again."""
 
-    WRITE_ACTIONS: ClassVar[frozenset[str]] = frozenset({"toggle_integration"})
+    ACTION = "toggle_integration"
 
-    def switch_target(self) -> IntegrationRef | None:
-        raise NotImplementedError
+    def __init__(
+        self,
+        screen: AreaScreen,
+        target: Callable[[], IntegrationRef | None],
+        reload: Callable[[], object],
+    ) -> None:
+        self.screen = screen
+        self.target = target
+        self.reload = reload
 
-    def reload(self) -> None:
-        raise NotImplementedError
+    @classmethod
+    def binding(cls, area: str) -> Binding:
+        return Binding(
+            "x",
+            cls.ACTION,
+            "On/off",
+            id=f"{area}.toggle-integration",
+            tooltip="Disable the highlighted row's integration, or enable it again (asks first)",
+        )
 
-    def action_toggle_integration(self) -> None:
+    @property
+    def flagtui(self) -> FlagtuiContext:
+        return self.screen.flagtui
+
+    def ask(self) -> None:
         """Disable or enable the highlighted integration, after a confirmation."""
-        ref = self.switch_target()
+        ref = self.target()
         if ref is None:
             return
         if ref.deleted:
@@ -65,19 +82,24 @@ class IntegrationSwitchScreen(AreaScreen):
         title, body = switch_question(ref, enable)
 
         def answered(yes: bool | None) -> None:
-            if yes and not self.still_sending(SWITCH):
-                self.switch_integration(ref, enable)
+            if yes and not self.screen.still_sending(SWITCH):
+                self.screen.run_worker(
+                    self.switch_integration(ref, enable),
+                    group=SWITCH,
+                    exclusive=True,
+                    exit_on_error=False,
+                )
 
         label = "Enable" if enable else "Disable"
-        self.app.push_screen(ConfirmModal(title, body, confirm_label=label), answered)
+        self.screen.app.push_screen(ConfirmModal(title, body, confirm_label=label), answered)
 
-    @work(exclusive=True, group=SWITCH, exit_on_error=False)
     async def switch_integration(self, ref: IntegrationRef, enable: bool) -> None:
-        addon = await self.flagtui.client.set_addon_enabled(ref.id, enable)
+        try:
+            addon = await self.flagtui.client.set_addon_enabled(ref.id, enable)
+        except NotConnected:
+            raise  # said on the connect screen: there is nothing to read
+        except Exception:
+            self.reload()  # refused or unknown: show what the server holds now
+            raise  # and the screen's error handler says why
         self.flagtui.notify(f"{ref.label} {'enabled' if addon.enabled else 'disabled'}", timeout=4)
         self.reload()
-
-    def io_failed(self, group: str, error: BaseException) -> None:
-        super().io_failed(group, error)
-        if group == SWITCH:  # refused or unknown: show what the server holds now
-            self.reload()

@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 from typing import ClassVar
 
 from rich.text import Text
-from textual import on, work
+from textual import getters, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Input, Static
@@ -19,10 +19,11 @@ from flagtui.api.models import Addon, AddonList
 from flagtui.masking import masked, sensitive_names
 from flagtui.triage.records import IntegrationRef, labels
 from flagtui.triage.source import FailureSource
-from flagtui.tui.format import ago, ink, moment, yes_no
-from flagtui.tui.reads import read
+from flagtui.tui.format import ago, counted, ink, moment, yes_no
+from flagtui.tui.rerunnable_reads import read
+from flagtui.tui.screens.base import AreaScreen
 from flagtui.tui.screens.deliveries import DeliveriesScreen
-from flagtui.tui.screens.integration_switch import IntegrationSwitchScreen, switch_binding
+from flagtui.tui.screens.integration_switch import IntegrationSwitch
 from flagtui.tui.triage_view import (
     TimeWindow,
     now_utc,
@@ -65,9 +66,13 @@ def addon_text(addon: Addon, sensitive: set[str]) -> Text:
     return out
 
 
-class IntegrationsScreen(IntegrationSwitchScreen):
+class IntegrationsScreen(AreaScreen):
     AREA = "integrations"
     READ_STATUS = "#integrations-status"
+    table = getters.query_one(ResourceTable)
+    status_line = getters.query_one("#integrations-status", Static)
+    detail = getters.query_one("#integration-detail", Static)
+    WRITE_ACTIONS = frozenset({IntegrationSwitch.ACTION})
     BINDINGS: ClassVar = [
         Binding("enter", "open", "Open", id="integrations.open",
                 tooltip="The integration's deliveries, newest first"),
@@ -75,13 +80,14 @@ class IntegrationsScreen(IntegrationSwitchScreen):
                 tooltip="Count failures over the next window: 15m, 1h, 6h, 24h, 7d, all, then 15m"),
         Binding("W", "window(-1)", "Previous window", show=False, id="integrations.window-back",
                 tooltip="Count failures over the previous window"),
-        switch_binding("integrations"),
+        IntegrationSwitch.binding("integrations"),
         Binding("r", "reload", "Reload", id="integrations.reload",
                 tooltip="Read the integrations and their failures again"),
     ]  # fmt: skip
 
     def __init__(self) -> None:
         super().__init__()
+        self.integration_switch = IntegrationSwitch(self, self.switch_target, self.load)
         self.addons: AddonList | None = None
         self.source: FailureSource | None = None
         self.counts: dict[int, list[int]] = {}
@@ -94,7 +100,7 @@ class IntegrationsScreen(IntegrationSwitchScreen):
 
     def on_mount(self) -> None:
         self.source = self.flagtui.failure_source()
-        self.query_one(ResourceTable).focus()
+        self.table.focus()
         self.load()
 
     @property
@@ -120,11 +126,11 @@ class IntegrationsScreen(IntegrationSwitchScreen):
     def show(self) -> None:
         if self.addons is None:
             return
-        counted = self.counted is not None and self.counted[0] == self.window
+        in_window = self.counted is not None and self.counted[0] == self.window
         rows: list[Row] = []
         names = labels(IntegrationRef.of(addon) for addon in self.addons.addons)
         for addon in self.addons.addons:
-            counts = self.counts.get(addon.id) if counted else None
+            counts = self.counts.get(addon.id) if in_window else None
             rows.append(
                 (
                     str(addon.id),
@@ -137,15 +143,15 @@ class IntegrationsScreen(IntegrationSwitchScreen):
                     ],
                 )
             )
-        self.query_one(ResourceTable).set_rows(rows, self.addons.addons)
-        self.query_one("#integrations-status", Static).update(self.status(counted))
+        self.table.set_rows(rows, self.addons.addons)
+        self.status_line.update(self.status(in_window))
         self.show_detail()
 
-    def status(self, counted: bool) -> str:
+    def status(self, in_window: bool) -> str:
         assert self.addons is not None
         n = len(self.addons.addons)
-        said = f"{n} integration{'s' if n != 1 else ''}"
-        if not counted or self.counted is None:
+        said = counted(n, "integration")
+        if not in_window or self.counted is None:
             return f"{said} · counting failures ({self.window})…"
         failing = sum(1 for counts in self.counts.values() if any(counts))
         window, since, until = self.counted
@@ -161,14 +167,14 @@ class IntegrationsScreen(IntegrationSwitchScreen):
         """The highlighted integration, also after the `/` filter changed the rows."""
         addon = self.selected
         if addon is None or self.addons is None:
-            self.query_one("#integration-detail", Static).update("")
+            self.detail.update("")
             return
         sensitive = sensitive_names(self.addons).get(addon.provider, set())
-        self.query_one("#integration-detail", Static).update(addon_text(addon, sensitive))
+        self.detail.update(addon_text(addon, sensitive))
 
     @property
     def selected(self) -> Addon | None:
-        addon: Addon | None = self.query_one(ResourceTable).selected_record
+        addon: Addon | None = self.table.selected_record
         return addon
 
     def switch_target(self) -> IntegrationRef | None:
@@ -178,8 +184,8 @@ class IntegrationsScreen(IntegrationSwitchScreen):
     def redraw_times(self) -> None:
         self.show()
 
-    def reload(self) -> None:
-        self.load()
+    def action_toggle_integration(self) -> None:
+        self.integration_switch.ask()
 
     def action_reload(self) -> None:
         self.load()

@@ -18,7 +18,7 @@ import json
 from typing import Any, ClassVar
 
 from rich.syntax import Syntax
-from textual import on, work
+from textual import getters, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
@@ -29,8 +29,8 @@ from flagtui.api.errors import ApiError, InvalidArgument, NothingToSend, Outcome
 from flagtui.api.intent import check_patch_paths
 from flagtui.api.models import Feature
 from flagtui.api.validation import MAX_JSON_DEPTH, patch_operations
-from flagtui.tui.format import clean, safe
-from flagtui.tui.reads import read
+from flagtui.tui.format import clean, counted, safe
+from flagtui.tui.rerunnable_reads import read
 from flagtui.tui.screens.base import IOScreenMixin, describe_error
 from flagtui.tui.widgets.archive_confirm import archive_modal, revive_modal
 from flagtui.tui.widgets.confirm import ConfirmModal
@@ -67,6 +67,13 @@ def _flag_label(wire: str, value: bool) -> str:
 
 
 class PatchFormScreen(IOScreenMixin, Screen[Feature | None]):
+    simple_part = getters.query_one("#simple", Vertical)
+    description_box = getters.query_one("#description", Input)
+    type_select = getters.query_one("#type", Select)
+    archived_box = getters.query_one("#archived", Checkbox)
+    advanced_part = getters.query_one("#advanced", Vertical)
+    raw_box = getters.query_one("#raw", TextArea)
+    form_error = getters.query_one("#form-error", MessageLine)
     WRITE_ACTIONS = frozenset({"review", "reload"})
     BINDINGS: ClassVar = [
         Binding("ctrl+r", "review", "Review & send", id="patch.review",
@@ -111,7 +118,7 @@ class PatchFormScreen(IOScreenMixin, Screen[Feature | None]):
         yield KeyBar()
 
     def on_mount(self) -> None:
-        self.query_one("#advanced").display = False
+        self.advanced_part.display = False
         self.query_one(f"#{self.first_focus}").focus()
         self.load_types()
 
@@ -119,7 +126,7 @@ class PatchFormScreen(IOScreenMixin, Screen[Feature | None]):
     @read
     async def load_types(self) -> None:
         types = await self.flagtui.client.list_feature_types()
-        select = self.query_one("#type", Select)
+        select = self.type_select
         options = [(safe(t.name), t.id) for t in types]
         if self.feature.type and self.feature.type not in {t.id for t in types}:
             options.append((safe(self.feature.type), self.feature.type))
@@ -134,7 +141,7 @@ class PatchFormScreen(IOScreenMixin, Screen[Feature | None]):
     def changed_ops(self) -> list[dict[str, Any]]:
         f = self.feature
         ops: list[dict[str, Any]] = []
-        description = self.query_one("#description", Input).value
+        description = self.description_box.value
         if description != self.baseline_description:
             kept = [shown for shown in shown_instead(f.description or "") if shown in description]
             if kept:
@@ -145,7 +152,7 @@ class PatchFormScreen(IOScreenMixin, Screen[Feature | None]):
                     "(ctrl+t), or write it anew without them",
                 )
             ops.append({"op": "replace", "path": "/description", "value": description})
-        kind = self.query_one("#type", Select).value
+        kind = self.type_select.value
         if isinstance(kind, str) and kind != f.type:
             ops.append({"op": "replace", "path": "/type", "value": kind})
         for wire, attr in PATCHED_FLAGS:
@@ -156,14 +163,14 @@ class PatchFormScreen(IOScreenMixin, Screen[Feature | None]):
 
     def archive_change(self) -> str | None:
         """ "archive" or "revive" when the archived box differs from the flag, else None."""
-        ticked = self.query_one("#archived", Checkbox).value
+        ticked = self.archived_box.value
         if ticked == self.feature.is_archived:
             return None
         return "archive" if ticked else "revive"
 
     def has_edits(self) -> bool:
         """Anything typed or ticked that was not sent."""
-        if self.advanced and self.query_one("#raw", TextArea).text.strip() not in ("", "[]"):
+        if self.advanced and self.raw_box.text.strip() not in ("", "[]"):
             return True
         try:
             return bool(self.changed_ops()) or self.archive_change() is not None
@@ -173,7 +180,7 @@ class PatchFormScreen(IOScreenMixin, Screen[Feature | None]):
     def raw_ops(self) -> list[dict[str, Any]]:
         """The advanced array, checked as the client checks it (raises InvalidArgument)."""
         try:
-            ops = json.loads(self.query_one("#raw", TextArea).text)
+            ops = json.loads(self.raw_box.text)
         except json.JSONDecodeError as exc:
             raise InvalidArgument(
                 "JSON", f"line {exc.lineno} column {exc.colno}: {exc.msg}"
@@ -195,7 +202,7 @@ class PatchFormScreen(IOScreenMixin, Screen[Feature | None]):
         """The form's message line; the fields' own lines are cleared with it."""
         for line in self.query(".error-line").results(MessageLine):
             line.update("")
-        self.query_one("#form-error", MessageLine).update(message)
+        self.form_error.update(message)
 
     def show_field_error(self, error: BaseException) -> None:
         """A refusal that names a field (`/type` in a detail's path or message, or `"type"` in
@@ -218,12 +225,12 @@ class PatchFormScreen(IOScreenMixin, Screen[Feature | None]):
     def action_toggle_mode(self) -> None:
         self.advanced = not self.advanced
         if self.advanced:
-            raw = self.query_one("#raw", TextArea)
+            raw = self.raw_box
             if raw.text.strip() in ("", "[]"):
                 raw.text = json.dumps(self.raw_prefill(), indent=2)
-        self.query_one("#simple").display = not self.advanced
-        self.query_one("#advanced").display = self.advanced
-        self.query_one("#raw" if self.advanced else "#description").focus()
+        self.simple_part.display = not self.advanced
+        self.advanced_part.display = self.advanced
+        (self.raw_box if self.advanced else self.description_box).focus()
         self.show_error("")
 
     def raw_prefill(self) -> list[dict[str, Any]]:
@@ -285,7 +292,7 @@ class PatchFormScreen(IOScreenMixin, Screen[Feature | None]):
     async def send(self, ops: list[dict[str, Any]]) -> None:
         updated = await self.flagtui.client.patch_feature(self.project, self.feature.name, ops)
         self.feature = updated
-        self.notify(f"{updated.name} updated ({len(ops)} change{'s' * (len(ops) != 1)})")
+        self.notify(f"{updated.name} updated ({counted(len(ops), 'change')})")
         self.dismiss(updated)
 
     def review_archive_change(self, change: str, with_other_edits: bool) -> None:

@@ -1,18 +1,19 @@
 """The base of the areas about one project at a time (environments, project access, change
 requests): the project picker that follows the project chosen elsewhere, and a status line.
-`EnterpriseAreaScreen` adds what the Enterprise-only areas share: NotSupported shown in the
-area (not as an error), and no write keys on an OSS server."""
+An area the registry marks `enterprise_only` (areas.py) also says NotSupported in the area (not
+as an error) and offers no write keys on an OSS server."""
 
 from __future__ import annotations
 
 from typing import ClassVar
 
-from textual import on
+from textual import getters, on
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Select, Static
 
 from flagtui.api.errors import NotSupported
+from flagtui.tui.areas import AREAS_BY_NAME
 from flagtui.tui.screens.base import AreaScreen
 from flagtui.tui.widgets.project_picker import ProjectPicker
 from flagtui.tui.widgets.text import PlainStatic
@@ -24,6 +25,7 @@ class ProjectAreaScreen(AreaScreen):
     status line (`STATUS_ID`) says what is shown, or why nothing is."""
 
     STATUS_ID: ClassVar[str] = "area-status"
+    picker = getters.query_one(ProjectPicker)
 
     def compose_body(self) -> ComposeResult:
         with Horizontal(classes="toolbar"):
@@ -33,10 +35,6 @@ class ProjectAreaScreen(AreaScreen):
 
     def compose_project_body(self) -> ComposeResult:
         yield from ()
-
-    @property
-    def picker(self) -> ProjectPicker:
-        return self.query_one(ProjectPicker)
 
     @property
     def project(self) -> str | None:
@@ -63,16 +61,20 @@ class ProjectAreaScreen(AreaScreen):
     def project_changed(self) -> None:
         """The chosen project changed: read what the area shows of it."""
 
+    # -- the Enterprise-only areas -----------------------------------------------------------
 
-class EnterpriseAreaScreen(ProjectAreaScreen):
+    @property
+    def enterprise_only(self) -> bool:
+        return AREAS_BY_NAME[self.AREA].enterprise_only
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """On an OSS server the area's writes cannot work: their keys are not offered."""
-        if action in self.WRITE_ACTIONS and not self.flagtui.enterprise:
+        """On an OSS server an Enterprise area's writes cannot work: their keys are not offered."""
+        if action in self.WRITE_ACTIONS and self.enterprise_only and not self.flagtui.enterprise:
             return False
         return super().check_action(action, parameters)
 
     def io_failed(self, group: str, error: BaseException) -> None:
-        if isinstance(error, NotSupported):
+        if isinstance(error, NotSupported) and self.enterprise_only:
             self.status(str(error))
             self.not_supported()
             return

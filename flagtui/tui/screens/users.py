@@ -8,10 +8,9 @@ it while it is open; a user it does not list (created since) shows "?"."""
 
 from __future__ import annotations
 
-import asyncio
 from typing import ClassVar
 
-from textual import on, work
+from textual import getters, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Input, Static
@@ -20,14 +19,14 @@ from flagtui.api.errors import FlagtuiError
 from flagtui.api.models import Role, User, UserList
 from flagtui.contract import MIN_USER_QUERY
 from flagtui.tui.areas import AREAS_BY_NAME
-from flagtui.tui.format import when
-from flagtui.tui.reads import read
+from flagtui.tui.format import counted, when
+from flagtui.tui.rerunnable_reads import read
 from flagtui.tui.screens.base import AreaScreen
+from flagtui.tui.typing_pause import after_typing_pause
 from flagtui.tui.widgets.focus import focus_now
 from flagtui.tui.widgets.table import Column, FilteredTable, ResourceTable, Row
 from flagtui.tui.widgets.text import PlainStatic
 
-DEBOUNCE_S = 0.3
 HINT = f"s or /: search; type at least {MIN_USER_QUERY} characters of a name, username or e-mail."
 COLUMNS = [
     Column("name", "Name", max=24),
@@ -57,6 +56,10 @@ def user_row(user: User, roles: dict[int, str], unknown: str = "—") -> Row:
 
 class UsersScreen(AreaScreen):
     AREA = "users"
+    table = getters.query_one(ResourceTable)
+    search_box = getters.query_one("#user-search", Input)
+    status_line = getters.query_one("#users-status", Static)
+    root_roles_line = getters.query_one("#root-roles", Static)
     BINDINGS: ClassVar = [
         Binding("s", "focus_search", "Search", id="users.search",
                 tooltip="Type a name, username or e-mail (also /)"),
@@ -78,7 +81,7 @@ class UsersScreen(AreaScreen):
         yield PlainStatic("", id="root-roles", classes="status-line")
 
     def on_mount(self) -> None:
-        self.query_one(ResourceTable).focus()
+        self.table.focus()
 
     @on(Input.Changed, "#user-search")
     def _typed(self, event: Input.Changed) -> None:
@@ -86,37 +89,33 @@ class UsersScreen(AreaScreen):
         if len(event.value.strip()) < MIN_USER_QUERY:
             self.workers.cancel_group(self, "users")
             self.result = None
-            self.query_one(ResourceTable).set_rows([])
-            self.query_one("#users-status", Static).update(HINT)
+            self.table.set_rows([])
+            self.status_line.update(HINT)
             return
         self.after_typing()
 
-    @work(exclusive=True, group="users-typing", exit_on_error=False)
-    async def after_typing(self) -> None:
-        """Each key restarts this worker: the search runs once typing pauses."""
-        await asyncio.sleep(DEBOUNCE_S)
+    @after_typing_pause("users-typing")
+    def after_typing(self) -> None:
         self.search()
 
     @on(Input.Submitted, "#user-search")
     def _submitted(self) -> None:
-        self.query_one(ResourceTable).focus()
+        self.table.focus()
 
     @work(exclusive=True, group="users", exit_on_error=False)
     @read
     async def search(self) -> None:
-        query = self.query_one("#user-search", Input).value.strip()
+        query = self.search_box.value.strip()
         if len(query) < MIN_USER_QUERY:
             return
-        self.query_one("#users-status", Static).update(f"searching {query!r}…")
+        self.status_line.update(f"searching {query!r}…")
         result = await self.flagtui.client.search_users(query)
         if self.lacks_root_roles(result):
             await self.read_roster()
         self.result = result
         self.show()
         n = len(self.result.users)
-        self.query_one("#users-status", Static).update(
-            f"{n} user{'s' if n != 1 else ''} match {query!r}"
-        )
+        self.status_line.update(f"{counted(n, 'user matches', 'users match')} {query!r}")
 
     def lacks_root_roles(self, result: UserList) -> bool:
         """Real Unleash's search: users without root roles, and no root roles listed."""
@@ -141,20 +140,20 @@ class UsersScreen(AreaScreen):
             users = [u.model_copy(update={"root_role": role_of.get(u.id)}) for u in users]
             root_roles, unknown = self.roster.root_roles, "?"
         roles = role_names(root_roles)
-        self.query_one(ResourceTable).set_rows([user_row(u, roles, unknown) for u in users], users)
+        self.table.set_rows([user_row(u, roles, unknown) for u in users], users)
         listed = ", ".join(f"{r.name} ({r.id})" for r in root_roles) or "—"
         if not root_roles and self.roster_failure is not None:
             listed = f"not readable ({self.roster_failure})"
-        self.query_one("#root-roles", Static).update(f"Root roles: {listed}")
+        self.root_roles_line.update(f"Root roles: {listed}")
 
     def redraw_times(self) -> None:
         self.show()
 
     def action_focus_search(self) -> None:
-        focus_now(self.query_one("#user-search", Input))
+        focus_now(self.search_box)
 
     def action_event_log(self) -> None:
-        user: User | None = self.query_one(ResourceTable).selected_record
+        user: User | None = self.table.selected_record
         if user is None:
             self.notify("No user highlighted: search for one first (s).", timeout=3)
             return

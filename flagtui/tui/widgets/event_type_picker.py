@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rich.text import Text
-from textual import on
+from textual import getters, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -29,6 +29,8 @@ class EventTypePicker(ModalScreen[str | None]):
         Binding("up", "move(-1)", "Up", show=False, id="type-picker.up",
                 tooltip="Previous type"),
     ]  # fmt: skip
+    filter_box = getters.query_one("#type-filter", Input)
+    listing = getters.query_one("#type-list", OptionList)
 
     def __init__(self, types: Sequence[str], current: str | None = None) -> None:
         super().__init__(classes="form")
@@ -43,32 +45,29 @@ class EventTypePicker(ModalScreen[str | None]):
 
     def on_mount(self) -> None:
         self.fill("")
-        self.query_one("#type-filter", Input).focus()
+        self.filter_box.focus()
 
     def fill(self, narrow: str) -> None:
         shown = [t for t in self.types if narrow.lower() in t.lower()]
         options = [Option(Text(ANY_TYPE), id="")] if not narrow else []
         options += [Option(Text(t), id=t) for t in shown]
-        listing = self.query_one(OptionList)
-        listing.set_options(options)
+        self.listing.set_options(options)
         ids = [o.id for o in options]
-        listing.highlighted = ids.index(self.current) if self.current in ids else 0
+        self.listing.highlighted = ids.index(self.current) if self.current in ids else 0
 
     @on(Input.Changed, "#type-filter")
     def _narrow(self, event: Input.Changed) -> None:
         self.fill(event.value.strip())
 
     def action_move(self, delta: int) -> None:
-        listing = self.query_one(OptionList)
-        if listing.option_count:
-            now = listing.highlighted or 0
-            listing.highlighted = max(0, min(listing.option_count - 1, now + delta))
+        if self.listing.option_count:
+            now = self.listing.highlighted or 0
+            self.listing.highlighted = max(0, min(self.listing.option_count - 1, now + delta))
 
     @on(Input.Submitted, "#type-filter")
     def _pick_highlighted(self) -> None:
-        listing = self.query_one(OptionList)
-        if listing.highlighted is not None and listing.option_count:
-            self.dismiss(listing.get_option_at_index(listing.highlighted).id or "")
+        if self.listing.highlighted is not None and self.listing.option_count:
+            self.dismiss(self.listing.get_option_at_index(self.listing.highlighted).id or "")
 
     @on(OptionList.OptionSelected)
     def _picked(self, event: OptionList.OptionSelected) -> None:

@@ -16,7 +16,7 @@ from rich.text import Text
 from textual.containers import Vertical
 
 from flagtui.api.models import Constraint, Feature, Strategy, Variant
-from flagtui.tui.format import enabled_mark, put, when, yes_no
+from flagtui.tui.format import counted, enabled_mark, put, when, yes_no
 from flagtui.tui.widgets.text import PlainStatic
 
 NOT_IN_ROW = "strategies, variants, tags and dependencies"
@@ -116,7 +116,7 @@ def strategies_text(f: Feature) -> Text:
     put(out, "\nStrategies\n", style="bold underline")
     for env in f.environments or []:
         put(out, f"  {env.name}", style="bold")
-        put(out, f" · {len(env.strategies or [])} strategies\n")
+        put(out, f" · {counted(len(env.strategies or []), 'strategy', 'strategies')}\n")
         for s in env.strategies or []:
             _strategy(out, s)
         for v in env.variants or []:

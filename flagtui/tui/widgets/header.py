@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, cast
 
+from textual import getters
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.content import Content
@@ -25,6 +26,9 @@ if TYPE_CHECKING:
 
 
 class FlagtuiHeader(Vertical):
+    context_line = getters.query_one("#context", Static)
+    area_bar = getters.query_one("#area-bar", Static)
+
     def __init__(self, area: str = "") -> None:
         super().__init__()
         self.area = area
@@ -73,7 +77,7 @@ class FlagtuiHeader(Vertical):
             parts.append(Content.styled("  PRODUCTION", "bold"))
         if profile.tls_verification_off:
             parts.append(Content.styled("  ⚠ TLS verification off", "bold"))
-        self.query_one("#context", Static).update(Content("").join(parts))
+        self.context_line.update(Content("").join(parts))
 
     def _show_area_bar(self) -> None:
         """`1 Flags 2 Types ...`, the current area highlighted; each label is clickable."""
@@ -82,4 +86,4 @@ class FlagtuiHeader(Vertical):
             style = "reverse bold " if area.name == self.area else ""
             markup = f"[{style}@click=app.switch_area('{area.name}')]$label[/]"
             parts.append(Content.from_markup(markup, label=f"{area.key} {area.short}"))
-        self.query_one("#area-bar", Static).update(Content(" ").join([Content(""), *parts]))
+        self.area_bar.update(Content(" ").join([Content(""), *parts]))

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from rich.text import Text
-from textual import events, on
+from textual import events, getters, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.cache import LRUCache
@@ -235,6 +235,7 @@ class FilteredTable(Vertical):
     """A ResourceTable with a filter input that appears on `/` (Escape hides and clears it)."""
 
     BINDINGS = [Binding("escape", "close_filter", "Clear filter", show=False, id="filter.close")]
+    filter_box = getters.query_one(Input)
 
     def __init__(self, table: ResourceTable, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -245,9 +246,8 @@ class FilteredTable(Vertical):
         yield self.table
 
     def open_filter(self) -> None:
-        box = self.query_one(Input)
-        box.display = True
-        focus_now(box)
+        self.filter_box.display = True
+        focus_now(self.filter_box)
 
     @on(Input.Changed)
     def _changed(self, event: Input.Changed) -> None:
@@ -259,11 +259,10 @@ class FilteredTable(Vertical):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "close_filter":
-            return bool(self.query_one(Input).display)
+            return bool(self.filter_box.display)
         return True
 
     def action_close_filter(self) -> None:
-        box = self.query_one(Input)
-        box.value = ""
-        box.display = False
+        self.filter_box.value = ""
+        self.filter_box.display = False
         self.table.focus()

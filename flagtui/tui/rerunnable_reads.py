@@ -1,4 +1,4 @@
-"""How screens read: the marker for reads that may be run again, and several reads at once.
+"""The marker for reads that may be run again, and how to run a marked read again.
 
 `@read` goes under `@work` on a worker method that only reads (its requests are GETs):
 
@@ -14,8 +14,7 @@ rows (read at, read failed). Writes are never marked: they are never re-run.
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Awaitable, Callable, Coroutine, Iterable
+from collections.abc import Callable, Coroutine
 from functools import partial, wraps
 from typing import Any, Concatenate, ParamSpec, TypeVar
 from weakref import WeakKeyDictionary
@@ -25,7 +24,6 @@ from textual.worker import Worker, get_current_worker
 T = TypeVar("T")
 S = TypeVar("S")
 P = ParamSpec("P")
-CONCURRENCY = 4
 
 _reruns: WeakKeyDictionary[Worker[Any], Callable[[], object]] = WeakKeyDictionary()
 
@@ -47,14 +45,3 @@ def read(
 def rerun_of(worker: Worker[Any]) -> Callable[[], object] | None:
     """How to run a marked read again (None for any other worker)."""
     return _reruns.get(worker)
-
-
-async def bounded(calls: Iterable[Callable[[], Awaitable[T]]], limit: int = CONCURRENCY) -> list[T]:
-    """Run the calls concurrently, at most `limit` at a time; results in the calls' order."""
-    gate = asyncio.Semaphore(limit)
-
-    async def one(call: Callable[[], Awaitable[T]]) -> T:
-        async with gate:
-            return await call()
-
-    return await asyncio.gather(*(one(call) for call in calls))
