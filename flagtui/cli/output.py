@@ -21,6 +21,9 @@ from flagtui.display import clean
 
 FORMATS = ("table", "json", "jsonl", "csv")
 MAX_CELL = 60
+# A field whose null the API gives a meaning: an empty cell would read "not known". JSON keeps
+# the API's null.
+NULL_MEANS = {"lifetimeDays": "never"}
 
 
 def default_format() -> str:
@@ -89,16 +92,23 @@ class Printer:
         writer = csv.writer(sys.stdout, lineterminator="\n")
         writer.writerow(columns)
         for row in rows:
-            writer.writerow([csv_cell(_get(row, c)) for c in columns])
+            writer.writerow([csv_cell(_shown(row, c)) for c in columns])
         sys.stdout.flush()
 
     def _table(self, rows: list[dict[str, Any]]) -> None:
         columns = self._columns(rows)
-        cells = [[cell(_get(row, c)) for c in columns] for row in rows]
+        cells = [[cell(_shown(row, c)) for c in columns] for row in rows]
         widths = [max([len(c), *(len(r[i]) for r in cells)]) for i, c in enumerate(columns)]
         _write("  ".join(c.ljust(w) for c, w in zip(columns, widths, strict=True)).rstrip())
         for r in cells:
             _write("  ".join(v.ljust(w) for v, w in zip(r, widths, strict=True)).rstrip())
+
+
+def _shown(row: dict[str, Any], column: str) -> Any:
+    value = _get(row, column)
+    if value is None and column in row:  # sent as null, not left out
+        return NULL_MEANS.get(column)
+    return value
 
 
 def _get(row: dict[str, Any], column: str) -> Any:
