@@ -15,7 +15,7 @@ from collections.abc import Iterator
 import psycopg
 import pytest
 
-from .test_terminal import command_env
+from .processes import command_env
 
 PASSWORD = "Pw/x9@Kq7"
 PIECES = ("Pw/x9", "x9@Kq7", "Kq7", "Pw%2F", "Kq7%40")

@@ -11,7 +11,6 @@ import socket
 import subprocess
 import sys
 
-import httpx
 from sqlalchemy import select
 
 from flagtui.api import AdminClient
@@ -21,15 +20,7 @@ from flagtui.archive.location import default_archive_path, sqlite_url
 from flagtui.archive.store import Archive
 from flagtui.sandbox import SandboxServer
 
-from .test_terminal import command_env
-
-FLAG = "/api/admin/projects/default/features/admin-async-emails"
-
-
-def patch_many(server: httpx.Client, times: int, label: str) -> None:
-    for i in range(times):
-        body = [{"op": "replace", "path": "/description", "value": f"{label} {i}"}]
-        server.patch(FLAG, json=body).raise_for_status()
+from .processes import command_env, patch_many
 
 
 def test_collect_once_on_a_read_only_profile(run, cli_env, sandbox, server):

@@ -3,10 +3,10 @@ production needs --yes off a terminal; read-only profiles are refused before any
 
 from __future__ import annotations
 
-from pty_term import Term
+from testkit.pty_term import Term
 
 from .conftest import event_count
-from .test_terminal import FLAGTUI, command_env, finish
+from .processes import FLAGTUI, command_env, finish
 
 FLAG = "/api/admin/projects/default/features/admin-async-emails"
 

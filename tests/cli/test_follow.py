@@ -15,7 +15,7 @@ import httpx
 
 from flagtui.sandbox import SandboxServer
 
-from .test_terminal import command_env
+from .processes import command_env
 
 FOLLOW = [sys.executable, "-m", "flagtui", "failures", "--follow"]
 

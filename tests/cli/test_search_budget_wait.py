@@ -14,7 +14,7 @@ import pytest
 
 import flagtui.api.client
 
-from .test_exit_code_faults import UI_CONFIG, JsonAnswers, _QuietServer
+from .stand_in import UI_CONFIG, JsonAnswers, _QuietServer
 
 FLAGS = [{"name": f"flag-{n:03}", "project": "default", "type": "release"} for n in range(300)]
 

@@ -15,10 +15,11 @@ from flagtui.tui.screens.base import describe_error
 from flagtui.tui.screens.feature_detail import FeatureDetailScreen
 from flagtui.tui.screens.feature_types import LifetimeModal
 from flagtui.tui.screens.patch_form import PatchFormScreen
+from testkit.pilot import settle
 
 from .areas import app_in
-from .helpers import screen_text, settle, toast_text, visible_text
-from .test_fault_matrix import PROJECT, build, faulty, open_form, send_form  # noqa: F401
+from .faults import PROJECT, open_form, send_form
+from .helpers import screen_text, toast_text, visible_text
 
 JSON = "application/json"
 REFUSED_TYPE = '"type" must be the id of a known feature type'
@@ -66,8 +67,8 @@ async def test_patch_form_messages_are_seen(make_app, client: AdminClient) -> No
 
 
 async def test_refused_type_is_said_next_to_the_type(
-    build: Any,  # noqa: F811 (the fault matrix's fixtures)
-    faulty: Any,  # noqa: F811
+    build: Any,
+    faulty: Any,
     client: AdminClient,
 ) -> None:
     """Fails on main: the refusal was only in the (hidden) form line, not at the field."""

@@ -24,9 +24,10 @@ from flagtui.tui.screens.feature_detail import FeatureDetailScreen
 from flagtui.tui.screens.feature_types import FeatureTypesScreen
 from flagtui.tui.screens.features import FeaturesScreen
 from flagtui.tui.widgets.profile_picker import ProfilePickerModal
+from testkit.pilot import settle
 
-from .helpers import screen_text, settle, toast_text, visible_text
-from .test_palette_actions import palette_for
+from .helpers import screen_text, toast_text, visible_text
+from .palette_keys import palette_for
 
 
 @pytest.fixture

@@ -17,9 +17,10 @@ from flagtui.config import Profile
 from flagtui.tui.app import FlagtuiApp
 from flagtui.tui.screens.feature_detail import FeatureDetailScreen
 from flagtui.tui.screens.patch_form import PatchFormScreen
+from testkit.pilot import settle
 
-from .helpers import screen_text, settle, toast_text, visible_text
-from .test_display_boundary import HOSTILE, MARKUP_TYPE, assert_shown_as_data
+from .helpers import screen_text, toast_text, visible_text
+from .hostile import HOSTILE, MARKUP_TYPE, assert_shown_as_data
 
 REAL_URL, REAL_TOKEN = os.environ.get("UNLEASH_URL"), os.environ.get("UNLEASH_API_TOKEN")
 pytestmark = [

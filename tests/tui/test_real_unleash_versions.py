@@ -15,8 +15,9 @@ from flagtui.api import AdminClient
 from flagtui.api.capabilities import parse_version
 from flagtui.config import Profile
 from flagtui.tui.app import FlagtuiApp
+from testkit.pilot import settle
 
-from .helpers import screen_text, settle, toast_text, visible_text
+from .helpers import screen_text, toast_text, visible_text
 
 REAL_URL, REAL_TOKEN = os.environ.get("UNLEASH_URL"), os.environ.get("UNLEASH_API_TOKEN")
 pytestmark = [

@@ -11,8 +11,9 @@ import pytest
 from textual.css.stylesheet import Stylesheet
 
 from flagtui.cli import tui_args
+from testkit.pilot import settle
 
-from .helpers import screen_text, settle
+from .helpers import screen_text
 
 
 def test_the_start_path_leaves_the_commands_and_the_on_call_modules_until_they_are_used():

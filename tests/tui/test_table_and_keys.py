@@ -9,9 +9,10 @@ from textual.widgets import Input, Select
 from flagtui.tui.widgets.help import HelpScreen
 from flagtui.tui.widgets.keybar import KeyBar
 from flagtui.tui.widgets.table import Column, ResourceTable
+from testkit.pilot import settle
 
 from .areas import app_in
-from .helpers import settle, visible_text
+from .helpers import visible_text
 
 
 class TableApp(App[None]):

@@ -13,9 +13,10 @@ from flagtui.tui.screens.event_detail import EventDetailScreen
 from flagtui.tui.screens.events import EventsScreen
 from flagtui.tui.screens.feature_detail import FeatureDetailScreen
 from flagtui.tui.triage_view import span
+from testkit.pilot import settle
 
 from .areas import app_in, rows
-from .helpers import screen_text, settle, visible_text
+from .helpers import screen_text, visible_text
 
 STAMP = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d ([A-Z]{3,4}|[+-]\d{2,4})")
 
