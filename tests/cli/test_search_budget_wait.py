@@ -43,7 +43,7 @@ def many_flags(cli_env, monkeypatch) -> Iterator[None]:
 
 
 def test_a_listing_longer_than_the_search_budget_waits_for_it(run, many_flags):
-    """Fails on main before: exit 6 after 2 pages, 'flagtui holds back'."""
+    """Before the fix: exit 6 after 2 pages, 'flagtui holds back'."""
     result = run("feature", "list", "-o", "json")
     assert result.code == 0, result.err
     assert [f["name"] for f in json.loads(result.out)] == [f["name"] for f in FLAGS]

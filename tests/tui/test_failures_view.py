@@ -134,7 +134,7 @@ async def test_grouped_view_counts_and_a_group_opens_to_its_deliveries(
 async def test_the_preview_describes_the_highlighted_row_after_filtering(
     make_app, tmp_path
 ) -> None:
-    """Fails on main: after `/`, the preview kept describing a row the filter had hidden."""
+    """Before the fix: after `/`, the preview kept describing a row the filter had hidden."""
     app = app_in(make_app, tmp_path, "failures")
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)

@@ -70,7 +70,7 @@ def add_delivery(db_path: object, body: str | None = None) -> str:
 
 
 async def test_delivery_detail_masks_urls_and_m_reveals(make_app, sandbox, tmp_path) -> None:
-    """Fails on main: the delivery's detail showed the URL with its token in clear."""
+    """Before the fix: the delivery's detail showed the URL with its token in clear."""
     delivery_id = add_delivery(sandbox.db_path)
     app = app_in(make_app, tmp_path, "integrations")
     async with app.run_test(size=(100, 30)) as pilot:

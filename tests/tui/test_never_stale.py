@@ -278,7 +278,7 @@ def test_ages_are_rough_and_times_name_their_zone() -> None:
 async def test_a_failed_events_read_shows_the_servers_control_characters(
     build: Any, faulty: Any
 ) -> None:
-    """Fails on main: the detail's "Recent events" failure line was built with Rich's `Text`,
+    """Before the fix: the detail's "Recent events" failure line was built with Rich's `Text`,
     which drops BEL and CR from the server's message without a trace."""
     server, fault = faulty
     for method, path in (("GET", "/search/events"), ("POST", "/events/search")):

@@ -53,7 +53,7 @@ async def hostile_flag() -> AsyncIterator[str]:
 
 
 async def test_hostile_flag_on_real_unleash(hostile_flag: str, tmp_path: Path) -> None:
-    """Fails on main: the escape sequences reach the terminal in the detail, and the patch form
+    """Before the fix: the escape sequences reach the terminal in the detail, and the patch form
     ends the app with MarkupError (the issue's reproduction)."""
     assert REAL_URL and REAL_TOKEN
     state = tmp_path / "state.json"
