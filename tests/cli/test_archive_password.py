@@ -14,6 +14,7 @@ from collections.abc import Iterator
 
 import psycopg
 import pytest
+from skip_reasons import NO_POSTGRESQL
 
 from .processes import command_env
 
@@ -31,7 +32,7 @@ def database() -> Iterator[tuple[str, str]]:
     """(host:port, database name) of a fresh PostgreSQL database, dropped afterwards."""
     admin = os.environ.get("FLAGTUI_TEST_ARCHIVE_PG")
     if not admin:
-        pytest.skip("no PostgreSQL: set FLAGTUI_TEST_ARCHIVE_PG (./dev test does)")
+        pytest.skip(NO_POSTGRESQL)
     name = f"flagtui_pw_{uuid.uuid4().hex[:12]}"
     with psycopg.connect(admin, autocommit=True) as conn:
         conn.execute(f"CREATE DATABASE {name}")

@@ -119,7 +119,9 @@ async def test_the_collector_survives_the_server_going_away(sandbox_db, tmp_path
     stop = asyncio.Event()
 
     async def until(text: str, count: int = 1) -> None:
-        for _ in range(200):
+        # The minute only guards against a hang: the line comes when the poll does.
+        deadline = asyncio.get_running_loop().time() + 60
+        while asyncio.get_running_loop().time() < deadline:
             if sum(text in line for line in lines) >= count:
                 return
             await asyncio.sleep(0.05)

@@ -37,7 +37,7 @@ def profile_running(tmp_path: Path, code: str) -> config.Profile:
     return config.select_profile(config.load_config(), "a")
 
 
-def child_pid(tmp_path: Path, timeout: float = 20) -> int:
+def child_pid(tmp_path: Path, timeout: float = 60) -> int:
     path = tmp_path / "child.pid"
     deadline = time.monotonic() + timeout
     while not (path.exists() and path.read_text()):
@@ -46,7 +46,7 @@ def child_pid(tmp_path: Path, timeout: float = 20) -> int:
     return int(path.read_text())
 
 
-def gone(pid: int, timeout: float = 5) -> bool:
+def gone(pid: int, timeout: float = 60) -> bool:
     deadline = time.monotonic() + timeout
     while alive(pid) and time.monotonic() < deadline:
         time.sleep(0.05)

@@ -15,6 +15,7 @@ from typing import Any
 
 import httpx
 import pytest
+from skip_reasons import NO_REAL_UNLEASH
 
 from flagtui.api import AdminClient
 from flagtui.config import Profile
@@ -24,9 +25,7 @@ from flagtui.tui.screens.feature_detail import FeatureDetailScreen
 from .areas import settle
 
 REAL_URL, REAL_TOKEN = os.environ.get("UNLEASH_URL"), os.environ.get("UNLEASH_API_TOKEN")
-NO_REAL = pytest.mark.skipif(
-    not (REAL_URL and REAL_TOKEN), reason="no real Unleash: set UNLEASH_URL and UNLEASH_API_TOKEN"
-)
+NO_REAL = pytest.mark.skipif(not (REAL_URL and REAL_TOKEN), reason=NO_REAL_UNLEASH)
 
 REAL = [pytest.mark.unleash, NO_REAL]
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from skip_reasons import NO_REAL_UNLEASH
 
 from flagtui.api import AdminClient
 from flagtui.config import Profile
@@ -25,7 +26,7 @@ from .hostile import HOSTILE, MARKUP_TYPE, assert_shown_as_data
 REAL_URL, REAL_TOKEN = os.environ.get("UNLEASH_URL"), os.environ.get("UNLEASH_API_TOKEN")
 pytestmark = [
     pytest.mark.unleash,
-    pytest.mark.skipif(not (REAL_URL and REAL_TOKEN), reason="set UNLEASH_URL, UNLEASH_API_TOKEN"),
+    pytest.mark.skipif(not (REAL_URL and REAL_TOKEN), reason=NO_REAL_UNLEASH),
 ]
 PROJECT = "default"
 
