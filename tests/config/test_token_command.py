@@ -131,7 +131,7 @@ def test_ctrl_c_sigterm_or_sighup_stops_it_cleanly(isolated, signum, status, sai
         child = child_pid(isolated)
         # Ctrl-C reaches the terminal's foreground group: flagtui's, not the command's own.
         os.killpg(flagtui_process.pid, signum)
-        _, err = flagtui_process.communicate(timeout=15)
+        _, err = flagtui_process.communicate(timeout=120)
     finally:
         if flagtui_process.poll() is None:
             flagtui_process.kill()
