@@ -19,14 +19,12 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import httpx
+
+from testkit.pty_term import Term, Timeout  # noqa: F401 (Timeout: raised to the figures and run.py)
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))  # pty_term: shared with the pty tests
-
-import httpx  # noqa: E402
-from pty_term import Term, Timeout  # noqa: E402, F401 (Timeout: raised to the figures and run.py)
 
 PY = sys.executable
 FLAGTUI = str(Path(sys.executable).parent / "flagtui")

@@ -1,6 +1,6 @@
 """Profile flagtui (cProfile) in a real pty from process start until a text shows, then quit.
 
-    python bench/profile_tui.py [--size demo|large] [--keys KEYS] [--out FILE.prof]
+    python -m bench.profile_tui [--size demo|large] [--keys KEYS] [--out FILE.prof]
 
 Starts a bench sandbox, runs `python -m cProfile -o FILE flagtui` at 80x24, waits for the first
 feature name, optionally presses keys (comma-separated, e.g. `pagedown,pagedown,enter`), quits
@@ -18,12 +18,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(HERE.parent / "tests"))  # pty_term: shared with the pty tests
-
-import harness  # noqa: E402
-from pty_term import Term  # noqa: E402
+from bench import harness
+from testkit.pty_term import Term
 
 
 def summarize_collapsed(path: Path, top: int) -> None:

@@ -1,4 +1,4 @@
-"""flagtui benchmarks: `python bench/run.py [--quick] [--out FILE.json]` (also `./dev bench`).
+"""flagtui benchmarks: `python -m bench.run [--quick] [--out FILE.json]` (also `./dev bench`).
 
 Starts its own sandboxes (bench/sandbox_server.py, subprocesses on free loopback ports, databases
 in a temp dir; the large data set is generated once and cached under .tmp/bench/ keyed by a hash
@@ -21,17 +21,17 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from figures.archive import ARCHIVE_KEYS, ARCHIVE_TARGETS, bench_archive
-from figures.client import bench_client
-from figures.first_page import bench_first_page
-from figures.keys import bench_keys
-from figures.network import bench_network
-from figures.requests import bench_requests
-from figures.rss import bench_rss
-from figures.startup import bench_startup
-from figures.unleash import bench_unleash
-from figures.web import bench_web, missing
-from harness import COLS, ROWS, Sandbox, data_version, large_database, log
+from bench.figures.archive import ARCHIVE_KEYS, ARCHIVE_TARGETS, bench_archive
+from bench.figures.client import bench_client
+from bench.figures.first_page import bench_first_page
+from bench.figures.keys import bench_keys
+from bench.figures.network import bench_network
+from bench.figures.requests import bench_requests
+from bench.figures.rss import bench_rss
+from bench.figures.startup import bench_startup
+from bench.figures.unleash import bench_unleash
+from bench.figures.web import bench_web, missing
+from bench.harness import COLS, ROWS, Sandbox, data_version, large_database, log
 
 TARGETS = {
     "startup_ratio": ("<=", 1.2),

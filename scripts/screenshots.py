@@ -1,6 +1,6 @@
 """Make screenshots/*.svg: every area of the TUI on the sandbox's deterministic demo data.
 
-    .venv/bin/python scripts/screenshots.py          # 120x40, plus 80x24 of the main areas
+    .venv/bin/python -m scripts.screenshots          # 120x40, plus 80x24 of the main areas
 
 The sandbox runs on a free loopback port; the header shows a fixed URL so the pictures do not
 change from run to run. No token appears in them (the secret scan checks screenshots/ too).
@@ -14,19 +14,17 @@ import sys
 import tempfile
 from pathlib import Path
 
+from flagtui.api import AdminClient
+from flagtui.archive.demo import DemoCollector
+from flagtui.archive.location import sqlite_url
+from flagtui.config import Profile
+from flagtui.sandbox import SandboxServer, create_database
+from flagtui.tui.app import FlagtuiApp
+from flagtui.tui.areas import AREAS
+from flagtui.tui.triage_view import TimeWindow
+from testkit.pilot import settle  # the Pilot tests' own wait for idle
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))  # tests.tui.helpers: the Pilot tests' own wait for idle
-
-from flagtui.api import AdminClient  # noqa: E402
-from flagtui.archive.demo import DemoCollector  # noqa: E402
-from flagtui.archive.location import sqlite_url  # noqa: E402
-from flagtui.config import Profile  # noqa: E402
-from flagtui.sandbox import SandboxServer, create_database  # noqa: E402
-from flagtui.tui.app import FlagtuiApp  # noqa: E402
-from flagtui.tui.areas import AREAS  # noqa: E402
-from flagtui.tui.triage_view import TimeWindow  # noqa: E402
-from tests.tui.helpers import settle  # noqa: E402
-
 OUT = ROOT / "screenshots"
 SHOWN_URL = "http://127.0.0.1:4242"
 PROJECT = "payments"

@@ -22,9 +22,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from pty_term import Term, Timeout
-
 from flagtui.sandbox import hostile_data as hx
+from testkit.pty_term import Term, Timeout
 
 ROOT = Path(__file__).resolve().parents[1]
 ENV_PROFILE = "env"  # the profile flagtui makes from UNLEASH_URL

@@ -1,5 +1,6 @@
 """Unleash's published admin OpenAPI document (v7.5.0, Enterprise operations included), read at
-test time from `shared/reference/` beside the checkout; never copied into the repository.
+test time from `shared/reference/` beside the checkout (or the file FLAGTUI_OPENAPI_REFERENCE
+names); never copied into the repository.
 
 `reference()` skips the calling test, saying why, when the document is not there. Schemas are
 OpenAPI 3.0 (`nullable`): `validator()` turns one into JSON Schema draft 4 with the document's
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +23,7 @@ import jsonschema_rs
 import pytest
 import schemathesis
 from hypothesis import strategies as st
+from skip_reasons import NO_OPENAPI_REFERENCE, OPENAPI_ENV
 
 ROOT = Path(__file__).resolve().parent.parent
 NAME = Path("shared", "reference", "unleash-openapi-7.5.0.json")
@@ -90,7 +93,9 @@ class Reference:
 
 @functools.cache
 def _load() -> Reference | None:
-    document = next((p for p in PLACES[:2] if p.is_file()), None)
+    named = os.environ.get(OPENAPI_ENV)
+    places = [Path(named)] if named else PLACES[:2]
+    document = next((p for p in places if p.is_file()), None)
     if document is None:
         return None
     return Reference(json.loads(document.read_text(encoding="utf-8")))
@@ -99,10 +104,7 @@ def _load() -> Reference | None:
 def reference() -> Reference:
     found = _load()
     if found is None:
-        pytest.skip(
-            "Unleash's OpenAPI reference (shared/reference/unleash-openapi-7.5.0.json beside "
-            "the checkout) is absent"
-        )
+        pytest.skip(NO_OPENAPI_REFERENCE)
     return found
 
 

@@ -24,9 +24,9 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from harness import CACHE, PY, ROOT, Sandbox, log, median, rnd
 from sqlalchemy import func, select
 
+from bench.harness import CACHE, PY, ROOT, Sandbox, log, median, rnd
 from flagtui.api import AdminClient
 from flagtui.archive import schema
 from flagtui.archive.collector import Collector

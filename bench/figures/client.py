@@ -8,7 +8,8 @@ import time
 from typing import Any
 
 import httpx
-from harness import Sandbox, median, rnd
+
+from bench.harness import Sandbox, median, rnd
 
 
 async def _client_overhead(sb: Sandbox, runs: int, total: int) -> dict[str, Any]:

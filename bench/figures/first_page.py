@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from harness import Sandbox, areas, flagtui_term, log, marker_of, median, rnd, shows
+from bench.harness import Sandbox, areas, flagtui_term, log, marker_of, median, rnd, shows
 
 
 def _first_page(sb: Sandbox, start_area: str, start_marker: str, key: str, marker: str) -> float:

@@ -30,7 +30,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from harness import (
+from bench.harness import (
     DelayProxy,
     Sandbox,
     Term,

@@ -7,14 +7,14 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from harness import COLS, ROWS, Sandbox
+from bench.harness import COLS, ROWS, Sandbox
 
 
 async def _requests(sb: Sandbox) -> dict[str, Any]:
     from flagtui.api import AdminClient
     from flagtui.config import Profile
     from flagtui.tui.app import FlagtuiApp
-    from tests.tui.helpers import until_idle  # the Pilot tests' own wait: no worker under way
+    from testkit.pilot import until_idle  # the Pilot tests' own wait: no worker under way
 
     state = Path(tempfile.mkdtemp(prefix="flagtui-bench-state-")) / "state.json"
     client = AdminClient(sb.url, sb.token, profile="bench")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness import (
+from bench.harness import (
     Sandbox,
     areas,
     flagtui_term,

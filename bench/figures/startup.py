@@ -13,7 +13,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from harness import (
+from bench.harness import (
     MINIMAL_MARKER,
     Sandbox,
     Term,

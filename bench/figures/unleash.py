@@ -10,7 +10,8 @@ from typing import Any
 from urllib.parse import urlparse
 
 import httpx
-from harness import Sandbox, log
+
+from bench.harness import Sandbox, log
 
 
 def _loopback(url: str) -> bool:

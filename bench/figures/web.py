@@ -25,7 +25,8 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from harness import COLS, FLAGTUI, ROWS, Term, base_env, log, marker_of, median, quiet, rnd
+
+from bench.harness import COLS, FLAGTUI, ROWS, Term, base_env, log, marker_of, median, quiet, rnd
 
 CHROMIUM = os.environ.get("FLAGTUI_BENCH_CHROMIUM", "/usr/bin/chromium")
 PROJECT = "default"

@@ -19,6 +19,7 @@ from pathlib import Path
 import httpx
 import psycopg
 import pytest
+from skip_reasons import NO_POSTGRESQL
 
 from flagtui.api import AdminClient
 from flagtui.archive.collector import Collector
@@ -51,10 +52,7 @@ def _empty_archive(kind: str, sqlite_path: Path) -> Iterator[str]:
         return
     admin = _pg_admin_url()
     if admin is None:
-        pytest.skip(
-            f"no PostgreSQL for the archive: set {PG_ENV} to a postgresql:// URL that may create"
-            " databases (./dev test and CI set it from scripts/unleash-oss)"
-        )
+        pytest.skip(NO_POSTGRESQL)
     name = f"flagtui_archive_{uuid.uuid4().hex[:12]}"
     with psycopg.connect(admin, autocommit=True) as conn:
         conn.execute(f"CREATE DATABASE {name}")

@@ -22,7 +22,7 @@ from flagtui.archive.store import Archive
 from flagtui.triage.source import LiveSource
 
 from .conftest import patch_many
-from .test_collector import server_ids, stored_ids
+from .ids import server_ids, stored_ids
 
 THEN = datetime(2026, 11, 26, 3, 12, 40, tzinfo=UTC)
 

@@ -14,8 +14,9 @@ from collections.abc import Iterator
 
 import psycopg
 import pytest
+from skip_reasons import NO_POSTGRESQL
 
-from .test_terminal import command_env
+from .processes import command_env
 
 PASSWORD = "Pw/x9@Kq7"
 PIECES = ("Pw/x9", "x9@Kq7", "Kq7", "Pw%2F", "Kq7%40")
@@ -31,7 +32,7 @@ def database() -> Iterator[tuple[str, str]]:
     """(host:port, database name) of a fresh PostgreSQL database, dropped afterwards."""
     admin = os.environ.get("FLAGTUI_TEST_ARCHIVE_PG")
     if not admin:
-        pytest.skip("no PostgreSQL: set FLAGTUI_TEST_ARCHIVE_PG (./dev test does)")
+        pytest.skip(NO_POSTGRESQL)
     name = f"flagtui_pw_{uuid.uuid4().hex[:12]}"
     with psycopg.connect(admin, autocommit=True) as conn:
         conn.execute(f"CREATE DATABASE {name}")

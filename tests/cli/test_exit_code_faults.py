@@ -8,13 +8,12 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 
 import pytest
 
 from .conftest import Result, Run
-
-UI_CONFIG = b'{"version": "8.2.0", "versionInfo": {"current": {"enterprise": "8.2.0"}}}'
+from .stand_in import UI_CONFIG, _QuietServer
 
 FAULTS: dict[str, tuple[int, str, bytes]] = {
     "server-error": (500, "application/json", b'{"name": "InternalError", "message": "boom"}'),
@@ -48,27 +47,6 @@ class _Faulty(BaseHTTPRequestHandler):
 
     def log_message(self, *args: object) -> None:
         pass
-
-
-class JsonAnswers(BaseHTTPRequestHandler):
-    """A loopback stand-in's answers: JSON, and no log lines."""
-
-    def _answer(self, status: int, body: bytes) -> None:
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args: object) -> None:
-        pass
-
-
-class _QuietServer(ThreadingHTTPServer):
-    daemon_threads = True
-
-    def handle_error(self, request: object, client_address: object) -> None:
-        pass  # a TLS hello it cannot read, a client gone after its timeout: expected here
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from .test_terminal import command_env
+from .processes import command_env
 
 WEBHOOK = 1  # the demo's first integration: a webhook
 PATH_SECRET = "T0PATHs3cr3t"

@@ -12,7 +12,7 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from .test_exit_code_faults import UI_CONFIG, JsonAnswers, _QuietServer
+from .stand_in import UI_CONFIG, JsonAnswers, _QuietServer
 
 FIRST_PAGE = [{"name": f"flag-{n:03}", "project": "default", "type": "release"} for n in range(100)]
 

@@ -6,34 +6,13 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 
 import httpx
 import pytest
-from pty_term import Term
 
-FLAGTUI = [sys.executable, "-m", "flagtui"]
+from testkit.pty_term import Term
 
-
-def command_env(cli_env, sandbox) -> dict[str, str]:
-    return {
-        "PATH": os.environ.get("PATH", ""),
-        "PYTHONPATH": os.environ.get("PYTHONPATH", ""),
-        "HOME": str(cli_env),
-        "TERM": "xterm-256color",
-        "FLAGTUI_CONFIG": str(cli_env / "config.toml"),
-        "FLAGTUI_CREDENTIALS": str(cli_env / "creds" / "tokens.toml"),
-        "UNLEASH_URL": sandbox.url,
-        "UNLEASH_API_TOKEN": sandbox.admin_token,
-    }
-
-
-def finish(term: Term) -> int:
-    """The exit code, once the command ended and all it wrote was read."""
-    code = term.proc.wait(timeout=60)
-    term.settle(quiet=0.2)
-    term.close()
-    return code
+from .processes import FLAGTUI, command_env, finish
 
 
 def test_a_terminal_gets_a_table_and_a_pipe_gets_json(cli_env, sandbox):

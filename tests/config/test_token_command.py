@@ -37,7 +37,7 @@ def profile_running(tmp_path: Path, code: str) -> config.Profile:
     return config.select_profile(config.load_config(), "a")
 
 
-def child_pid(tmp_path: Path, timeout: float = 20) -> int:
+def child_pid(tmp_path: Path, timeout: float = 60) -> int:
     path = tmp_path / "child.pid"
     deadline = time.monotonic() + timeout
     while not (path.exists() and path.read_text()):
@@ -46,7 +46,7 @@ def child_pid(tmp_path: Path, timeout: float = 20) -> int:
     return int(path.read_text())
 
 
-def gone(pid: int, timeout: float = 5) -> bool:
+def gone(pid: int, timeout: float = 60) -> bool:
     deadline = time.monotonic() + timeout
     while alive(pid) and time.monotonic() < deadline:
         time.sleep(0.05)
@@ -131,7 +131,7 @@ def test_ctrl_c_sigterm_or_sighup_stops_it_cleanly(isolated, signum, status, sai
         child = child_pid(isolated)
         # Ctrl-C reaches the terminal's foreground group: flagtui's, not the command's own.
         os.killpg(flagtui_process.pid, signum)
-        _, err = flagtui_process.communicate(timeout=15)
+        _, err = flagtui_process.communicate(timeout=120)
     finally:
         if flagtui_process.poll() is None:
             flagtui_process.kill()

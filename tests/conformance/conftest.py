@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 import httpx
 import pytest
 from real_webhook import create_failing_webhook
+from skip_reasons import NO_REAL_UNLEASH
 
 from flagtui.api import AdminClient
 
@@ -32,7 +33,7 @@ def _real_unleash() -> RealUnleash | None:
 def pytest_collection_modifyitems(config, items):
     if _real_unleash() is not None:
         return
-    skip = pytest.mark.skip(reason="no real Unleash: set UNLEASH_URL and UNLEASH_API_TOKEN")
+    skip = pytest.mark.skip(reason=NO_REAL_UNLEASH)
     for item in items:
         if "unleash" in item.keywords:
             item.add_marker(skip)

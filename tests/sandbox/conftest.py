@@ -36,6 +36,14 @@ async def anonymous(sandbox_app: Starlette) -> AsyncIterator[httpx.AsyncClient]:
         yield client
 
 
+def assert_error(response: httpx.Response, status: int, name: str) -> None:
+    assert response.status_code == status, response.text
+    body = response.json()
+    assert set(body) == {"id", "name", "message"}
+    assert body["name"] == name
+    assert body["id"] and body["message"]
+
+
 async def events_of(client: httpx.AsyncClient, **filters: object) -> list[dict]:
     response = await client.post("/api/admin/events/search", json={"limit": 100, **filters})
     assert response.status_code == 200

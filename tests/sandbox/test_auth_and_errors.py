@@ -5,6 +5,8 @@ from __future__ import annotations
 import httpx
 import pytest
 
+from tests.sandbox.conftest import assert_error
+
 WRITES = [
     ("PATCH", "/api/admin/projects/payments/features/x", []),
     ("DELETE", "/api/admin/projects/payments/environments/qa", None),
@@ -33,14 +35,6 @@ READS = [
 ]
 # Real Unleash requires the ADMIN permission for these reads (the contract's 403 on endpoint 2).
 ADMIN_READS = ["/api/admin/addons/1/events", "/api/admin/user-admin"]
-
-
-def assert_error(response: httpx.Response, status: int, name: str) -> None:
-    assert response.status_code == status, response.text
-    body = response.json()
-    assert set(body) == {"id", "name", "message"}
-    assert body["name"] == name
-    assert body["id"] and body["message"]
 
 
 @pytest.mark.parametrize(("method", "path", "body"), WRITES)

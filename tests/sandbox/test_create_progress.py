@@ -6,9 +6,8 @@ import os
 import sys
 from pathlib import Path
 
-from pty_term import Term  # shared with the pty tests
-
 from flagtui.sandbox import create_database, read_tokens
+from testkit.pty_term import Term  # shared with the pty tests
 
 CREATE = (
     "import sys; from flagtui.sandbox import create_database as c; c(sys.argv[1], progress=True)"

@@ -7,8 +7,7 @@ from datetime import UTC, datetime, timedelta
 import httpx
 import pytest
 
-from tests.sandbox.conftest import events_of
-from tests.sandbox.test_auth_and_errors import assert_error
+from tests.sandbox.conftest import assert_error, events_of
 
 LIFETIME = "/api/admin/feature-types/release/lifetime"
 

@@ -97,6 +97,7 @@ def admin_token(fuzz_db: Path) -> str:
 schema = schemathesis.pytest.from_fixture("fuzz_schema")
 
 
+@pytest.mark.slow
 @schema.parametrize()
 @settings(
     max_examples=25,

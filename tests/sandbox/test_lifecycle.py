@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import httpx
 
-from tests.sandbox.conftest import a_feature, events_of
-from tests.sandbox.test_auth_and_errors import assert_error
+from tests.sandbox.conftest import a_feature, assert_error, events_of
 
 
 async def test_uncomplete_goes_back_to_the_previous_stage(admin: httpx.AsyncClient) -> None:

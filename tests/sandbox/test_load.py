@@ -21,6 +21,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import httpx
+import pytest
 
 from flagtui.sandbox import read_tokens
 from tests.sandbox.conftest import free_port, wait_healthy
@@ -154,6 +155,8 @@ async def verify(url: str, token: str, db: Path, last_id: int, expected: Expecte
     assert events_after(db, last_id) == expected.events
 
 
+@pytest.mark.slow
+@pytest.mark.timeout(900)  # under load; how fast is the bench's business, not this test's
 async def test_concurrent_writes_are_all_persisted_and_survive_kill_9(tmp_path: Path) -> None:
     db = tmp_path / "load.db"
     port = free_port()

@@ -5,8 +5,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from tests.sandbox.conftest import events_of
-from tests.sandbox.test_auth_and_errors import assert_error
+from tests.sandbox.conftest import assert_error, events_of
 
 
 async def test_removing_an_environment_drops_its_settings(admin: httpx.AsyncClient) -> None:

@@ -5,8 +5,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from tests.sandbox.conftest import a_feature, events_of
-from tests.sandbox.test_auth_and_errors import assert_error
+from tests.sandbox.conftest import a_feature, assert_error, events_of
 
 
 @pytest.mark.parametrize(

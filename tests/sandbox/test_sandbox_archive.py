@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import httpx
 
-from tests.sandbox.conftest import a_feature, events_of
-from tests.sandbox.test_auth_and_errors import assert_error
+from tests.sandbox.conftest import a_feature, assert_error, events_of
 
 SEARCH = "/api/admin/search/features"
 

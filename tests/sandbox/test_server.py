@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import httpx
+import pytest
 
 from flagtui.sandbox import SandboxServer, create_database, read_tokens
 from tests.sandbox.conftest import free_port, wait_healthy
@@ -151,6 +152,8 @@ def test_empty_size(tmp_path: Path) -> None:
     conn.close()
 
 
+@pytest.mark.slow
+@pytest.mark.timeout(900)  # generating 250,000 rows takes minutes on a loaded machine
 async def test_large_size_counts(tmp_path: Path) -> None:
     """What the large size holds and that it answers; how fast is the bench's (bench/)."""
     from flagtui.sandbox import create_app

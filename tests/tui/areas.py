@@ -10,9 +10,9 @@ from typing import Any
 from textual.pilot import Pilot
 
 from flagtui.tui.app import FlagtuiApp
+from testkit.pilot import settle as settle_app
 
 from .helpers import freeze_cursors
-from .helpers import settle as settle_app
 
 
 def app_in(make_app: Any, tmp_path: Path, area: str, **kwargs: Any) -> FlagtuiApp:

@@ -72,7 +72,7 @@ async def test_read_only_profile_cannot_grant(make_app, tmp_path) -> None:
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert isinstance(app.screen, AccessScreen)
-        # Fails on main: the key did nothing, without a word.
+        # Before the fix: the key did nothing, without a word.
         assert "profile sandbox is read-only" in toast_text(app)
 
 
@@ -87,5 +87,5 @@ async def test_oss_server_shows_the_not_supported_sentence(make_app, tmp_path) -
         assert status == "Project access needs Unleash Enterprise (this server is OSS 8.2.0)."
         assert not app.screen.query_one("#access-form").display
         assert not toast_text(app)
-        # Fails on main: the grant key was offered on a server without project access.
+        # Before the fix: the grant key was offered on a server without project access.
         assert "Grant" not in visible_text(app, "KeyBar")

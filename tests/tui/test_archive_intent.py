@@ -12,8 +12,9 @@ from flagtui.api import AdminClient
 from flagtui.tui.screens.feature_detail import FeatureDetailScreen
 from flagtui.tui.screens.patch_form import PatchFormScreen
 from flagtui.tui.widgets.confirm import ConfirmModal, TypedConfirmModal
+from testkit.pilot import settle
 
-from .helpers import screen_text, settle, toast_text, visible_text
+from .helpers import screen_text, toast_text, visible_text
 
 
 async def a_live_flag(client: AdminClient, index: int) -> tuple[str, str]:

@@ -72,7 +72,7 @@ async def test_read_only_profile_hides_delete(make_app, tmp_path) -> None:
         await pilot.press("d")
         await pilot.pause()
         assert isinstance(app.screen, ChangeRequestsScreen)
-        # Fails on main: the key did nothing, without a word.
+        # Before the fix: the key did nothing, without a word.
         assert "profile sandbox is read-only" in toast_text(app)
 
 
@@ -86,6 +86,6 @@ async def test_oss_server_shows_the_not_supported_sentence(make_app, tmp_path) -
         status = visible_text(app, "#area-status").strip()
         assert status == "Change requests needs Unleash Enterprise (this server is OSS 8.2.0)."
         assert not toast_text(app)
-        # Fails on main: the delete key was offered on a server without change requests.
+        # Before the fix: the delete key was offered on a server without change requests.
         assert "Delete" not in visible_text(app, "KeyBar")
         assert app.screen.check_action("delete", ()) is False

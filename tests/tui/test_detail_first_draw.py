@@ -24,8 +24,9 @@ from flagtui.tui.app import FlagtuiApp
 from flagtui.tui.screens.feature_detail import FeatureDetailScreen
 from flagtui.tui.widgets.feature_view import Part
 from flagtui.tui.widgets.table import ResourceTable
+from testkit.pilot import settle
 
-from .helpers import screen_text, settle, visible_text
+from .helpers import screen_text, visible_text
 
 PROJECT = "payments"
 FEATURE = f"/api/admin/projects/{PROJECT}/features/"

@@ -4,52 +4,29 @@ screen as visible text, never as markup or control sequences, and never end the 
 from __future__ import annotations
 
 import sqlite3
-from typing import Any
 
-from flagtui.api import AdminClient
 from flagtui.tui.app import FlagtuiApp
 from flagtui.tui.screens.event_detail import EventDetailScreen
 from flagtui.tui.screens.feature_detail import FeatureDetailScreen
 from flagtui.tui.screens.patch_form import PatchFormScreen
 from flagtui.tui.widgets.confirm import ConfirmModal
+from testkit.pilot import settle
 
 from .areas import app_in
-from .helpers import screen_text, settle, visible_text
-
-PROJECT = "payments"
-OSC52 = "\x1b]52;c;aGFja2Vk\x1b\\"
-TITLE = "\x1b]0;pwned\x07"
-HOSTILE = f"{OSC52}[/x] [link=https://evil.example]click[/link] \x1b[2J\u202eevil\u202c{TITLE}end"
-# What a person sees instead: control pictures, the markup as written, <U+...> for BiDi.
-SHOWN = ("␛]52;c;aGFja2Vk␛\\", "[/x] [link=https://evil.example]click[/link]", "<U+202E>evil")
-MARKUP_TYPE = "[/x]"
-
-
-def assert_shown_as_data(text: str) -> None:
-    assert "\x1b" not in text and "\x07" not in text and "\u202e" not in text
-    for part in SHOWN:
-        assert part in text, part
-
-
-async def hostile_feature(client: AdminClient, db_path: Any) -> str:
-    """A feature whose description is hostile and whose type is `[/x]` (real Unleash accepts
-    any type; the sandbox only known ones, so the type is added to its store first)."""
-    with sqlite3.connect(db_path) as conn:
-        conn.execute(
-            "INSERT INTO feature_types (id, name, description, lifetime_days) VALUES (?,?,?,?)",
-            (MARKUP_TYPE, MARKUP_TYPE, HOSTILE, 7),
-        )
-    name = (await client.search_features(project=PROJECT, limit=1)).features[0].name
-    ops = [
-        {"op": "replace", "path": "/description", "value": HOSTILE},
-        {"op": "replace", "path": "/type", "value": MARKUP_TYPE},
-    ]
-    await client.patch_feature(PROJECT, name, ops)
-    return name
+from .helpers import screen_text, visible_text
+from .hostile import (
+    HOSTILE,
+    MARKUP_TYPE,
+    OSC52,
+    PROJECT,
+    TITLE,
+    assert_shown_as_data,
+    hostile_feature,
+)
 
 
 async def test_hostile_feature_in_detail_and_patch_form(make_app, client, sandbox) -> None:
-    """Fails on main: MarkupError when the patch form opens (its title and type label), and
+    """Before the fix: MarkupError when the patch form opens (its title and type label), and
     the description's escape sequences reach the terminal in the detail."""
     name = await hostile_feature(client, sandbox.db_path)
     app: FlagtuiApp = make_app()
@@ -75,7 +52,7 @@ async def test_hostile_feature_in_detail_and_patch_form(make_app, client, sandbo
 
 
 async def test_hostile_change_in_the_event_log(make_app, client, sandbox, tmp_path) -> None:
-    """Fails on main: the BiDi override in the event's data reaches the terminal raw."""
+    """Before the fix: the BiDi override in the event's data reaches the terminal raw."""
     name = await hostile_feature(client, sandbox.db_path)
     event = (await client.search_events(feature=name, limit=1)).events[0]
     app = app_in(make_app, tmp_path, "events")
@@ -89,7 +66,7 @@ async def test_hostile_change_in_the_event_log(make_app, client, sandbox, tmp_pa
 
 
 async def test_hostile_project_name_in_pickers_and_toasts(make_app, client, sandbox) -> None:
-    """Fails on main: a project named `Data [/pipeline]` ends the app (Select labels are
+    """Before the fix: a project named `Data [/pipeline]` ends the app (Select labels are
     markup); a toast echoing a server's words parses them as markup too."""
     with sqlite3.connect(sandbox.db_path) as conn:
         conn.execute("UPDATE projects SET name = ? WHERE id = ?", ("Data [/pipeline]", PROJECT))
@@ -105,7 +82,7 @@ async def test_hostile_project_name_in_pickers_and_toasts(make_app, client, sand
 
 
 async def test_hostile_profile_and_server_label_in_the_header(make_app) -> None:
-    """Fails on main: the profile name and URL are drawn with their control characters."""
+    """Before the fix: the profile name and URL are drawn with their control characters."""
     app: FlagtuiApp = make_app(name=f"ops{TITLE}[/x]", shown_url=f"https://x.example/{OSC52}")
     async with app.run_test(size=(120, 24)) as pilot:
         await settle(app, pilot)
@@ -115,7 +92,7 @@ async def test_hostile_profile_and_server_label_in_the_header(make_app) -> None:
 
 
 async def test_confirm_dialog_names_are_data(make_app) -> None:
-    """Fails on main: ConfirmModal's title is a Label (markup), `[/x]` ends the app."""
+    """Before the fix: ConfirmModal's title is a Label (markup), `[/x]` ends the app."""
     app: FlagtuiApp = make_app()
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(app, pilot)
@@ -129,7 +106,7 @@ def assert_inert(text: str) -> None:
 
 
 async def test_hostile_store_values_in_every_area(make_app, sandbox, tmp_path) -> None:
-    """Fails on main: a group named with `[/x]` ends the app in Project access (SelectionList
+    """Before the fix: a group named with `[/x]` ends the app in Project access (SelectionList
     labels are markup), and the other areas draw the escape sequences raw."""
     with sqlite3.connect(sandbox.db_path) as conn:
         conn.execute("UPDATE addons SET description = ?", (HOSTILE,))
@@ -172,7 +149,7 @@ async def test_hostile_store_values_in_every_area(make_app, sandbox, tmp_path) -
 async def test_a_long_project_name_keeps_its_picker_on_one_line(
     make_app, client, sandbox, tmp_path
 ):
-    """Fails on main: a Select shows its value wrapped, so a project named with 2,000 characters
+    """Before the fix: a Select shows its value wrapped, so a project named with 2,000 characters
     (the hostile demo project's long strings) pushes the features off an 80x24 screen."""
     long_name = "Data [/pipeline] " + "x" * 2000
     with sqlite3.connect(sandbox.db_path) as conn:
@@ -196,7 +173,7 @@ SHOWN_INSTEAD = "a␇b␈c␋d␌e␍f"
 async def test_controls_rich_would_drop_are_shown_in_the_details(
     make_app, client, sandbox, tmp_path
 ) -> None:
-    """Fails on main: BEL, BS, VT, FF and CR in a description or an event's author vanish from
+    """Before the fix: BEL, BS, VT, FF and CR in a description or an event's author vanish from
     the detail views (Rich strips them when the text is built), so what is shown is not what
     the server holds; the display boundary shows every control character."""
     name = (await client.search_features(project=PROJECT, limit=1)).features[0].name
@@ -221,7 +198,7 @@ async def test_controls_rich_would_drop_are_shown_in_the_details(
 async def test_controls_rich_would_drop_are_shown_in_the_failures_preview(
     make_app, sandbox, tmp_path
 ) -> None:
-    """Fails on main: a failed delivery's state details lose their BEL, BS, VT, FF and CR."""
+    """Before the fix: a failed delivery's state details lose their BEL, BS, VT, FF and CR."""
     with sqlite3.connect(sandbox.db_path) as conn:
         conn.execute("UPDATE integration_events SET state_details = ?", (DROPPED_BY_RICH,))
     app = app_in(make_app, tmp_path, "failures")

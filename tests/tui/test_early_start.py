@@ -15,9 +15,10 @@ from flagtui.api import AdminClient
 from flagtui.config import Profile
 from flagtui.tui.app import FlagtuiApp
 from flagtui.tui.opening import Opened
+from testkit.pilot import settle
 
-from .helpers import screen_text, settle, visible_text
-from .test_row_cache import CACHED, SEARCH, cache_of, features_state, first_project
+from .helpers import screen_text, visible_text
+from .row_cache_state import CACHED, SEARCH, cache_of, features_state, first_project
 
 
 class Opener:

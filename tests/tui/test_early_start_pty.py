@@ -10,11 +10,11 @@ from pathlib import Path
 from typing import Any
 
 from hostile_pty import flagtui_env
-from pty_term import Term
 
 from flagtui.tui.row_cache import RowCache
+from testkit.pty_term import Term
 
-from .test_row_cache import CACHED, first_project
+from .row_cache_state import CACHED, first_project
 
 TWO_PROFILES = '[profiles.a]\nurl = "{url}"\n\n[profiles.b]\nurl = "{url}"\n'
 

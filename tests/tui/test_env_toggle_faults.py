@@ -1,9 +1,8 @@
 """A switch per environment tells the truth under faults: an answer lost after the server
 applied it is an unknown outcome (never re-sent), a second switch while one is in flight is
-refused, a refusal says the server's words. Faults: test_fault_matrix's `FaultApp` and
-test_write_truth's `DropAnswers`."""
+refused, a refusal says the server's words. Faults: faults.py's `FaultApp` and
+`DropAnswers`."""
 
-# ruff: noqa: F811 (the fault matrix's fixtures are imported, then named as parameters)
 from __future__ import annotations
 
 from typing import Any
@@ -15,9 +14,8 @@ from flagtui.tui.screens.features import FeaturesScreen
 from flagtui.tui.widgets.choice_picker import ChoicePicker
 from flagtui.tui.widgets.table import ResourceTable
 
+from .faults import PROJECT, DropAnswers, settle
 from .helpers import toast_text
-from .test_fault_matrix import PROJECT, build, faulty, settle  # noqa: F401 (fixtures)
-from .test_write_truth import DropAnswers
 
 
 async def switch(app: Any, pilot: Any, environment: str) -> None:

@@ -7,8 +7,9 @@ from textual.widgets import Button, Input
 from flagtui.tui.screens.environments import EnvironmentsScreen
 from flagtui.tui.widgets.confirm import TypedConfirmModal
 from flagtui.tui.widgets.table import ResourceTable
+from testkit.pilot import settle
 
-from .helpers import settle, visible_text
+from .helpers import visible_text
 
 
 async def open_environments(app, pilot) -> EnvironmentsScreen:

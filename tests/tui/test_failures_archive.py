@@ -16,11 +16,11 @@ from flagtui.triage.records import Failure, Gap, IntegrationRef
 from flagtui.triage.source import LiveSource
 from flagtui.tui.app import FlagtuiApp
 from flagtui.tui.triage_view import now_utc, span
-from tests.archive.test_unreadable_rows import break_two_failures
+from tests.archive.unreadable import break_two_failures
 
 from .areas import rows, settle
+from .failures import PROJECT, datadog, keys
 from .helpers import visible_text
-from .test_failures_view import PROJECT, datadog, keys
 
 
 def archive_of(

@@ -19,8 +19,8 @@ from flagtui.tui.screens.failures import FailuresScreen
 from flagtui.tui.triage_view import moment, now_utc
 
 from .areas import rows, settle
+from .failures import PROJECT, keys, new_failures, until
 from .helpers import visible_text
-from .test_failures_view import PROJECT, keys, new_failures, until
 
 LONG_AGO = timedelta(hours=3, minutes=30)  # "3 h ago" for half an hour either way
 

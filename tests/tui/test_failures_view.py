@@ -9,18 +9,14 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-import uuid
-from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
 from held_transport import Held
-from textual.pilot import Pilot
 
 from flagtui.api import AdminClient
 from flagtui.config import Profile
 from flagtui.triage.grouping import error_key
-from flagtui.triage.records import IntegrationRef
 from flagtui.triage.source import LiveSource
 from flagtui.tui.app import FlagtuiApp
 from flagtui.tui.screens.failures import FailureGroupScreen, FailuresScreen
@@ -28,44 +24,14 @@ from flagtui.tui.triage_view import now_utc
 from flagtui.tui.widgets.table import ResourceTable
 
 from .areas import app_in, rows, settle
+from .failures import PROJECT, datadog, keys, new_failures, until
+from .faults import html_error
 from .helpers import visible_text
-from .test_fault_matrix import faulty, html_error
-
-__all__ = ["faulty"]  # a fixture, used by name
-
-PROJECT = "payments"
-
-
-async def datadog(client: AdminClient) -> IntegrationRef:
-    addon = next(a for a in (await client.list_addons()).addons if a.provider == "datadog")
-    return IntegrationRef.of(addon)
-
-
-async def new_failures(client: AdminClient, count: int = 1) -> set[str]:
-    """Change a flag's description `count` times: each change is one failed Datadog delivery
-    (more integrations may fail too). Returns the rows' keys of the new Datadog failures."""
-    hook = await datadog(client)
-    before = {d.id for d in await client.list_integration_events(hook.id, limit=100)}
-    feature = (await client.search_features(project=PROJECT, limit=1)).features[0].name
-    for _ in range(count):
-        text = f"changed by a failures test {uuid.uuid4().hex[:6]}"
-        await client.patch_feature(
-            PROJECT, feature, [{"op": "replace", "path": "/description", "value": text}]
-        )
-    after = await client.list_integration_events(hook.id, limit=100)
-    made = {f"{hook.id}:{d.id}" for d in after if d.id not in before and d.failed}
-    assert len(made) == count
-    return made
 
 
 async def failed_keys_since(client: AdminClient, minutes: float) -> set[str]:
     window = await LiveSource(client).window(now_utc() - timedelta(minutes=minutes))
     return {f"{f.integration.id}:{f.delivery.id}" for f in window.failures}
-
-
-def keys(app: FlagtuiApp, selector: str = "#failures") -> list[str]:
-    table = app.screen.query_one(selector, ResourceTable)
-    return [str(row.key.value) for row in table.ordered_rows]
 
 
 def marked(app: FlagtuiApp, selector: str = "#failures") -> set[str]:
@@ -76,15 +42,6 @@ def marked(app: FlagtuiApp, selector: str = "#failures") -> set[str]:
         for row in table.ordered_rows
         if str(getattr(table.get_row(row.key)[0], "plain", "")).strip() == "●"
     }
-
-
-async def until(pilot: Pilot[Any], condition: Callable[[], bool], limit_s: float = 15.0) -> None:
-    """Wait for the app to get somewhere by itself (follow mode's timer), never longer."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + limit_s
-    while not condition():
-        assert loop.time() < deadline, "the app never got there"
-        await pilot.pause(0.05)
 
 
 async def test_windows_show_only_the_failures_inside_them(make_app, client, tmp_path) -> None:
@@ -178,7 +135,7 @@ async def test_grouped_view_counts_and_a_group_opens_to_its_deliveries(
 async def test_the_preview_describes_the_highlighted_row_after_filtering(
     make_app, tmp_path
 ) -> None:
-    """Fails on main: after `/`, the preview kept describing a row the filter had hidden."""
+    """Before the fix: after `/`, the preview kept describing a row the filter had hidden."""
     app = app_in(make_app, tmp_path, "failures")
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)

@@ -9,12 +9,8 @@ that answers chosen requests itself, or from `httpx.MockTransport` (a TLS failur
 from __future__ import annotations
 
 import asyncio
-import json
 import socket
 import ssl
-import threading
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -24,118 +20,27 @@ from starlette.responses import Response
 from textual.widgets import Input
 
 from flagtui.api import AdminClient
-from flagtui.config import Profile
 from flagtui.sandbox import SandboxServer
 from flagtui.tui.app import FlagtuiApp
 from flagtui.tui.screens.connect import ConnectScreen
 from flagtui.tui.screens.feature_detail import FeatureDetailScreen
 from flagtui.tui.screens.features import FeaturesScreen
-from flagtui.tui.screens.patch_form import PatchFormScreen
 from flagtui.tui.widgets.table import ResourceTable
 
-from .helpers import settle as settle_idle
+from .faults import (
+    FEATURE,
+    PROJECT,
+    FaultApp,
+    Responder,
+    html_error,
+    json_error,
+    open_form,
+    send_form,
+    settle,
+)
 from .helpers import toast_text, visible_text
 
 SEARCH = "/api/admin/search/features"
-PROJECT = "payments"
-FEATURE = f"/api/admin/projects/{PROJECT}/features/"
-Send = Callable[[dict[str, Any]], Awaitable[None]]
-Responder = Callable[[], Response | None]
-
-
-@dataclass
-class Rule:
-    method: str
-    path: str
-    respond: Responder
-    times: int | None = None
-
-
-class FaultApp:
-    """ASGI wrapper: records every request; a matching rule answers instead of the sandbox."""
-
-    def __init__(self, inner: Any) -> None:
-        self.inner = inner
-        self.requests: list[tuple[str, str]] = []
-        self.rules: list[Rule] = []
-        self.delay_answers = 0.0
-        # Cleared: every answer waits until it is set again (the server's thread waits, not the
-        # test's loop), so "while a write is in flight" holds however slow the machine is.
-        self.answers_released = threading.Event()
-        self.answers_released.set()
-
-    def fail(self, method: str, path: str, respond: Responder, times: int | None = None) -> None:
-        self.rules.append(Rule(method, path, respond, times))
-
-    def count(self, method: str, path: str) -> int:
-        return sum(1 for m, p in self.requests if m == method and path in p)
-
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.inner(scope, receive, send)
-            return
-        self.requests.append((scope["method"], scope["path"]))
-        for rule in self.rules:
-            if rule.method == scope["method"] and rule.path in scope["path"] and rule.times != 0:
-                if rule.times is not None:
-                    rule.times -= 1
-                response = rule.respond()
-                if response is not None:
-                    await response(scope, receive, send)
-                    return
-        delay = self.delay_answers
-
-        async def late_send(message: dict[str, Any]) -> None:
-            # The sandbox has done its work (a write is applied); only the answer is late.
-            if message["type"] == "http.response.start" and delay:
-                await asyncio.sleep(delay)
-            if message["type"] == "http.response.start" and not self.answers_released.is_set():
-                await asyncio.to_thread(self.answers_released.wait, 60)
-            await send(message)
-
-        await self.inner(scope, receive, late_send)
-
-
-def json_error(status: int, name: str, message: str, **headers: str) -> Responder:
-    body = json.dumps({"name": name, "message": message})
-    return lambda: Response(body, status, headers, media_type="application/json")
-
-
-def html_error(status: int) -> Responder:
-    page = f"<html><body><h1>{status} Bad Gateway</h1><p>nginx</p></body></html>"
-    return lambda: Response(page, status, media_type="text/html")
-
-
-@pytest.fixture
-def faulty(sandbox_db: Path) -> Iterator[tuple[SandboxServer, FaultApp]]:
-    server = SandboxServer(sandbox_db)
-    fault = FaultApp(server.app)
-    server.app = fault  # type: ignore[assignment]
-    with server:
-        yield server, fault
-
-
-@pytest.fixture
-async def build(tmp_path: Path) -> AsyncIterator[Callable[..., FlagtuiApp]]:
-    """`build(url, token, **client_kwargs)`: the app, opening the features area of payments."""
-    clients: list[AdminClient] = []
-    state = tmp_path / "state.json"
-    state.write_text(json.dumps({"p": {"area": "features", "project": PROJECT}}))
-
-    def make(url: str, token: str, **kwargs: Any) -> FlagtuiApp:
-        kwargs.setdefault("retry_delays", (0.02, 0.05))
-        client = AdminClient(url, token, profile="p", **kwargs)
-        clients.append(client)
-        return FlagtuiApp(client, Profile(name="p", url=url), state_path=state)
-
-    yield make
-    for client in clients:
-        await client.aclose()
-
-
-async def settle(app: FlagtuiApp, pilot: Any, rounds: int = 4) -> None:
-    """Let workers finish (failing ones included: their failure is what is tested)."""
-    await settle_idle(app, pilot, rounds, failures=True)
 
 
 def messages(app: FlagtuiApp) -> str:
@@ -336,24 +241,6 @@ async def test_a_pending_429_retry_is_dropped_when_the_screen_is_left(
         await settle(app, pilot)
         assert fault.count("GET", FEATURE + name) == 1
         assert app.is_running and isinstance(app.screen, FeaturesScreen)
-
-
-async def open_form(app: FlagtuiApp, pilot: Any, name: str) -> PatchFormScreen:
-    app.push_screen(FeatureDetailScreen(PROJECT, name))
-    await settle(app, pilot)
-    await pilot.press("e")
-    await settle(app, pilot)
-    form = app.screen
-    assert isinstance(form, PatchFormScreen)
-    form.query_one("#description", Input).value = "typed by hand"
-    return form
-
-
-async def send_form(app: FlagtuiApp, pilot: Any) -> None:
-    await pilot.press("ctrl+r")
-    await pilot.pause()
-    await pilot.click("#confirm")
-    await settle(app, pilot)
 
 
 WRITE_FAULTS = [

@@ -6,8 +6,9 @@ from textual.widgets import Input
 
 from flagtui.tui.screens.feature_types import FeatureTypesScreen, LifetimeModal
 from flagtui.tui.widgets.table import ResourceTable
+from testkit.pilot import settle
 
-from .helpers import settle, visible_text
+from .helpers import visible_text
 
 
 async def open_editor(app, pilot, type_id: str) -> LifetimeModal:

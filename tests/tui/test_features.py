@@ -10,8 +10,9 @@ from flagtui.tui.screens.features import FeaturesScreen
 from flagtui.tui.screens.patch_form import PatchFormScreen
 from flagtui.tui.widgets.confirm import ConfirmModal
 from flagtui.tui.widgets.table import ResourceTable
+from testkit.pilot import settle
 
-from .helpers import settle, visible_text
+from .helpers import visible_text
 
 
 async def first_project(client: AdminClient) -> str:

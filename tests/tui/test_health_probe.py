@@ -15,9 +15,7 @@ from flagtui.api.health import PROBE_EVERY_S
 from flagtui.sandbox import SandboxServer
 from flagtui.tui.app import FlagtuiApp
 
-from .test_never_stale import HOUR, build, header, own_server, restart, settled
-
-__all__ = ["build", "own_server"]  # fixtures, used by name
+from .restarts import HOUR, header, restart, settled
 
 
 async def until_header_says(app: FlagtuiApp, pilot: Pilot[int], pattern: str) -> None:

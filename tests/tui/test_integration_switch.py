@@ -3,7 +3,6 @@ the Integrations and Failures screens, after a confirmation naming it and its ne
 server holds the change and records `addon-config-updated`; read-only profiles send nothing;
 a refusal and an unknown outcome are said, and the screen reads again."""
 
-# ruff: noqa: F811 (the fault matrix's fixtures are imported, then named as parameters)
 from __future__ import annotations
 
 from typing import Any
@@ -15,12 +14,11 @@ from flagtui.tui.screens.failures import FailuresScreen
 from flagtui.tui.screens.integrations import IntegrationsScreen
 from flagtui.tui.widgets.confirm import ConfirmModal
 from flagtui.tui.widgets.table import ResourceTable
+from testkit.pilot import settle as settle_app
 
 from .areas import app_in, rows, settle
-from .helpers import settle as settle_app
+from .faults import DropAnswers
 from .helpers import toast_text, visible_text
-from .test_fault_matrix import build, faulty  # noqa: F401 (fixtures)
-from .test_write_truth import DropAnswers
 
 
 async def datadog(client: AdminClient) -> IntegrationRef:

@@ -20,7 +20,7 @@ from flagtui.tui.widgets.table import ResourceTable
 
 from .areas import app_in, settle
 from .helpers import screen_text, toast_text, visible_text
-from .test_display_boundary import hostile_feature
+from .hostile import hostile_feature
 
 PROJECT = "payments"
 

@@ -11,8 +11,9 @@ import pytest
 from flagtui.config import ConfigError, load_config
 from flagtui.tui.keymap import check_keymap
 from flagtui.tui.launch import run_tui
+from testkit.pilot import settle
 
-from .helpers import settle, visible_text
+from .helpers import visible_text
 
 PROFILE = '\n[profiles.a]\nurl = "http://127.0.0.1:9"\n'
 

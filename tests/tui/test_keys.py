@@ -15,8 +15,9 @@ from flagtui.tui import key_reference
 from flagtui.tui.keymap import binding_classes, check_keymap, own_bindings
 from flagtui.tui.launch import run_tui
 from flagtui.tui.screens.feature_types import FeatureTypesScreen
+from testkit.pilot import settle
 
-from .helpers import settle, visible_text
+from .helpers import visible_text
 
 # Words that mean the same thing to a person, each from the screen it fits: a key may carry
 # any one of a group (Escape leaves a detail "Back", a form "Cancel", a dialog "Close").

@@ -8,9 +8,10 @@ import sqlite3
 
 from flagtui.masking import MASK, mask_url, mask_urls, masked
 from flagtui.tui.screens.deliveries import DeliveriesScreen, DeliveryDetailScreen
+from testkit.pilot import settle
 
 from .areas import app_in
-from .helpers import screen_text, settle, visible_text
+from .helpers import screen_text, visible_text
 
 SECRET_URL = "https://bot:pa55@hooks.example.com:8443/services/T01/B02/XyZ?token=s3cr3t&v=2#frag"
 SHOWN_URL = f"https://{MASK}@hooks.example.com:8443/{MASK}?token={MASK}&v={MASK}#{MASK}"
@@ -69,7 +70,7 @@ def add_delivery(db_path: object, body: str | None = None) -> str:
 
 
 async def test_delivery_detail_masks_urls_and_m_reveals(make_app, sandbox, tmp_path) -> None:
-    """Fails on main: the delivery's detail showed the URL with its token in clear."""
+    """Before the fix: the delivery's detail showed the URL with its token in clear."""
     delivery_id = add_delivery(sandbox.db_path)
     app = app_in(make_app, tmp_path, "integrations")
     async with app.run_test(size=(100, 30)) as pilot:

@@ -15,17 +15,18 @@ from flagtui.tui.screens.base import describe_error
 from flagtui.tui.screens.feature_detail import FeatureDetailScreen
 from flagtui.tui.screens.feature_types import LifetimeModal
 from flagtui.tui.screens.patch_form import PatchFormScreen
+from testkit.pilot import settle
 
 from .areas import app_in
-from .helpers import screen_text, settle, toast_text, visible_text
-from .test_fault_matrix import PROJECT, build, faulty, open_form, send_form  # noqa: F401
+from .faults import PROJECT, open_form, send_form
+from .helpers import screen_text, toast_text, visible_text
 
 JSON = "application/json"
 REFUSED_TYPE = '"type" must be the id of a known feature type'
 
 
 async def test_lifetime_message_is_seen_next_to_the_input(make_app, tmp_path) -> None:
-    """Fails on main: `.error-line:empty` hid the line whatever it said."""
+    """Before the fix: `.error-line:empty` hid the line whatever it said."""
     app = app_in(make_app, tmp_path, "feature-types")
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
@@ -43,7 +44,7 @@ async def test_lifetime_message_is_seen_next_to_the_input(make_app, tmp_path) ->
 
 
 async def test_patch_form_messages_are_seen(make_app, client: AdminClient) -> None:
-    """Fails on main: "Nothing changed" and an invalid raw patch were never on screen."""
+    """Before the fix: "Nothing changed" and an invalid raw patch were never on screen."""
     name = (await client.search_features(project=PROJECT, limit=1)).features[0].name
     app = make_app()
     async with app.run_test(size=(80, 30)) as pilot:
@@ -66,11 +67,11 @@ async def test_patch_form_messages_are_seen(make_app, client: AdminClient) -> No
 
 
 async def test_refused_type_is_said_next_to_the_type(
-    build: Any,  # noqa: F811 (the fault matrix's fixtures)
-    faulty: Any,  # noqa: F811
+    build: Any,
+    faulty: Any,
     client: AdminClient,
 ) -> None:
-    """Fails on main: the refusal was only in the (hidden) form line, not at the field."""
+    """Before the fix: the refusal was only in the (hidden) form line, not at the field."""
     server, fault = faulty
     name = (await client.search_features(project=PROJECT, limit=1)).features[0].name
     body = {
@@ -98,7 +99,7 @@ async def test_refused_type_is_said_next_to_the_type(
 
 
 async def test_read_only_write_key_says_the_profile_is_read_only(make_app, client) -> None:
-    """Fails on main: `e` on a read-only profile did nothing, without a word."""
+    """Before the fix: `e` on a read-only profile did nothing, without a word."""
     name = (await client.search_features(project=PROJECT, limit=1)).features[0].name
     app = make_app(read_only=True, name="prod-ro")
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
@@ -112,7 +113,7 @@ async def test_read_only_write_key_says_the_profile_is_read_only(make_app, clien
 
 
 def test_a_refused_write_names_the_read_only_profile() -> None:
-    """Fails on main: the sentence was "Profile 'ops' is read-only: …"."""
+    """Before the fix: the sentence was "Profile 'ops' is read-only: …"."""
     said = describe_error(ReadOnlyProfile("ops", "PATCH /api/admin/x"))
     assert said == "profile ops is read-only: PATCH /api/admin/x was not sent."
 
@@ -120,7 +121,7 @@ def test_a_refused_write_names_the_read_only_profile() -> None:
 async def test_editing_a_multi_line_description_never_stores_the_symbols_shown(
     make_app, client: AdminClient
 ) -> None:
-    """Fails on main: the one-line input shows a line break as ↵ (and controls as ␛…), and an
+    """Before the fix: the one-line input shows a line break as ↵ (and controls as ␛…), and an
     edit sent that text back: the server's description lost its line breaks for good."""
     name = (await client.search_features(project=PROJECT, limit=1)).features[0].name
     multi = "first line\nsecond line"

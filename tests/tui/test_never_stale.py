@@ -10,13 +10,10 @@ port); 5xx and HTML answers come from `FaultApp`, the loopback fault server of t
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.pilot import Pilot
 from textual.widgets import Select
 
 from flagtui.sandbox import SandboxServer
@@ -25,18 +22,11 @@ from flagtui.tui.screens.deliveries import DeliveriesScreen
 from flagtui.tui.screens.feature_detail import FeatureDetailScreen
 from flagtui.tui.widgets.table import ResourceTable
 
-from .helpers import screen_text, settle, visible_text
-from .test_fault_matrix import PROJECT, build, faulty, html_error, json_error
+from .faults import PROJECT, html_error, json_error
+from .helpers import screen_text, visible_text
+from .restarts import HOUR, header, restart, settled
 
-__all__ = ["build", "faulty"]  # fixtures, used by name
-
-HOUR = r"\d\d:\d\d \S+"  # format.when() of today, without the date
 LOADING = ("loading…", "loading page 1…", "reading integrations…", "searching…")
-
-
-async def settled(app: FlagtuiApp, pilot: Pilot[int]) -> None:
-    """`settle`, through the failures these tests cause on purpose."""
-    await settle(app, pilot, failures=True)
 
 
 def said(app: FlagtuiApp, selector: str) -> str:
@@ -46,23 +36,6 @@ def said(app: FlagtuiApp, selector: str) -> str:
 
 def row_count(app: FlagtuiApp) -> int:
     return app.screen.query_one(ResourceTable).row_count
-
-
-def header(app: FlagtuiApp) -> str:
-    return visible_text(app, "#context")
-
-
-@pytest.fixture
-def own_server(sandbox_db: Path) -> Iterator[list[SandboxServer]]:
-    """A sandbox the test stops and starts again (on the same port): `servers[-1]` is current."""
-    servers = [SandboxServer(sandbox_db).start()]
-    yield servers
-    servers[-1].stop()
-
-
-def restart(servers: list[SandboxServer]) -> None:
-    old = servers[-1]
-    servers.append(SandboxServer(old.db_path, port=old.port).start())
 
 
 async def test_r_on_features_asks_the_server_and_keeps_the_rows_with_their_age(
@@ -305,7 +278,7 @@ def test_ages_are_rough_and_times_name_their_zone() -> None:
 async def test_a_failed_events_read_shows_the_servers_control_characters(
     build: Any, faulty: Any
 ) -> None:
-    """Fails on main: the detail's "Recent events" failure line was built with Rich's `Text`,
+    """Before the fix: the detail's "Recent events" failure line was built with Rich's `Text`,
     which drops BEL and CR from the server's message without a trace."""
     server, fault = faulty
     for method, path in (("GET", "/search/events"), ("POST", "/events/search")):

@@ -4,7 +4,6 @@ and runs it: those that need a flag ask for one (the server's search), then act 
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import pytest
 from textual.command import CommandPalette
@@ -19,8 +18,10 @@ from flagtui.tui.screens.flag_picker import FlagPickerModal
 from flagtui.tui.screens.patch_form import PatchFormScreen
 from flagtui.tui.widgets.choice_picker import ChoicePicker
 from flagtui.tui.widgets.confirm import ConfirmModal
+from testkit.pilot import settle
 
-from .helpers import screen_text, settle, visible_text
+from .helpers import screen_text, visible_text
+from .palette_keys import palette_for, run_from_palette, type_text
 
 # Issue 14, item 4: each word, and the action it must find.
 WORDS = {
@@ -51,31 +52,6 @@ ON_CALL_WORDS = {
     "integration": "Integrations and their deliveries",
     "who changed": "Search events",
 }
-
-
-async def type_text(pilot: Any, text: str) -> None:
-    await pilot.press(*("space" if c == " " else c for c in text))
-
-
-async def palette_for(app: Any, pilot: Any, query: str) -> str:
-    """Open the palette, type the query and return what the screen shows."""
-    await pilot.press("ctrl+p")
-    await settle(app, pilot)
-    assert isinstance(app.screen, CommandPalette)
-    await type_text(pilot, query)
-    await settle(app, pilot)
-    return screen_text(app)
-
-
-async def run_from_palette(app: Any, pilot: Any, query: str, title: str) -> None:
-    """Type the query in the palette and run the hit titled `title` (the first is highlighted)."""
-    shown = await palette_for(app, pilot, query)
-    assert title in shown
-    first = shown.split("\n")
-    hits = [line for line in first if "…" in line or title in line]
-    assert hits and title in hits[0], shown
-    await pilot.press("enter")
-    await settle(app, pilot)
 
 
 def test_every_word_of_the_issue_names_a_registered_action() -> None:

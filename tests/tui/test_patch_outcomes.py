@@ -4,7 +4,6 @@ answers 502/504 itself or a 200 that is not the API's JSON. The form says why th
 unknown, offers F5 rather than a resend, and the sandbox holds the change. A raw JSON Patch that
 JSON cannot carry is refused before sending, naming the field, and the app keeps running."""
 
-# ruff: noqa: F811 (the fault matrix's fixtures are imported, then named as parameters)
 from __future__ import annotations
 
 from typing import Any
@@ -16,8 +15,8 @@ from textual.widgets import Input, TextArea
 from flagtui.api import AdminClient
 from flagtui.tui.screens.patch_form import PatchFormScreen
 
+from .faults import PROJECT, open_form, send_form, settle
 from .helpers import visible_text
-from .test_fault_matrix import PROJECT, build, open_form, send_form, settle  # noqa: F401
 
 UNPROVEN = [
     pytest.param(gateway_page(504), "the gateway answered 504 after the request was sent",

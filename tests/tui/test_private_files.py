@@ -17,9 +17,10 @@ from flagtui.tui.files import take_notices
 from flagtui.tui.row_cache import RowCache
 from flagtui.tui.start_hint import HINTS_FILE, StartInputs, recall, remember
 from flagtui.tui.state import UiState
+from testkit.pilot import settle
 
-from .helpers import screen_text, settle, toast_text
-from .test_row_cache import CACHED, app_on, cache_of, first_project
+from .helpers import screen_text, toast_text
+from .row_cache_state import CACHED, app_on, cache_of, first_project
 
 
 def mode(path: Path) -> int:

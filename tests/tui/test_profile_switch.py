@@ -24,9 +24,10 @@ from flagtui.tui.screens.feature_detail import FeatureDetailScreen
 from flagtui.tui.screens.feature_types import FeatureTypesScreen
 from flagtui.tui.screens.features import FeaturesScreen
 from flagtui.tui.widgets.profile_picker import ProfilePickerModal
+from testkit.pilot import settle
 
-from .helpers import screen_text, settle, toast_text, visible_text
-from .test_palette_actions import palette_for
+from .helpers import screen_text, toast_text, visible_text
+from .palette_keys import palette_for
 
 
 @pytest.fixture
@@ -197,7 +198,7 @@ def ended(pid: int) -> bool:
 async def test_a_slow_token_command_is_said_on_screen_and_stopped_on_exit(
     make_app, profiles, tmp_path
 ) -> None:
-    """Fails on main: while a switch runs a profile's token_command nothing on screen says so
+    """Before the fix: while a switch runs a profile's token_command nothing on screen says so
     (its line goes to a stderr the TUI hides), and leaving the app leaves the command running
     until its 30 s timeout (the app's exit waits for it)."""
     script, pid_file = tmp_path / "slow_token.py", tmp_path / "token.pid"

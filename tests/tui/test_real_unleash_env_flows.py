@@ -14,12 +14,9 @@ from flagtui.tui.screens.users import UsersScreen
 from flagtui.tui.widgets.choice_picker import ChoicePicker
 from flagtui.tui.widgets.confirm import ConfirmModal
 
-from . import test_real_unleash_flows as flows
 from .areas import rows, settle
 from .helpers import toast_text, visible_text
-from .test_real_unleash_flows import Server, a_feature, open_detail
-
-server = flows.server  # the fixture: sandbox, and real Unleash when UNLEASH_URL is set
+from .real_server import Server, a_feature, open_detail
 
 
 async def choose(app: Any, pilot: Any, environment: str) -> None:

@@ -19,14 +19,7 @@ from flagtui.tui.widgets.table import ResourceTable
 
 from .areas import settle
 from .helpers import toast_text, visible_text
-from .test_real_unleash_flows import (  # noqa: F401
-    Server,
-    a_feature,
-    a_feature_with_events,
-    poll,
-    server,
-    webhook_id,
-)
+from .real_server import Server, a_feature, a_feature_with_events, poll
 
 
 def keys(app) -> list[str]:
@@ -40,7 +33,7 @@ async def search(app, pilot, **fields: str) -> None:
     await settle(pilot)
 
 
-async def test_event_log_by_author_and_date(server: Server) -> None:  # noqa: F811
+async def test_event_log_by_author_and_date(server: Server) -> None:
     name = await a_feature_with_events(server)
     newest = (await server.check.search_events(feature=name, limit=1)).events[0]
     author, day = newest.created_by_user_id, newest.created_at.date()
@@ -68,7 +61,7 @@ async def test_event_log_by_author_and_date(server: Server) -> None:  # noqa: F8
         assert shown_earlier == []
 
 
-async def test_event_opens_its_flag_which_lists_its_recent_events(server: Server) -> None:  # noqa: F811
+async def test_event_opens_its_flag_which_lists_its_recent_events(server: Server) -> None:
     name = await a_feature_with_events(server)
     recent = await server.check.search_events(feature=name, limit=5)
     app = server.app("events")
@@ -88,7 +81,7 @@ async def test_event_opens_its_flag_which_lists_its_recent_events(server: Server
 
 
 async def test_a_delivery_shows_its_cause_and_opens_its_flag(
-    server: Server,  # noqa: F811
+    server: Server,
     request: pytest.FixtureRequest,
 ) -> None:
     if server.real:  # a webhook subscribed to feature-metadata-updated that always fails

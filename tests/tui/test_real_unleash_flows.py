@@ -9,25 +9,17 @@ Setup that is no flagtui operation (creating and completing flags) goes through 
 
 from __future__ import annotations
 
-import asyncio
-import json
-import os
-import time
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from real_revive import wait_until_archived, wait_until_revived
-from real_webhook import create_failing_webhook, retire_webhook_async
+from real_webhook import retire_webhook_async
 from textual.command import CommandList, CommandPalette
 from textual.widgets import Checkbox, Input
 
 from flagtui.api import AdminClient
-from flagtui.config import Profile
 from flagtui.tui.app import FlagtuiApp
 from flagtui.tui.screens.deliveries import DeliveriesScreen
 from flagtui.tui.screens.environments import EnvironmentsScreen
@@ -42,119 +34,16 @@ from flagtui.tui.widgets.table import ResourceTable
 
 from .areas import rows, settle
 from .helpers import toast_text, visible_text
-
-REAL_URL, REAL_TOKEN = os.environ.get("UNLEASH_URL"), os.environ.get("UNLEASH_API_TOKEN")
-NO_REAL = pytest.mark.skipif(
-    not (REAL_URL and REAL_TOKEN), reason="no real Unleash: set UNLEASH_URL and UNLEASH_API_TOKEN"
+from .real_server import (
+    NO_REAL,
+    REAL_TOKEN,
+    REAL_URL,
+    Server,
+    a_feature,
+    a_feature_with_events,
+    open_detail,
+    poll,
 )
-REAL = [pytest.mark.unleash, NO_REAL]
-
-
-@dataclass
-class Server:
-    """One server under test: how to reach it, a checking client, and per-server targets."""
-
-    kind: str
-    url: str
-    token: str = field(repr=False)  # a failure report prints the fixture: never the token
-    check: AdminClient
-    project: str
-    user_query: str
-    tmp_path: Path
-    admin: httpx.AsyncClient | None = None
-    apps: list[AdminClient] = field(default_factory=list)
-    _created: list[str] = field(default_factory=list)
-
-    @property
-    def real(self) -> bool:
-        return self.kind == "unleash"
-
-    def app(self, area: str) -> FlagtuiApp:
-        """The app started straight in `area` (never in features: it searches on start)."""
-        state = self.tmp_path / f"state-{area}.json"
-        state.write_text(json.dumps({self.kind: {"area": area, "project": self.project}}))
-        client = AdminClient(self.url, self.token, profile=self.kind)
-        self.apps.append(client)
-        return FlagtuiApp(client, Profile(name=self.kind, url=self.url), state_path=state)
-
-    async def new_feature(self) -> str:
-        """Real only: a fresh release flag in the default project (removed afterwards)."""
-        assert self.admin is not None
-        name = f"tui-flow-{uuid.uuid4().hex[:10]}"
-        created = await self.admin.post(
-            f"/api/admin/projects/{self.project}/features", json={"name": name, "type": "release"}
-        )
-        assert created.status_code in (200, 201), created.text
-        self._created.append(name)
-        return name
-
-
-@pytest.fixture(params=["sandbox", pytest.param("unleash", marks=REAL)])
-async def server(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Server]:
-    if request.param == "sandbox":
-        sandbox = request.getfixturevalue("sandbox")
-        url, token, admin = sandbox.url, sandbox.admin_token, None
-        project, user_query = "payments", "ma"
-    else:
-        assert REAL_URL and REAL_TOKEN
-        url, token, project, user_query = REAL_URL.rstrip("/"), REAL_TOKEN, "default", "ad"
-        admin = httpx.AsyncClient(base_url=url, headers={"Authorization": token}, timeout=30)
-    async with AdminClient(url, token, profile="check") as check:
-        await check.connect()
-        srv = Server(request.param, url, token, check, project, user_query, tmp_path, admin)
-        try:
-            yield srv
-        finally:
-            for client in srv.apps:
-                await client.aclose()
-            if admin is not None:
-                for name in srv._created:
-                    await admin.delete(f"/api/admin/projects/{project}/features/{name}")
-                await admin.aclose()
-
-
-@pytest.fixture(scope="module")
-def webhook_id() -> int:
-    """Real only: a webhook to a closed loopback port, with at least one failed delivery.
-    Real Unleash caches its integrations for a minute, so a new one may miss changes for that
-    long: an earlier run's (or the conformance suite's) failing webhook is reused when there is
-    one, else changes repeat until a delivery is recorded."""
-    assert REAL_URL and REAL_TOKEN
-    with httpx.Client(base_url=REAL_URL, headers={"Authorization": REAL_TOKEN}, timeout=30) as http:
-        for known in http.get("/api/admin/addons").json()["addons"]:
-            if known["provider"] != "webhook" or not known["enabled"]:
-                continue
-            if not str(known.get("description") or "").startswith("flagtui"):
-                continue
-            deliveries = http.get(f"/api/admin/addons/{known['id']}/events").json()
-            if any(d["state"] == "failed" for d in deliveries["integrationEvents"]):
-                return int(known["id"])
-        return create_failing_webhook(http, "TUI flows", "tui-flows-hook")
-
-
-async def poll(
-    read: Callable[[], Awaitable[Any]], ok: Callable[[Any], bool], seconds: float
-) -> Any:
-    """Real Unleash records some things asynchronously: read until `ok`, at most `seconds`."""
-    deadline = time.monotonic() + seconds
-    value = await read()
-    while not ok(value) and time.monotonic() < deadline:
-        await asyncio.sleep(0.25)
-        value = await read()
-    return value
-
-
-async def a_feature(server: Server) -> str:
-    if server.real:
-        return await server.new_feature()
-    return (await server.check.search_features(project=server.project, limit=1)).features[0].name
-
-
-async def open_detail(app: FlagtuiApp, pilot: Any, project: str, name: str) -> None:
-    await settle(pilot)
-    app.push_screen(FeatureDetailScreen(project, name))
-    await settle(pilot)
-    assert isinstance(app.screen, FeatureDetailScreen)
 
 
 def shown(app: FlagtuiApp) -> str:
@@ -391,20 +280,6 @@ async def test_user_search_shows_what_the_api_returns(server: Server) -> None:
         keys = [r.key.value for r in app.screen.query_one(ResourceTable).ordered_rows]
         assert "Request failed" not in toast_text(app)
     assert keys == [str(u.id) for u in expected.users]
-
-
-async def a_feature_with_events(server: Server) -> str:
-    if not server.real:
-        events = (await server.check.search_events(project=server.project, limit=50)).events
-        return next(e.feature_name for e in events if e.feature_name)
-    assert server.admin is not None
-    name = await server.new_feature()
-    for n in range(2):
-        await server.admin.patch(
-            f"/api/admin/projects/{server.project}/features/{name}",
-            json=[{"op": "replace", "path": "/description", "value": f"event {n}"}],
-        )
-    return name
 
 
 async def test_event_log_filtered_by_feature(server: Server) -> None:

@@ -11,20 +11,22 @@ from pathlib import Path
 
 import httpx
 import pytest
+from skip_reasons import NO_REAL_UNLEASH
 
 from flagtui.api import AdminClient
 from flagtui.config import Profile
 from flagtui.tui.app import FlagtuiApp
 from flagtui.tui.screens.feature_detail import FeatureDetailScreen
 from flagtui.tui.screens.patch_form import PatchFormScreen
+from testkit.pilot import settle
 
-from .helpers import screen_text, settle, toast_text, visible_text
-from .test_display_boundary import HOSTILE, MARKUP_TYPE, assert_shown_as_data
+from .helpers import screen_text, toast_text, visible_text
+from .hostile import HOSTILE, MARKUP_TYPE, assert_shown_as_data
 
 REAL_URL, REAL_TOKEN = os.environ.get("UNLEASH_URL"), os.environ.get("UNLEASH_API_TOKEN")
 pytestmark = [
     pytest.mark.unleash,
-    pytest.mark.skipif(not (REAL_URL and REAL_TOKEN), reason="set UNLEASH_URL, UNLEASH_API_TOKEN"),
+    pytest.mark.skipif(not (REAL_URL and REAL_TOKEN), reason=NO_REAL_UNLEASH),
 ]
 PROJECT = "default"
 
@@ -52,7 +54,7 @@ async def hostile_flag() -> AsyncIterator[str]:
 
 
 async def test_hostile_flag_on_real_unleash(hostile_flag: str, tmp_path: Path) -> None:
-    """Fails on main: the escape sequences reach the terminal in the detail, and the patch form
+    """Before the fix: the escape sequences reach the terminal in the detail, and the patch form
     ends the app with MarkupError (the issue's reproduction)."""
     assert REAL_URL and REAL_TOKEN
     state = tmp_path / "state.json"

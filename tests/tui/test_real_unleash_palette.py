@@ -16,9 +16,8 @@ from flagtui.tui.widgets.confirm import ConfirmModal
 
 from .areas import settle
 from .helpers import toast_text, visible_text
-from .test_palette_actions import run_from_palette, type_text
-from .test_real_unleash_flows import Server, a_feature
-from .test_real_unleash_flows import server as server  # the fixture, sandbox and real Unleash
+from .palette_keys import run_from_palette, type_text
+from .real_server import Server, a_feature
 
 
 async def test_patch_from_the_palette_picks_the_flag_by_search(server: Server) -> None:

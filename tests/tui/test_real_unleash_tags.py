@@ -10,6 +10,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from skip_reasons import NO_REAL_UNLEASH
 
 from flagtui.api import AdminClient
 from flagtui.config import Profile
@@ -24,7 +25,7 @@ pytestmark = [
     pytest.mark.unleash,
     pytest.mark.skipif(
         not (REAL_URL and REAL_TOKEN),
-        reason="no real Unleash: set UNLEASH_URL and UNLEASH_API_TOKEN",
+        reason=NO_REAL_UNLEASH,
     ),
 ]
 

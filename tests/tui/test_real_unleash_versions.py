@@ -10,20 +10,22 @@ from pathlib import Path
 
 import httpx
 import pytest
+from skip_reasons import NO_REAL_UNLEASH
 
 from flagtui.api import AdminClient
 from flagtui.api.capabilities import parse_version
 from flagtui.config import Profile
 from flagtui.tui.app import FlagtuiApp
+from testkit.pilot import settle
 
-from .helpers import screen_text, settle, toast_text, visible_text
+from .helpers import screen_text, toast_text, visible_text
 
 REAL_URL, REAL_TOKEN = os.environ.get("UNLEASH_URL"), os.environ.get("UNLEASH_API_TOKEN")
 pytestmark = [
     pytest.mark.unleash,
     pytest.mark.skipif(
         not (REAL_URL and REAL_TOKEN),
-        reason="no real Unleash: set UNLEASH_URL and UNLEASH_API_TOKEN",
+        reason=NO_REAL_UNLEASH,
     ),
 ]
 HOOK = "flagtui versions hook"

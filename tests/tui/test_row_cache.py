@@ -9,46 +9,17 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from held_transport import Held
 
 from flagtui.api import AdminClient
-from flagtui.config import Profile
 from flagtui.tui.app import FlagtuiApp
 from flagtui.tui.row_cache import RowCache
+from testkit.pilot import settle
 
-from .helpers import screen_text, settle, visible_text
-
-SEARCH = "/api/admin/search/features"
-CACHED = [("cached-only-flag", ["cached-only-flag", "release", "", "", "", "2020-01-01"])]
-
-
-async def first_project(sandbox: Any) -> str:
-    async with AdminClient(sandbox.url, sandbox.admin_token) as client:
-        return (await client.list_projects())[0].id
-
-
-def features_state(tmp_path: Path, project: str, name: str = "sandbox") -> Path:
-    """A state file in which profile `name` remembers the features area of `project`."""
-    state = tmp_path / "state.json"
-    state.write_text(json.dumps({name: {"area": "features", "project": project}}))
-    return state
-
-
-def app_on(
-    sandbox: Any, tmp_path: Path, project: str, transport: Held, name: str = "sandbox"
-) -> FlagtuiApp:
-    """An app whose remembered area is the features of `project` (state in tmp_path)."""
-    state = features_state(tmp_path, project, name)
-    client = AdminClient(sandbox.url, sandbox.admin_token, profile=name, transport=transport)
-    return FlagtuiApp(client, Profile(name=name, url=sandbox.url), state_path=state)
-
-
-def cache_of(sandbox: Any, tmp_path: Path, name: str = "sandbox") -> RowCache:
-    """The row cache `app_on` uses for that profile (beside its state file)."""
-    return RowCache(tmp_path / "rows", name, sandbox.url)
+from .helpers import screen_text, visible_text
+from .row_cache_state import CACHED, SEARCH, app_on, cache_of, first_project
 
 
 async def first_paint(app: FlagtuiApp, pilot: Any) -> None:

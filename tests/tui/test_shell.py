@@ -14,8 +14,9 @@ from flagtui.tui.screens.feature_types import FeatureTypesScreen
 from flagtui.tui.screens.features import FeaturesScreen
 from flagtui.tui.widgets.header import FlagtuiHeader
 from flagtui.tui.widgets.help import HelpScreen
+from testkit.pilot import settle
 
-from .helpers import settle, toast_text, visible_text
+from .helpers import toast_text, visible_text
 
 
 async def test_app_starts_and_header_shows_profile_and_server(make_app) -> None:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import freeze_cursors, settle
+from testkit.pilot import settle
+
+from .helpers import freeze_cursors
 
 SIZES = [(80, 24), (120, 40)]
 URL = "http://sandbox.test:4242"

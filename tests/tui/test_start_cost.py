@@ -11,8 +11,9 @@ import pytest
 from textual.css.stylesheet import Stylesheet
 
 from flagtui.cli import tui_args
+from testkit.pilot import settle
 
-from .helpers import screen_text, settle
+from .helpers import screen_text
 
 
 def test_the_start_path_leaves_the_commands_and_the_on_call_modules_until_they_are_used():
@@ -70,7 +71,7 @@ def test_pydantic_does_not_look_for_plugins_at_start():
 
 
 async def test_the_first_area_is_shown_without_parsing_the_stylesheets_again(make_app, monkeypatch):
-    """Fails on main before: Textual parsed every stylesheet twice more when the first area's
+    """Before the fix: Textual parsed every stylesheet twice more when the first area's
     mode was shown (about 30 ms of a start)."""
     reparsed = []
     parse = Stylesheet.reparse

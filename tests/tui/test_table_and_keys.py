@@ -9,9 +9,10 @@ from textual.widgets import Input, Select
 from flagtui.tui.widgets.help import HelpScreen
 from flagtui.tui.widgets.keybar import KeyBar
 from flagtui.tui.widgets.table import Column, ResourceTable
+from testkit.pilot import settle
 
 from .areas import app_in
-from .helpers import settle, visible_text
+from .helpers import visible_text
 
 
 class TableApp(App[None]):
@@ -31,7 +32,7 @@ async def test_cells_are_shown_as_written_not_as_markup() -> None:
 
 
 async def test_columns_fit_what_they_hold_whatever_came_first() -> None:
-    """Fails on main: cells changed in place kept the width of what was there before (the
+    """Before the fix: cells changed in place kept the width of what was there before (the
     columns 'collapsed' to their first contents, or their headers, until a resize)."""
     app = TableApp()
     async with app.run_test(size=(60, 6)) as pilot:
@@ -121,7 +122,7 @@ async def test_a_page_already_read_is_drawn_by_the_key_press_itself(make_app) ->
 
 @pytest.mark.parametrize("area", ["events", "users", "failures"])
 async def test_tables_fit_80_columns(make_app, tmp_path, area: str) -> None:
-    """Fails on main for events: its columns were wider than the screen (the last one cut at
+    """Before the fix, for events: its columns were wider than the screen (the last one cut at
     the edge, a horizontal scrollbar over the last row)."""
     app = app_in(make_app, tmp_path, area)
     async with app.run_test(size=(80, 24)) as pilot:

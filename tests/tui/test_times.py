@@ -13,9 +13,10 @@ from flagtui.tui.screens.event_detail import EventDetailScreen
 from flagtui.tui.screens.events import EventsScreen
 from flagtui.tui.screens.feature_detail import FeatureDetailScreen
 from flagtui.tui.triage_view import span
+from testkit.pilot import settle
 
 from .areas import app_in, rows
-from .helpers import screen_text, settle, visible_text
+from .helpers import screen_text, visible_text
 
 STAMP = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d ([A-Z]{3,4}|[+-]\d{2,4})")
 
@@ -25,7 +26,7 @@ def zones(text: str) -> set[str]:
 
 
 async def test_events_in_berlin_time_and_utc_on_z(make_app, client, tmp_path, in_zone) -> None:
-    """Fails on main: times were UTC with no zone named, and there was no toggle."""
+    """Before the fix: times were UTC with no zone named, and there was no toggle."""
     in_zone("Europe/Berlin")
     event = (await client.search_events(limit=1)).events[0]
     app = app_in(make_app, tmp_path, "events")
@@ -55,7 +56,7 @@ async def test_events_in_berlin_time_and_utc_on_z(make_app, client, tmp_path, in
 
 
 async def test_toggle_is_in_the_palette(make_app, client: AdminClient, in_zone) -> None:
-    """Fails on main: there is no such command."""
+    """Before the fix: there is no such command."""
     in_zone("Europe/Berlin")
     project = (await client.list_projects())[0].id
     name = (await client.search_features(project=project, limit=1)).features[0].name
@@ -92,7 +93,7 @@ async def test_delivery_times_fit_their_column(make_app, client, tmp_path, in_zo
 
 
 def test_a_span_names_its_date_and_zone_once_so_a_gap_fits_a_line(in_zone) -> None:
-    """Fails on main: a gap on an earlier day named both dates and zones,
+    """Before the fix: a gap on an earlier day named both dates and zones,
     and the archive's gap line on an 80-column screen lost its end (seen just after midnight)."""
     in_zone("UTC")
     today = datetime.now(UTC).replace(hour=12, minute=0, second=0, microsecond=0)

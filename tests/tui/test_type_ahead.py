@@ -8,8 +8,7 @@ from textual.widgets import Input
 
 from flagtui.tui.screens.features import FeaturesScreen
 from flagtui.tui.screens.users import UsersScreen
-
-from .helpers import settle
+from testkit.pilot import settle
 
 KEY_NAMES = {"/": "slash"}
 

@@ -2,17 +2,15 @@
 flight, an unknown outcome when the connection breaks after sending, archived flags listed,
 opened and revived, and a rate limit that says when it retries and lets `r` retry now.
 
-Faults come from test_fault_matrix's `FaultApp` (slow or refused answers from a real sandbox
+Faults come from faults.py's `FaultApp` (slow or refused answers from a real sandbox
 over HTTP) and, for a connection that breaks once the server has applied the write, a
 transport that drops the answer it received."""
 
-# ruff: noqa: F811 (the fault matrix's fixtures are imported, then named as parameters)
 from __future__ import annotations
 
 import asyncio
 from typing import Any
 
-import httpx
 from textual.widgets import Checkbox, Input
 
 from flagtui.api import AdminClient
@@ -23,37 +21,8 @@ from flagtui.tui.screens.patch_form import PatchFormScreen
 from flagtui.tui.widgets.confirm import ConfirmModal
 from flagtui.tui.widgets.table import ResourceTable
 
+from .faults import FEATURE, PROJECT, DropAnswers, json_error, open_form, send_form, settle
 from .helpers import screen_text, visible_text
-from .test_fault_matrix import (  # noqa: F401 (fixtures)
-    FEATURE,
-    PROJECT,
-    build,
-    faulty,
-    json_error,
-    open_form,
-    send_form,
-    settle,
-)
-
-
-class DropAnswers(httpx.AsyncBaseTransport):
-    """Real HTTP; for the chosen methods the answer is read, then the connection 'breaks'."""
-
-    def __init__(self, *methods: str) -> None:
-        self.inner = httpx.AsyncHTTPTransport()
-        self.methods = set(methods)
-
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        response = await self.inner.handle_async_request(request)
-        if request.method in self.methods:
-            await response.aread()
-            await response.aclose()
-            self.methods.clear()  # once
-            raise httpx.RemoteProtocolError("Server disconnected", request=request)
-        return response
-
-    async def aclose(self) -> None:
-        await self.inner.aclose()
 
 
 async def a_name(client: AdminClient) -> str:

@@ -12,7 +12,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 
-from ..test_terminal import command_env
+from ..processes import command_env
 
 
 def new_admin_token(sandbox, revoked: str) -> str:

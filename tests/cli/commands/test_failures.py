@@ -8,8 +8,8 @@ import json
 
 from lookalikes import LOOKALIKES, TWINS, add_failing_webhooks
 
+from ..processes import patch_many
 from .helpers import assert_piped_golden
-from .test_collect import patch_many
 
 
 def test_prints_its_answer_as_json_when_piped(run):

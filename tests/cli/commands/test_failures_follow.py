@@ -12,13 +12,17 @@ import threading
 from typing import IO
 
 import httpx
+import pytest
 
 from flagtui.sandbox import SandboxServer
 
-from ..test_terminal import command_env
-from .test_collect import patch_many
+from ..processes import command_env, patch_many
 
 FOLLOW = [sys.executable, "-m", "flagtui", "failures", "--follow"]
+# Waits for a line or an exit: the bound only guards against a hang (a loaded machine took more
+# than 30 s to start following), so the test's own timeout is raised to match.
+WAIT_S = 120
+pytestmark = pytest.mark.timeout(600)
 
 
 def test_follow_prints_new_failures_as_they_happen(cli_env, sandbox):
@@ -41,7 +45,7 @@ def test_follow_prints_new_failures_as_they_happen(cli_env, sandbox):
         assert (first["integrationId"], first["state"], first["source"]) == (5, "failed", "live")
         assert first["event"]["data"]["description"] == "followed"
         proc.send_signal(signal.SIGINT)
-        assert proc.wait(timeout=30) == 130
+        assert proc.wait(timeout=WAIT_S) == 130
         assert "Traceback" not in (proc.stderr.read() if proc.stderr else "")
     finally:
         if proc.poll() is None:
@@ -70,22 +74,22 @@ def test_follow_keeps_following_while_the_server_is_away(cli_env, sandbox_db):
     try:
         assert proc.stdout is not None and proc.stderr is not None
         out, err = lines_of(proc.stdout), lines_of(proc.stderr)
-        assert "following failures from" in err.get(timeout=30)
+        assert "following failures from" in err.get(timeout=WAIT_S)
         first.stop()
-        said = err.get(timeout=60)
+        said = err.get(timeout=WAIT_S)
         assert "still following, trying again every 1 s" in said, said
         back = SandboxServer(sandbox_db, port=first.port).start()
-        assert err.get(timeout=60) == "flagtui: failures --follow: reading again\n"
+        assert err.get(timeout=WAIT_S) == "flagtui: failures --follow: reading again\n"
         httpx.patch(
             f"{back.url}/api/admin/projects/default/features/admin-async-emails",
             headers={"Authorization": back.admin_token},
             json=[{"op": "replace", "path": "/description", "value": "after the restart"}],
         ).raise_for_status()
-        delivery = json.loads(out.get(timeout=60))  # the first since it started
+        delivery = json.loads(out.get(timeout=WAIT_S))  # the first since it started
         assert delivery["event"]["data"]["description"] == "after the restart"
         proc.send_signal(signal.SIGINT)
-        assert proc.wait(timeout=30) == 130
-        assert err.get(timeout=10) == "flagtui: interrupted\n"
+        assert proc.wait(timeout=WAIT_S) == 130
+        assert err.get(timeout=WAIT_S) == "flagtui: interrupted\n"
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -111,7 +115,7 @@ def test_follow_on_the_archive_prints_new_failures(run, cli_env, sandbox, server
         assert "followed on the archive" in str(delivery["event"])
         assert delivery["source"] == "archive"  # collected by the follower first
         proc.send_signal(signal.SIGINT)
-        assert proc.wait(timeout=30) == 130
+        assert proc.wait(timeout=WAIT_S) == 130
     finally:
         if proc.poll() is None:
             proc.kill()

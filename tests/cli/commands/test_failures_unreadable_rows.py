@@ -9,7 +9,7 @@ import io
 import json
 
 from flagtui.archive.location import default_archive_path
-from tests.archive.test_unreadable_rows import break_two_failures
+from tests.archive.unreadable import break_two_failures
 
 
 def warning_in(stderr: str) -> dict:

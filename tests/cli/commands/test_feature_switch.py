@@ -4,10 +4,10 @@ any request."""
 
 from __future__ import annotations
 
-from pty_term import Term
+from testkit.pty_term import Term
 
 from ..conftest import event_count
-from ..test_terminal import FLAGTUI, command_env, finish
+from ..processes import FLAGTUI, command_env, finish
 from .helpers import assert_dry_run_sends_nothing, assert_piped_golden
 
 FLAG = "/api/admin/projects/default/features/admin-async-emails"

@@ -1,0 +1,1 @@
+"""The benchmarks: run from the repository root as `python -m bench.run` (or `./dev bench`)."""

@@ -1,0 +1,53 @@
+"""The failures view's tests' helpers: an integration that fails, new failures, the rows shown."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+from textual.pilot import Pilot
+
+from flagtui.api import AdminClient
+from flagtui.triage.records import IntegrationRef
+from flagtui.tui.app import FlagtuiApp
+from flagtui.tui.widgets.table import ResourceTable
+
+PROJECT = "payments"
+
+
+async def datadog(client: AdminClient) -> IntegrationRef:
+    addon = next(a for a in (await client.list_addons()).addons if a.provider == "datadog")
+    return IntegrationRef.of(addon)
+
+
+async def new_failures(client: AdminClient, count: int = 1) -> set[str]:
+    """Change a flag's description `count` times: each change is one failed Datadog delivery
+    (more integrations may fail too). Returns the rows' keys of the new Datadog failures."""
+    hook = await datadog(client)
+    before = {d.id for d in await client.list_integration_events(hook.id, limit=100)}
+    feature = (await client.search_features(project=PROJECT, limit=1)).features[0].name
+    for _ in range(count):
+        text = f"changed by a failures test {uuid.uuid4().hex[:6]}"
+        await client.patch_feature(
+            PROJECT, feature, [{"op": "replace", "path": "/description", "value": text}]
+        )
+    after = await client.list_integration_events(hook.id, limit=100)
+    made = {f"{hook.id}:{d.id}" for d in after if d.id not in before and d.failed}
+    assert len(made) == count
+    return made
+
+
+def keys(app: FlagtuiApp, selector: str = "#failures") -> list[str]:
+    table = app.screen.query_one(selector, ResourceTable)
+    return [str(row.key.value) for row in table.ordered_rows]
+
+
+async def until(pilot: Pilot[Any], condition: Callable[[], bool], limit_s: float = 15.0) -> None:
+    """Wait for the app to get somewhere by itself (follow mode's timer), never longer."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + limit_s
+    while not condition():
+        assert loop.time() < deadline, "the app never got there"
+        await pilot.pause(0.05)
