@@ -18,7 +18,7 @@ from flagtui.archive.location import default_archive_path, sqlite_url
 from flagtui.archive.store import Archive
 from flagtui.sandbox import SandboxServer
 
-from .processes import patch_many
+from ..processes import patch_many
 
 LONG_AGO = datetime.now(UTC) - timedelta(minutes=30)  # many collection intervals
 
