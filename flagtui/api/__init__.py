@@ -1,4 +1,9 @@
-"""The async admin client: httpx + pydantic models + typed errors. Imports no UI, no sandbox."""
+"""The async admin client: httpx + pydantic models + typed errors. Imports no UI, no sandbox.
+
+`AdminClient` (client.py) is a small core (core.py, over transport.py) and one resource object
+per area (features.py, archived_flags.py, events.py, integrations.py, ...), each declaring its
+methods once: `client.features.search(FeatureQuery(project="p"))`, `client.events.search()`.
+"""
 
 import sys
 
@@ -19,10 +24,12 @@ from flagtui.api.errors import (  # noqa: E402
     ReadOnlyProfile,
     RequestTimeout,
 )
+from flagtui.api.feature_query import FeatureQuery  # noqa: E402
 
 __all__ = [
     "AdminClient",
     "ApiError",
+    "FeatureQuery",
     "FlagtuiError",
     "InvalidArgument",
     "NotSupported",

@@ -64,11 +64,6 @@ def parse_version(version: str) -> Version | None:
     return numbers[0], numbers[1], numbers[2]
 
 
-def major_version(version: str) -> int | None:
-    parsed = parse_version(version)
-    return parsed[0] if parsed else None
-
-
 def version_text(version: Version) -> str:
     """`6.1` for (6, 1, 0), `6.10.1` for (6, 10, 1)."""
     shown = version if version[2] else version[:2]

@@ -1,6 +1,7 @@
-"""Per-environment writes beyond the contract (AdminClient inherits these methods): switching a
-flag on or off in one environment, and linking an environment to a project (the inverse of
-operation 3). Both are real Unleash's routes; the sandbox serves them the same way.
+"""`client.environments`: a project's environments; linking one (real Unleash's route, the
+inverse of operation 3) and removing one (operation 3). Switching a flag on or off in one
+environment is `client.features.set_environment_enabled`. Both writes beyond the contract are
+real Unleash's routes; the sandbox serves them the same way.
 
 What real Unleash (OSS 8.2.0, and its source) does:
 - POST /api/admin/projects/:p/features/:f/environments/:env/on|off answers 200 with no body
@@ -18,35 +19,28 @@ What real Unleash (OSS 8.2.0, and its source) does:
 
 from __future__ import annotations
 
-from collections.abc import Awaitable
-from typing import Any, Protocol
-
 from flagtui.api import validation
-from flagtui.api.wire import seg
+from flagtui.api.core import Core
+from flagtui.api.models import ProjectEnvironment
+from flagtui.api.wire import ProjectEnvironments, adapter, seg
 
 
-class _Host(Protocol):
-    def _write(
-        self, action: str, method: str, path: str, adapter: Any = ..., json: Any = ...
-    ) -> Awaitable[Any]: ...
+class Environments:
+    def __init__(self, core: Core) -> None:
+        self._core = core
 
+    async def list(self, project: str) -> list[ProjectEnvironment]:
+        path = f"/api/admin/environments/project/{seg(project)}"
+        answer = await self._core.read("GET", path, adapter(ProjectEnvironments))
+        return answer.environments
 
-class EnvironmentOperations:
-    async def set_feature_environment_enabled(
-        self: _Host, project: str, feature: str, environment: str, enabled: bool
-    ) -> None:
-        """Switch `feature` on (`enabled`) or off in one environment. Returns nothing: read
-        the feature again to see its state (real Unleash answers no body)."""
-        env = validation.name("environment", environment)
-        verb = "on" if enabled else "off"
-        path = (
-            f"/api/admin/projects/{seg(project)}/features/"
-            f"{seg(validation.name('feature', feature))}/environments/{seg(env)}/{verb}"
-        )
-        await self._write("enable feature" if enabled else "disable feature", "POST", path)
-
-    async def add_project_environment(self: _Host, project: str, environment: str) -> None:
+    async def link(self, project: str, environment: str) -> None:
         """Link an environment to a project: its flags get it, switched off."""
         body = {"environment": validation.name("environment", environment)}
         path = f"/api/admin/projects/{seg(project)}/environments"
-        await self._write("link environment", "POST", path, json=body)
+        await self._core.write("link environment", "POST", path, json=body)
+
+    async def remove(self, project: str, environment: str) -> None:
+        """Operation 3."""
+        path = f"/api/admin/projects/{seg(project)}/environments/{seg(environment)}"
+        await self._core.write("remove environment", "DELETE", path)

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Sequence
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
 from flagtui.api.models import Feature, FeaturePage
 
-LIST_STATES = frozenset({"stale", "active"})
+if TYPE_CHECKING:
+    from flagtui.api.feature_query import FeatureQuery
+
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
@@ -49,42 +51,22 @@ class SearchBudget:
         self._sent.extend([now] * max(0, self.limit - len(self._sent)))
 
 
-def list_can_answer(
-    project: str | None, states: Sequence[str], lifecycle: Sequence[str], sort_by: str
-) -> bool:
-    return (
-        project is not None
-        and not lifecycle
-        and set(states) <= LIST_STATES
-        and sort_by in ("name", "type", "createdAt")
-    )
-
-
-def page_from_list(
-    features: list[Feature],
-    *,
-    query: str | None,
-    types: Sequence[str],
-    states: Sequence[str],
-    sort_by: str,
-    sort_order: str,
-    offset: int,
-    limit: int,
-) -> FeaturePage:
-    text = (query or "").lower()
+def page_from_list(features: list[Feature], q: FeatureQuery) -> FeaturePage:
+    """The page the search would answer, from the project's feature list (`q.list_can_answer`)."""
+    text = (q.query or "").lower()
     wanted = [
         f
         for f in features
         if (not text or text in f.name.lower() or text in (f.description or "").lower())
-        and (not types or f.type in types)
-        and (not states or ("stale" if f.stale else "active") in states)
+        and (not q.types or f.type in q.types)
+        and (not q.states or ("stale" if f.stale else "active") in q.states)
     ]
     keys = {
         "name": lambda f: f.name,
         "type": lambda f: (f.type or "", f.name),
         "createdAt": lambda f: (f.created_at or _EPOCH, f.name),
     }
-    wanted.sort(key=keys[sort_by], reverse=sort_order == "desc")
+    wanted.sort(key=keys[q.sort_by], reverse=q.sort_order == "desc")
     return FeaturePage(
-        features=wanted[offset : offset + limit], total=len(wanted), source="project-list"
+        features=wanted[q.offset : q.offset + q.limit], total=len(wanted), source="project-list"
     )
