@@ -9,6 +9,7 @@ answered from the project's feature list when it can (see `search_budget`).
 from __future__ import annotations
 
 import builtins
+import math
 import time
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -104,7 +105,7 @@ class Features:
             raise errors.RateLimited(
                 "GET",
                 _SEARCH_PATH,
-                retry_after=round(wait, 1),
+                retry_after=math.ceil(wait * 10) / 10,  # rounded up: waiting it is enough
                 message="flagtui holds back: real Unleash allows 15 feature searches a minute",
                 profile=self._core.profile,
             )
