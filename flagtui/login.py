@@ -51,7 +51,7 @@ async def _check(profile: Profile, credential: Credential) -> ServerInfo:
     """Connect, then an authenticated read: ui-config alone may answer without a valid token."""
     async with make_client(profile, credential) as client:
         info = await client.connect()
-        await client.list_feature_types()  # needs a valid token on every edition
+        await client.feature_types.list()  # needs a valid token on every edition
         return info
 
 

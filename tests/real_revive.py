@@ -19,7 +19,7 @@ async def wait_until_revived(client: AdminClient, project: str, name: str) -> No
     loop = asyncio.get_running_loop()
     deadline = loop.time() + LIMIT_S
     while loop.time() < deadline:
-        feature = await client.get_feature(project, name)
+        feature = await client.features.get(project, name)
         if feature.lifecycle is not None and feature.lifecycle.stage == "initial":
             return
         await asyncio.sleep(0.1)

@@ -17,13 +17,13 @@ async def _client_overhead(sb: Sandbox, runs: int, total: int) -> dict[str, Any]
 
     client = AdminClient(sb.url, sb.token, profile="bench")
     await client.connect()
-    route = client._event_route or "post"  # the route the client will use, for a fair baseline
+    route = client.events.route or "post"  # the route the client will use, for a fair baseline
     raw = httpx.AsyncClient(base_url=sb.url, headers={"Authorization": sb.token})
 
     async def with_client() -> int:
         n, cursor = 0, None
         while n < total:
-            page = await client.search_events(limit=100, cursor=cursor)
+            page = await client.events.search(limit=100, cursor=cursor)
             n += len(page.events)
             cursor = page.next_cursor
             if cursor is None:

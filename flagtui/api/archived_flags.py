@@ -1,5 +1,5 @@
-"""`client.archived`: a project's archived flags (list, find, revive). Archiving a live flag is
-`client.features.archive`. (Not to be confused with `flagtui.archive`, the delivery archive.)
+"""`client.archived`: a project's archived flags (list, find, revive many). Archiving or reviving
+one flag is `client.features.archive` / `.revive`. (Not `flagtui.archive`, the delivery archive.)
 
 The contract has no archive operations; these use real Unleash's, which the sandbox serves the
 same way: a flag is archived with DELETE /projects/:p/features/:f (202; records
@@ -13,8 +13,7 @@ more event) and answers 200 to reviving a live one, so the one-flag writes read 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable, Iterable
 
 from flagtui.api import errors
 from flagtui.api.core import Core
@@ -23,14 +22,13 @@ from flagtui.api.models import Feature, FeaturePage
 from flagtui.api.wire import seg
 from flagtui.contract import PAGE_DEFAULT, PAGE_MAX
 
-if TYPE_CHECKING:
-    from flagtui.api.features import Features
-
 
 class ArchivedFlags:
-    def __init__(self, core: Core, features: Features) -> None:
+    def __init__(
+        self, core: Core, search: Callable[[FeatureQuery], Awaitable[FeaturePage]]
+    ) -> None:
         self._core = core
-        self._features = features  # archived flags are found by the feature search
+        self._search = search  # archived flags are found by the feature search (its budget)
 
     async def list(
         self,
@@ -53,7 +51,7 @@ class ArchivedFlags:
             offset=offset,
             limit=limit,
         )
-        page = await self._features.search(q)
+        page = await self._search(q)
         features = [_marked(f) for f in page.features if f.archived_at is not None]
         return page.model_copy(update={"features": features})
 
@@ -63,16 +61,6 @@ class ArchivedFlags:
             project, query=feature, sort_by="name", sort_order="asc", limit=PAGE_MAX
         )
         return next((f for f in page.features if f.name == feature), None)
-
-    async def revive(self, project: str, feature: str) -> Feature:
-        """Revive one archived flag: every environment comes back off. Its archived row as it
-        was before (the environments it was on in). Live: NothingToSend; unknown: NotFound."""
-        self._core.require_writable("revive feature")
-        current = await self._features.get_or_archived(project, feature)
-        if not current.is_archived:
-            raise errors.NothingToSend(feature, "not archived", "revive")
-        await self.revive_many(project, [feature])
-        return current
 
     async def revive_many(self, project: str, features: Iterable[str]) -> None:
         """Bring archived flags back: real Unleash restarts their lifecycle and disables every

@@ -4,8 +4,8 @@ A small core (`core`: transport, errors, retries, write outcomes, the read-only 
 what the server is) and, on it, one resource object per area, each declaring its methods once:
 
     client.features         list, get, get_or_archived, search, held, prefetch, patch,
-                            uncomplete, set_environment_enabled, archive
-    client.archived         a project's archived flags: list, find, revive, revive_many
+                            uncomplete, set_environment_enabled, archive, revive
+    client.archived         a project's archived flags: list, find, revive_many
     client.events           search
     client.integrations     list, set_enabled, events (deliveries)
     client.environments     list, link, remove

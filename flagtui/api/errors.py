@@ -58,7 +58,15 @@ class NotSupported(FlagtuiError):
         self.operation = operation
         self.server = server
         self.needs = needs
-        super().__init__(f"{operation} needs {needs} (this server is {server}).")
+        verb = "need" if _plural(operation) else "needs"  # "Change requests need …"
+        super().__init__(f"{operation} {verb} {needs} (this server is {server}).")
+
+
+def _plural(noun: str) -> bool:
+    """An area's name ends in its head noun: "Integration deliveries", "Archived flags" are
+    plural; "Project access", "Flag lifecycle" are not."""
+    last = noun.rsplit(" ", 1)[-1]
+    return last.endswith("s") and not last.endswith("ss")
 
 
 class ApiError(FlagtuiError):

@@ -1,5 +1,6 @@
 """`client.features`: read, search and change flags (the contract's operations 1 and 5, the
-per-environment switch), and archive a live one; the archived ones are `client.archived`.
+per-environment switch), archive and revive one; a project's archived flags are
+`client.archived` (`archived_flags`, which says how Unleash archives).
 
 Real Unleash allows 15 feature searches a minute per client: identical searches are cached for
 FEATURE_SEARCH_CACHE_S (any write empties the cache), and a search the budget cannot pay for is
@@ -40,7 +41,7 @@ class Features:
         self._feature_types = feature_types
         self._budget = SearchBudget(*(search_budget or REAL_SEARCH_BUDGET))
         self._sandbox_budget = None if search_budget else SearchBudget(*SANDBOX_SEARCH_BUDGET)
-        self.archived = ArchivedFlags(core, self)
+        self.archived = ArchivedFlags(core, self.search)
 
     # -- reads -----------------------------------------------------------------------------------
 
@@ -224,4 +225,14 @@ class Features:
             raise errors.NothingToSend(feature, "already archived", "archive")
         path = f"/api/admin/projects/{seg(project)}/features/{seg(feature)}"
         await self._core.write("archive feature", "DELETE", path)
+        return current
+
+    async def revive(self, project: str, feature: str) -> Feature:
+        """Revive one archived flag: every environment comes back off. Its archived row as it
+        was before (the environments it was on in). Live: NothingToSend; unknown: NotFound."""
+        self._core.require_writable("revive feature")
+        current = await self.get_or_archived(project, feature)
+        if not current.is_archived:
+            raise errors.NothingToSend(feature, "not archived", "revive")
+        await self.archived.revive_many(project, [feature])
         return current

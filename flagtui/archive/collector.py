@@ -71,7 +71,7 @@ class Collector:
         started = self.clock()
         if self.client.server is None or self.state != "collecting":
             await self.client.connect()
-        addons = (await self.client.list_addons()).addons
+        addons = (await self.client.integrations.list()).addons
         refs = [IntegrationRef.of(a) for a in addons]
         await asyncio.to_thread(self.archive.sync_integrations, refs, self.clock())
         gate = asyncio.Semaphore(CONCURRENT_WALKS)
@@ -101,7 +101,7 @@ class Collector:
         met = False
         offset = 0
         while not met:
-            page = await self.client.list_integration_events(
+            page = await self.client.integrations.events(
                 integration_id, limit=SERVER_PAGE, offset=offset
             )
             if seen and offset and (not page or _number(page[0]) < _number(seen[-1])):

@@ -74,11 +74,11 @@ class LiveSource:
 
         async def deliveries(addon_id: int) -> list[IntegrationEvent]:
             async with gate:
-                return await self.client.list_integration_events(addon_id, limit=SERVER_PAGE)
+                return await self.client.integrations.events(addon_id, limit=SERVER_PAGE)
 
         ahead = {i: _started(deliveries(i)) for i in self.known_ids}
         try:
-            addons = (await self.client.list_addons()).addons
+            addons = (await self.client.integrations.list()).addons
             reads = [
                 ahead.pop(a.id) if a.id in ahead else _started(deliveries(a.id)) for a in addons
             ]

@@ -3,6 +3,7 @@ from __future__ import annotations
 import pytest
 
 from flagtui.api import AdminClient
+from flagtui.api.feature_query import FeatureQuery
 
 
 @pytest.fixture
@@ -26,5 +27,5 @@ async def stranger(sandbox):
 
 @pytest.fixture
 async def some_feature(admin):
-    page = await admin.search_features(project="payments", limit=1)
+    page = await admin.features.search(FeatureQuery(project="payments", limit=1))
     return page.features[0]

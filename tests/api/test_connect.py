@@ -7,11 +7,12 @@ import asyncio
 import pytest
 
 from flagtui.api import AdminClient, errors
+from flagtui.api.feature_query import FeatureQuery
 
 
 async def test_reads_sent_during_connect_succeed_without_waiting_for_it(sandbox):
     async with AdminClient(sandbox.url, sandbox.admin_token) as client:
-        server, projects = await asyncio.gather(client.connect(), client.list_projects())
+        server, projects = await asyncio.gather(client.connect(), client.projects.list())
         assert server.sandbox
         assert [p.id for p in projects]
 
@@ -19,17 +20,17 @@ async def test_reads_sent_during_connect_succeed_without_waiting_for_it(sandbox)
 async def test_a_read_failing_with_the_connection_raises_not_connected(sandbox):
     async with AdminClient(sandbox.url, "flagtui-canary-wrong-token", retry_delays=()) as client:
         connected, read = await asyncio.gather(
-            client.connect(), client.list_projects(), return_exceptions=True
+            client.connect(), client.projects.list(), return_exceptions=True
         )
         assert isinstance(connected, errors.AuthenticationRequired)
         assert isinstance(read, errors.NotConnected)
         assert read.reason is connected
         assert "Not connected: GET /api/admin/ui-config" in str(read)
         with pytest.raises(errors.NotConnected):
-            await client.search_features(project="payments")
+            await client.features.search(FeatureQuery(project="payments"))
 
 
 async def test_without_connect_errors_are_the_requests_own(sandbox):
     async with AdminClient(sandbox.url, sandbox.admin_token) as client:
         with pytest.raises(errors.NotFoundError):
-            await client.get_feature("payments", "no-such-feature")
+            await client.features.get("payments", "no-such-feature")

@@ -9,6 +9,7 @@ import httpx
 import pytest
 
 from flagtui.api import AdminClient, errors
+from flagtui.api.feature_query import FeatureQuery
 
 TOKEN = "*:*.flagtui-canary-fault-6f1d"  # the secret scan looks for this prefix
 
@@ -45,7 +46,7 @@ async def test_timeout_on_a_read_is_a_timeout_with_known_outcome():
     def handler(request):
         raise httpx.ReadTimeout("timed out", request=request)
 
-    exc = await _raises(handler, lambda c: c.list_feature_types(), errors.RequestTimeout)
+    exc = await _raises(handler, lambda c: c.feature_types.list(), errors.RequestTimeout)
     assert "GET /api/admin/feature-types (profile ops)" in str(exc)
 
 
@@ -55,7 +56,7 @@ async def test_timeout_after_a_write_was_sent_has_an_unknown_outcome():
 
     exc = await _raises(
         handler,
-        lambda c: c.remove_project_environment("default", "development"),
+        lambda c: c.environments.remove("default", "development"),
         errors.OutcomeUnknown,
     )
     assert "re-read before retrying" in str(exc)
@@ -66,7 +67,7 @@ async def test_connect_timeout_on_a_write_was_not_sent():
         raise httpx.ConnectTimeout("timed out", request=request)
 
     exc = await _raises(
-        handler, lambda c: c.remove_project_environment("default", "dev"), errors.RequestTimeout
+        handler, lambda c: c.environments.remove("default", "dev"), errors.RequestTimeout
     )
     assert not isinstance(exc, errors.OutcomeUnknown)
 
@@ -76,7 +77,7 @@ async def test_tls_failure_is_a_tls_error():
         cause = ssl.SSLCertVerificationError("certificate verify failed")
         raise httpx.ConnectError("[SSL: CERTIFICATE_VERIFY_FAILED]", request=request) from cause
 
-    exc = await _raises(handler, lambda c: c.list_projects(), errors.TlsError)
+    exc = await _raises(handler, lambda c: c.projects.list(), errors.TlsError)
     assert "ca_bundle" in str(exc)
 
 
@@ -84,7 +85,7 @@ async def test_malformed_json_is_an_unexpected_response():
     def handler(request):
         return httpx.Response(200, text="{not json", headers={"content-type": "application/json"})
 
-    exc = await _raises(handler, lambda c: c.list_projects(), errors.UnexpectedResponse)
+    exc = await _raises(handler, lambda c: c.projects.list(), errors.UnexpectedResponse)
     assert "not JSON" in str(exc)
 
 
@@ -92,7 +93,7 @@ async def test_wrong_shape_names_the_field():
     def handler(request):
         return httpx.Response(200, json={"types": [{"id": "release", "name": "Release"}]})
 
-    exc = await _raises(handler, lambda c: c.list_feature_types(), errors.UnexpectedResponse)
+    exc = await _raises(handler, lambda c: c.feature_types.list(), errors.UnexpectedResponse)
     assert "types.0.description" in str(exc)
 
 
@@ -102,7 +103,7 @@ async def test_html_from_a_proxy_is_summarised_not_dumped():
     def handler(request):
         return httpx.Response(502, text=html, headers={"content-type": "text/html"})
 
-    exc = await _raises(handler, lambda c: c.list_projects(), errors.ServerError)
+    exc = await _raises(handler, lambda c: c.projects.list(), errors.ServerError)
     assert exc.status == 502
     assert "<html>" not in str(exc) and len(str(exc)) < 300
 
@@ -117,7 +118,7 @@ async def test_reads_are_retried_on_503_and_succeed():
         return httpx.Response(200, json={"version": 1, "projects": []})
 
     async with client_for(handler) as client:
-        assert await client.list_projects() == []
+        assert await client.projects.list() == []
     assert len(calls) == 3
 
 
@@ -130,7 +131,7 @@ async def test_writes_are_never_retried():
 
     await _raises(
         handler,
-        lambda c: c.remove_project_environment("default", "development"),
+        lambda c: c.environments.remove("default", "development"),
         errors.ServerError,
     )
     assert len(calls) == 1
@@ -144,7 +145,7 @@ async def test_rate_limit_carries_retry_after():
             headers={"retry-after": "42", "content-type": "text/plain"},
         )
 
-    exc = await _raises(handler, lambda c: c.search_features(), errors.RateLimited)
+    exc = await _raises(handler, lambda c: c.features.search(FeatureQuery()), errors.RateLimited)
     assert exc.retry_after == 42
     assert "Too many requests" in str(exc)
 
@@ -156,7 +157,7 @@ async def test_redirect_to_another_host_is_not_followed():
         seen.append(request)
         return httpx.Response(302, headers={"location": "https://evil.example.test/steal"})
 
-    exc = await _raises(handler, lambda c: c.list_projects(), errors.UnexpectedResponse)
+    exc = await _raises(handler, lambda c: c.projects.list(), errors.UnexpectedResponse)
     assert len(seen) == 1
     assert "evil.example.test" in str(exc) and "not followed" in str(exc)
 
@@ -166,7 +167,7 @@ async def test_error_body_with_only_a_message_is_kept():
         return httpx.Response(400, json={"message": "lifetimeDays must be positive"})
 
     exc = await _raises(
-        handler, lambda c: c.update_feature_type_lifetime("release", 3), errors.ValidationError
+        handler, lambda c: c.feature_types.update_lifetime("release", 3), errors.ValidationError
     )
     assert exc.name == "ValidationError"
     assert "lifetimeDays must be positive" in str(exc)
@@ -183,7 +184,7 @@ async def test_real_error_details_are_shown():
         return httpx.Response(400, json=body)
 
     exc = await _raises(
-        handler, lambda c: c.update_feature_type_lifetime("release", 3), errors.ValidationError
+        handler, lambda c: c.feature_types.update_lifetime("release", 3), errors.ValidationError
     )
     assert "BadDataError" in str(exc) and "must be a number" in str(exc)
 
@@ -196,7 +197,7 @@ async def test_every_request_names_flagtui_and_sends_the_token_only_as_a_header(
         return httpx.Response(200, json={"version": 1, "projects": []})
 
     async with client_for(handler) as client:
-        await client.list_projects()
+        await client.projects.list()
     assert seen[0].headers["user-agent"].startswith("flagtui/")
     assert seen[0].headers["authorization"] == TOKEN
     assert TOKEN not in str(seen[0].url)
@@ -208,6 +209,6 @@ async def test_user_search_accepts_the_bare_array_of_real_unleash():
         return httpx.Response(200, json=[{"id": 1, "name": "Admin", "email": "admin@x.test"}])
 
     async with client_for(handler) as client:
-        found = await client.search_users("ad")
+        found = await client.users.search("ad")
     assert [u.name for u in found.users] == ["Admin"]
     assert found.root_roles == []

@@ -38,9 +38,9 @@ async def test_deliveries_on_6_1_with_their_flag_off_say_what_they_need():
     client = await _client(_server("6.1.3", off))
     async with client:
         with pytest.raises(NotSupported) as caught:
-            await client.list_integration_events(1)
+            await client.integrations.events(1)
     assert str(caught.value) == (
-        "Integration deliveries needs Unleash 6.2 (or 6.1 with the area's flag on)"
+        "Integration deliveries need Unleash 6.2 (or 6.1 with the area's flag on)"
         " (this server is OSS 6.1.3)."
     )
 
@@ -50,7 +50,7 @@ async def test_lifetime_on_5_4_with_its_flag_off_says_what_it_needs():
     client = await _client(_server("5.4.0", httpx.Response(409, content=b"")))
     async with client:
         with pytest.raises(NotSupported) as caught:
-            await client.update_feature_type_lifetime("release", 30)
+            await client.feature_types.update_lifetime("release", 30)
     assert "needs Unleash 5.5 (or 5.3 with the area's flag on)" in str(caught.value)
 
 
@@ -60,11 +60,11 @@ async def test_a_missing_flag_on_6_1_is_still_not_found():
     client = await _client(_server("6.1.3", missing))
     async with client:
         with pytest.raises(errors.NotFoundError):
-            await client.list_integration_events(1)
+            await client.integrations.events(1)
 
 
 async def test_a_conflict_on_5_5_is_the_servers_own():
     client = await _client(_server("5.5.0", httpx.Response(409, content=b"")))
     async with client:
         with pytest.raises(errors.ConflictError):
-            await client.update_feature_type_lifetime("release", 30)
+            await client.feature_types.update_lifetime("release", 30)

@@ -10,6 +10,7 @@ import pytest
 
 from flagtui.api import AdminClient, RateLimited
 from flagtui.api.errors import NotFoundError, Unreachable
+from flagtui.api.feature_query import FeatureQuery
 from flagtui.sandbox import SandboxServer
 
 
@@ -37,7 +38,7 @@ async def test_health_follows_every_request_and_tells_only_transitions(
     server.stop()
     for _ in range(2):
         with pytest.raises(Unreachable):
-            await client.list_projects()
+            await client.projects.list()
     assert health.failing and isinstance(health.failure, Unreachable)
     first_failure = health.failing_since
     assert first_failure is not None and first_failure >= health.last_success
@@ -46,7 +47,7 @@ async def test_health_follows_every_request_and_tells_only_transitions(
     back = SandboxServer(server.db_path, port=server.port).start()
     try:
         with pytest.raises(NotFoundError):  # an error answer is still an answer
-            await client.get_feature("payments", "no-such-feature")
+            await client.features.get("payments", "no-such-feature")
     finally:
         back.stop()
     assert not health.failing and health.failure is None
@@ -57,18 +58,20 @@ async def test_health_follows_every_request_and_tells_only_transitions(
 async def test_a_fresh_search_asks_the_server_past_the_cache(sandbox: SandboxServer) -> None:
     async with AdminClient(sandbox.url, sandbox.admin_token, search_budget=(1, 60.0)) as client:
         await client.connect()
-        first = await client.search_features(project="payments", limit=5)
+        first = await client.features.search(FeatureQuery(project="payments", limit=5))
         sent = client.requests_sent
-        assert await client.search_features(project="payments", limit=5) == first
+        assert await client.features.search(FeatureQuery(project="payments", limit=5)) == first
         assert client.requests_sent == sent  # the cache answered
         # The budget is spent: a fresh read comes from the project's list, read now.
-        fresh = await client.search_features(project="payments", limit=5, fresh=True)
+        fresh = await client.features.search(FeatureQuery(project="payments", limit=5), fresh=True)
         assert client.requests_sent == sent + 1
         assert fresh.source == "project-list"
         assert [f.name for f in fresh.features] == [f.name for f in first.features]
-        await client.search_features(project="payments", limit=5, fresh=True)
+        await client.features.search(FeatureQuery(project="payments", limit=5), fresh=True)
         assert client.requests_sent == sent + 2  # never the cache
         # Only the search endpoint can answer a lifecycle filter: says when it may ask.
         with pytest.raises(RateLimited) as refused:
-            await client.search_features(project="payments", lifecycle=["live"], fresh=True)
+            await client.features.search(
+                FeatureQuery(project="payments", lifecycle=["live"]), fresh=True
+            )
         assert 0 < refused.value.retry_after <= 60

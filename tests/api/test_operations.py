@@ -7,6 +7,7 @@ import httpx
 import pytest
 
 from flagtui.api import AdminClient, errors
+from flagtui.api.feature_query import FeatureQuery
 from flagtui.api.models import PatchOperation
 
 STALE = PatchOperation(op="replace", path="/stale", value=True)
@@ -19,17 +20,17 @@ async def test_patch_updates_and_answers_the_full_feature(admin, some_feature):
         PatchOperation(op="replace", path="/impressionData", value=True),
     ]
     sent = admin.requests_sent
-    updated = await admin.patch_feature("payments", some_feature.name, ops)
+    updated = await admin.features.patch("payments", some_feature.name, ops)
     assert admin.requests_sent == sent + 1  # the sandbox answers the full record: no re-read
     assert updated.is_full
     assert (updated.description, updated.impression_data) == ("Checkout v2 rollout", True)
-    reread = await admin.get_feature("payments", some_feature.name)
+    reread = await admin.features.get("payments", some_feature.name)
     assert (reread.description, reread.impression_data) == ("Checkout v2 rollout", True)
 
 
 async def test_patch_unknown_feature_is_not_found(admin):
     with pytest.raises(errors.NotFoundError) as caught:
-        await admin.patch_feature("payments", "no-such-flag", [STALE])
+        await admin.features.patch("payments", "no-such-flag", [STALE])
     assert caught.value.status == 404
     assert (
         caught.value.tried
@@ -39,13 +40,13 @@ async def test_patch_unknown_feature_is_not_found(admin):
 
 async def test_patch_without_a_valid_token_is_authentication_required(stranger, some_feature):
     with pytest.raises(errors.AuthenticationRequired) as caught:
-        await stranger.patch_feature("payments", some_feature.name, [STALE])
+        await stranger.features.patch("payments", some_feature.name, [STALE])
     assert caught.value.name == "AuthenticationRequired"
 
 
 async def test_patch_by_a_viewer_is_no_access(viewer, some_feature):
     with pytest.raises(errors.NoAccessError) as caught:
-        await viewer.patch_feature("payments", some_feature.name, [STALE])
+        await viewer.features.patch("payments", some_feature.name, [STALE])
     assert caught.value.name == "NoAccessError"
 
 
@@ -66,13 +67,13 @@ class _MangleContentType(httpx.AsyncBaseTransport):
 async def test_patch_with_a_mangled_content_type_is_a_content_type_error(sandbox, some_feature):
     async with AdminClient(sandbox.url, sandbox.admin_token, transport=_MangleContentType()) as c:
         with pytest.raises(errors.ContentTypeError) as caught:
-            await c.patch_feature("payments", some_feature.name, [STALE])
+            await c.features.patch("payments", some_feature.name, [STALE])
     assert caught.value.status == 415
 
 
 async def test_patch_with_a_value_the_server_refuses_is_a_validation_error(admin, some_feature):
     with pytest.raises(errors.ValidationError) as caught:
-        await admin.patch_feature(
+        await admin.features.patch(
             "payments", some_feature.name, [{"op": "replace", "path": "/stale", "value": "x"}]
         )
     assert caught.value.message
@@ -80,9 +81,9 @@ async def test_patch_with_a_value_the_server_refuses_is_a_validation_error(admin
 
 # 2. integration events: 200, 401, 403, 404
 async def test_integration_events_page_newest_first(admin):
-    addons = (await admin.list_addons()).addons
-    first = await admin.list_integration_events(addons[0].id, limit=5)
-    second = await admin.list_integration_events(addons[0].id, limit=5, offset=5)
+    addons = (await admin.integrations.list()).addons
+    first = await admin.integrations.events(addons[0].id, limit=5)
+    second = await admin.integrations.events(addons[0].id, limit=5, offset=5)
     assert len(first) == 5
     assert all(e.integration_id == addons[0].id for e in first + second)
     assert {e.id for e in first}.isdisjoint({e.id for e in second})
@@ -92,49 +93,49 @@ async def test_integration_events_page_newest_first(admin):
 
 async def test_integration_events_record_failures_with_details(admin):
     states = set()
-    for addon in (await admin.list_addons()).addons:
-        states |= {e.state for e in await admin.list_integration_events(addon.id, limit=100)}
+    for addon in (await admin.integrations.list()).addons:
+        states |= {e.state for e in await admin.integrations.events(addon.id, limit=100)}
     assert {"success", "failed"} <= states
 
 
 async def test_integration_events_of_an_unknown_integration_is_not_found(admin):
     with pytest.raises(errors.NotFoundError):
-        await admin.list_integration_events(99999)
+        await admin.integrations.events(99999)
 
 
 async def test_integration_events_need_a_token(stranger):
     with pytest.raises(errors.AuthenticationRequired):
-        await stranger.list_integration_events(1)
+        await stranger.integrations.events(1)
 
 
 # 3. remove an environment: 200, 400, 401, 403
 async def test_remove_environment_unlinks_it(admin):
-    await admin.remove_project_environment("payments", "qa")
-    envs = {e.name: e.visible for e in await admin.list_project_environments("payments")}
+    await admin.environments.remove("payments", "qa")
+    envs = {e.name: e.visible for e in await admin.environments.list("payments")}
     assert envs["qa"] is False and envs["production"] is True
 
 
 async def test_remove_unknown_environment_is_a_validation_error(admin):
     with pytest.raises(errors.ValidationError):
-        await admin.remove_project_environment("payments", "no-such-env")
+        await admin.environments.remove("payments", "no-such-env")
 
 
 async def test_remove_environment_by_a_viewer_is_no_access(viewer, admin):
     with pytest.raises(errors.NoAccessError):
-        await viewer.remove_project_environment("payments", "qa")
-    envs = {e.name: e.visible for e in await admin.list_project_environments("payments")}
+        await viewer.environments.remove("payments", "qa")
+    envs = {e.name: e.visible for e in await admin.environments.list("payments")}
     assert envs["qa"] is True
 
 
 async def test_remove_environment_needs_a_token(stranger):
     with pytest.raises(errors.AuthenticationRequired):
-        await stranger.remove_project_environment("payments", "qa")
+        await stranger.environments.remove("payments", "qa")
 
 
 # 4. project access
 async def test_access_grants_each_role_to_each_user_and_group(admin):
-    await admin.set_project_access("growth", roles=[5, 6], users=[7], groups=[3])
-    access = await admin.get_project_access("growth")
+    await admin.access.grant("growth", roles=[5, 6], users=[7], groups=[3])
+    access = await admin.access.get("growth")
     user = next(u for u in access.users if u.id == 7)
     group = next(g for g in access.groups if g.id == 3)
     assert {5, 6} <= set(user.roles) and {5, 6} <= set(group.roles)
@@ -143,61 +144,67 @@ async def test_access_grants_each_role_to_each_user_and_group(admin):
 
 async def test_access_with_an_unknown_role_is_a_validation_error(admin):
     with pytest.raises(errors.ValidationError):
-        await admin.set_project_access("growth", roles=[999], users=[7], groups=[])
+        await admin.access.grant("growth", roles=[999], users=[7], groups=[])
 
 
 # 5. uncomplete: 200, 401, 403, 404
 async def test_uncomplete_goes_back_to_the_previous_stage(admin):
-    completed = (await admin.search_features(lifecycle=["completed"], limit=1)).features[0]
+    completed = (
+        await admin.features.search(FeatureQuery(lifecycle=["completed"], limit=1))
+    ).features[0]
     assert completed.project is not None
-    await admin.uncomplete_feature(completed.project, completed.name)
-    after = await admin.get_feature(completed.project, completed.name)
+    await admin.features.uncomplete(completed.project, completed.name)
+    after = await admin.features.get(completed.project, completed.name)
     assert after.lifecycle is not None
     assert after.lifecycle.stage in ("initial", "pre-live", "live")
 
 
 async def test_uncomplete_unknown_feature_is_not_found(admin):
     with pytest.raises(errors.NotFoundError):
-        await admin.uncomplete_feature("payments", "no-such-flag")
+        await admin.features.uncomplete("payments", "no-such-flag")
 
 
 async def test_uncomplete_by_a_viewer_is_no_access(viewer, some_feature):
     with pytest.raises(errors.NoAccessError):
-        await viewer.uncomplete_feature("payments", some_feature.name)
+        await viewer.features.uncomplete("payments", some_feature.name)
 
 
 async def test_uncomplete_needs_a_token(stranger, some_feature):
     with pytest.raises(errors.AuthenticationRequired):
-        await stranger.uncomplete_feature("payments", some_feature.name)
+        await stranger.features.uncomplete("payments", some_feature.name)
 
 
 # 6. feature type lifetime
 @pytest.mark.parametrize("days", [0, 1, 2_147_483_647, None])
 async def test_lifetime_accepts_the_contract_range(admin, days):
-    updated = await admin.update_feature_type_lifetime("experiment", days)
+    updated = await admin.feature_types.update_lifetime("experiment", days)
     assert updated.id == "experiment"
     assert updated.lifetime_days in (days, None) if days == 0 else updated.lifetime_days == days
-    listed = {t.id: t.lifetime_days for t in await admin.list_feature_types()}
+    listed = {t.id: t.lifetime_days for t in await admin.feature_types.list()}
     assert listed["experiment"] == updated.lifetime_days
 
 
 async def test_lifetime_change_reevaluates_potential_staleness(admin):
-    await admin.update_feature_type_lifetime("release", 1)
-    stale = await admin.search_features(types=["release"], states=["potentially-stale"], limit=1)
-    await admin.update_feature_type_lifetime("release", None)
-    never = await admin.search_features(types=["release"], states=["potentially-stale"], limit=1)
+    await admin.feature_types.update_lifetime("release", 1)
+    stale = await admin.features.search(
+        FeatureQuery(types=["release"], states=["potentially-stale"], limit=1)
+    )
+    await admin.feature_types.update_lifetime("release", None)
+    never = await admin.features.search(
+        FeatureQuery(types=["release"], states=["potentially-stale"], limit=1)
+    )
     assert stale.total > 0
     assert never.total == 0
 
 
 async def test_lifetime_of_an_unknown_type_is_not_found(admin):
     with pytest.raises(errors.NotFoundError):
-        await admin.update_feature_type_lifetime("no-such-type", 3)
+        await admin.feature_types.update_lifetime("no-such-type", 3)
 
 
 # 7. user search
 async def test_user_search_matches_name_and_email(admin):
-    found = await admin.search_users("AN")
+    found = await admin.users.search("AN")
     assert found.users
     assert all(
         "an" in f"{u.name or ''} {u.email or ''} {u.username or ''}".lower() for u in found.users
@@ -206,21 +213,21 @@ async def test_user_search_matches_name_and_email(admin):
 
 
 async def test_user_search_with_no_match_is_empty(admin):
-    assert (await admin.search_users("zzqx-nobody")).users == []
+    assert (await admin.users.search("zzqx-nobody")).users == []
 
 
 # 8. delete a change request: 200
 async def test_delete_change_request(admin):
-    victim = (await admin.list_change_requests("payments"))[0]
-    await admin.delete_change_request("payments", victim.id)
+    victim = (await admin.change_requests.list("payments"))[0]
+    await admin.change_requests.delete("payments", victim.id)
     with pytest.raises(errors.NotFoundError):
-        await admin.get_change_request("payments", victim.id)
-    remaining = await admin.list_change_requests("payments")
+        await admin.change_requests.get("payments", victim.id)
+    remaining = await admin.change_requests.list("payments")
     assert victim.id not in {cr.id for cr in remaining}
 
 
 async def test_change_requests_carry_typed_approvals_rejections_and_comments(admin):
-    listed = await admin.list_change_requests("payments")
+    listed = await admin.change_requests.list("payments")
     reviews = [r for cr in listed for r in (cr.approvals or []) + (cr.rejections or [])]
     comments = [c for cr in listed for c in cr.comments or []]
     assert reviews and comments
@@ -230,15 +237,15 @@ async def test_change_requests_carry_typed_approvals_rejections_and_comments(adm
 
 async def test_delete_unknown_change_request_is_not_found(admin):
     with pytest.raises(errors.NotFoundError):
-        await admin.delete_change_request("payments", 987654)
+        await admin.change_requests.delete("payments", 987654)
 
 
 # 9. event search: 200
 async def test_event_search_filters_and_pages_by_event_id(admin):
-    first = await admin.search_events(type="feature-metadata-updated", limit=10)
+    first = await admin.events.search(type="feature-metadata-updated", limit=10)
     assert first.total is not None and first.total > 10
     assert {e.type for e in first.events} == {"feature-metadata-updated"}
-    second = await admin.search_events(
+    second = await admin.events.search(
         type="feature-metadata-updated", limit=10, cursor=first.next_cursor
     )
     assert first.events[-1].id > second.events[0].id
@@ -247,10 +254,10 @@ async def test_event_search_filters_and_pages_by_event_id(admin):
 
 async def test_each_write_is_found_in_event_search_with_data_and_pre_data(admin, some_feature):
     before = some_feature.description
-    await admin.patch_feature(
+    await admin.features.patch(
         "payments", some_feature.name, [{"op": "replace", "path": "/description", "value": "v2"}]
     )
-    page = await admin.search_events(feature=some_feature.name, limit=1)
+    page = await admin.events.search(feature=some_feature.name, limit=1)
     event = page.events[0]
     assert event.type == "feature-metadata-updated"
     assert event.data["description"] == "v2"
@@ -259,7 +266,7 @@ async def test_each_write_is_found_in_event_search_with_data_and_pre_data(admin,
 
 
 async def test_event_search_free_text(admin):
-    page = await admin.search_events(query="payments", limit=20)
+    page = await admin.events.search(query="payments", limit=20)
     assert page.events
 
 
@@ -276,16 +283,16 @@ async def test_read_only_profile_sends_no_write(sandbox_app, some_feature):
     token = sandbox_app.state.admin_token
     async with AdminClient("http://sandbox", token, read_only=True, transport=transport) as c:
         writes = [
-            c.patch_feature("payments", some_feature.name, [STALE]),
-            c.remove_project_environment("payments", "qa"),
-            c.set_project_access("growth", roles=[5], users=[7], groups=[]),
-            c.uncomplete_feature("payments", some_feature.name),
-            c.update_feature_type_lifetime("release", 3),
-            c.delete_change_request("payments", 1),
+            c.features.patch("payments", some_feature.name, [STALE]),
+            c.environments.remove("payments", "qa"),
+            c.access.grant("growth", roles=[5], users=[7], groups=[]),
+            c.features.uncomplete("payments", some_feature.name),
+            c.feature_types.update_lifetime("release", 3),
+            c.change_requests.delete("payments", 1),
         ]
         for write in writes:
             with pytest.raises(errors.ReadOnlyProfile):
                 await write
         assert seen == []
-        await c.list_feature_types()  # reads still work
+        await c.feature_types.list()  # reads still work
     assert seen == ["GET /api/admin/feature-types"]

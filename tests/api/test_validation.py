@@ -32,7 +32,7 @@ def test_lifetime_accepts_the_contract_range(days):
 @pytest.mark.parametrize("days", [-1, MAX_LIFETIME_DAYS + 1, 1.5, "7", True])
 async def test_lifetime_outside_the_range_is_refused(offline_client, days):
     with pytest.raises(InvalidArgument) as caught:
-        await offline_client.update_feature_type_lifetime("release", days)
+        await offline_client.feature_types.update_lifetime("release", days)
     assert caught.value.field == "lifetimeDays"
     assert str(MAX_LIFETIME_DAYS) in caught.value.limit
 
@@ -40,14 +40,14 @@ async def test_lifetime_outside_the_range_is_refused(offline_client, days):
 @pytest.mark.parametrize("q", ["", "a", " b "])
 async def test_user_search_needs_two_characters(offline_client, q):
     with pytest.raises(InvalidArgument, match="at least 2 characters") as caught:
-        await offline_client.search_users(q)
+        await offline_client.users.search(q)
     assert caught.value.field == "q"
 
 
 @pytest.mark.parametrize("limit", [0, 101, -5, 1.0])
 async def test_event_search_limit_is_1_to_100(offline_client, limit):
     with pytest.raises(InvalidArgument) as caught:
-        await offline_client.search_events(limit=limit)
+        await offline_client.events.search(limit=limit)
     assert caught.value.field == "limit"
     assert "1 to 100" in caught.value.limit
 
@@ -57,7 +57,7 @@ async def test_event_search_limit_is_1_to_100(offline_client, limit):
 )
 async def test_integration_events_paging_is_non_negative(offline_client, field, kwargs):
     with pytest.raises(InvalidArgument) as caught:
-        await offline_client.list_integration_events(1, **kwargs)
+        await offline_client.integrations.events(1, **kwargs)
     assert caught.value.field == field
 
 
@@ -76,7 +76,7 @@ async def test_integration_events_paging_is_non_negative(offline_client, field, 
 )
 async def test_bad_patch_operations_are_refused(offline_client, ops, field):
     with pytest.raises(InvalidArgument) as caught:
-        await offline_client.patch_feature("default", "f", ops)
+        await offline_client.features.patch("default", "f", ops)
     assert caught.value.field == field
 
 
@@ -104,7 +104,7 @@ async def test_a_patch_value_json_cannot_carry_is_refused_naming_it(offline_clie
     ops = [{"op": "replace", "path": "/description", "value": "ok"},
            {"op": "replace", "path": "/description", "value": value}]  # fmt: skip
     with pytest.raises(InvalidArgument) as caught:
-        await offline_client.patch_feature("default", "f", ops)
+        await offline_client.features.patch("default", "f", ops)
     assert (caught.value.field, caught.value.limit) == ("patch[1].value", limit)
     with pytest.raises(InvalidArgument):  # the models' way in is checked alike
         patch_operations([PatchOperation(op="add", path="/description", value=value)])
@@ -134,14 +134,14 @@ def test_valid_patch_operations_keep_only_their_fields():
 
 async def test_access_needs_a_role_and_someone(offline_client):
     with pytest.raises(InvalidArgument, match="roles"):
-        await offline_client.set_project_access("default", roles=[], users=[1], groups=[])
+        await offline_client.access.grant("default", roles=[], users=[1], groups=[])
     with pytest.raises(InvalidArgument, match="users/groups"):
-        await offline_client.set_project_access("default", roles=[4], users=[], groups=[])
+        await offline_client.access.grant("default", roles=[4], users=[], groups=[])
     with pytest.raises(InvalidArgument, match="integer ids"):
-        await offline_client.set_project_access("default", roles=["4"], users=[1], groups=[])
+        await offline_client.access.grant("default", roles=["4"], users=[1], groups=[])
 
 
 @pytest.mark.parametrize("author", ["admin", 1.5, True])
 async def test_event_author_is_an_integer_user_id(offline_client, author):
     with pytest.raises(InvalidArgument, match="created_by"):
-        await offline_client.search_events(created_by=author)
+        await offline_client.events.search(created_by=author)

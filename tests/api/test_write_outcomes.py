@@ -96,9 +96,9 @@ async def test_timeout_bounds_the_whole_request_not_each_byte(write: bool) -> No
         expected = errors.OutcomeUnknown if write else errors.RequestTimeout
         with pytest.raises(expected) as caught:
             if write:
-                await api.remove_project_environment("default", "development")
+                await api.environments.remove("default", "development")
             else:
-                await api.list_feature_types()
+                await api.feature_types.list()
     assert "within 1 s" in str(caught.value)
     if write:
         assert len(seen) == 1, "a write is never sent twice"
@@ -108,7 +108,7 @@ async def test_timeout_bounds_the_whole_request_not_each_byte(write: bool) -> No
 async def test_a_write_whose_connection_breaks_after_sending_has_an_unknown_outcome(fault):
     async with fault_server(fault) as (url, seen), client(url) as api:
         with pytest.raises(errors.OutcomeUnknown) as caught:
-            await api.patch_feature("default", "f", [{"op": "replace", "path": "/stale",
+            await api.features.patch("default", "f", [{"op": "replace", "path": "/stale",
                                                        "value": True}])  # fmt: skip
     assert len(seen) == 1 and seen[0].startswith(b"PATCH " + FEATURE.encode())
     assert "may or may not have been applied" in str(caught.value)
@@ -119,7 +119,7 @@ async def test_a_write_whose_connection_breaks_after_sending_has_an_unknown_outc
 async def test_a_read_whose_connection_breaks_is_retried_then_unreachable(fault):
     async with fault_server(fault) as (url, seen), client(url) as api:
         with pytest.raises(errors.Unreachable):
-            await api.list_feature_types()
+            await api.feature_types.list()
     assert len(seen) == 3  # the bounded retries of a read
 
 
@@ -129,7 +129,7 @@ async def test_a_write_that_cannot_connect_was_not_applied() -> None:
         port = probe.getsockname()[1]
     async with client(f"http://127.0.0.1:{port}") as api:
         with pytest.raises(errors.Unreachable) as caught:
-            await api.remove_project_environment("default", "dev")
+            await api.environments.remove("default", "dev")
     assert not isinstance(caught.value, errors.OutcomeUnknown)
     assert "may or may not" not in str(caught.value)
 
@@ -162,7 +162,7 @@ async def test_a_429_asking_for_an_hour_is_retried_within_minutes() -> None:
     transport = httpx.MockTransport(handler)
     async with AdminClient("http://x.test", "*:*.t", profile="p", transport=transport) as api:
         with pytest.raises(errors.RateLimited) as caught:
-            await api.list_feature_types()
+            await api.feature_types.list()
     assert caught.value.retry_after == RETRY_AFTER_MAX_S <= 300
 
 
@@ -174,9 +174,9 @@ async def test_a_gateway_error_after_a_write_was_sent_has_an_unknown_outcome(sta
     gateway = answering(status, "text/html", GATEWAY_PAGE)
     async with fault_server(gateway) as (url, seen), client(url) as api:
         with pytest.raises(errors.OutcomeUnknown) as caught:
-            await api.remove_project_environment("default", "development")
+            await api.environments.remove("default", "development")
         with pytest.raises(errors.ServerError):  # a read: retried, then the server's error
-            await api.list_feature_types()
+            await api.feature_types.list()
     assert len(seen) == 1 + 3, "the write once, the read with its retries"
     said = str(caught.value)
     assert f"the gateway answered {status} after the request was sent" in said
@@ -190,7 +190,7 @@ async def test_the_apis_own_503_refuses_a_write() -> None:
     maintenance = answering(503, "application/json", body)
     async with fault_server(maintenance) as (url, _), client(url) as api:
         with pytest.raises(errors.ServerError) as caught:
-            await api.uncomplete_feature("default", "f")
+            await api.features.uncomplete("default", "f")
     assert not isinstance(caught.value, errors.OutcomeUnknown)
     assert caught.value.message == "Unleash is currently in maintenance mode."
 
@@ -209,7 +209,7 @@ async def test_a_success_whose_body_proves_nothing_has_an_unknown_outcome(
 ) -> None:
     async with fault_server(answering(200, content_type, body)) as (url, seen), client(url) as api:
         with pytest.raises(errors.OutcomeUnknown) as caught:
-            await api.patch_feature("default", "f", [{"op": "replace", "path": "/stale",
+            await api.features.patch("default", "f", [{"op": "replace", "path": "/stale",
                                                        "value": True}])  # fmt: skip
         assert not api.health.failing, "an answer came: the server is there"
     assert len(seen) == 1

@@ -132,7 +132,7 @@ async def test_histogram_counts_failures_per_integration_and_bucket(sandbox, col
     assert {k: sum(v) for k, v in counts.items() if sum(v)} == by_integration
     assert counts[5][-1] + counts[5][-2] == 10  # the revoked key fails every time, just now
     # Every integration has its row, zeros included: the sparklines tell "none" from "not yet".
-    listed = {a.id for a in (await collector.client.list_addons()).addons}
+    listed = {a.id for a in (await collector.client.integrations.list()).addons}
     assert set(counts) == listed and any(sum(v) == 0 for v in counts.values())
 
 

@@ -12,6 +12,7 @@ from real_revive import wait_until_archived, wait_until_revived
 
 from flagtui.api import NothingToSend, NotSupported
 from flagtui.api.capabilities import parse_version
+from flagtui.api.feature_query import FeatureQuery
 from flagtui.api.models import UserList
 
 pytestmark = pytest.mark.unleash
@@ -39,21 +40,21 @@ async def test_event_search_by_date_uses_the_versions_parameters(real_client, re
     today = dt.datetime.now(dt.UTC).date()
     if _version(real_client) < (6, 1, 0):
         with pytest.raises(NotSupported, match=r"needs Unleash 6\.1 "):
-            await real_client.search_events(since=today)
+            await real_client.events.search(since=today)
         return
-    page = await real_client.search_events(feature=real_feature, since=today, until=today)
+    page = await real_client.events.search(feature=real_feature, since=today, until=today)
     assert real_feature in {e.feature_name for e in page.events}
     tomorrow = today + dt.timedelta(days=1)
-    later = await real_client.search_events(feature=real_feature, since=tomorrow)
+    later = await real_client.events.search(feature=real_feature, since=tomorrow)
     assert later.events == []
 
 
 async def test_deliveries_say_which_version_they_need(real_client):
     if _version(real_client) >= (6, 1, 0):
-        assert await real_client.list_integration_events(999_999) == []
+        assert await real_client.integrations.events(999_999) == []
         return
-    with pytest.raises(NotSupported, match=r"Integration deliveries needs Unleash 6\.1 "):
-        await real_client.list_integration_events(1)
+    with pytest.raises(NotSupported, match=r"Integration deliveries need Unleash 6\.1 "):
+        await real_client.integrations.events(1)
 
 
 async def test_users_carry_is_api_before_7(real_client, unleash_admin):
@@ -67,7 +68,7 @@ async def test_users_carry_is_api_before_7(real_client, unleash_admin):
 
 
 async def test_the_default_environment_exists_before_7_and_is_not_linked(real_client):
-    envs = {e.name: e for e in await real_client.list_project_environments("default")}
+    envs = {e.name: e for e in await real_client.environments.list("default")}
     assert {"development", "production"} <= set(envs)
     if _version(real_client) < (7, 0, 0):
         assert "default" in envs and not envs["default"].visible
@@ -78,15 +79,15 @@ async def test_the_default_environment_exists_before_7_and_is_not_linked(real_cl
 async def test_archived_flags_are_found_on_every_version(real_client, real_feature, unleash_admin):
     """`lifecycle=IS:archived` is unknown to 7.5.1 (an empty answer); `archived=IS:true` there.
     5.x's archive has a route of its own, which flagtui does not read: the area says so."""
-    await real_client.archive_feature("default", real_feature)
+    await real_client.features.archive("default", real_feature)
     if _version(real_client) < (6, 0, 0):
-        with pytest.raises(NotSupported, match=r"Archived flags needs Unleash 6\.0 "):
-            await real_client.find_archived_feature("default", real_feature)
+        with pytest.raises(NotSupported, match=r"Archived flags need Unleash 6\.0 "):
+            await real_client.archived.find("default", real_feature)
         return
-    found = await real_client.find_archived_feature("default", real_feature)
+    found = await real_client.archived.find("default", real_feature)
     assert found is not None and found.is_archived
     await wait_until_archived(unleash_admin, "default", real_feature)
-    await real_client.revive_features("default", [real_feature])
+    await real_client.archived.revive_many("default", [real_feature])
     await wait_until_revived(real_client, "default", real_feature)  # before the fixture deletes it
 
 
@@ -96,16 +97,16 @@ async def test_the_archived_stage_filter_finds_archived_flags_on_every_version(
     """The features area's archived view asks the search for the `archived` stage: each
     version is asked in the way it understands (7.5.1 answered `lifecycle=IS:archived` with
     nothing), and 5.x's area says what it needs."""
-    await real_client.archive_feature("default", real_feature)
+    await real_client.features.archive("default", real_feature)
     search = {"project": "default", "query": real_feature, "lifecycle": ["archived"]}
     if _version(real_client) < (6, 0, 0):
-        with pytest.raises(NotSupported, match=r"Archived flags needs Unleash 6\.0 "):
-            await real_client.search_features(**search, fresh=True)
+        with pytest.raises(NotSupported, match=r"Archived flags need Unleash 6\.0 "):
+            await real_client.features.search(FeatureQuery(**search), fresh=True)
         return
-    page = await real_client.search_features(**search, fresh=True)
+    page = await real_client.features.search(FeatureQuery(**search), fresh=True)
     assert [f.name for f in page.features] == [real_feature]
     await wait_until_archived(unleash_admin, "default", real_feature)
-    await real_client.revive_features("default", [real_feature])
+    await real_client.archived.revive_many("default", [real_feature])
     await wait_until_revived(real_client, "default", real_feature)  # before the fixture deletes it
 
 
@@ -115,10 +116,10 @@ async def test_lifecycle_says_what_it_needs_where_its_flag_is_off(real_client, r
     if _version(real_client) >= (6, 3, 0):
         # the fresh flag is not completed: nothing sent once its stage is written
         with contextlib.suppress(NothingToSend):
-            await real_client.uncomplete_feature("default", real_feature)
+            await real_client.features.uncomplete("default", real_feature)
         return
     with pytest.raises(NotSupported, match=r"Flag lifecycle needs Unleash 6\.3 \(or 5\.12 with"):
-        await real_client.uncomplete_feature("default", real_feature)
+        await real_client.features.uncomplete("default", real_feature)
 
 
 async def test_event_pages_follow_one_another_on_every_route(real_client, real_feature):
@@ -126,14 +127,14 @@ async def test_event_pages_follow_one_another_on_every_route(real_client, real_f
     versions serving it) as a row offset, as its GET search does. Either way, a flag's events
     read two at a time are the same list as read at once."""
     for n in range(5):
-        await real_client.patch_feature(
+        await real_client.features.patch(
             "default", real_feature, [{"op": "replace", "path": "/description", "value": f"{n}"}]
         )
-    whole = await real_client.search_events(feature=real_feature, limit=50)
+    whole = await real_client.events.search(feature=real_feature, limit=50)
     assert len(whole.events) >= 6  # created, then five metadata updates
     paged, cursor = [], None
     for _ in range(len(whole.events)):
-        page = await real_client.search_events(feature=real_feature, limit=2, cursor=cursor)
+        page = await real_client.events.search(feature=real_feature, limit=2, cursor=cursor)
         paged += page.events
         cursor = page.next_cursor
         if cursor is None:

@@ -12,11 +12,11 @@ from flagtui.triage.source import LiveSource, aware
 
 
 async def test_live_window_holds_every_failure_the_server_has(admin: AdminClient) -> None:
-    addons = (await admin.list_addons()).addons
+    addons = (await admin.integrations.list()).addons
     expected = {
         (a.id, d.id)
         for a in addons
-        for d in await admin.list_integration_events(a.id, limit=100)
+        for d in await admin.integrations.events(a.id, limit=100)
         if d.failed
     }
     window = await LiveSource(admin).window(None)
@@ -61,7 +61,7 @@ async def test_known_integrations_are_read_with_the_list_not_after_it(sandbox) -
     """One round trip when the list has not changed: with the list's answer held, every known
     integration's deliveries are asked for, and answered, all the same."""
     async with AdminClient(sandbox.url, sandbox.admin_token) as plain:
-        ids = [a.id for a in (await plain.list_addons()).addons]
+        ids = [a.id for a in (await plain.integrations.list()).addons]
         expected = await LiveSource(plain).window(None)
     held = Held(lambda path: path == "/api/admin/addons")
     listed: list[list[int]] = []
@@ -80,7 +80,7 @@ async def test_known_integrations_are_read_with_the_list_not_after_it(sandbox) -
 async def test_an_integration_added_or_gone_since_is_read_or_dropped(admin: AdminClient) -> None:
     """Known ids are a guess: one the list no longer has (its read fails with a 404) changes
     nothing, one it adds is read once the list names it."""
-    ids = [a.id for a in (await admin.list_addons()).addons]
+    ids = [a.id for a in (await admin.integrations.list()).addons]
     expected = await LiveSource(admin).window(None)
     source = LiveSource(admin, [ids[0], 987654])
     window = await source.window(None)

@@ -10,6 +10,7 @@ from typing import Any
 from textual.pilot import Pilot
 
 from flagtui.api import AdminClient
+from flagtui.api.feature_query import FeatureQuery
 from flagtui.triage.records import IntegrationRef
 from flagtui.tui.app import FlagtuiApp
 from flagtui.tui.widgets.table import ResourceTable
@@ -18,7 +19,7 @@ PROJECT = "payments"
 
 
 async def datadog(client: AdminClient) -> IntegrationRef:
-    addon = next(a for a in (await client.list_addons()).addons if a.provider == "datadog")
+    addon = next(a for a in (await client.integrations.list()).addons if a.provider == "datadog")
     return IntegrationRef.of(addon)
 
 
@@ -26,14 +27,16 @@ async def new_failures(client: AdminClient, count: int = 1) -> set[str]:
     """Change a flag's description `count` times: each change is one failed Datadog delivery
     (more integrations may fail too). Returns the rows' keys of the new Datadog failures."""
     hook = await datadog(client)
-    before = {d.id for d in await client.list_integration_events(hook.id, limit=100)}
-    feature = (await client.search_features(project=PROJECT, limit=1)).features[0].name
+    before = {d.id for d in await client.integrations.events(hook.id, limit=100)}
+    feature = (
+        (await client.features.search(FeatureQuery(project=PROJECT, limit=1))).features[0].name
+    )
     for _ in range(count):
         text = f"changed by a failures test {uuid.uuid4().hex[:6]}"
-        await client.patch_feature(
+        await client.features.patch(
             PROJECT, feature, [{"op": "replace", "path": "/description", "value": text}]
         )
-    after = await client.list_integration_events(hook.id, limit=100)
+    after = await client.integrations.events(hook.id, limit=100)
     made = {f"{hook.id}:{d.id}" for d in after if d.id not in before and d.failed}
     assert len(made) == count
     return made

@@ -7,6 +7,7 @@ import sqlite3
 from typing import Any
 
 from flagtui.api import AdminClient
+from flagtui.api.feature_query import FeatureQuery
 
 PROJECT = "payments"
 
@@ -41,10 +42,10 @@ async def hostile_feature(client: AdminClient, db_path: Any) -> str:
             "INSERT INTO feature_types (id, name, description, lifetime_days) VALUES (?,?,?,?)",
             (MARKUP_TYPE, MARKUP_TYPE, HOSTILE, 7),
         )
-    name = (await client.search_features(project=PROJECT, limit=1)).features[0].name
+    name = (await client.features.search(FeatureQuery(project=PROJECT, limit=1))).features[0].name
     ops = [
         {"op": "replace", "path": "/description", "value": HOSTILE},
         {"op": "replace", "path": "/type", "value": MARKUP_TYPE},
     ]
-    await client.patch_feature(PROJECT, name, ops)
+    await client.features.patch(PROJECT, name, ops)
     return name

@@ -18,6 +18,7 @@ import pytest
 from skip_reasons import NO_REAL_UNLEASH
 
 from flagtui.api import AdminClient
+from flagtui.api.feature_query import FeatureQuery
 from flagtui.config import Profile
 from flagtui.tui.app import FlagtuiApp
 from flagtui.tui.screens.feature_detail import FeatureDetailScreen
@@ -84,7 +85,11 @@ async def poll(
 async def a_feature(server: Server) -> str:
     if server.real:
         return await server.new_feature()
-    return (await server.check.search_features(project=server.project, limit=1)).features[0].name
+    return (
+        (await server.check.features.search(FeatureQuery(project=server.project, limit=1)))
+        .features[0]
+        .name
+    )
 
 
 async def open_detail(app: FlagtuiApp, pilot: Any, project: str, name: str) -> None:
@@ -96,7 +101,7 @@ async def open_detail(app: FlagtuiApp, pilot: Any, project: str, name: str) -> N
 
 async def a_feature_with_events(server: Server) -> str:
     if not server.real:
-        events = (await server.check.search_events(project=server.project, limit=50)).events
+        events = (await server.check.events.search(project=server.project, limit=50)).events
         return next(e.feature_name for e in events if e.feature_name)
     assert server.admin is not None
     name = await server.new_feature()

@@ -21,7 +21,7 @@ CACHED = [("cached-only-flag", ["cached-only-flag", "release", "", "", "", "2020
 
 async def first_project(sandbox: Any) -> str:
     async with AdminClient(sandbox.url, sandbox.admin_token) as client:
-        return (await client.list_projects())[0].id
+        return (await client.projects.list())[0].id
 
 
 def features_state(tmp_path: Path, project: str, name: str = "sandbox") -> Path:

@@ -26,9 +26,9 @@ async def fill_form(app, pilot, user_query: str, role: int, group: int | None) -
 
 
 async def test_grant_reaches_the_server(make_app, client, tmp_path) -> None:
-    ada = (await client.search_users("lovelace")).users[0]
-    owner = next(r for r in await client.list_roles() if r.name == "Owner")
-    sre = next(g for g in await client.list_groups() if g.name == "Platform SRE")
+    ada = (await client.users.search("lovelace")).users[0]
+    owner = next(r for r in await client.access.list_roles() if r.name == "Owner")
+    sre = next(g for g in await client.access.list_groups() if g.name == "Platform SRE")
     app = app_in(make_app, tmp_path, "access")
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await fill_form(app, pilot, "lovelace", owner.id, sre.id)
@@ -45,7 +45,7 @@ async def test_grant_reaches_the_server(make_app, client, tmp_path) -> None:
         assert app.screen.query_one("#roles", SelectionList).selected == []
         assert app.screen.chosen_users == {}
         assert "Granted Owner to 1 user (Ada Lovelace)" in toast_text(app)
-    access = await client.get_project_access("payments")
+    access = await client.access.get("payments")
     users = {u.id: u for u in access.users}
     groups = {g.id: g for g in access.groups}
     assert owner.id in users[ada.id].roles
@@ -53,7 +53,7 @@ async def test_grant_reaches_the_server(make_app, client, tmp_path) -> None:
 
 
 async def test_failed_grant_keeps_the_form(make_app, client, tmp_path) -> None:
-    member = next(r for r in await client.list_roles() if r.name == "Member")
+    member = next(r for r in await client.access.list_roles() if r.name == "Member")
     app = app_in(make_app, tmp_path, "access", viewer=True)
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await fill_form(app, pilot, "lovelace", member.id, None)

@@ -9,6 +9,7 @@ from typing import Any
 from textual.widgets import Button, Checkbox, Input, TextArea
 
 from flagtui.api import AdminClient
+from flagtui.api.feature_query import FeatureQuery
 from flagtui.tui.screens.feature_detail import FeatureDetailScreen
 from flagtui.tui.screens.patch_form import PatchFormScreen
 from flagtui.tui.widgets.confirm import ConfirmModal, TypedConfirmModal
@@ -18,13 +19,15 @@ from .helpers import screen_text, toast_text, visible_text
 
 
 async def a_live_flag(client: AdminClient, index: int) -> tuple[str, str]:
-    project = (await client.list_projects())[0].id
-    page = await client.search_features(project=project, lifecycle=["live"], limit=index + 1)
+    project = (await client.projects.list())[0].id
+    page = await client.features.search(
+        FeatureQuery(project=project, lifecycle=["live"], limit=index + 1)
+    )
     return project, page.features[index].name
 
 
 async def newest_event(client: AdminClient, name: str) -> str:
-    return (await client.search_events(feature=name, limit=1)).events[0].type
+    return (await client.events.search(feature=name, limit=1)).events[0].type
 
 
 async def open_detail(app: Any, pilot: Any, project: str, name: str) -> None:
@@ -34,7 +37,7 @@ async def open_detail(app: Any, pilot: Any, project: str, name: str) -> None:
 
 async def test_archive_on_a_production_profile_needs_the_typed_name(make_app, client) -> None:
     project, name = await a_live_flag(client, 0)
-    await client.set_feature_environment_enabled(project, name, "production", True)
+    await client.features.set_environment_enabled(project, name, "production", True)
     app = make_app(production=True)
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
         await settle(app, pilot)
@@ -52,14 +55,14 @@ async def test_archive_on_a_production_profile_needs_the_typed_name(make_app, cl
         assert f"{name} archived: no SDK receives it any more" in toast_text(app)
         assert "v revives it" in screen_text(app)
     assert await newest_event(client, name) == "feature-archived"
-    archived = await client.find_archived_feature(project, name)
+    archived = await client.archived.find(project, name)
     assert archived is not None and archived.lifecycle and archived.lifecycle.stage == "archived"
 
 
 async def test_revive_says_each_environment_is_off_afterwards(make_app, client) -> None:
     project, name = await a_live_flag(client, 1)
-    await client.set_feature_environment_enabled(project, name, "production", True)
-    await client.archive_feature(project, name)
+    await client.features.set_environment_enabled(project, name, "production", True)
+    await client.features.archive(project, name)
     app = make_app()
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
         await settle(app, pilot)
@@ -73,7 +76,7 @@ async def test_revive_says_each_environment_is_off_afterwards(make_app, client) 
         await pilot.click("#confirm")
         await settle(app, pilot)
         assert f"{name} revived: every environment is off" in toast_text(app)
-    live = await client.get_feature(project, name)
+    live = await client.features.get(project, name)
     assert not any(e.enabled for e in live.environments or [])
     assert await newest_event(client, name) == "feature-revived"
 
@@ -105,13 +108,13 @@ async def test_the_archived_box_is_sent_on_its_own(make_app, client) -> None:
         said = visible_text(app, "#form-error")
         assert "Not sent" in said and "flagtui feature archive" in said
     assert await newest_event(client, name) == before
-    assert not (await client.get_feature_or_archived(project, name)).is_archived
+    assert not (await client.features.get_or_archived(project, name)).is_archived
 
 
 async def test_leaving_the_form_with_edits_asks_and_keeps_them(make_app, client) -> None:
     """Failed on old main: one escape dropped the typed description without a word."""
     project, name = await a_live_flag(client, 3)
-    original = (await client.get_feature(project, name)).description
+    original = (await client.features.get(project, name)).description
     app = make_app()
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(app, pilot)
@@ -142,4 +145,4 @@ async def test_leaving_the_form_with_edits_asks_and_keeps_them(make_app, client)
         await pilot.click("#confirm")
         await settle(app, pilot)
         assert isinstance(app.screen, FeatureDetailScreen)
-    assert (await client.get_feature(project, name)).description == original
+    assert (await client.features.get(project, name)).description == original

@@ -27,7 +27,7 @@ async def open_list(app, pilot) -> list[str]:
 
 
 async def test_list_detail_and_delete(make_app, client, tmp_path) -> None:
-    expected = [str(cr.id) for cr in await client.list_change_requests("payments")]
+    expected = [str(cr.id) for cr in await client.change_requests.list("payments")]
     app = app_in(make_app, tmp_path, "change-requests")
     async with app.run_test(size=(80, 24)) as pilot:
         assert await open_list(app, pilot) == expected
@@ -49,7 +49,7 @@ async def test_list_detail_and_delete(make_app, client, tmp_path) -> None:
         await settle(pilot)
         assert keys(app) == [k for k in expected if k != target]
     with pytest.raises(NotFoundError):
-        await client.get_change_request("payments", target)
+        await client.change_requests.get("payments", target)
 
 
 async def test_viewer_delete_is_refused_with_the_servers_words(make_app, client, tmp_path) -> None:
@@ -61,7 +61,7 @@ async def test_viewer_delete_is_refused_with_the_servers_words(make_app, client,
         said = toast_text(app)
         assert "403" in said and "NoAccessError" in said and "DELETE" in said
         assert keys(app) == before
-    assert len(await client.list_change_requests("payments")) == len(before)
+    assert len(await client.change_requests.list("payments")) == len(before)
 
 
 async def test_read_only_profile_hides_delete(make_app, tmp_path) -> None:
@@ -84,7 +84,7 @@ async def test_oss_server_shows_the_not_supported_sentence(make_app, tmp_path) -
         await pilot.press("9")
         await settle(pilot)
         status = visible_text(app, "#area-status").strip()
-        assert status == "Change requests needs Unleash Enterprise (this server is OSS 8.2.0)."
+        assert status == "Change requests need Unleash Enterprise (this server is OSS 8.2.0)."
         assert not toast_text(app)
         # Before the fix: the delete key was offered on a server without change requests.
         assert "Delete" not in visible_text(app, "KeyBar")

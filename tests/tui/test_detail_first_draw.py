@@ -118,7 +118,7 @@ async def test_the_rows_parts_stay_drawn_and_the_record_adds_the_rest(
             assert lines_again is lines, f"{selector} was rendered again"
             assert text_again == text
         shown = visible_text(app, "#feature")
-        record = await app.client.get_feature(PROJECT, name)
+        record = await app.client.features.get(PROJECT, name)
         assert READING not in shown
         for section in ("Variants", "Tags", "Dependencies", "Children", "Collaborators"):
             assert section in shown
@@ -139,10 +139,10 @@ async def test_a_field_the_record_changed_is_redrawn_alone(
         await settle(app, pilot)
         name = app.screen.query_one(ResourceTable).selected_key
         assert name is not None
-        old = (await app.client.get_feature(PROJECT, name)).description or "(no description)"
+        old = (await app.client.features.get(PROJECT, name)).description or "(no description)"
         new = f"patched behind the list's back {name}"
         ops = [{"op": "replace", "path": "/description", "value": new}]
-        await app.client.patch_feature(PROJECT, name, ops)  # the list's row still says `old`
+        await app.client.features.patch(PROJECT, name, ops)  # the list's row still says `old`
         await open_held(app, pilot, gate)
         assert old in visible_text(app, "#feature-identity")
         state = drawn(app, ["#feature-state"])["#feature-state"]
@@ -154,7 +154,7 @@ async def test_a_field_the_record_changed_is_redrawn_alone(
         assert old not in screen_text(app)
         again = drawn(app, ["#feature-state"])["#feature-state"]
         assert again[0] is state[0] and again[1] is state[1]  # the state was not redrawn
-        assert (await app.client.get_feature(PROJECT, name)).description == new
+        assert (await app.client.features.get(PROJECT, name)).description == new
 
 
 async def test_a_failed_full_read_keeps_the_rows_fields_and_says_so(
@@ -200,7 +200,7 @@ async def test_environments_the_record_no_longer_has_are_drawn_from_the_record(
         row = app.screen.query_one(ResourceTable).selected_record
         assert row is not None and len(row.environments or []) > 1
         gone = (row.environments or [])[-1].name
-        await app.client.remove_project_environment(PROJECT, gone)
+        await app.client.environments.remove(PROJECT, gone)
         await open_held(app, pilot, gate)
         assert gone in visible_text(app, "#feature-environments")
 
@@ -210,6 +210,6 @@ async def test_environments_the_record_no_longer_has_are_drawn_from_the_record(
         shown = visible_text(app, "#feature-environments")
         marked = [line.split()[1] for line in shown.splitlines() if line.strip()[:1] in ("✓", "✗")]
         assert gone not in marked
-        record = await app.client.get_feature(PROJECT, row.name)
+        record = await app.client.features.get(PROJECT, row.name)
         assert gone not in [e.name for e in record.environments or []]
         assert marked == [e.name for e in record.environments or []]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sqlite3
 
+from flagtui.api.feature_query import FeatureQuery
 from flagtui.tui.app import FlagtuiApp
 from flagtui.tui.screens.event_detail import EventDetailScreen
 from flagtui.tui.screens.feature_detail import FeatureDetailScreen
@@ -47,14 +48,14 @@ async def test_hostile_feature_in_detail_and_patch_form(make_app, client, sandbo
         await pilot.press("ctrl+r")
         await settle(app, pilot)
         assert "Nothing changed" in visible_text(app, "#form-error")
-    feature = await client.get_feature(PROJECT, name)
+    feature = await client.features.get(PROJECT, name)
     assert feature.description == HOSTILE and feature.type == MARKUP_TYPE
 
 
 async def test_hostile_change_in_the_event_log(make_app, client, sandbox, tmp_path) -> None:
     """Before the fix: the BiDi override in the event's data reaches the terminal raw."""
     name = await hostile_feature(client, sandbox.db_path)
-    event = (await client.search_events(feature=name, limit=1)).events[0]
+    event = (await client.events.search(feature=name, limit=1)).events[0]
     app = app_in(make_app, tmp_path, "events")
     async with app.run_test(size=(100, 40)) as pilot:
         await settle(app, pilot)
@@ -154,7 +155,10 @@ async def test_a_long_project_name_keeps_its_picker_on_one_line(
     long_name = "Data [/pipeline] " + "x" * 2000
     with sqlite3.connect(sandbox.db_path) as conn:
         conn.execute("UPDATE projects SET name = ? WHERE id = ?", (long_name, PROJECT))
-    names = {f.name for f in (await client.search_features(project=PROJECT, limit=100)).features}
+    names = {
+        f.name
+        for f in (await client.features.search(FeatureQuery(project=PROJECT, limit=100))).features
+    }
     app = app_in(make_app, tmp_path, "features")
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
@@ -176,14 +180,14 @@ async def test_controls_rich_would_drop_are_shown_in_the_details(
     """Before the fix: BEL, BS, VT, FF and CR in a description or an event's author vanish from
     the detail views (Rich strips them when the text is built), so what is shown is not what
     the server holds; the display boundary shows every control character."""
-    name = (await client.search_features(project=PROJECT, limit=1)).features[0].name
+    name = (await client.features.search(FeatureQuery(project=PROJECT, limit=1))).features[0].name
     ops = [{"op": "replace", "path": "/description", "value": DROPPED_BY_RICH}]
-    await client.patch_feature(PROJECT, name, ops)
+    await client.features.patch(PROJECT, name, ops)
     with sqlite3.connect(sandbox.db_path) as conn:
         conn.execute(
             "UPDATE events SET created_by = ? WHERE feature_name = ?", (DROPPED_BY_RICH, name)
         )
-    event = (await client.search_events(feature=name, limit=1)).events[0]
+    event = (await client.events.search(feature=name, limit=1)).events[0]
     app: FlagtuiApp = make_app()
     async with app.run_test(size=(100, 40)) as pilot:
         await settle(app, pilot)

@@ -8,6 +8,7 @@ from typing import Any
 from textual.widgets import OptionList
 
 from flagtui.api import AdminClient
+from flagtui.api.feature_query import FeatureQuery
 from flagtui.api.models import Feature
 from flagtui.tui.screens.environments import EnvironmentsScreen
 from flagtui.tui.screens.feature_detail import FeatureDetailScreen
@@ -23,7 +24,7 @@ PROJECT = "payments"
 
 
 async def state_of(client: AdminClient, name: str, env: str) -> bool | None:
-    feature = await client.get_feature(PROJECT, name)
+    feature = await client.features.get(PROJECT, name)
     return next(e.enabled for e in feature.environments or [] if e.name == env)
 
 
@@ -114,7 +115,7 @@ async def test_read_only_refuses_before_any_request(make_app, client, tmp_path) 
         await settle(pilot)
         screen = app.screen
         name = highlighted(app).name
-        before = (await client.get_feature(PROJECT, name)).environments
+        before = (await client.features.get(PROJECT, name)).environments
         sent = app.client.requests_sent
         await pilot.press("t")
         await settle(pilot)
@@ -122,12 +123,12 @@ async def test_read_only_refuses_before_any_request(make_app, client, tmp_path) 
         assert "profile sandbox is read-only: Toggle is not offered." in toast_text(app)
         assert "Toggle" not in visible_text(app, "KeyBar")
         assert app.client.requests_sent == sent
-    assert (await client.get_feature(PROJECT, name)).environments == before
+    assert (await client.features.get(PROJECT, name)).environments == before
 
 
 async def test_an_archived_flag_is_not_switched(make_app, client, tmp_path) -> None:
-    name = (await client.search_features(project=PROJECT, limit=1)).features[0].name
-    await client.archive_feature(PROJECT, name)
+    name = (await client.features.search(FeatureQuery(project=PROJECT, limit=1))).features[0].name
+    await client.features.archive(PROJECT, name)
     app = app_in(make_app, tmp_path, "features")
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await settle(pilot)
@@ -140,7 +141,7 @@ async def test_an_archived_flag_is_not_switched(make_app, client, tmp_path) -> N
 
 
 async def test_link_an_environment_back(make_app, client, tmp_path) -> None:
-    await client.remove_project_environment(PROJECT, "qa")
+    await client.environments.remove(PROJECT, "qa")
     app = app_in(make_app, tmp_path, "environments")
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await settle(pilot)
@@ -157,9 +158,9 @@ async def test_link_an_environment_back(make_app, client, tmp_path) -> None:
         assert app.screen is screen
         assert f"qa linked to {PROJECT}" in toast_text(app)
         assert f"{linked + 1} of" in visible_text(app, "#envs-status")
-    envs = {e.name: e.visible for e in await client.list_project_environments(PROJECT)}
+    envs = {e.name: e.visible for e in await client.environments.list(PROJECT)}
     assert envs["qa"] is True
-    flag = (await client.list_project_features(PROJECT))[0]
+    flag = (await client.features.list(PROJECT))[0]
     assert next(e.enabled for e in flag.environments or [] if e.name == "qa") is False
 
 
@@ -177,7 +178,7 @@ async def test_link_says_when_nothing_is_left_to_link(make_app, tmp_path) -> Non
 
 
 async def test_read_only_cannot_link(make_app, client, tmp_path) -> None:
-    await client.remove_project_environment(PROJECT, "qa")
+    await client.environments.remove(PROJECT, "qa")
     app = app_in(make_app, tmp_path, "environments", read_only=True)
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await settle(pilot)
@@ -188,5 +189,5 @@ async def test_read_only_cannot_link(make_app, client, tmp_path) -> None:
         assert app.screen is screen
         assert "profile sandbox is read-only: Link is not offered." in toast_text(app)
         assert app.client.requests_sent == sent
-    envs = {e.name: e.visible for e in await client.list_project_environments(PROJECT)}
+    envs = {e.name: e.visible for e in await client.environments.list(PROJECT)}
     assert envs["qa"] is False

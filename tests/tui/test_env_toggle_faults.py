@@ -35,7 +35,7 @@ def highlighted(app: Any) -> str:
 
 
 async def enabled_in(client: AdminClient, name: str, environment: str) -> bool | None:
-    feature = await client.get_feature(PROJECT, name)
+    feature = await client.features.get(PROJECT, name)
     return next(e.enabled for e in feature.environments or [] if e.name == environment)
 
 
@@ -89,7 +89,7 @@ async def test_a_refusal_says_the_servers_words(
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await settle(app, pilot)
         name = highlighted(app)
-        await client.remove_project_environment(PROJECT, "qa")  # meanwhile, elsewhere
+        await client.environments.remove(PROJECT, "qa")  # meanwhile, elsewhere
         await switch(app, pilot, "qa")
         await settle(app, pilot)
         said = toast_text(app)

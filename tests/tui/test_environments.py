@@ -26,7 +26,7 @@ async def test_remove_environment_after_typing_its_name(make_app, client) -> Non
         screen = await open_environments(app, pilot)
         project = screen.project
         assert project is not None
-        linked = [e.name for e in await client.list_project_environments(project) if e.visible]
+        linked = [e.name for e in await client.environments.list(project) if e.visible]
         target = linked[0]
         table = screen.query_one(ResourceTable)
         table.move_cursor(row=table.get_row_index(target))
@@ -45,7 +45,7 @@ async def test_remove_environment_after_typing_its_name(make_app, client) -> Non
         await settle(app, pilot)
         assert app.screen is screen
         assert f"{len(linked) - 1} of" in visible_text(app, "#envs-status")
-    after = {e.name: e.visible for e in await client.list_project_environments(project)}
+    after = {e.name: e.visible for e in await client.environments.list(project)}
     assert after[target] is False
 
 
@@ -55,7 +55,7 @@ async def test_wrong_name_or_cancel_removes_nothing(make_app, client) -> None:
         screen = await open_environments(app, pilot)
         project = screen.project
         assert project is not None
-        before = await client.list_project_environments(project)
+        before = await client.environments.list(project)
         await pilot.press("d")
         await pilot.pause()
         assert isinstance(app.screen, TypedConfirmModal)
@@ -63,7 +63,7 @@ async def test_wrong_name_or_cancel_removes_nothing(make_app, client) -> None:
         await pilot.press("enter", "escape")
         await settle(app, pilot)
         assert app.screen is screen
-    assert await client.list_project_environments(project) == before
+    assert await client.environments.list(project) == before
 
 
 async def test_read_only_cannot_remove(make_app) -> None:

@@ -8,6 +8,7 @@ import datetime as dt
 import httpx
 from textual.widgets import Input
 
+from flagtui.api.feature_query import FeatureQuery
 from flagtui.api.models import ServerInfo
 from flagtui.contract import EVENT_TYPES
 from flagtui.tui.screens.events import EventsScreen
@@ -26,8 +27,8 @@ def keys(app) -> list[str]:
 
 async def flag_with_events(sandbox, client, count: int) -> str:
     """A flag of the demo with exactly `count` events: description changes added to its own."""
-    name = (await client.search_features(project=PROJECT, limit=1)).features[0].name
-    have = (await client.search_events(feature=name, limit=1)).total
+    name = (await client.features.search(FeatureQuery(project=PROJECT, limit=1))).features[0].name
+    have = (await client.events.search(feature=name, limit=1)).total
     assert have is not None and have <= count
     headers = {"Authorization": sandbox.admin_token}
     async with httpx.AsyncClient(base_url=sandbox.url, headers=headers) as http:
@@ -49,7 +50,7 @@ async def test_a_full_last_page_says_so_and_n_stays_on_it(
     make_app, client, sandbox, tmp_path
 ) -> None:
     name = await flag_with_events(sandbox, client, 100)
-    events = await client.search_events(feature=name, limit=100)
+    events = await client.events.search(feature=name, limit=100)
     assert events.total == 100 and len(events.events) == 100
     app = app_in(make_app, tmp_path, "events")
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
@@ -73,7 +74,7 @@ async def test_a_full_last_page_says_so_and_n_stays_on_it(
 
 async def test_type_picked_from_the_list(make_app, client, tmp_path) -> None:
     first = next(t for t in EVENT_TYPES if "tagged" in t)
-    expected = await client.search_events(type=first, limit=50)
+    expected = await client.events.search(type=first, limit=50)
     assert expected.events
     app = app_in(make_app, tmp_path, "events")
     async with app.run_test(size=(80, 24)) as pilot:
@@ -97,10 +98,10 @@ async def test_type_picked_from_the_list(make_app, client, tmp_path) -> None:
 
 
 async def test_author_filter_is_a_user_id(make_app, client, tmp_path) -> None:
-    newest = (await client.search_events(project=PROJECT, limit=20)).events
+    newest = (await client.events.search(project=PROJECT, limit=20)).events
     author = next(e.created_by_user_id for e in newest if e.created_by_user_id)
     assert author is not None
-    expected = await client.search_events(project=PROJECT, created_by=author, limit=50)
+    expected = await client.events.search(project=PROJECT, created_by=author, limit=50)
     assert expected.events and {e.created_by_user_id for e in expected.events} == {author}
     app = app_in(make_app, tmp_path, "events")
     async with app.run_test(size=(80, 24)) as pilot:
@@ -115,9 +116,9 @@ async def test_author_filter_is_a_user_id(make_app, client, tmp_path) -> None:
 
 
 async def test_date_range_filters_the_log(make_app, client, tmp_path) -> None:
-    day = (await client.search_events(project=PROJECT, limit=1)).events[0].created_at.date()
+    day = (await client.events.search(project=PROJECT, limit=1)).events[0].created_at.date()
     before = day - dt.timedelta(days=2)
-    expected = await client.search_events(project=PROJECT, since=before, until=day, limit=50)
+    expected = await client.events.search(project=PROJECT, since=before, until=day, limit=50)
     assert expected.events
     assert all(before <= e.created_at.date() <= day for e in expected.events)
     app = app_in(make_app, tmp_path, "events")

@@ -24,9 +24,9 @@ def test_diff_marks_removed_and_added_lines() -> None:
 
 
 async def test_type_filter_shows_only_that_type_and_pages(make_app, client, tmp_path) -> None:
-    first = await client.search_events(type="feature-completed", limit=50)
+    first = await client.events.search(type="feature-completed", limit=50)
     assert first.next_cursor is not None
-    second = await client.search_events(
+    second = await client.events.search(
         type="feature-completed", limit=50, cursor=first.next_cursor
     )
     app = app_in(make_app, tmp_path, "events")
@@ -54,7 +54,7 @@ async def test_type_filter_shows_only_that_type_and_pages(make_app, client, tmp_
 async def test_project_feature_and_text_filters_match_the_client(
     make_app, client, tmp_path
 ) -> None:
-    expected = await client.search_events(project="payments", query="rollout", limit=50)
+    expected = await client.events.search(project="payments", query="rollout", limit=50)
     app = app_in(make_app, tmp_path, "events")
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)

@@ -41,7 +41,7 @@ def collected_archive(path, server_url: str, refs: list[IntegrationRef], ago: ti
 async def test_an_old_archive_says_so_and_shows_the_live_rows_it_lacked(
     sandbox, client, tmp_path
 ) -> None:
-    refs = [IntegrationRef.of(a) for a in (await client.list_addons()).addons]
+    refs = [IntegrationRef.of(a) for a in (await client.integrations.list()).addons]
     url = collected_archive(tmp_path / "archive.db", sandbox.url, refs, LONG_AGO)
     made = await new_failures(client)  # on the server only: the collector is stopped
     state = tmp_path / "state.json"
@@ -62,7 +62,7 @@ async def test_an_old_archive_says_so_and_shows_the_live_rows_it_lacked(
 
 
 async def test_following_says_the_datas_age_not_the_reads(sandbox, client, tmp_path) -> None:
-    refs = [IntegrationRef.of(a) for a in (await client.list_addons()).addons]
+    refs = [IntegrationRef.of(a) for a in (await client.integrations.list()).addons]
     url = collected_archive(tmp_path / "archive.db", sandbox.url, refs, LONG_AGO)
     state = tmp_path / "state.json"
     state.write_text(json.dumps({"sandbox": {"area": "failures", "project": PROJECT}}))

@@ -116,7 +116,7 @@ async def test_grouped_view_counts_and_a_group_opens_to_its_deliveries(
         await pilot.press("enter")
         await settle(pilot)
         assert isinstance(app.screen, FailureGroupScreen)
-        deliveries = await client.list_integration_events(hook.id, limit=100)
+        deliveries = await client.integrations.events(hook.id, limit=100)
         wanted = [
             f"{hook.id}:{d.id}"
             for d in deliveries
@@ -206,7 +206,9 @@ async def test_follow_marks_only_rows_new_since_the_last_read(
             assert any("Datadog" in line for line in new_rows)
             shown = set(keys(app))
             # One integration's deliveries unreadable: the app's read fails as a whole.
-            reliable = next(a for a in (await check.list_addons()).addons if a.provider == "teams")
+            reliable = next(
+                a for a in (await check.integrations.list()).addons if a.provider == "teams"
+            )
             fault.fail("GET", f"/api/admin/addons/{reliable.id}/events", html_error(502))
             await until(pilot, lambda: "refresh failed" in visible_text(app, "#failures-status"))
             assert set(keys(app)) == shown and not marked(app)
@@ -286,7 +288,7 @@ async def test_the_view_reads_the_integrations_it_saw_last_time_with_their_list(
     state = tmp_path / "state-failures.json"
     ids = [int(i) for i in json.loads(state.read_text())["sandbox"]["integrations"].split(",")]
     async with AdminClient(sandbox.url, sandbox.admin_token) as check:
-        assert ids == [a.id for a in (await check.list_addons()).addons]
+        assert ids == [a.id for a in (await check.integrations.list()).addons]
 
     held = Held(lambda path: path == "/api/admin/addons")
     client = AdminClient(sandbox.url, sandbox.admin_token, profile="sandbox", transport=held)

@@ -20,6 +20,7 @@ from starlette.responses import Response
 from textual.widgets import Input
 
 from flagtui.api import AdminClient
+from flagtui.api.feature_query import FeatureQuery
 from flagtui.sandbox import SandboxServer
 from flagtui.tui.app import FlagtuiApp
 from flagtui.tui.screens.connect import ConnectScreen
@@ -53,7 +54,7 @@ def row_count(app: FlagtuiApp) -> int:
 
 
 async def first_feature(app: FlagtuiApp) -> str:
-    page = await app.client.search_features(project=PROJECT, limit=1)
+    page = await app.client.features.search(FeatureQuery(project=PROJECT, limit=1))
     return page.features[0].name
 
 
@@ -269,7 +270,7 @@ async def test_a_refused_patch_keeps_the_input_and_is_never_resent(
     build: Any, faulty: Any, client: AdminClient, respond: Responder | None, said: str
 ) -> None:
     server, fault = faulty
-    name = (await client.search_features(project=PROJECT, limit=1)).features[0].name
+    name = (await client.features.search(FeatureQuery(project=PROJECT, limit=1))).features[0].name
     token = server.viewer_token if respond is None else server.admin_token
     app = build(server.url, token)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -292,7 +293,7 @@ async def test_a_feature_deleted_by_someone_else_is_404_on_reload(
     build: Any, faulty: Any, client: AdminClient
 ) -> None:
     server, fault = faulty
-    name = (await client.search_features(project=PROJECT, limit=1)).features[0].name
+    name = (await client.features.search(FeatureQuery(project=PROJECT, limit=1))).features[0].name
     app = build(server.url, server.admin_token)
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await settle(app, pilot)
@@ -310,7 +311,7 @@ async def test_a_patch_without_answer_offers_a_re_read_not_a_resend(
     build: Any, faulty: Any, client: AdminClient
 ) -> None:
     server, fault = faulty
-    name = (await client.search_features(project=PROJECT, limit=1)).features[0].name
+    name = (await client.features.search(FeatureQuery(project=PROJECT, limit=1))).features[0].name
     app = build(server.url, server.admin_token, timeout=1.0)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
@@ -328,7 +329,7 @@ async def test_a_patch_without_answer_offers_a_re_read_not_a_resend(
         assert "the server already has these values" in visible_text(app, "#form-error")
         assert form.query_one("#description", Input).value == "typed by hand"
         assert fault.count("PATCH", f"/features/{name}") == 1
-    assert (await client.get_feature(PROJECT, name)).description == "typed by hand"
+    assert (await client.features.get(PROJECT, name)).description == "typed by hand"
 
 
 async def test_a_tls_certificate_error_names_the_fix(build: Any) -> None:

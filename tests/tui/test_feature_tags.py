@@ -10,6 +10,7 @@ from typing import Any
 import httpx
 
 from flagtui.api import AdminClient
+from flagtui.api.feature_query import FeatureQuery
 from flagtui.tui.screens.feature_detail import FeatureDetailScreen
 
 from .areas import settle
@@ -32,7 +33,9 @@ def _without_tags_or_tag_list(method: str, path: str, body: Any) -> Any:
 
 
 async def a_tagged_feature(client: AdminClient) -> tuple[str, list[str]]:
-    for feature in (await client.search_features(project="payments", limit=50)).features:
+    for feature in (
+        await client.features.search(FeatureQuery(project="payments", limit=50))
+    ).features:
         if feature.tags:
             return feature.name, [f"{t.type}:{t.value}" for t in feature.tags]
     raise AssertionError("the demo's payments project has a tagged flag")

@@ -35,7 +35,7 @@ async def test_lifetime_edit_reaches_the_server(make_app, client) -> None:
         shown = visible_text(app, "#types").splitlines()
         [row] = [line for line in shown if line.split()[:1] == ["release"]]
         assert "90 days" in row
-    types = {t.id: t for t in await client.list_feature_types()}
+    types = {t.id: t for t in await client.feature_types.list()}
     assert types["release"].lifetime_days == 90
 
 
@@ -46,12 +46,12 @@ async def test_never_clears_the_lifetime(make_app, client) -> None:
         modal.query_one(Input).value = "never"
         await pilot.press("enter")
         await settle(app, pilot)
-    types = {t.id: t for t in await client.list_feature_types()}
+    types = {t.id: t for t in await client.feature_types.list()}
     assert types["experiment"].lifetime_days is None
 
 
 async def test_invalid_lifetimes_are_refused_inline_and_kept(make_app, client) -> None:
-    before = {t.id: t.lifetime_days for t in await client.list_feature_types()}
+    before = {t.id: t.lifetime_days for t in await client.feature_types.list()}
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         modal = await open_editor(app, pilot, "release")
@@ -62,11 +62,11 @@ async def test_invalid_lifetimes_are_refused_inline_and_kept(make_app, client) -
             assert app.screen is modal
             assert "Not sent — " in visible_text(app, "#lifetime-error")
             assert modal.query_one(Input).value == bad
-    assert {t.id: t.lifetime_days for t in await client.list_feature_types()} == before
+    assert {t.id: t.lifetime_days for t in await client.feature_types.list()} == before
 
 
 async def test_read_only_cannot_edit_lifetimes(make_app, client) -> None:
-    before = {t.id: t.lifetime_days for t in await client.list_feature_types()}
+    before = {t.id: t.lifetime_days for t in await client.feature_types.list()}
     app = make_app(read_only=True)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
@@ -75,4 +75,4 @@ async def test_read_only_cannot_edit_lifetimes(make_app, client) -> None:
         await pilot.press("e", "enter")
         await pilot.pause()
         assert isinstance(app.screen, FeatureTypesScreen)
-    assert {t.id: t.lifetime_days for t in await client.list_feature_types()} == before
+    assert {t.id: t.lifetime_days for t in await client.feature_types.list()} == before

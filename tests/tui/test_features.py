@@ -5,6 +5,7 @@ from __future__ import annotations
 from textual.widgets import Input, TextArea
 
 from flagtui.api import AdminClient
+from flagtui.api.feature_query import FeatureQuery
 from flagtui.tui.screens.feature_detail import FeatureDetailScreen
 from flagtui.tui.screens.features import FeaturesScreen
 from flagtui.tui.screens.patch_form import PatchFormScreen
@@ -16,7 +17,7 @@ from .helpers import visible_text
 
 
 async def first_project(client: AdminClient) -> str:
-    return (await client.list_projects())[0].id
+    return (await client.projects.list())[0].id
 
 
 async def open_detail(app, pilot, project: str, name: str) -> FeatureDetailScreen:
@@ -28,7 +29,7 @@ async def open_detail(app, pilot, project: str, name: str) -> FeatureDetailScree
 
 async def test_table_pages_and_searches_on_the_server(make_app, client) -> None:
     project = await first_project(client)
-    total = (await client.search_features(project=project, limit=1)).total
+    total = (await client.features.search(FeatureQuery(project=project, limit=1))).total
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
@@ -63,8 +64,8 @@ async def test_enter_opens_the_detail_of_the_selected_feature(make_app, client) 
 
 async def test_patch_form_sends_the_changed_fields_after_confirmation(make_app, client) -> None:
     project = await first_project(client)
-    name = (await client.search_features(project=project, limit=1)).features[0].name
-    before = await client.get_feature(project, name)
+    name = (await client.features.search(FeatureQuery(project=project, limit=1))).features[0].name
+    before = await client.features.get(project, name)
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
@@ -87,15 +88,15 @@ async def test_patch_form_sends_the_changed_fields_after_confirmation(make_app, 
         await settle(app, pilot)
         assert isinstance(app.screen, FeatureDetailScreen)
         assert "Edited from the TUI" in visible_text(app, "#feature")
-    after = await client.get_feature(project, name)
+    after = await client.features.get(project, name)
     assert after.description == "Edited from the TUI"
     assert after.stale is (not before.stale)
 
 
 async def test_raw_patch_is_validated_before_sending_and_input_kept(make_app, client) -> None:
     project = await first_project(client)
-    name = (await client.search_features(project=project, limit=1)).features[0].name
-    before = await client.get_feature(project, name)
+    name = (await client.features.search(FeatureQuery(project=project, limit=1))).features[0].name
+    before = await client.features.get(project, name)
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
@@ -114,13 +115,13 @@ async def test_raw_patch_is_validated_before_sending_and_input_kept(make_app, cl
         await pilot.pause()
         assert "Not sent — JSON: line 1" in visible_text(app, "#form-error")
         assert raw.text == "[{"
-    assert (await client.get_feature(project, name)).description == before.description
+    assert (await client.features.get(project, name)).description == before.description
 
 
 async def test_a_refused_patch_shows_the_error_and_keeps_the_input(make_app, client) -> None:
     project = await first_project(client)
-    name = (await client.search_features(project=project, limit=1)).features[0].name
-    before = await client.get_feature(project, name)
+    name = (await client.features.search(FeatureQuery(project=project, limit=1))).features[0].name
+    before = await client.features.get(project, name)
     app = make_app(viewer=True)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
@@ -136,11 +137,11 @@ async def test_a_refused_patch_shows_the_error_and_keeps_the_input(make_app, cli
         error = visible_text(app, "#form-error")
         assert "403 NoAccessError" in error and f"PATCH /api/admin/projects/{project}" in error
         assert app.screen.query_one("#description", Input).value == "viewer was here"
-    assert (await client.get_feature(project, name)).description == before.description
+    assert (await client.features.get(project, name)).description == before.description
 
 
 async def test_uncomplete_returns_the_feature_to_its_previous_stage(make_app, client) -> None:
-    page = await client.search_features(lifecycle=["completed"], limit=1)
+    page = await client.features.search(FeatureQuery(lifecycle=["completed"], limit=1))
     feature = page.features[0]
     assert feature.project is not None
     app = make_app()
@@ -155,13 +156,13 @@ async def test_uncomplete_returns_the_feature_to_its_previous_stage(make_app, cl
         await settle(app, pilot)
         stage_line = visible_text(app, "#feature")
         assert "Stage completed" not in stage_line
-    after = await client.get_feature(feature.project, feature.name)
+    after = await client.features.get(feature.project, feature.name)
     assert after.lifecycle is not None and after.lifecycle.stage != "completed"
     assert f"Stage {after.lifecycle.stage}" in stage_line
 
 
 async def test_read_only_profile_hides_and_refuses_writes(make_app, client) -> None:
-    page = await client.search_features(lifecycle=["completed"], limit=1)
+    page = await client.features.search(FeatureQuery(lifecycle=["completed"], limit=1))
     feature = page.features[0]
     assert feature.project is not None
     app = make_app(read_only=True)
@@ -173,5 +174,5 @@ async def test_read_only_profile_hides_and_refuses_writes(make_app, client) -> N
         await pilot.press("e", "u")
         await settle(app, pilot)
         assert app.screen is detail
-    after = await client.get_feature(feature.project, feature.name)
+    after = await client.features.get(feature.project, feature.name)
     assert after.lifecycle is not None and after.lifecycle.stage == "completed"

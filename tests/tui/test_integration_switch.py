@@ -22,18 +22,18 @@ from .helpers import toast_text, visible_text
 
 
 async def datadog(client: AdminClient) -> IntegrationRef:
-    addon = next(a for a in (await client.list_addons()).addons if a.provider == "datadog")
+    addon = next(a for a in (await client.integrations.list()).addons if a.provider == "datadog")
     return IntegrationRef.of(addon)
 
 
 async def enabled(client: AdminClient, addon_id: int) -> bool:
-    addon = next(a for a in (await client.list_addons()).addons if a.id == addon_id)
+    addon = next(a for a in (await client.integrations.list()).addons if a.id == addon_id)
     return bool(addon.enabled)
 
 
 async def switches_recorded(client: AdminClient, addon_id: int) -> list[bool]:
     """`enabled` of each `addon-config-updated` event of the integration, newest first."""
-    page = await client.search_events(type="addon-config-updated", limit=20)
+    page = await client.events.search(type="addon-config-updated", limit=20)
     return [e.data["enabled"] for e in page.events if e.data and e.data.get("id") == addon_id]
 
 
@@ -53,7 +53,7 @@ async def confirm_switch(app: FlagtuiApp, pilot: Any, question: str) -> None:
 
 async def test_disable_and_enable_from_the_failures_screen(make_app, client, tmp_path) -> None:
     hook = await datadog(client)
-    failed = [d for d in await client.list_integration_events(hook.id) if d.failed]
+    failed = [d for d in await client.integrations.events(hook.id) if d.failed]
     app = app_in(make_app, tmp_path, "failures")
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await settle(pilot)

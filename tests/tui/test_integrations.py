@@ -17,9 +17,9 @@ async def test_integrations_are_named_and_show_their_failures_in_the_window(
 ) -> None:
     """The live source's default window is all the server has: each integration's failures
     among every delivery the server keeps."""
-    addons = (await client.list_addons()).addons
+    addons = (await client.integrations.list()).addons
     expected = {
-        str(a.id): sum(d.failed for d in await client.list_integration_events(a.id, limit=100))
+        str(a.id): sum(d.failed for d in await client.integrations.events(a.id, limit=100))
         for a in addons
     }
     app = app_in(make_app, tmp_path, "integrations")
@@ -42,8 +42,8 @@ async def test_integrations_are_named_and_show_their_failures_in_the_window(
 
 
 async def test_deliveries_page_filter_and_detail(make_app, client, tmp_path) -> None:
-    first = await client.list_integration_events(2, limit=50)
-    second = await client.list_integration_events(2, limit=50, offset=50)
+    first = await client.integrations.events(2, limit=50)
+    second = await client.integrations.events(2, limit=50, offset=50)
     app = app_in(make_app, tmp_path, "integrations")
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
@@ -79,11 +79,11 @@ async def test_deliveries_page_filter_and_detail(make_app, client, tmp_path) -> 
 async def test_failures_view_lists_exactly_the_failed_deliveries(
     make_app, client, tmp_path
 ) -> None:
-    addons = (await client.list_addons()).addons
+    addons = (await client.integrations.list()).addons
     failed = [
         d
         for a in addons
-        for d in await client.list_integration_events(a.id, limit=100)
+        for d in await client.integrations.events(a.id, limit=100)
         if d.state != "success"
     ]
     failed.sort(key=lambda d: (d.created_at, int(d.id)), reverse=True)  # newest first
@@ -95,7 +95,7 @@ async def test_failures_view_lists_exactly_the_failed_deliveries(
         table = app.screen.query_one(ResourceTable)
         keys = [r.key.value for r in table.ordered_rows]
         assert keys == expected
-        # Refresh costs one list_addons plus one request per integration, no more.
+        # Refresh costs one integrations.list plus one request per integration, no more.
         before = app.client.requests_sent
         await pilot.press("r")
         await settle(pilot)

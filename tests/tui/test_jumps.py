@@ -10,6 +10,7 @@ import uuid
 from textual.containers import VerticalScroll
 from textual.widgets import Input
 
+from flagtui.api.feature_query import FeatureQuery
 from flagtui.api.models import EventRecord, IntegrationEvent
 from flagtui.tui.screens.deliveries import DeliveriesScreen, DeliveryDetailScreen
 from flagtui.tui.screens.event_detail import EventDetailScreen
@@ -31,10 +32,10 @@ def keys(app) -> list[str]:
 
 async def patched_flag(client) -> tuple[str, str, str]:
     """A payments flag whose description was just changed: (name, old, new)."""
-    flag = (await client.search_features(project=PROJECT, limit=1)).features[0]
-    old = (await client.get_feature(PROJECT, flag.name)).description or ""
+    flag = (await client.features.search(FeatureQuery(project=PROJECT, limit=1))).features[0]
+    old = (await client.features.get(PROJECT, flag.name)).description or ""
     new = f"jump {uuid.uuid4().hex[:8]}"
-    await client.patch_feature(
+    await client.features.patch(
         PROJECT, flag.name, [{"op": "replace", "path": "/description", "value": new}]
     )
     return flag.name, old, new
@@ -44,8 +45,8 @@ async def test_event_to_its_flag_to_its_recent_events_to_the_event_log(
     make_app, client, tmp_path
 ) -> None:
     name, _, new = await patched_flag(client)
-    recent = await client.search_events(feature=name, limit=5)
-    every = await client.search_events(feature=name, limit=50)
+    recent = await client.events.search(feature=name, limit=5)
+    every = await client.events.search(feature=name, limit=50)
     app = app_in(make_app, tmp_path, "events")
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
@@ -98,8 +99,8 @@ async def test_the_events_list_opens_the_flag_of_the_highlighted_event(
 
 
 async def test_an_event_that_names_no_flag_says_so(make_app, client, tmp_path) -> None:
-    await client.update_feature_type_lifetime("release", 41)
-    event = (await client.search_events(type="feature-type-updated", limit=1)).events[0]
+    await client.feature_types.update_lifetime("release", 41)
+    event = (await client.events.search(type="feature-type-updated", limit=1)).events[0]
     assert event.feature_name is None
     app = app_in(make_app, tmp_path, "events")
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
@@ -113,7 +114,7 @@ async def test_an_event_that_names_no_flag_says_so(make_app, client, tmp_path) -
 
 
 async def test_an_archived_flag_opens_as_archived(make_app, client, tmp_path) -> None:
-    archived = (await client.list_archived_features(PROJECT, limit=1)).features[0]
+    archived = (await client.archived.list(PROJECT, limit=1)).features[0]
     event = EventRecord(
         id=1, created_at=dt.datetime.now(dt.UTC), type="feature-archived",
         project=PROJECT, feature_name=archived.name,
@@ -147,11 +148,11 @@ async def test_a_flag_that_is_gone_says_so(make_app, client, tmp_path) -> None:
         shown = visible_text(app, "#feature")
         assert f"Flag '{gone}' is not in project 'payments'" in shown
         assert "not among its live flags nor its archived ones" in shown
-    assert (await client.search_events(feature=gone, limit=1)).events == []
+    assert (await client.events.search(feature=gone, limit=1)).events == []
 
 
 async def subscribed_addon(client, event_type: str) -> int:
-    for addon in (await client.list_addons()).addons:
+    for addon in (await client.integrations.list()).addons:
         if addon.enabled and event_type in (addon.events or []):
             return int(addon.id)
     raise AssertionError(f"no integration of the demo subscribes to {event_type}")
@@ -162,7 +163,7 @@ async def test_delivery_shows_its_triggering_change_first_and_opens_its_flag(
 ) -> None:
     addon_id = await subscribed_addon(client, "feature-metadata-updated")
     name, old, new = await patched_flag(client)
-    newest = (await client.list_integration_events(addon_id, limit=1))[0]
+    newest = (await client.integrations.events(addon_id, limit=1))[0]
     assert newest.event is not None and newest.event.feature_name == name
     app = app_in(make_app, tmp_path, "integrations")
     async with app.run_test(size=(80, 24)) as pilot:
@@ -202,8 +203,8 @@ async def test_a_failure_opens_the_flag_its_event_names(make_app, client, tmp_pa
     name, _old, new = await patched_flag(client)
     failed = [
         (a.id, d)
-        for a in (await client.list_addons()).addons
-        for d in await client.list_integration_events(a.id, limit=5)
+        for a in (await client.integrations.list()).addons
+        for d in await client.integrations.events(a.id, limit=5)
         if d.failed and d.event is not None and d.event.feature_name == name
     ]
     assert failed, "the demo has an integration that fails on every delivery"
@@ -222,12 +223,12 @@ async def test_a_failure_opens_the_flag_its_event_names(make_app, client, tmp_pa
 async def test_a_user_opens_the_events_they_made(make_app, client, tmp_path) -> None:
     authored = next(
         e
-        for e in (await client.search_events(project=PROJECT, limit=100)).events
+        for e in (await client.events.search(project=PROJECT, limit=100)).events
         if e.created_by_user_id and e.created_by_user_id > 0 and e.created_by
     )
     user_id, username = authored.created_by_user_id, authored.created_by
     assert user_id is not None and username is not None
-    theirs = await client.search_events(created_by=user_id, limit=50)
+    theirs = await client.events.search(created_by=user_id, limit=50)
     assert theirs.events and {e.created_by_user_id for e in theirs.events} == {user_id}
     app = app_in(make_app, tmp_path, "users")
     async with app.run_test(size=(80, 24)) as pilot:
@@ -249,7 +250,7 @@ async def test_a_user_opens_the_events_they_made(make_app, client, tmp_path) -> 
 
 async def test_a_hostile_change_is_shown_as_data(make_app, client, sandbox, tmp_path) -> None:
     name = await hostile_feature(client, sandbox.db_path)
-    event = (await client.search_events(feature=name, limit=1)).events[0]
+    event = (await client.events.search(feature=name, limit=1)).events[0]
     delivery = IntegrationEvent(
         id="1", integration_id=1, created_at=event.created_at, state="failed", event=event
     )

@@ -11,6 +11,7 @@ from textual.widgets import Select
 
 from flagtui.api import AdminClient
 from flagtui.api.errors import ReadOnlyProfile
+from flagtui.api.feature_query import FeatureQuery
 from flagtui.tui.screens.base import describe_error
 from flagtui.tui.screens.feature_detail import FeatureDetailScreen
 from flagtui.tui.screens.feature_types import LifetimeModal
@@ -45,7 +46,7 @@ async def test_lifetime_message_is_seen_next_to_the_input(make_app, tmp_path) ->
 
 async def test_patch_form_messages_are_seen(make_app, client: AdminClient) -> None:
     """Before the fix: "Nothing changed" and an invalid raw patch were never on screen."""
-    name = (await client.search_features(project=PROJECT, limit=1)).features[0].name
+    name = (await client.features.search(FeatureQuery(project=PROJECT, limit=1))).features[0].name
     app = make_app()
     async with app.run_test(size=(80, 30)) as pilot:
         await settle(app, pilot)
@@ -73,7 +74,7 @@ async def test_refused_type_is_said_next_to_the_type(
 ) -> None:
     """Before the fix: the refusal was only in the (hidden) form line, not at the field."""
     server, fault = faulty
-    name = (await client.search_features(project=PROJECT, limit=1)).features[0].name
+    name = (await client.features.search(FeatureQuery(project=PROJECT, limit=1))).features[0].name
     body = {
         "name": "ValidationError",
         "message": "Request validation failed",
@@ -100,7 +101,7 @@ async def test_refused_type_is_said_next_to_the_type(
 
 async def test_read_only_write_key_says_the_profile_is_read_only(make_app, client) -> None:
     """Before the fix: `e` on a read-only profile did nothing, without a word."""
-    name = (await client.search_features(project=PROJECT, limit=1)).features[0].name
+    name = (await client.features.search(FeatureQuery(project=PROJECT, limit=1))).features[0].name
     app = make_app(read_only=True, name="prod-ro")
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await settle(app, pilot)
@@ -123,9 +124,9 @@ async def test_editing_a_multi_line_description_never_stores_the_symbols_shown(
 ) -> None:
     """Before the fix: the one-line input shows a line break as ↵ (and controls as ␛…), and an
     edit sent that text back: the server's description lost its line breaks for good."""
-    name = (await client.search_features(project=PROJECT, limit=1)).features[0].name
+    name = (await client.features.search(FeatureQuery(project=PROJECT, limit=1))).features[0].name
     multi = "first line\nsecond line"
-    await client.patch_feature(
+    await client.features.patch(
         PROJECT, name, [{"op": "replace", "path": "/description", "value": multi}]
     )
     app = make_app()
@@ -156,4 +157,4 @@ async def test_editing_a_multi_line_description_never_stores_the_symbols_shown(
         await pilot.press("ctrl+r")
         await settle(app, pilot)
         assert not isinstance(app.screen, PatchFormScreen)  # the confirmation
-    assert (await client.get_feature(PROJECT, name)).description == multi
+    assert (await client.features.get(PROJECT, name)).description == multi

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from textual.widgets import Select
 
+from flagtui.api.feature_query import FeatureQuery
 from flagtui.sandbox import SandboxServer
 from flagtui.tui.app import FlagtuiApp
 from flagtui.tui.screens.deliveries import DeliveriesScreen
@@ -241,7 +242,11 @@ async def test_a_feature_detail_whose_read_fails_says_so_instead_of_loading(
     app = build(server.url, server.admin_token)
     async with app.run_test(size=(80, 24)) as pilot:
         await settled(app, pilot)
-        name = (await app.client.search_features(project=PROJECT, limit=1)).features[0].name
+        name = (
+            (await app.client.features.search(FeatureQuery(project=PROJECT, limit=1)))
+            .features[0]
+            .name
+        )
         server.stop()
         app.push_screen(FeatureDetailScreen(PROJECT, name))
         await settled(app, pilot)
@@ -286,7 +291,11 @@ async def test_a_failed_events_read_shows_the_servers_control_characters(
     app = build(server.url, server.admin_token, retry_delays=())
     async with app.run_test(size=(100, 30)) as pilot:
         await settled(app, pilot)
-        name = (await app.client.search_features(project=PROJECT, limit=1)).features[0].name
+        name = (
+            (await app.client.features.search(FeatureQuery(project=PROJECT, limit=1)))
+            .features[0]
+            .name
+        )
         app.push_screen(FeatureDetailScreen(PROJECT, name))
         await settled(app, pilot)
         app.screen.query_one("#recent-events").scroll_visible(animate=False)

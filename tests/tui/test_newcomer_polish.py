@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from textual.widgets import Input
 
+from flagtui.api.feature_query import FeatureQuery
 from flagtui.tui.screens.events import EventsScreen
 from flagtui.tui.screens.failures import FailuresScreen
 from flagtui.tui.screens.feature_detail import FeatureDetailScreen
@@ -43,9 +44,9 @@ async def test_help_lists_the_failures_screens_own_keys_first_at_80x24(make_app,
 
 
 async def test_s_in_the_event_log_searches_a_flag_by_name(make_app, client, tmp_path) -> None:
-    name = (await client.search_events(type="feature-created", limit=1)).events[0].feature_name
+    name = (await client.events.search(type="feature-created", limit=1)).events[0].feature_name
     assert name
-    expected = await client.search_events(feature=name, limit=50)
+    expected = await client.events.search(feature=name, limit=50)
     app = app_in(make_app, tmp_path, "events")
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
@@ -67,11 +68,11 @@ async def test_s_in_the_event_log_searches_a_flag_by_name(make_app, client, tmp_
 
 
 async def test_an_environment_with_one_strategy_says_1_strategy(make_app, client) -> None:
-    project = (await client.list_projects())[0].id
-    page = await client.search_features(project=project, limit=50)
+    project = (await client.projects.list())[0].id
+    page = await client.features.search(FeatureQuery(project=project, limit=50))
     found = None
     for summary in page.features:
-        feature = await client.get_feature(project, summary.name)
+        feature = await client.features.get(project, summary.name)
         one = [e for e in feature.environments or [] if len(e.strategies or []) == 1]
         if one:
             found = feature.name, one[0].name
@@ -90,7 +91,7 @@ async def test_an_environment_with_one_strategy_says_1_strategy(make_app, client
 
 async def test_a_type_without_lifetime_says_never(make_app, client, tmp_path) -> None:
     """The types table names "never" (`flagtui type list` printed an empty cell)."""
-    await client.update_feature_type_lifetime("experiment", None)
+    await client.feature_types.update_lifetime("experiment", None)
     app = app_in(make_app, tmp_path, "feature-types")
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)

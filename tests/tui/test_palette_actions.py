@@ -10,6 +10,7 @@ from textual.command import CommandPalette
 from textual.widgets import Input, OptionList
 
 from flagtui.api import AdminClient
+from flagtui.api.feature_query import FeatureQuery
 from flagtui.config import Profile
 from flagtui.tui.actions import PALETTE_ACTIONS
 from flagtui.tui.app import FlagtuiApp
@@ -118,8 +119,8 @@ async def test_a_read_only_profile_is_offered_no_write_action(make_app) -> None:
 
 async def test_patch_from_the_palette_on_the_users_area(make_app, client) -> None:
     """The picker searches the project the features area chose (the first)."""
-    project = (await client.list_projects())[0].id
-    feature = (await client.search_features(project=project, limit=3)).features[2]
+    project = (await client.projects.list())[0].id
+    feature = (await client.features.search(FeatureQuery(project=project, limit=3))).features[2]
     assert feature.project == project
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
@@ -141,13 +142,15 @@ async def test_patch_from_the_palette_on_the_users_area(make_app, client) -> Non
         await settle(app, pilot)
         assert isinstance(app.screen, FeatureDetailScreen)
         assert "patched from the palette" in visible_text(app, "#feature")
-    after = await client.get_feature(feature.project, feature.name)
+    after = await client.features.get(feature.project, feature.name)
     assert after.description == "patched from the palette"
 
 
 async def test_uncomplete_from_the_palette_picks_among_completed_flags(make_app, client) -> None:
-    project = (await client.list_projects())[0].id
-    completed = await client.search_features(project=project, lifecycle=["completed"], limit=1)
+    project = (await client.projects.list())[0].id
+    completed = await client.features.search(
+        FeatureQuery(project=project, lifecycle=["completed"], limit=1)
+    )
     feature = completed.features[0]
     assert feature.project is not None
     app = make_app()
@@ -166,13 +169,13 @@ async def test_uncomplete_from_the_palette_picks_among_completed_flags(make_app,
         await settle(app, pilot)
         assert isinstance(app.screen, FeatureDetailScreen)
         assert "Stage completed" not in visible_text(app, "#feature")
-    after = await client.get_feature(feature.project, feature.name)
+    after = await client.features.get(feature.project, feature.name)
     assert after.lifecycle is not None and after.lifecycle.stage != "completed"
 
 
 async def test_revive_from_the_palette_brings_an_archived_flag_back(make_app, client) -> None:
-    project = (await client.list_projects())[0].id
-    archived = await client.search_features(project=project, archived=True, limit=1)
+    project = (await client.projects.list())[0].id
+    archived = await client.features.search(FeatureQuery(project=project, archived=True, limit=1))
     feature = archived.features[0]
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
@@ -186,7 +189,7 @@ async def test_revive_from_the_palette_brings_an_archived_flag_back(make_app, cl
         await pilot.click("#confirm")
         await settle(app, pilot)
         assert "revived" in screen_text(app) or "Archived" not in visible_text(app, "#feature")
-    revived = await client.get_feature(project, feature.name)
+    revived = await client.features.get(project, feature.name)
     assert not revived.archived
 
 
@@ -194,8 +197,10 @@ async def test_the_flag_picker_sends_one_search_per_pause_in_typing(sandbox, cli
     """Real Unleash allows 15 searches a minute: with a budget of 2, opening the picker and
     typing a word (one search after the pause) leaves the server's search usable; a search per
     key would have been held back by the client, and the picker would say so."""
-    project = (await client.list_projects())[0].id
-    completed = await client.search_features(project=project, lifecycle=["completed"], limit=5)
+    project = (await client.projects.list())[0].id
+    completed = await client.features.search(
+        FeatureQuery(project=project, lifecycle=["completed"], limit=5)
+    )
     word = completed.features[0].name[:6]
     state = tmp_path / "state.json"
     state.write_text(json.dumps({"sandbox": {"area": "users", "project": project}}))
@@ -219,8 +224,8 @@ async def test_archive_from_the_palette_asks_then_archives_with_unleashs_archive
 ) -> None:
     """Failed on old main: the palette opened the patch form, which sent a PATCH of /archived
     (no feature-archived event, the lifecycle unchanged)."""
-    project = (await client.list_projects())[0].id
-    feature = (await client.search_features(project=project, limit=2)).features[1]
+    project = (await client.projects.list())[0].id
+    feature = (await client.features.search(FeatureQuery(project=project, limit=2))).features[1]
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
@@ -233,16 +238,16 @@ async def test_archive_from_the_palette_asks_then_archives_with_unleashs_archive
         assert f"Archive {feature.name}?" in asked and "records feature-archived" in asked
         await pilot.click("#confirm")
         await settle(app, pilot)
-    archived = await client.find_archived_feature(project, feature.name)
+    archived = await client.archived.find(project, feature.name)
     assert archived is not None and archived.lifecycle and archived.lifecycle.stage == "archived"
-    events = (await client.search_events(feature=feature.name, limit=1)).events
+    events = (await client.events.search(feature=feature.name, limit=1)).events
     assert events[0].type == "feature-archived"
 
 
 async def test_toggle_from_the_palette_switches_the_picked_flag(make_app, client) -> None:
-    project = (await client.list_projects())[0].id
-    feature = (await client.search_features(project=project, limit=3)).features[1]
-    before = await client.get_feature(project, feature.name)
+    project = (await client.projects.list())[0].id
+    feature = (await client.features.search(FeatureQuery(project=project, limit=3))).features[1]
+    before = await client.features.get(project, feature.name)
     env = next(e for e in before.environments or [] if e.type != "production")
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
@@ -262,7 +267,7 @@ async def test_toggle_from_the_palette_switches_the_picked_flag(make_app, client
         await pilot.press("enter")
         await settle(app, pilot)
         assert isinstance(app.screen, FeatureDetailScreen)
-    after = await client.get_feature(project, feature.name)
+    after = await client.features.get(project, feature.name)
     assert (
         next(e.enabled for e in after.environments or [] if e.name == env.name) is not env.enabled
     )

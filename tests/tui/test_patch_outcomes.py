@@ -13,6 +13,7 @@ from gateway import Answer, Gateway, gateway_page
 from textual.widgets import Input, TextArea
 
 from flagtui.api import AdminClient
+from flagtui.api.feature_query import FeatureQuery
 from flagtui.tui.screens.patch_form import PatchFormScreen
 
 from .faults import PROJECT, open_form, send_form, settle
@@ -32,7 +33,7 @@ UNPROVEN = [
 async def test_a_patch_applied_behind_an_unproving_answer_offers_the_re_read(
     build: Any, sandbox: Any, client: AdminClient, answer: Answer, why: str
 ) -> None:
-    name = (await client.search_features(project=PROJECT, limit=1)).features[0].name
+    name = (await client.features.search(FeatureQuery(project=PROJECT, limit=1))).features[0].name
     with Gateway(sandbox.url, answer=answer) as gateway:
         app = build(gateway.url, sandbox.admin_token)
         async with app.run_test(size=(80, 24)) as pilot:
@@ -46,7 +47,7 @@ async def test_a_patch_applied_behind_an_unproving_answer_offers_the_re_read(
             assert "Not applied" not in said and "<html" not in said
             assert "f5 Reload" in visible_text(app, "KeyBar")
             assert form.query_one("#description", Input).value == "typed by hand"
-            assert (await client.get_feature(PROJECT, name)).description == "typed by hand"
+            assert (await client.features.get(PROJECT, name)).description == "typed by hand"
             await pilot.press("f5")
             await settle(app, pilot)
             assert "the server already has these values" in visible_text(app, "#form-error")
@@ -66,7 +67,7 @@ NOT_JSON = [
 async def test_a_raw_patch_json_cannot_carry_is_not_sent(
     build: Any, sandbox: Any, client: AdminClient, raw: str, said: str
 ) -> None:
-    feature = (await client.search_features(project=PROJECT, limit=1)).features[0]
+    feature = (await client.features.search(FeatureQuery(project=PROJECT, limit=1))).features[0]
     app = build(sandbox.url, sandbox.admin_token)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
@@ -77,4 +78,4 @@ async def test_a_raw_patch_json_cannot_carry_is_not_sent(
         await settle(app, pilot)
         assert said in visible_text(app, "#form-error")
         assert app.is_running and isinstance(app.screen, PatchFormScreen)
-    assert (await client.get_feature(PROJECT, feature.name)).description == feature.description
+    assert (await client.features.get(PROJECT, feature.name)).description == feature.description

@@ -15,6 +15,7 @@ import pytest
 from textual.widgets import OptionList
 
 from flagtui.api import AdminClient
+from flagtui.api.feature_query import FeatureQuery
 from flagtui.config import store_token
 from flagtui.sandbox import SandboxServer, create_database
 from flagtui.sandbox.demo_data import DEMO_SEED
@@ -68,7 +69,7 @@ def profiles(sandbox: Any, other_sandbox: SandboxServer, tmp_path: Path, monkeyp
 
 async def names_on(server: Any, project: str) -> set[str]:
     async with AdminClient(server.url, server.admin_token, profile="check") as checker:
-        page = await checker.search_features(project=project, limit=50)
+        page = await checker.features.search(FeatureQuery(project=project, limit=50))
     return {f.name for f in page.features}
 
 
@@ -85,7 +86,7 @@ async def switch_to(app: Any, pilot: Any, name: str, failing: bool = False) -> N
 async def test_switching_sandboxes_shows_only_the_second_servers_rows(
     make_app, profiles, sandbox, other_sandbox, client
 ) -> None:
-    project = (await client.list_projects())[0].id
+    project = (await client.projects.list())[0].id
     first, second = await names_on(sandbox, project), await names_on(other_sandbox, project)
     only_first, only_second = sorted(first - second), sorted(second - first)
     assert only_first and only_second

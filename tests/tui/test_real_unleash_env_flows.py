@@ -29,7 +29,7 @@ async def choose(app: Any, pilot: Any, environment: str) -> None:
 
 
 async def enabled_in(server: Server, name: str, environment: str) -> bool | None:
-    feature = await server.check.get_feature(server.project, name)
+    feature = await server.check.features.get(server.project, name)
     return next(e.enabled for e in feature.environments or [] if e.name == environment)
 
 
@@ -64,7 +64,7 @@ async def test_switch_per_environment_from_the_detail(server: Server) -> None:
 
 async def test_link_an_environment_back(server: Server) -> None:
     target = "development"
-    await server.check.remove_project_environment(server.project, target)
+    await server.check.environments.remove(server.project, target)
     app = server.app("environments")
     try:
         async with app.run_test(size=(80, 24), notifications=True) as pilot:
@@ -78,9 +78,7 @@ async def test_link_an_environment_back(server: Server) -> None:
             assert app.screen is screen
             assert "Request failed" not in toast_text(app)
             assert f"{target} linked to {server.project}" in toast_text(app)
-        envs = {
-            e.name: e.visible for e in await server.check.list_project_environments(server.project)
-        }
+        envs = {e.name: e.visible for e in await server.check.environments.list(server.project)}
         assert envs[target] is True
     finally:
         if server.admin is not None:
@@ -90,7 +88,7 @@ async def test_link_an_environment_back(server: Server) -> None:
 
 
 async def test_users_show_their_root_role(server: Server) -> None:
-    listed = await server.check.list_users()
+    listed = await server.check.users.list()
     role_names = {r.id: r.name for r in listed.root_roles}
     expected = {str(u.id): role_names[u.root_role] for u in listed.users if u.root_role}
     app = server.app("users")

@@ -35,13 +35,13 @@ async def search(app, pilot, **fields: str) -> None:
 
 async def test_event_log_by_author_and_date(server: Server) -> None:
     name = await a_feature_with_events(server)
-    newest = (await server.check.search_events(feature=name, limit=1)).events[0]
+    newest = (await server.check.events.search(feature=name, limit=1)).events[0]
     author, day = newest.created_by_user_id, newest.created_at.date()
     assert author is not None
     check = server.check
-    theirs = await check.search_events(feature=name, created_by=author, since=day, until=day)
+    theirs = await check.events.search(feature=name, created_by=author, since=day, until=day)
     before = day - dt.timedelta(days=1)
-    earlier = await check.search_events(feature=name, since=before, until=before)
+    earlier = await check.events.search(feature=name, since=before, until=before)
     assert theirs.events and {e.created_by_user_id for e in theirs.events} == {author}
     app = server.app("events")
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
@@ -63,7 +63,7 @@ async def test_event_log_by_author_and_date(server: Server) -> None:
 
 async def test_event_opens_its_flag_which_lists_its_recent_events(server: Server) -> None:
     name = await a_feature_with_events(server)
-    recent = await server.check.search_events(feature=name, limit=5)
+    recent = await server.check.events.search(feature=name, limit=5)
     app = server.app("events")
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await settle(pilot)
@@ -87,7 +87,7 @@ async def test_a_delivery_shows_its_cause_and_opens_its_flag(
     if server.real:  # a webhook subscribed to feature-metadata-updated that always fails
         addon_id = int(request.getfixturevalue("webhook_id"))
     else:
-        addons = (await server.check.list_addons()).addons
+        addons = (await server.check.integrations.list()).addons
         addon_id = next(
             int(a.id) for a in addons if a.enabled and "feature-metadata-updated" in a.events
         )
@@ -95,10 +95,10 @@ async def test_a_delivery_shows_its_cause_and_opens_its_flag(
     new = f"cause {uuid.uuid4().hex[:8]}"
 
     async def change_and_find() -> object:
-        await server.check.patch_feature(
+        await server.check.features.patch(
             server.project, name, [{"op": "replace", "path": "/description", "value": new}]
         )
-        listed = await server.check.list_integration_events(addon_id, limit=50)
+        listed = await server.check.integrations.events(addon_id, limit=50)
         return next((d for d in listed if d.event and d.event.feature_name == name), None)
 
     # Real Unleash caches its integrations for a minute: the change may need repeating.

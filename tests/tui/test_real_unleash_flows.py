@@ -20,6 +20,7 @@ from textual.command import CommandList, CommandPalette
 from textual.widgets import Checkbox, Input
 
 from flagtui.api import AdminClient
+from flagtui.api.feature_query import FeatureQuery
 from flagtui.tui.app import FlagtuiApp
 from flagtui.tui.screens.deliveries import DeliveriesScreen
 from flagtui.tui.screens.environments import EnvironmentsScreen
@@ -68,14 +69,14 @@ async def test_patch_form_changes_the_description(server: Server) -> None:
         assert isinstance(app.screen, FeatureDetailScreen)
         assert text in shown(app)
         assert "Request failed" not in toast_text(app)
-    assert (await server.check.get_feature(server.project, name)).description == text
+    assert (await server.check.features.get(server.project, name)).description == text
 
 
 async def failing_addon(server: Server, request: pytest.FixtureRequest) -> int:
     if server.real:
         return int(request.getfixturevalue("webhook_id"))
-    for addon in (await server.check.list_addons()).addons:
-        if any(d.failed for d in await server.check.list_integration_events(addon.id)):
+    for addon in (await server.check.integrations.list()).addons:
+        if any(d.failed for d in await server.check.integrations.events(addon.id)):
             return int(addon.id)
     raise AssertionError("the sandbox's demo data has no failed delivery")
 
@@ -101,7 +102,7 @@ async def test_integrations_list_the_webhook_and_its_failed_deliveries(
         failed_shown = [r.key.value for r in app.screen.query_one(ResourceTable).ordered_rows]
         assert "Request failed" not in toast_text(app)
     # Real deliveries keep coming (other tests change flags): what was shown must still be there.
-    after = {d.id: d for d in await server.check.list_integration_events(addon_id, limit=100)}
+    after = {d.id: d for d in await server.check.integrations.events(addon_id, limit=100)}
     assert failed_shown
     assert all(key in after and after[key].failed for key in failed_shown[:10])
 
@@ -110,7 +111,7 @@ async def switchable_addon(server: Server) -> tuple[int, str]:
     """An integration of this test alone on real Unleash (the shared failing webhook is never
     switched off); the sandbox's Datadog integration. Its id and description."""
     if not server.real:
-        addons = (await server.check.list_addons()).addons
+        addons = (await server.check.integrations.list()).addons
         datadog = next(a for a in addons if a.provider == "datadog")
         return datadog.id, datadog.description or ""
     assert server.admin is not None
@@ -135,7 +136,7 @@ async def test_integration_disabled_and_enabled_again_from_the_tui(server: Serve
     addon_id, description = await switchable_addon(server)
 
     async def enabled() -> bool:
-        addons = (await server.check.list_addons()).addons
+        addons = (await server.check.integrations.list()).addons
         return bool(next(a for a in addons if a.id == addon_id).enabled)
 
     try:
@@ -155,7 +156,7 @@ async def test_integration_disabled_and_enabled_again_from_the_tui(server: Serve
                 assert isinstance(app.screen, IntegrationsScreen)
                 assert "Request failed" not in toast_text(app)
                 assert await enabled() is state
-        events = (await server.check.search_events(type="addon-config-updated", limit=20)).events
+        events = (await server.check.events.search(type="addon-config-updated", limit=20)).events
         mine = [e.data["enabled"] for e in events if e.data and e.data.get("id") == addon_id]
         assert mine[:2] == [True, False]
     finally:
@@ -164,9 +165,7 @@ async def test_integration_disabled_and_enabled_again_from_the_tui(server: Serve
 
 
 async def test_environment_removal_after_typing_its_name(server: Server) -> None:
-    linked = [
-        e.name for e in await server.check.list_project_environments(server.project) if e.visible
-    ]
+    linked = [e.name for e in await server.check.environments.list(server.project) if e.visible]
     target = "development" if server.real else linked[0]
     assert target in linked
     app = server.app("environments")
@@ -185,7 +184,7 @@ async def test_environment_removal_after_typing_its_name(server: Server) -> None
             await settle(pilot)
             assert app.screen is screen
             assert "Request failed" not in toast_text(app)
-        envs = await server.check.list_project_environments(server.project)
+        envs = await server.check.environments.list(server.project)
         after = {e.name: e.visible for e in envs}
         assert after[target] is False
     finally:
@@ -202,8 +201,8 @@ def stage_of(feature: Any) -> str | None:
 
 async def a_completed_feature(server: Server) -> str:
     if not server.real:
-        page = await server.check.search_features(
-            project=server.project, lifecycle=["completed"], limit=1
+        page = await server.check.features.search(
+            FeatureQuery(project=server.project, lifecycle=["completed"], limit=1)
         )
         return page.features[0].name
     assert server.admin is not None
@@ -211,7 +210,7 @@ async def a_completed_feature(server: Server) -> str:
     path = f"/api/admin/projects/{server.project}/features/{name}"
 
     async def read() -> Any:
-        return await server.check.get_feature(server.project, name)
+        return await server.check.features.get(server.project, name)
 
     assert stage_of(await poll(read, lambda f: stage_of(f) == "initial", 10)) == "initial"
     done = await server.admin.post(f"{path}/lifecycle/complete", json={"status": "kept"})
@@ -235,14 +234,14 @@ async def test_uncomplete_returns_the_flag_to_its_previous_stage(server: Server)
         assert "Request failed" not in toast_text(app)
 
     async def read() -> Any:
-        return await server.check.get_feature(server.project, name)
+        return await server.check.features.get(server.project, name)
 
     after = await poll(read, lambda f: stage_of(f) not in (None, "completed"), 10)
     assert stage_of(after) not in (None, "completed")
 
 
 async def test_lifetime_edit_reaches_the_server(server: Server) -> None:
-    before = {t.id: t.lifetime_days for t in await server.check.list_feature_types()}
+    before = {t.id: t.lifetime_days for t in await server.check.feature_types.list()}
     wanted = 91 if before["release"] != 91 else 92
     app = server.app("feature-types")
     try:
@@ -261,14 +260,14 @@ async def test_lifetime_edit_reaches_the_server(server: Server) -> None:
             shown = visible_text(app, "#types").splitlines()
             [row] = [line for line in shown if line.split()[:1] == ["release"]]
             assert f"{wanted} days" in row
-        types = {t.id: t.lifetime_days for t in await server.check.list_feature_types()}
+        types = {t.id: t.lifetime_days for t in await server.check.feature_types.list()}
         assert types["release"] == wanted
     finally:
-        await server.check.update_feature_type_lifetime("release", before["release"])
+        await server.check.feature_types.update_lifetime("release", before["release"])
 
 
 async def test_user_search_shows_what_the_api_returns(server: Server) -> None:
-    expected = await server.check.search_users(server.user_query)
+    expected = await server.check.users.search(server.user_query)
     assert expected.users
     app = server.app("users")
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
@@ -284,7 +283,7 @@ async def test_user_search_shows_what_the_api_returns(server: Server) -> None:
 
 async def test_event_log_filtered_by_feature(server: Server) -> None:
     name = await a_feature_with_events(server)
-    expected = await server.check.search_events(feature=name, limit=50)
+    expected = await server.check.events.search(feature=name, limit=50)
     assert expected.events
     app = server.app("events")
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
@@ -310,11 +309,11 @@ async def test_enterprise_areas_say_they_need_enterprise(tmp_path: Path) -> None
             await settle(pilot)
             assert app.client.server is not None and not app.client.server.enterprise
             version = app.client.server.version
-            for key, what in (("8", "Project access"), ("9", "Change requests")):
+            for key, said in (("8", "Project access needs"), ("9", "Change requests need")):
                 await pilot.press(key)
                 await settle(pilot)
                 status = visible_text(app, "#area-status").strip()
-                assert status == f"{what} needs Unleash Enterprise (this server is OSS {version})."
+                assert status == f"{said} Unleash Enterprise (this server is OSS {version})."
             assert not toast_text(app)
             await pilot.press("ctrl+p")
             await pilot.pause()
@@ -351,8 +350,8 @@ async def test_archive_through_the_form_then_revive_from_the_detail(server: Serv
         assert isinstance(app.screen, FeatureDetailScreen)
         assert "v revives it" in shown(app)
         assert not [n for n in app._notifications if n.severity == "error"]
-        assert await server.check.find_archived_feature(server.project, name) is not None
-        newest = (await server.check.search_events(feature=name, limit=1)).events[0]
+        assert await server.check.archived.find(server.project, name) is not None
+        newest = (await server.check.events.search(feature=name, limit=1)).events[0]
         assert newest.type == "feature-archived"
         if server.admin is not None:  # real Unleash writes the stage after answering
             await wait_until_archived(server.admin, server.project, name)
@@ -366,4 +365,4 @@ async def test_archive_through_the_form_then_revive_from_the_detail(server: Serv
         assert "v revives it" not in shown(app)
         assert not [n for n in app._notifications if n.severity == "error"]
     await wait_until_revived(server.check, server.project, name)
-    assert not (await server.check.get_feature(server.project, name)).is_archived
+    assert not (await server.check.features.get(server.project, name)).is_archived

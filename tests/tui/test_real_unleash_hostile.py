@@ -74,5 +74,5 @@ async def test_hostile_flag_on_real_unleash(hostile_flag: str, tmp_path: Path) -
             await settle(app, pilot)
             assert "Nothing changed" in visible_text(app, "#form-error")
             assert "Request failed" not in toast_text(app)
-        feature = await client.get_feature(PROJECT, hostile_flag)
+        feature = await client.features.get(PROJECT, hostile_flag)
         assert feature.description == HOSTILE and feature.type == MARKUP_TYPE

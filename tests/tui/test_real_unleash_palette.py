@@ -43,4 +43,4 @@ async def test_patch_from_the_palette_picks_the_flag_by_search(server: Server) -
         assert isinstance(app.screen, FeatureDetailScreen)
         assert text in visible_text(app, "#feature")
         assert "Request failed" not in toast_text(app)
-    assert (await server.check.get_feature(server.project, name)).description == text
+    assert (await server.check.features.get(server.project, name)).description == text

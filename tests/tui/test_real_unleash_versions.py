@@ -62,7 +62,7 @@ async def test_areas_a_version_cannot_serve_say_which_version_they_need(tmp_path
     state.write_text(json.dumps({"unleash": {"area": "integrations", "project": "default"}}))
     client = AdminClient(REAL_URL, REAL_TOKEN, profile="unleash")
     app = FlagtuiApp(client, Profile(name="unleash", url=REAL_URL), state_path=state)
-    said = f"Integration deliveries needs Unleash 6.1 (this server is OSS {version})."
+    said = f"Integration deliveries need Unleash 6.1 (this server is OSS {version})."
     try:
         async with app.run_test(size=(100, 30), notifications=True) as pilot:
             await settle(app, pilot, failures=True)

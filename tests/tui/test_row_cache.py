@@ -14,6 +14,7 @@ from typing import Any
 from held_transport import Held
 
 from flagtui.api import AdminClient
+from flagtui.api.feature_query import FeatureQuery
 from flagtui.tui.app import FlagtuiApp
 from flagtui.tui.row_cache import RowCache
 from testkit.pilot import settle
@@ -125,7 +126,9 @@ async def test_the_remembered_projects_first_page_is_drawn_before_anything_else_
     are drawn all the same."""
     project = await first_project(sandbox)
     async with AdminClient(sandbox.url, sandbox.admin_token) as client:
-        first = (await client.search_features(project=project, limit=1)).features[0].name
+        first = (
+            (await client.features.search(FeatureQuery(project=project, limit=1))).features[0].name
+        )
     others = ["/api/admin/ui-config", "/api/admin/projects", "/api/admin/feature-types"]
     held = Held(lambda path: path != SEARCH)
     app = app_on(sandbox, tmp_path, project, held)

@@ -7,6 +7,7 @@ import re
 from datetime import UTC, datetime, timedelta
 
 from flagtui.api import AdminClient
+from flagtui.api.feature_query import FeatureQuery
 from flagtui.tui.format import when
 from flagtui.tui.screens.deliveries import DeliveriesScreen
 from flagtui.tui.screens.event_detail import EventDetailScreen
@@ -28,7 +29,7 @@ def zones(text: str) -> set[str]:
 async def test_events_in_berlin_time_and_utc_on_z(make_app, client, tmp_path, in_zone) -> None:
     """Before the fix: times were UTC with no zone named, and there was no toggle."""
     in_zone("Europe/Berlin")
-    event = (await client.search_events(limit=1)).events[0]
+    event = (await client.events.search(limit=1)).events[0]
     app = app_in(make_app, tmp_path, "events")
     async with app.run_test(size=(110, 30)) as pilot:
         await settle(app, pilot)
@@ -58,8 +59,8 @@ async def test_events_in_berlin_time_and_utc_on_z(make_app, client, tmp_path, in
 async def test_toggle_is_in_the_palette(make_app, client: AdminClient, in_zone) -> None:
     """Before the fix: there is no such command."""
     in_zone("Europe/Berlin")
-    project = (await client.list_projects())[0].id
-    name = (await client.search_features(project=project, limit=1)).features[0].name
+    project = (await client.projects.list())[0].id
+    name = (await client.features.search(FeatureQuery(project=project, limit=1))).features[0].name
     app = make_app()
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(app, pilot)

@@ -10,7 +10,7 @@ from .helpers import visible_text
 
 
 async def test_search_shows_what_the_client_finds(make_app, client, tmp_path) -> None:
-    expected = await client.search_users("ma")
+    expected = await client.users.search("ma")
     roles = {r.id: r.name for r in expected.root_roles}
     app = app_in(make_app, tmp_path, "users")
     async with app.run_test(size=(120, 40)) as pilot:

@@ -14,6 +14,7 @@ from typing import Any
 from textual.widgets import Checkbox, Input
 
 from flagtui.api import AdminClient
+from flagtui.api.feature_query import FeatureQuery
 from flagtui.tui.screens.feature_detail import FeatureDetailScreen
 from flagtui.tui.screens.feature_types import FeatureTypesScreen, LifetimeModal
 from flagtui.tui.screens.features import FeaturesScreen
@@ -26,7 +27,7 @@ from .helpers import screen_text, visible_text
 
 
 async def a_name(client: AdminClient) -> str:
-    return (await client.search_features(project=PROJECT, limit=1)).features[0].name
+    return (await client.features.search(FeatureQuery(project=PROJECT, limit=1))).features[0].name
 
 
 async def test_a_second_send_while_the_first_is_in_flight_is_refused(
@@ -58,7 +59,7 @@ async def test_a_second_send_while_the_first_is_in_flight_is_refused(
         assert isinstance(app.screen, FeatureDetailScreen)
     assert "sending…" in while_sending
     assert "not sent again" in second_press
-    assert (await client.get_feature(PROJECT, name)).description == "typed by hand"
+    assert (await client.features.get(PROJECT, name)).description == "typed by hand"
 
 
 async def test_a_patch_whose_connection_breaks_after_sending_offers_the_re_read(
@@ -82,7 +83,7 @@ async def test_a_patch_whose_connection_breaks_after_sending_offers_the_re_read(
         assert "the server already has these values" in visible_text(app, "#form-error")
         assert form.query_one("#description", Input).value == "typed by hand"
     assert fault.count("PATCH", f"/features/{name}") == 1
-    assert (await client.get_feature(PROJECT, name)).description == "typed by hand"
+    assert (await client.features.get(PROJECT, name)).description == "typed by hand"
 
 
 async def test_a_refused_patch_leaves_the_servers_record_as_the_baseline(
@@ -95,7 +96,7 @@ async def test_a_refused_patch_leaves_the_servers_record_as_the_baseline(
         await settle(app, pilot)
         form = await open_form(app, pilot, name)
         # someone else changes the description while the form is open
-        await client.patch_feature(PROJECT, name, [{"op": "replace", "path": "/description",
+        await client.features.patch(PROJECT, name, [{"op": "replace", "path": "/description",
                                                    "value": "typed by hand"}])  # fmt: skip
         fault.fail("PATCH", f"/features/{name}", json_error(500, "InternalError", "boom"), times=1)
         await send_form(app, pilot)
@@ -108,8 +109,8 @@ async def test_a_refused_patch_leaves_the_servers_record_as_the_baseline(
 
 async def test_archived_flags_are_listed_opened_and_revived(make_app, client) -> None:
     """Failed on old main: the archived stage listed nothing and there was no revive."""
-    project = (await client.list_projects())[0].id
-    name = (await client.search_features(project=project, limit=1)).features[0].name
+    project = (await client.projects.list())[0].id
+    name = (await client.features.search(FeatureQuery(project=project, limit=1))).features[0].name
     app = make_app()
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
         await settle(app, pilot)
@@ -125,7 +126,7 @@ async def test_archived_flags_are_listed_opened_and_revived(make_app, client) ->
         await settle(app, pilot)
         assert isinstance(app.screen, FeatureDetailScreen)
         assert "v revives it" in screen_text(app) and f"{name} archived" in screen_text(app)
-        assert await client.find_archived_feature(project, name) is not None
+        assert await client.archived.find(project, name) is not None
 
         await pilot.press("escape")
         await settle(app, pilot)
@@ -133,9 +134,7 @@ async def test_archived_flags_are_listed_opened_and_revived(make_app, client) ->
         await pilot.press("a")
         await settle(app, pilot)
         table = app.screen.query_one(ResourceTable)
-        archived = {
-            f.name for f in (await client.list_archived_features(project, limit=50)).features
-        }
+        archived = {f.name for f in (await client.archived.list(project, limit=50)).features}
         shown = {row.key.value for row in table.ordered_rows}
         assert name in shown and shown <= archived
         table.move_cursor(row=table.get_row_index(name))
@@ -150,7 +149,7 @@ async def test_archived_flags_are_listed_opened_and_revived(make_app, client) ->
         await pilot.click("#confirm")
         await settle(app, pilot)
         assert "revived" in screen_text(app) and "v revives it" not in screen_text(app)
-    live = await client.get_feature(project, name)
+    live = await client.features.get(project, name)
     assert not live.is_archived and live.lifecycle and live.lifecycle.stage == "initial"
 
 
@@ -205,7 +204,7 @@ async def test_the_lifetime_dialog_sends_once_and_says_so(
         assert fault.count("PUT", "/feature-types/release/lifetime") == 1
         assert isinstance(app.screen, FeatureTypesScreen)
     assert "sending…" in while_sending and "already sent" in second_press
-    types = {t.id: t for t in await client.list_feature_types()}
+    types = {t.id: t for t in await client.feature_types.list()}
     assert types["release"].lifetime_days == 77
 
 
@@ -214,7 +213,9 @@ async def test_an_uncomplete_whose_connection_breaks_says_how_to_check(
 ) -> None:
     """Failed on old main: "Request failed … Unreachable" for a write the server applied."""
     server, fault = faulty
-    page = await client.search_features(project=PROJECT, lifecycle=["completed"], limit=1)
+    page = await client.features.search(
+        FeatureQuery(project=PROJECT, lifecycle=["completed"], limit=1)
+    )
     name = page.features[0].name
     drop = DropAnswers()
     app = build(server.url, server.admin_token, transport=drop)
@@ -231,5 +232,5 @@ async def test_an_uncomplete_whose_connection_breaks_says_how_to_check(
         assert "Outcome unknown" in text and "may or may not have been applied" in text
         assert "press r to read the current state" in text
     assert fault.count("POST", f"/features/{name}/lifecycle/uncomplete") == 1
-    feature = await client.get_feature(PROJECT, name)
+    feature = await client.features.get(PROJECT, name)
     assert feature.lifecycle is not None and feature.lifecycle.stage != "completed"

@@ -19,7 +19,7 @@ def options(p: argparse.ArgumentParser) -> None:
 
 
 async def access_grant(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
-    await client.set_project_access(
+    await client.access.grant(
         args.project, roles=args.role, users=args.user or [], groups=args.group or []
     )
     done(

@@ -29,7 +29,7 @@ async def feature_archive(client: AdminClient, out: Printer, args: argparse.Name
     what = f"archive {args.name} in project {args.project} (SDKs stop receiving it)"
     confirm(args, what, args.name)
     try:
-        before = await client.archive_feature(args.project, args.name)
+        before = await client.features.archive(args.project, args.name)
     except NothingToSend as already:
         unchanged(out, already, project=args.project)
         return
@@ -39,7 +39,7 @@ async def feature_archive(client: AdminClient, out: Printer, args: argparse.Name
 async def feature_revive(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
     """Unleash's revive: the flag comes back with every environment off, said in the answer."""
     try:
-        before = await client.revive_feature(args.project, args.name)
+        before = await client.features.revive(args.project, args.name)
     except NothingToSend as already:
         unchanged(out, already, project=args.project)
         return

@@ -18,5 +18,5 @@ def options(p: argparse.ArgumentParser) -> None:
 
 async def cr_delete(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
     confirm(args, f"delete change request {args.id} of project {args.project}", str(args.id))
-    await client.delete_change_request(args.project, args.id)
+    await client.change_requests.delete(args.project, args.id)
     done(out, "change-request-deleted", project=args.project, id=args.id)

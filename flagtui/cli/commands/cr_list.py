@@ -15,4 +15,4 @@ def options(p: argparse.ArgumentParser) -> None:
 
 
 async def cr_list(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
-    out.many(await client.list_change_requests(args.project))
+    out.many(await client.change_requests.list(args.project))

@@ -16,4 +16,4 @@ def options(p: argparse.ArgumentParser) -> None:
 
 
 async def cr_show(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
-    out.one(await client.get_change_request(args.project, args.id))
+    out.one(await client.change_requests.get(args.project, args.id))

@@ -17,5 +17,5 @@ def options(p: argparse.ArgumentParser) -> None:
 
 
 async def env_link(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
-    await client.add_project_environment(args.project, args.environment)
+    await client.environments.link(args.project, args.environment)
     done(out, "project-environment-added", project=args.project, environment=args.environment)

@@ -15,4 +15,4 @@ def options(p: argparse.ArgumentParser) -> None:
 
 
 async def env_list(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
-    out.many(await client.list_project_environments(args.project))
+    out.many(await client.environments.list(args.project))

@@ -20,5 +20,5 @@ async def env_remove(client: AdminClient, out: Printer, args: argparse.Namespace
     confirm(
         args, f"remove environment {args.environment} from project {args.project}", args.environment
     )
-    await client.remove_project_environment(args.project, args.environment)
+    await client.environments.remove(args.project, args.environment)
     done(out, "project-environment-removed", project=args.project, environment=args.environment)

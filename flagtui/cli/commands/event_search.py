@@ -41,7 +41,7 @@ async def event_search(client: AdminClient, out: Printer, args: argparse.Namespa
     found: list[EventRecord] = []
     cursor = None
     while len(found) < args.limit:
-        page = await client.search_events(
+        page = await client.events.search(
             type=args.type,
             project=args.project,
             feature=args.feature,

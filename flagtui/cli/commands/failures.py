@@ -105,7 +105,7 @@ async def read_failures(
     known = {ref.id for ref in window.integrations}
     if server_up and args.integration is not None and args.integration not in known:
         # The server's own answer for an unknown id (a 404 on the contract's sandbox).
-        await client.list_integration_events(args.integration, limit=1)
+        await client.integrations.events(args.integration, limit=1)
     return window
 
 

@@ -9,6 +9,7 @@ from collections.abc import Awaitable
 
 from flagtui.api import AdminClient
 from flagtui.api.errors import RateLimited
+from flagtui.api.feature_query import FeatureQuery
 from flagtui.api.models import Feature, FeaturePage
 from flagtui.cli.exits import UsageError
 from flagtui.cli.output import Printer
@@ -38,7 +39,7 @@ async def feature_list(client: AdminClient, out: Printer, args: argparse.Namespa
     offset = 0
     for _ in range(MAX_FEATURE_PAGES):
         if args.archived:
-            page = await client.list_archived_features(
+            page = await client.archived.list(
                 args.project, query=args.search, offset=offset, limit=FEATURE_PAGE
             )
         else:
@@ -59,13 +60,15 @@ async def _searched(client: AdminClient, args: argparse.Namespace, offset: int) 
     for the next search, saying so on stderr, rather than ending half-way."""
 
     def search() -> Awaitable[FeaturePage]:
-        return client.search_features(
-            query=args.search,
-            project=args.project,
-            types=args.type or (),
-            states=args.state or (),
-            offset=offset,
-            limit=FEATURE_PAGE,
+        return client.features.search(
+            FeatureQuery(
+                query=args.search,
+                project=args.project,
+                types=args.type or (),
+                states=args.state or (),
+                offset=offset,
+                limit=FEATURE_PAGE,
+            )
         )
 
     for _ in range(SEARCH_WAITS):

@@ -57,4 +57,4 @@ async def feature_patch(client: AdminClient, out: Printer, args: argparse.Namesp
     ops = set_operations(args.set) if args.set else read_json_input(args.json_patch, "--json-patch")
     if not isinstance(ops, list):
         raise UsageError("--json-patch: expected a JSON array of operations")
-    out.one(await client.patch_feature(args.project, args.name, ops))
+    out.one(await client.features.patch(args.project, args.name, ops))

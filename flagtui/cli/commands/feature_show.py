@@ -16,4 +16,4 @@ def options(p: argparse.ArgumentParser) -> None:
 
 
 async def feature_show(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
-    out.one(await client.get_feature(args.project, args.name))
+    out.one(await client.features.get(args.project, args.name))

@@ -29,12 +29,14 @@ def _options(p: argparse.ArgumentParser, verb: str) -> None:
 async def feature_switch(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
     """`feature enable|disable`: in an environment of type production, confirm first."""
     enabled = args.verb == "enable"
-    envs = await client.list_project_environments(args.project)
+    envs = await client.environments.list(args.project)
     env = next((e for e in envs if e.name == args.environment), None)
     if env is not None and env.type == "production":
         state = "on" if enabled else "off"
         what = f"switch {args.name} {state} in production environment {args.environment}"
         confirm(args, what, args.environment)
-    await client.set_feature_environment_enabled(args.project, args.name, args.environment, enabled)
+    await client.features.set_environment_enabled(
+        args.project, args.name, args.environment, enabled
+    )
     event = "feature-environment-enabled" if enabled else "feature-environment-disabled"
     done(out, event, project=args.project, featureName=args.name, environment=args.environment)

@@ -19,7 +19,7 @@ def options(p: argparse.ArgumentParser) -> None:
 
 async def feature_uncomplete(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
     try:
-        await client.uncomplete_feature(args.project, args.name)
+        await client.features.uncomplete(args.project, args.name)
     except NothingToSend as already:
         unchanged(out, already, project=args.project)
         return

@@ -32,7 +32,7 @@ async def integration_deliveries(
     deliveries: list[IntegrationEvent] = []
     while len(deliveries) < args.limit:
         size = min(DELIVERY_PAGE, args.limit - len(deliveries))
-        page = await client.list_integration_events(args.id, limit=size, offset=len(deliveries))
+        page = await client.integrations.events(args.id, limit=size, offset=len(deliveries))
         deliveries.extend(page)
         if len(page) < size:
             break

@@ -19,7 +19,7 @@ def options(p: argparse.ArgumentParser) -> None:
 async def integration_list(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
     """Parameters masked unless --reveal: Unleash masks those its providers mark sensitive,
     not a body template or headers that hold a secret."""
-    listed = await client.list_addons()
+    listed = await client.integrations.list()
     if args.reveal:
         out.many(listed.addons)
         return

@@ -38,5 +38,5 @@ async def integration_switch(client: AdminClient, out: Printer, args: argparse.N
     enabled = args.verb == "enable"
     if not enabled:
         confirm(args, f"disable integration {args.id} (its deliveries stop)", str(args.id))
-    addon = await client.set_addon_enabled(args.id, enabled)
+    addon = await client.integrations.set_enabled(args.id, enabled)
     out.one(addon if args.reveal else masked_addon(addon))

@@ -25,4 +25,4 @@ def lifetime_value(raw: str) -> int | None:
 
 
 async def type_lifetime(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
-    out.one(await client.update_feature_type_lifetime(args.type, lifetime_value(args.days)))
+    out.one(await client.feature_types.update_lifetime(args.type, lifetime_value(args.days)))

@@ -14,4 +14,4 @@ def options(p: argparse.ArgumentParser) -> None:
 
 
 async def type_list(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
-    out.many(await client.list_feature_types())
+    out.many(await client.feature_types.list())

@@ -15,4 +15,4 @@ def options(p: argparse.ArgumentParser) -> None:
 
 
 async def user_search(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
-    out.many((await client.search_users(args.query)).users)
+    out.many((await client.users.search(args.query)).users)

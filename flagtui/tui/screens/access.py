@@ -95,8 +95,8 @@ class AccessScreen(ProjectAreaScreen):
         client = self.flagtui.client
         if client.server is not None and not client.server.enterprise:
             raise NotSupported("Project access", client.server.label)
-        roles = await client.list_roles()
-        groups = await client.list_groups()
+        roles = await client.access.list_roles()
+        groups = await client.access.list_groups()
         self.roles = {r.id: r for r in roles if not r.type.startswith("root")}
         self.groups = {g.id: g for g in groups if g.id is not None}
         self.role_list.add_options(options((r.name, r.id) for r in self.roles.values()))
@@ -121,7 +121,7 @@ class AccessScreen(ProjectAreaScreen):
         if project is None:
             return
         self.status(f"reading who has access to {project}…")
-        access = await self.flagtui.client.get_project_access(project)
+        access = await self.flagtui.client.access.get(project)
         rows = access_rows(access)
         self.current.set_rows(rows)
         holders = counted(len(rows), "user or group holds", "users and groups hold")
@@ -148,7 +148,7 @@ class AccessScreen(ProjectAreaScreen):
     async def search_users(self) -> None:
         query = self.search_box.value.strip()
         if len(query) >= MIN_USER_QUERY:
-            self.found_users = (await self.flagtui.client.search_users(query)).users
+            self.found_users = (await self.flagtui.client.users.search(query)).users
             self.show_users()
 
     def show_users(self) -> None:
@@ -201,7 +201,7 @@ class AccessScreen(ProjectAreaScreen):
     async def grant(
         self, project: str, roles: list[Role], users: list[User], groups: list[Group]
     ) -> None:
-        await self.flagtui.client.set_project_access(
+        await self.flagtui.client.access.grant(
             project,
             roles=[r.id for r in roles],
             users=[u.id for u in users],

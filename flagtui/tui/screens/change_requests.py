@@ -121,7 +121,9 @@ class ChangeRequestDetailScreen(AreaScreen):
     @work(exclusive=True, group="change-request", exit_on_error=False)
     @read
     async def load(self) -> None:
-        self.change_request = await self.flagtui.client.get_change_request(self.project, self.cr_id)
+        self.change_request = await self.flagtui.client.change_requests.get(
+            self.project, self.cr_id
+        )
         self.redraw_times()
 
     def redraw_times(self) -> None:
@@ -176,7 +178,7 @@ class ChangeRequestsScreen(ProjectAreaScreen):
         if project is None:
             return
         self.status(f"loading change requests of {project}…")
-        self.change_requests = await self.flagtui.client.list_change_requests(project)
+        self.change_requests = await self.flagtui.client.change_requests.list(project)
         self.show()
         n = len(self.change_requests)
         self.status(f"{counted(n, 'change request')} in {project}")
@@ -226,6 +228,6 @@ class ChangeRequestsScreen(ProjectAreaScreen):
 
     @work(exclusive=True, group="change-request-delete", exit_on_error=False)
     async def delete(self, project: str, cr: ChangeRequest) -> None:
-        await self.flagtui.client.delete_change_request(project, cr.id)
+        await self.flagtui.client.change_requests.delete(project, cr.id)
         self.notify(f"Deleted change request #{cr.id} in {project}")
         self.load()

@@ -94,7 +94,7 @@ class DeliveriesScreen(AreaScreen):
     @read
     async def load(self) -> None:
         self.status_line.update(f"loading page {self.page + 1}…")
-        self.deliveries = await self.flagtui.client.list_integration_events(
+        self.deliveries = await self.flagtui.client.integrations.events(
             self.addon.id, limit=PAGE_SIZE, offset=self.page * PAGE_SIZE
         )
         self.show()

@@ -120,6 +120,6 @@ class EnvironmentToggle:
         self, project: str, name: str, environment: str, enabled: bool
     ) -> None:
         client = self.flagtui.client
-        await client.set_feature_environment_enabled(project, name, environment, enabled)
+        await client.features.set_environment_enabled(project, name, environment, enabled)
         self.flagtui.notify(f"{name} switched {on_off(enabled)} in {environment}")
         self.switched()

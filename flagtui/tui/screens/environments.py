@@ -70,7 +70,7 @@ class EnvironmentsScreen(ProjectAreaScreen):
     async def load(self) -> None:
         if self.project is None:
             return
-        envs = await self.flagtui.client.list_project_environments(self.project)
+        envs = await self.flagtui.client.environments.list(self.project)
         self.environments = envs
         self.table.set_rows([environment_row(e) for e in envs], envs)
         linked = sum(1 for e in envs if e.visible)
@@ -105,7 +105,7 @@ class EnvironmentsScreen(ProjectAreaScreen):
 
     @work(exclusive=True, group="env-remove", exit_on_error=False)
     async def remove_environment(self, project: str, name: str) -> None:
-        await self.flagtui.client.remove_project_environment(project, name)
+        await self.flagtui.client.environments.remove(project, name)
         self.notify(f"{name} removed from {project}")
         self.load()
 
@@ -131,6 +131,6 @@ class EnvironmentsScreen(ProjectAreaScreen):
 
     @work(exclusive=True, group="env-link", exit_on_error=False)
     async def link_environment(self, project: str, name: str) -> None:
-        await self.flagtui.client.add_project_environment(project, name)
+        await self.flagtui.client.environments.link(project, name)
         self.flagtui.notify(f"{name} linked to {project}")
         self.load()

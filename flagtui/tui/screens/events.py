@@ -207,7 +207,7 @@ class EventsScreen(AreaScreen):
         except BadFilter as bad:
             status.update(str(bad))
             return
-        page = await self.flagtui.client.search_events(
+        page = await self.flagtui.client.events.search(
             type=self.value("type"),
             project=self.value("project"),
             feature=self.value("feature"),

@@ -1,4 +1,4 @@
-"""One feature in full (one `get_feature` request): environments, strategies, variants, tags,
+"""One feature in full (one `features.get` request): environments, strategies, variants, tags,
 dependencies, children, collaborators, lifecycle, and its recent events (newest first, one
 event search); `e` patches it, `u` marks it uncompleted, `t` switches it on or off in one
 environment (`env_toggle`), `A` archives it (Unleash's archive, asked first: `archive_confirm`),
@@ -87,7 +87,7 @@ class FeatureDetailScreen(AreaScreen):
     @read
     async def load(self) -> None:
         client = self.flagtui.client
-        self.show(await client.get_feature_or_archived(self.project, self.feature_name))
+        self.show(await client.features.get_or_archived(self.project, self.feature_name))
 
     def show_read_failure(self, group: str, error: BaseException) -> None:
         if group == "feature-events":
@@ -181,7 +181,7 @@ class FeatureDetailScreen(AreaScreen):
     @work(exclusive=True, group="feature-write", exit_on_error=False)
     async def archive(self) -> None:
         try:
-            await self.flagtui.client.archive_feature(self.project, self.feature_name)
+            await self.flagtui.client.features.archive(self.project, self.feature_name)
         except NothingToSend as unchanged:
             self.notify(f"Nothing sent: {unchanged}", severity="warning")
         else:
@@ -206,13 +206,13 @@ class FeatureDetailScreen(AreaScreen):
     async def uncomplete(self) -> None:
         client = self.flagtui.client
         try:
-            await client.uncomplete_feature(self.project, self.feature_name)
+            await client.features.uncomplete(self.project, self.feature_name)
         except NothingToSend as unchanged:
             self.notify(f"Nothing sent: {unchanged}", severity="warning")
             self.load()
             return
         try:
-            feature = await client.get_feature(self.project, self.feature_name)
+            feature = await client.features.get(self.project, self.feature_name)
         except FlagtuiError as exc:  # the write is done: only the read after it failed
             said = f"{self.feature_name} marked uncompleted; reading it again failed: {exc}"
             self.notify(said, severity="warning")
@@ -234,7 +234,7 @@ class FeatureDetailScreen(AreaScreen):
     @work(exclusive=True, group="feature-write", exit_on_error=False)
     async def revive(self) -> None:
         try:
-            await self.flagtui.client.revive_feature(self.project, self.feature_name)
+            await self.flagtui.client.features.revive(self.project, self.feature_name)
         except NothingToSend as unchanged:
             self.notify(f"Nothing sent: {unchanged}", severity="warning")
         else:
@@ -253,7 +253,7 @@ class FeatureDetailScreen(AreaScreen):
     @work(exclusive=True, group="feature-events", exit_on_error=False)
     @read
     async def load_events(self) -> None:
-        page = await self.flagtui.client.search_events(
+        page = await self.flagtui.client.events.search(
             feature=self.feature_name, limit=RECENT_EVENTS
         )
         self.events_page = page

@@ -90,7 +90,9 @@ class LifetimeModal(FlagtuiModal):
 
     @work(exclusive=True, group="lifetime", exit_on_error=False)
     async def send(self, days: int | None) -> None:
-        updated = await self.flagtui.client.update_feature_type_lifetime(self.feature_type.id, days)
+        updated = await self.flagtui.client.feature_types.update_lifetime(
+            self.feature_type.id, days
+        )
         self.notify(f"{updated.name}: lifetime now {lifetime(updated.lifetime_days)}")
         self.dismiss(updated)
 
@@ -131,7 +133,7 @@ class FeatureTypesScreen(AreaScreen):
     @work(exclusive=True, group="types", exit_on_error=False)
     @read
     async def load(self) -> None:
-        types = await self.flagtui.client.list_feature_types()
+        types = await self.flagtui.client.feature_types.list()
         rows = [(t.id, (t.id, t.name, lifetime(t.lifetime_days), t.description)) for t in types]
         self.table.set_rows(rows, types)
         self.status_line.update(HINT)

@@ -19,6 +19,7 @@ from textual.widget import AwaitMount, Widget
 from textual.widgets import DataTable, Input, Select, Static
 
 from flagtui.api.errors import FlagtuiError
+from flagtui.api.feature_query import FeatureQuery
 from flagtui.api.models import Feature, FeaturePage, FeatureType, Project
 from flagtui.contract import LIFECYCLE_STAGES
 from flagtui.tui.format import counted, env_flags, options, short_names, staleness, when
@@ -136,7 +137,7 @@ class FeaturesScreen(AreaScreen):
     @read
     async def load_choices(self) -> None:
         client = self.flagtui.client
-        projects, types = await asyncio.gather(client.list_projects(), client.list_feature_types())
+        projects, types = await asyncio.gather(client.projects.list(), client.feature_types.list())
         self._choices = projects, types
         ids = [p.id for p in projects]
         if not ids:
@@ -229,10 +230,8 @@ class FeaturesScreen(AreaScreen):
             status = self.page_status
             status.update(f"loading page {self.page + 1}…", layout="-failed" in status.classes)
         self._requested = self._filters()
-        page = await self.flagtui.client.search_features(
-            **self._requested,
-            offset=self.page * PAGE_SIZE,
-            limit=PAGE_SIZE,
+        page = await self.flagtui.client.features.search(
+            FeatureQuery(**self._requested, offset=self.page * PAGE_SIZE, limit=PAGE_SIZE),
             fresh=fresh,
         )
         await self._mounted.wait()  # the first page may be answered before the screen is built
@@ -264,16 +263,16 @@ class FeaturesScreen(AreaScreen):
 
     def held_page(self, page: int, filters: dict[str, Any]) -> FeaturePage | None:
         """The page if the client holds it (read ahead, or shown before): no wait, no worker."""
-        return self.flagtui.client.held_features(
-            **filters, offset=page * PAGE_SIZE, limit=PAGE_SIZE
+        return self.flagtui.client.features.held(
+            FeatureQuery(**filters, offset=page * PAGE_SIZE, limit=PAGE_SIZE)
         )
 
     @work(exclusive=True, group="features-prefetch", exit_on_error=False)
     async def prefetch(self, page: int) -> None:
         """Read the next page ahead into the client's cache, so PageDown only has to draw."""
         with contextlib.suppress(FlagtuiError):  # it is asked for again on PageDown
-            await self.flagtui.client.prefetch_features(
-                **self._filters(), offset=page * PAGE_SIZE, limit=PAGE_SIZE
+            await self.flagtui.client.features.prefetch(
+                FeatureQuery(**self._filters(), offset=page * PAGE_SIZE, limit=PAGE_SIZE)
             )
 
     def io_failed(self, group: str, error: BaseException) -> None:

@@ -19,6 +19,7 @@ from textual.fuzzy import Matcher
 from textual.widgets import Input, OptionList
 from textual.widgets.option_list import Option
 
+from flagtui.api.feature_query import FeatureQuery
 from flagtui.api.models import Feature
 from flagtui.tui.actions import FlagKind
 from flagtui.tui.format import safe
@@ -92,12 +93,14 @@ class FlagPickerModal(FlagtuiModal):
     @read
     async def search(self, query: str) -> None:
         query = query.strip()
-        page = await self.flagtui.client.search_features(
-            query=query or None,
-            project=self.project,
-            archived=self.kind == "archived",
-            lifecycle=["completed"] if self.kind == "completed" else [],
-            limit=SHOWN,
+        page = await self.flagtui.client.features.search(
+            FeatureQuery(
+                query=query or None,
+                project=self.project,
+                archived=self.kind == "archived",
+                lifecycle=["completed"] if self.kind == "completed" else [],
+                limit=SHOWN,
+            )
         )
         self.found = ranked(query, page.features)
         self.searched = query

@@ -95,7 +95,7 @@ class IntegrationSwitch:
 
     async def switch_integration(self, ref: IntegrationRef, enable: bool) -> None:
         try:
-            addon = await self.flagtui.client.set_addon_enabled(ref.id, enable)
+            addon = await self.flagtui.client.integrations.set_enabled(ref.id, enable)
         except NotConnected:
             raise  # said on the connect screen: there is nothing to read
         except Exception:

@@ -110,7 +110,7 @@ class IntegrationsScreen(AreaScreen):
     @work(exclusive=True, group="integrations", exit_on_error=False)
     @read
     async def load(self) -> None:
-        self.addons = await self.flagtui.client.list_addons()
+        self.addons = await self.flagtui.client.integrations.list()
         self.show()
         if self.source is None:
             return

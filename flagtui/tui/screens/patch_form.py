@@ -125,7 +125,7 @@ class PatchFormScreen(IOScreenMixin, Screen[Feature | None]):
     @work(exclusive=True, group="patch-types", exit_on_error=False)
     @read
     async def load_types(self) -> None:
-        types = await self.flagtui.client.list_feature_types()
+        types = await self.flagtui.client.feature_types.list()
         select = self.type_select
         options = [(safe(t.name), t.id) for t in types]
         if self.feature.type and self.feature.type not in {t.id for t in types}:
@@ -290,7 +290,7 @@ class PatchFormScreen(IOScreenMixin, Screen[Feature | None]):
 
     @work(exclusive=True, group="patch", exit_on_error=False)
     async def send(self, ops: list[dict[str, Any]]) -> None:
-        updated = await self.flagtui.client.patch_feature(self.project, self.feature.name, ops)
+        updated = await self.flagtui.client.features.patch(self.project, self.feature.name, ops)
         self.feature = updated
         self.notify(f"{updated.name} updated ({counted(len(ops), 'change')})")
         self.dismiss(updated)
@@ -323,15 +323,15 @@ class PatchFormScreen(IOScreenMixin, Screen[Feature | None]):
         client, name = self.flagtui.client, self.feature.name
         try:
             if change == "archive":
-                await client.archive_feature(self.project, name)
+                await client.features.archive(self.project, name)
                 self.notify(f"{name} archived: no SDK receives it any more")
             else:
-                await client.revive_feature(self.project, name)
+                await client.features.revive(self.project, name)
                 self.notify(f"{name} revived: every environment is off")
         except NothingToSend as unchanged:
             self.notify(f"Nothing sent: {unchanged}", severity="warning")
         try:
-            self.dismiss(await client.get_feature_or_archived(self.project, name))
+            self.dismiss(await client.features.get_or_archived(self.project, name))
         except ApiError as exc:  # the write is done: only the read after it failed
             self.notify(f"Reading {name} again failed (r reads it): {exc}", severity="warning")
             self.dismiss(None)
@@ -349,7 +349,7 @@ class PatchFormScreen(IOScreenMixin, Screen[Feature | None]):
         """Take the server's current feature as the form's baseline; the inputs stay as typed."""
         self.show_error(f"Re-reading {self.feature.name}…")
         client = self.flagtui.client
-        self.feature = await client.get_feature_or_archived(self.project, self.feature.name)
+        self.feature = await client.features.get_or_archived(self.project, self.feature.name)
         self.outcome_unknown = False
         self.refresh_bindings()
         if self.advanced:
@@ -364,7 +364,7 @@ class PatchFormScreen(IOScreenMixin, Screen[Feature | None]):
         """After a refusal: the server's current record becomes the baseline, quietly (the
         refusal stays on screen, the inputs as typed)."""
         client = self.flagtui.client
-        self.feature = await client.get_feature_or_archived(self.project, self.feature.name)
+        self.feature = await client.features.get_or_archived(self.project, self.feature.name)
 
     def io_failed(self, group: str, error: BaseException) -> None:
         if group == "patch-baseline":

@@ -45,7 +45,7 @@ class ProjectAreaScreen(AreaScreen):
 
     async def fill_projects(self) -> None:
         """Call from a worker: list the projects and select the app's current one."""
-        projects = await self.flagtui.client.list_projects()
+        projects = await self.flagtui.client.projects.list()
         if self.picker.show_projects(projects, self.flagtui.project) is None:
             self.status("This server has no projects.")
 

@@ -109,7 +109,7 @@ class UsersScreen(AreaScreen):
         if len(query) < MIN_USER_QUERY:
             return
         self.status_line.update(f"searching {query!r}…")
-        result = await self.flagtui.client.search_users(query)
+        result = await self.flagtui.client.users.search(query)
         if self.lacks_root_roles(result):
             await self.read_roster()
         self.result = result
@@ -127,7 +127,7 @@ class UsersScreen(AreaScreen):
         if self.roster_failure is not None:
             return
         try:
-            self.roster = await self.flagtui.client.list_users()
+            self.roster = await self.flagtui.client.users.list()
         except FlagtuiError as exc:
             self.roster_failure = str(exc)
 

@@ -14,7 +14,7 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-import flagtui.api.client
+import flagtui.api.features
 
 from ..stand_in import UI_CONFIG, JsonAnswers, _QuietServer
 
@@ -47,7 +47,7 @@ def many_flags(cli_env, monkeypatch) -> Iterator[None]:
     server = _QuietServer(("127.0.0.1", 0), type("ManyFlags", (_ManyFlags,), {}))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     monkeypatch.setenv("UNLEASH_URL", f"http://127.0.0.1:{server.server_address[1]}")
-    monkeypatch.setattr(flagtui.api.client, "REAL_SEARCH_BUDGET", (2, 1.0))
+    monkeypatch.setattr(flagtui.api.features, "REAL_SEARCH_BUDGET", (2, 1.0))
     yield
     server.shutdown()
     server.server_close()
