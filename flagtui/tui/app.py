@@ -5,9 +5,6 @@ registry's actions, see palette.py), and switching to another profile without le
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import signal
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from functools import partial
@@ -28,6 +25,7 @@ from flagtui.tui.areas import AREAS, AREAS_BY_NAME, DEFAULT_AREA, Area
 from flagtui.tui.context import FlagtuiContext
 from flagtui.tui.format import Clock, Ink, clean, health_note
 from flagtui.tui.global_keys import APP_BINDINGS
+from flagtui.tui.hang_up import leave_on_signals, stop_listening
 from flagtui.tui.opening import Opener
 from flagtui.tui.row_cache import RowCache, default_cache_dir
 from flagtui.tui.screens.features_layout import COLUMNS, FEATURES, EarlyFeaturesScreen
@@ -45,7 +43,6 @@ if TYPE_CHECKING:
     from flagtui.tui.palette import PaletteHost
 
 # A dropped SSH session sends SIGHUP; service managers and `kill` send SIGTERM.
-LEAVE_ON = (signal.SIGHUP, signal.SIGTERM)
 CONNECT_MODE = "connect"
 BACK_NOTE_S = 60.0  # how long the header says the server is answering again
 
@@ -146,10 +143,7 @@ class FlagtuiApp(App[int]):
     def on_mount(self) -> None:
         self.set_class(self.profile.production, "-production")
         self.theme_changed_signal.subscribe(self, self._theme_changed)
-        loop = asyncio.get_running_loop()
-        for signum in LEAVE_ON:
-            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-                loop.add_signal_handler(signum, self._hang_up)
+        leave_on_signals(self._hang_up)
         if not self.opened:  # once the first frame is drawn: the opener imports most of flagtui
             self.call_after_refresh(self._open)
             return
@@ -185,10 +179,7 @@ class FlagtuiApp(App[int]):
         if self.opened:
             self.client.health.unsubscribe(self._health_changed)
         self._close_failure_source()
-        loop = asyncio.get_running_loop()
-        for signum in LEAVE_ON:
-            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-                loop.remove_signal_handler(signum)
+        stop_listening()
 
     def _hang_up(self) -> None:
         """The terminal went away (a dropped SSH session) or we were asked to stop."""
@@ -400,11 +391,7 @@ class FlagtuiApp(App[int]):
             self.push_screen(HelpScreen(self.screen))
 
 
-def _is_a_context(app: FlagtuiApp) -> FlagtuiContext:
-    """Never called: mypy checks here that the app offers what screens and widgets ask of it."""
-    return app
-
-
-def _is_a_palette_host(app: FlagtuiApp) -> PaletteHost:
-    """Never called: mypy checks here that the app offers what the palette's actions need."""
-    return app
+def _offers_what_is_asked(app: FlagtuiApp) -> tuple[FlagtuiContext, PaletteHost]:
+    """Never called: mypy checks here that the app offers what screens and widgets ask of it,
+    and what the palette's actions need."""
+    return app, app

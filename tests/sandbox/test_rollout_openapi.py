@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import httpx
 
-from tests.sandbox.test_openapi import check
+from tests.sandbox.schema_check import check
 
 FEATURES = "/api/admin/projects/{projectId}/features"
 ENV = f"{FEATURES}/{{featureName}}/environments/{{environment}}"
