@@ -19,8 +19,10 @@ shared outside server is put in one group, run by one worker one test after anot
 
 from __future__ import annotations
 
+import re
 import shutil
 from collections.abc import Iterator
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -39,11 +41,28 @@ def uses_a_shared_server(item: pytest.Item) -> bool:
     return item.get_closest_marker("unleash") is not None or on_postgres
 
 
+# What a module's tests start, read from its source: the markers `./dev test --fast` leaves out.
+STARTS_PROCESSES = re.compile(
+    r"\bsubprocess\b|\bpty_term\b|^import pty$|\bprocesses\b|\binner_pytest\b", re.M
+)
+RUNS_THE_APP = re.compile(r"\brun_test\(|\bmake_app\b|\bopen_flagtui\b")
+
+
+@cache
+def _module_source(path: Path) -> str:
+    return path.read_text(encoding="utf-8")
+
+
 @pytest.hookimpl(tryfirst=True)  # before xdist reads the groups (its hook is not trylast)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if uses_a_shared_server(item):
             item.add_marker(SHARED_SERVERS)
+        source = _module_source(Path(item.path))
+        if STARTS_PROCESSES.search(source):
+            item.add_marker(pytest.mark.process)
+        if RUNS_THE_APP.search(source):
+            item.add_marker(pytest.mark.app)
 
 
 @pytest.fixture(scope="session")

@@ -8,6 +8,7 @@ import contextlib
 import sqlite3
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from sqlalchemy import func, select
 
 from flagtui.api import AdminClient
@@ -74,6 +75,7 @@ async def test_a_restart_resumes_without_duplicates(sandbox, admin_client, archi
     assert len(ids) == len(set(ids)) == before + 12
 
 
+@pytest.mark.slow  # two collectors racing for 10 s: the full suite's, not the inner loop's
 async def test_two_collectors_on_one_archive_store_each_delivery_once(sandbox, archive_url):
     sandbox.use_database(sandbox.db_path, keep_all_deliveries=True)
     patch_many(sandbox, 30, "shared")
