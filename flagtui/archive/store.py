@@ -120,7 +120,7 @@ class Archive:
                 "enabled": ref.enabled,
                 "deleted_at": None,
             }
-            for ref in refs
+            for ref in sorted(refs, key=lambda r: r.id)  # key order: see record_collection
         ]
         with self.engine.begin() as conn:
             if rows:
@@ -166,7 +166,10 @@ class Archive:
         completely up to `until`. A time never moves back: a slower collector on the same
         archive finishing later with an older `until` leaves the newer one."""
         table = schema.collections
-        ids = [*integration_ids, *([schema.WHOLE_SERVER] if whole_server else [])]
+        # In key order, as every multi-row write here: two collectors on one PostgreSQL archive
+        # writing the same keys in different orders deadlocked (each held a row the other
+        # wanted next).
+        ids = sorted({*integration_ids, *([schema.WHOLE_SERVER] if whole_server else [])})
         if not ids:
             return
         rows = [{"server": self.server, "integration_id": i, "collected_until": until} for i in ids]
@@ -186,6 +189,7 @@ class Archive:
     ) -> int:
         """Store a walk's deliveries (and its gap) in one transaction; how many were new."""
         rows = [delivery_row(self.server, d, now) for d in deliveries if d.id.isdigit()]
+        rows.sort(key=lambda row: row["delivery_id"])  # key order: see record_collection
         inserted = 0
         if not rows and gap is None:
             return 0  # nothing new: no write transaction (no lock) at all
