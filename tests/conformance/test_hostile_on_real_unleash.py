@@ -115,7 +115,9 @@ def test_flagtui_in_a_real_terminal_on_hostile_text_stored_by_real_unleash(
         real_unleash.url, real_unleash.token, tmp_path, area="features", project="default"
     ) as term:
         walk = Walk(term)
-        walk.step("features", [], "n/p Page")
+        # The search box is mounted with the first page: `s` before it finds nothing to focus,
+        # and the name's digits would switch areas.
+        walk.step("features", [], "n/p Page", "search features (s)")
         walk.step("search for the flag", ["s", name, "enter"], name, "1 feature")
         walk.step("the flag's detail", ["enter"], "hx-desc-real", "y Copy")
         walk.step("the patch form", ["e"], f"Patch {name}", "Review & send")
@@ -126,7 +128,7 @@ def test_flagtui_in_a_real_terminal_on_hostile_text_stored_by_real_unleash(
         walk.step("the hostile webhook, filtered", ["/", addon, "enter"], addon)
         walk.step("its deliveries", ["enter"], addon, "page 1 · deliveries", "f Failed")
         walk.step("back to the integrations", ["escape"], "Trend", "⏎ Open", gone="f Failed")
-        walk.step("event log", ["6"], "50/100")
+        walk.step("event log", ["6"], "50/100", "feature (s)")
         # Filtered to the flag: its few events fit one page ("last page"), tags among them.
         walk.step("the flag's events", ["s", name, "enter"], "feature-tagged", "last page")
         walk.step("an event's detail", ["enter"], "y Copy")
