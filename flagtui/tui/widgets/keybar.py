@@ -22,8 +22,9 @@ Hint = tuple[str, str, str, bool]  # key, key as shown, description, enabled
 ESSENTIAL = ("help", "quit", "command_palette")
 
 
-def hints_of(screen: Screen[Any]) -> list[Hint]:
-    """The shown bindings of the focused chain, one per action (first key wins), like Footer."""
+def hints_of(screen: Screen[Any]) -> list[tuple[Hint, bool]]:
+    """The shown bindings of the focused chain, one per action (first key wins), like Footer,
+    each with whether it is essential."""
     active = screen.active_bindings  # computed on each access: walks the focus chain
     hints: dict[str, Hint] = {}
     for _node, binding, enabled, _tooltip in active.values():
