@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -84,8 +84,12 @@ class Preview:
             # The engine drops a feature it cannot read (no warning is returned for it).
             raise PreviewError(f"the evaluation engine could not read flag {self.name!r}")
 
-    def _ask(self, context: dict[str, Any]) -> Evaluation:
-        found = self._engine.check_variant(self.name, context).variant
+    def evaluate(
+        self, context: Context | None = None, *, now: datetime | None = None
+    ) -> Evaluation:
+        """`now`: the `currentTime` when the context has none (default: the present)."""
+        asked = sdk_context(context, self.environment, now)
+        found = self._engine.check_variant(self.name, asked).variant
         return Evaluation(
             enabled=found.feature_enabled,
             variant=found.name,
@@ -93,39 +97,19 @@ class Preview:
             payload=found.payload or None,
         )
 
-    def _asker(self) -> Callable[[dict[str, Any]], Evaluation]:
-        fast = variant_asker(self._engine, self.name)
-        if fast is None:
-            return self._ask
-
-        def ask(context: dict[str, Any]) -> Evaluation:
-            found = fast(context)
-            return Evaluation(
-                enabled=bool(found.get("featureEnabled")),
-                variant=str(found.get("name", "disabled")),
-                variant_enabled=bool(found.get("enabled")),
-                payload=found.get("payload") or None,
-            )
-
-        return ask
-
-    def evaluate(
-        self, context: Context | None = None, *, now: datetime | None = None
-    ) -> Evaluation:
-        """`now`: the `currentTime` when the context has none (default: the present)."""
-        return self._ask(sdk_context(context, self.environment, now))
-
     def population(
         self, users: int = 10_000, context: Context | None = None, *, prefix: str = "u-"
     ) -> Population:
-        """`context` (without its userId) for every user; one `currentTime` for them all."""
+        """`context` for every user but its userId; one `currentTime` for them all."""
         base = sdk_context(context, self.environment, datetime.now(UTC))
-        ask, enabled = self._asker(), 0
+        base.pop("userId", None)
+        head = json.dumps(base)[:-1] + ', "userId": '  # each user's userId closes the object
+        ask, enabled = variant_asker(self._engine, self.name), 0
         variants: Counter[str] = Counter()
         for i in range(1, users + 1):
-            answer = ask({**base, "userId": f"{prefix}{i}"})
-            enabled += answer.enabled
-            variants[answer.variant] += 1
+            answer = ask(f"{head}{json.dumps(f'{prefix}{i}')}}}".encode())
+            enabled += bool(answer.get("featureEnabled"))
+            variants[str(answer.get("name", "disabled"))] += 1
         return Population(users=users, enabled=enabled, variants=dict(variants))
 
 

@@ -4,11 +4,13 @@ admin API's records), what it refuses to guess, and its answers for proposed cha
 from __future__ import annotations
 
 import copy
+import json
 from typing import Any
 
 import httpx
 import pytest
-from sdk_parity import APP_NAME, ENVIRONMENT, flag_record, segments_of
+from sdk_parity import APP_NAME, ENVIRONMENT, flag_record, segments_of, user_contexts
+from yggdrasil_engine.engine import UnleashEngine
 
 from flagtui.api.models import Feature
 from flagtui.preview import (
@@ -19,7 +21,9 @@ from flagtui.preview import (
     client_state,
     evaluate,
     population,
+    sdk_context,
 )
+from flagtui.preview.fast_path import through_the_wrapper, variant_asker
 
 
 def strategy(sort_order: int, **fields: Any) -> dict[str, Any]:
@@ -180,6 +184,27 @@ def test_a_population_counts_what_evaluating_each_user_gives(admin_http: httpx.C
             variants[answer.variant] = variants.get(answer.variant, 0) + 1
         assert counted.enabled == sum(a.enabled for a in each)
         assert dict(counted.variants) == variants
+
+
+def test_the_fast_path_answers_what_the_wrapper_answers(admin_http: httpx.Client) -> None:
+    segments = segments_of(admin_http)
+    contexts = [
+        json.dumps(sdk_context({**c, "appName": APP_NAME}, ENVIRONMENT)).encode()
+        for c in user_contexts(500)
+    ]
+    for name in ("admin-one-click-pricing", "admin-v2-retry"):
+        engine = UnleashEngine()
+        state = client_state(flag_record(admin_http, "default", name), ENVIRONMENT, segments)
+        engine.take_state(json.dumps(state))
+        fast, slow = variant_asker(engine, name), through_the_wrapper(engine, name)
+        for context in contexts:
+            a, b = fast(context), slow(context)
+            assert (a["name"], a["enabled"], a["featureEnabled"], a.get("payload")) == (
+                b["name"],
+                b["enabled"],
+                b["featureEnabled"],
+                b["payload"],
+            )
 
 
 def test_a_flag_the_engine_cannot_read_is_refused() -> None:
