@@ -31,17 +31,13 @@ class Evaluation:
     enabled: bool
     variant: str  # "disabled" when the flag is off or has no variant for this context
     variant_enabled: bool = False
-    payload: Mapping[str, str] | None = None
-
-    def as_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"enabled": self.enabled, "variant": self.variant}
-        if self.payload:
-            out["payload"] = dict(self.payload)
-        return out
+    payload: Mapping[str, str] | None = None  # {type, value}, with the variant's payload
 
 
 @dataclass(frozen=True)
 class Change:
+    """One context on the flag as it is and as proposed."""
+
     before: Evaluation
     after: Evaluation
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
+import pytest
 from sdk_parity import (
     APP_NAME,
     ENVIRONMENT,
@@ -28,7 +29,7 @@ from UnleashClient import UnleashClient
 from flagtui.preview import Preview
 from flagtui.sandbox import SandboxServer
 
-USERS = 2_000
+CONTEXTS = user_contexts(2_000)
 FEATURES = "/api/admin/projects/default/features"
 
 
@@ -157,15 +158,15 @@ CASES: dict[str, tuple[list[dict[str, Any]], bool]] = {
 ALWAYS = {"only-disabled-strategies": True, "switched-off": False}  # not split by users
 
 
-def _write_cases(admin: httpx.Client) -> None:
-    for name, (strategies, on) in CASES.items():
-        assert admin.post(FEATURES, json={"name": name}).status_code == 201
-        base = f"{FEATURES}/{name}/environments/{ENVIRONMENT}"
-        for strategy in strategies:
-            added = admin.post(f"{base}/strategies", json=strategy)
-            assert added.status_code == 200, (name, added.text)
-        if on:
-            assert admin.post(f"{base}/on").status_code == 200
+def _write(admin: httpx.Client, name: str) -> None:
+    strategies, on = CASES[name]
+    assert admin.post(FEATURES, json={"name": name}).status_code == 201
+    base = f"{FEATURES}/{name}/environments/{ENVIRONMENT}"
+    for strategy in strategies:
+        added = admin.post(f"{base}/strategies", json=strategy)
+        assert added.status_code == 200, (name, added.text)
+    if on:
+        assert admin.post(f"{base}/on").status_code == 200
 
 
 def _env_variants_flag(admin: httpx.Client, sandbox: SandboxServer) -> str:
@@ -222,40 +223,49 @@ def compare(
     return seen_enabled, seen_variants
 
 
-def test_every_case_answers_what_the_sdk_answers_for_every_user(
-    sandbox: SandboxServer, admin_http: httpx.Client
-) -> None:
-    _write_cases(admin_http)
-    env_variants = _env_variants_flag(admin_http, sandbox)
-    segments = segments_of(admin_http)
-    contexts = user_contexts(USERS)
+def _answers_alike(sandbox: SandboxServer, admin: httpx.Client, name: str) -> set[str]:
+    """Every context compared on flag `name`; the variants seen."""
+    preview = Preview(flag_record(admin, "default", name), ENVIRONMENT, segments=segments_of(admin))
     sdk = start_sdk(sandbox)
     try:
-        for name in [*CASES, env_variants]:
-            preview = Preview(
-                flag_record(admin_http, "default", name), ENVIRONMENT, segments=segments
-            )
-            enabled, variants = compare(sdk, preview, contexts)
-            if name in ALWAYS:
-                assert enabled == {ALWAYS[name]}, name
-            else:  # the users split: the comparison means something
-                assert enabled == {True, False}, name
-            if name.startswith("variants") or name == env_variants:
-                assert len(variants - {"disabled"}) >= 2, (name, variants)
+        enabled, variants = compare(sdk, preview, CONTEXTS)
     finally:
         sdk.destroy()
+    # the users split (the comparison means something), but where the flag is on or off for all
+    assert enabled == ({ALWAYS[name]} if name in ALWAYS else {True, False}), name
+    return variants
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_each_case_answers_what_the_sdk_answers_for_every_user(
+    sandbox: SandboxServer, admin_http: httpx.Client, name: str
+) -> None:
+    _write(admin_http, name)
+    variants = _answers_alike(sandbox, admin_http, name)
+    if name.startswith("variants"):
+        assert len(variants - {"disabled"}) >= 2, variants
+
+
+def test_environment_variants_answer_what_the_sdk_answers_for_every_user(
+    sandbox: SandboxServer, admin_http: httpx.Client
+) -> None:
+    name = _env_variants_flag(admin_http, sandbox)
+    variants = _answers_alike(sandbox, admin_http, name)
+    assert {"v-one", "v-two", "v-three"} <= variants
 
 
 def test_a_population_counts_what_the_sdk_answers(
     sandbox: SandboxServer, admin_http: httpx.Client
 ) -> None:
     """`population` (the engine through its C interface) against the SDK per user u-1…u-N."""
-    _write_cases(admin_http)
+    names = ("rollout-default-grouped", "variants-userid", "segments", "op-starts")
+    for name in names:
+        _write(admin_http, name)
     segments = segments_of(admin_http)
     context = {"tenantId": "initech", "plan": "premium", "country": "DE"}
     sdk = start_sdk(sandbox)
     try:
-        for name in ("rollout-default-grouped", "variants-userid", "segments", "op-starts"):
+        for name in names:
             preview = Preview(
                 flag_record(admin_http, "default", name), ENVIRONMENT, segments=segments
             )
