@@ -26,6 +26,7 @@ from bench.figures.client import bench_client
 from bench.figures.first_page import bench_first_page
 from bench.figures.keys import bench_keys
 from bench.figures.network import bench_network
+from bench.figures.preview import bench_preview
 from bench.figures.requests import bench_requests
 from bench.figures.rss import bench_rss
 from bench.figures.startup import bench_startup
@@ -44,6 +45,8 @@ TARGETS = {
     "rss_mb_large": ("<=", 150.0),
     "client_overhead_ratio": ("<=", 1.3),
     "sandbox_vs_unleash_rps": (">=", 1.0),
+    "preview_before_after_ms": ("<=", 20.0),
+    "preview_population_10k_s": ("<=", 0.5),
     **ARCHIVE_TARGETS,
 }
 
@@ -69,6 +72,8 @@ def print_table(results: dict[str, Any]) -> None:
         "key_latency_ms_p50", "key_latency_ms_p95", "key_latency_minimal_ms_p50",
         "key_latency_ratio", "pagedown_over_down_p50", "large_first_page_s", "rss_mb_large",
         "client_overhead_ratio", "sandbox_vs_unleash_rps", *ARCHIVE_KEYS,
+        "preview_before_after_ms", "preview_before_after_max_ms", "preview_one_context_loaded_ms",
+        "preview_population_10k_s", "preview_population_10k_max_s",
     ]  # fmt: skip
     print(f"\n{'figure':<30}{'value':>12}  target")
     print("-" * 60)
@@ -100,7 +105,7 @@ def main() -> int:
     parser.add_argument("--out", default=None, help="write the results to this JSON file")
     parser.add_argument(
         "--only", default="", help="comma-separated subset: startup,network,keys,first_page,rss,"
-        "requests,client,unleash,archive,web"
+        "requests,client,unleash,archive,preview,web"
     )  # fmt: skip
     parser.add_argument(
         "--vs-web", action="store_true", help="also flagtui against the server's web UI "
@@ -130,6 +135,7 @@ def main() -> int:
             ("client", lambda: bench_client(large, 3 if q else 7)),
             ("unleash", lambda: bench_unleash(large, 300 if q else 500, notes)),
             ("archive", lambda: bench_archive(tmp, 3 if q else 7)),
+            ("preview", lambda: bench_preview(demo, 7 if q else 21, 3 if q else 5)),
         ]
         if args.vs_web and missing():
             notes["web"] = f"not measured: {missing()}"

@@ -69,6 +69,9 @@ COMMANDS = (
     Entry("feature disable",
           "switch a flag off in one environment (production: confirm, or --yes)",
           "feature_switch", options="disable_options"),
+    Entry("playground",
+          "what SDKs answer for a context (or N userIds), evaluated locally with their engine"
+          " and checked against the server's playground", "playground"),
     Entry("event search", "search events, newest first", "event_search"),
     Entry("integration list", "integration configurations", "integration_list"),
     Entry("integration deliveries", "an integration's recent deliveries, newest first",

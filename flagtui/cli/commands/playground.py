@@ -1,0 +1,216 @@
+"""`flagtui playground`: what SDKs answer for a context, evaluated here with their own engine.
+
+Each flag's record (`client.features.get`) and the server's segments go to flagtui.preview,
+which feeds yggdrasil-engine (the SDKs' evaluation core) what `/api/client/features` serves:
+the answer is an SDK's, for the flags as the server holds them now. Where the server has
+`POST /api/admin/playground` (OSS Unleash, the sandbox), its answer for the same context is
+shown beside it, `agrees` saying whether the two are the same, and it lists the flags to
+evaluate (the environment's, or --project's); a server without it needs --project.
+`--users N` evaluates N synthetic userIds (u-1 … u-N) with the rest of the context instead of
+one context: how many get each flag, per variant (locally only: the server's playground
+answers one context at a time).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from typing import Any
+
+from pydantic import TypeAdapter
+
+from flagtui.api import AdminClient
+from flagtui.api.errors import NotFoundError
+from flagtui.api.models import Feature
+from flagtui.cli.exits import UsageError
+from flagtui.cli.output import Printer
+from flagtui.cli.session import scriptable
+from flagtui.preview import Preview, PreviewError
+
+COLUMNS = ("project", "name", "enabled", "variant", "server.enabled", "server.variant", "agrees")
+POPULATION_COLUMNS = ("project", "name", "users", "enabled", "variants")
+STANDARD_FIELDS = ("userId", "sessionId", "remoteAddress", "currentTime", "appName")
+APP_NAME = "flagtui-playground"  # the server's playground needs one; --context appName=… sets it
+MAX_USERS = 1_000_000
+READS_AT_ONCE = 8
+# Temporary reads, until the admin client has them (client.segments is under way): the raw
+# JSON, read through the client's core so the profile, retries and errors are the client's.
+PLAYGROUND = "/api/admin/playground"
+SEGMENTS = "/api/admin/segments"
+_JSON: TypeAdapter[dict[str, Any]] = TypeAdapter(dict[str, Any])
+
+
+def options(p: argparse.ArgumentParser) -> None:
+    scriptable(p, playground, columns=COLUMNS)
+    p.add_argument("--env", required=True, help="the environment to evaluate in")
+    p.add_argument("--project", help="only this project's flags (needed without a playground)")
+    p.add_argument("--flag", help="only this flag")
+    p.add_argument(
+        "--context",
+        action="append",
+        metavar="KEY=VALUE",
+        help="a context field (repeatable): userId, sessionId, remoteAddress, currentTime,"
+        f" appName (default {APP_NAME}), or any other (a property)",
+    )
+    p.add_argument(
+        "--users",
+        type=int,
+        metavar="N",
+        help="N synthetic userIds (u-1 … u-N, the rest of the context alike) instead of one"
+        " context: how many get each flag, per variant",
+    )
+
+
+def context_of(pairs: list[str]) -> dict[str, Any]:
+    context: dict[str, Any] = {"appName": APP_NAME}
+    properties: dict[str, str] = {}
+    for pair in pairs:
+        key, equals, value = pair.partition("=")
+        if not equals or not key:
+            raise UsageError(f"--context {pair!r}: expected KEY=VALUE")
+        if key in ("environment", "properties"):
+            raise UsageError(f"--context {key}: give the environment with --env")
+        if key in STANDARD_FIELDS:
+            context[key] = value
+        else:
+            properties[key] = value
+    if properties:
+        context["properties"] = properties
+    return context
+
+
+async def playground(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
+    if args.users is not None and not 1 <= args.users <= MAX_USERS:
+        raise UsageError(f"--users: from 1 to {MAX_USERS:,}")
+    context = context_of(args.context or [])
+    server = await _server_answers(client, args, context)  # also lists the flags
+    wanted = await _flags(client, args, server)
+    records = await _records(client, wanted)
+    segments = await _segments(client, args.env, records.values())
+    rows: list[dict[str, Any]] = []
+    for project, name in wanted:
+        try:
+            record = records[name]
+            parents = [records[d.feature] for d in record.dependencies or []]
+            preview = Preview(record, args.env, segments=segments, related=parents)
+        except PreviewError as exc:
+            if args.flag:
+                raise UsageError(str(exc)) from None
+            rows.append({"project": project, "name": name, "error": str(exc)})
+            continue
+        if args.users:
+            counted = preview.population(args.users, context)
+            rows.append(
+                {
+                    "project": project,
+                    "name": name,
+                    "users": counted.users,
+                    "enabled": counted.enabled,
+                    "variants": dict(sorted(counted.variants.items())),
+                }
+            )
+        else:
+            rows.append({"project": project, "name": name, **_compared(preview, context, server)})
+    if args.users:
+        out.columns = POPULATION_COLUMNS
+    out.many(rows)
+    _notes(out, rows, server is not None, bool(args.users))
+
+
+def _compared(
+    preview: Preview, context: dict[str, Any], server: dict[str, Any] | None
+) -> dict[str, Any]:
+    mine = preview.evaluate(context)
+    row: dict[str, Any] = {"enabled": mine.enabled, "variant": mine.variant}
+    theirs = (server or {}).get(preview.name)
+    if theirs is None:
+        return {**row, "server": None, "agrees": None}
+    said = {
+        "enabled": theirs.get("isEnabled"),
+        "variant": (theirs.get("variant") or {}).get("name"),
+    }
+    return {**row, "server": said, "agrees": said == row}
+
+
+async def _server_answers(
+    client: AdminClient, args: argparse.Namespace, context: dict[str, Any]
+) -> dict[str, Any] | None:
+    """The server's playground answer per flag name; None where the server has no playground."""
+    body = {
+        "environment": args.env,
+        "projects": [args.project] if args.project else "*",
+        "context": context,
+    }
+    try:
+        answer = await client._core.read("POST", PLAYGROUND, _JSON, json=body)
+    except NotFoundError:
+        return None
+    return {f["name"]: f for f in answer.get("features") or []}
+
+
+async def _flags(
+    client: AdminClient, args: argparse.Namespace, server: dict[str, Any] | None
+) -> list[tuple[str, str]]:
+    """(project, name) of every flag to evaluate, by project and name."""
+    if server is not None:
+        chosen = sorted((f["projectId"], n) for n, f in server.items() if args.flag in (None, n))
+        if chosen or not args.flag:
+            return chosen
+        if not args.project:
+            raise UsageError(f"no flag {args.flag!r} is in the server's playground answer")
+        return [(args.project, args.flag)]  # the read says why it is not listed
+    if not args.project:
+        raise UsageError("this server has no playground to list the flags: give --project")
+    if args.flag:
+        return [(args.project, args.flag)]
+    return sorted((args.project, f.name) for f in await client.features.list(args.project))
+
+
+async def _records(client: AdminClient, wanted: list[tuple[str, str]]) -> dict[str, Feature]:
+    """The flags' records, and those of the flags they depend on (in the same project)."""
+    gate = asyncio.Semaphore(READS_AT_ONCE)
+
+    async def read(project: str, name: str) -> Feature:
+        async with gate:
+            return await client.features.get(project, name)
+
+    found = {f.name: f for f in await asyncio.gather(*(read(p, n) for p, n in wanted))}
+    parents = {
+        (f.project or "default", d.feature)
+        for f in found.values()
+        for d in f.dependencies or []
+        if d.feature not in found
+    }
+    found.update({f.name: f for f in await asyncio.gather(*(read(p, n) for p, n in parents))})
+    return found
+
+
+async def _segments(client: AdminClient, env: str, records: Any) -> list[dict[str, Any]]:
+    """The server's segments, read only when a strategy in `env` names one."""
+    named = any(
+        s.segments
+        for f in records
+        for e in f.environments or []
+        if env in (e.name, e.environment)
+        for s in e.strategies or []
+    )
+    if not named:
+        return []
+    answer = await client._core.read("GET", SEGMENTS, _JSON)
+    segments: list[dict[str, Any]] = answer.get("segments") or []
+    return segments
+
+
+def _notes(out: Printer, rows: list[dict[str, Any]], compared: bool, population: bool) -> None:
+    """Sentences under a table (JSON says the same in its fields)."""
+    if population:
+        out.note("Evaluated locally only: the server's playground answers one context at a time.")
+    elif not compared:
+        out.note("This server has no playground (POST /api/admin/playground): local answers only.")
+    else:
+        differ = [r["name"] for r in rows if r.get("agrees") is False]
+        if differ:
+            out.note(f"The server's playground disagrees on {len(differ)}: {', '.join(differ)}")
+    failed = [r["name"] for r in rows if "error" in r]
+    if failed:
+        out.note(f"Not evaluated ({len(failed)}): see their error field.")
