@@ -11,6 +11,7 @@ found already as asked when the write reads it first is said, and nothing is sen
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import ClassVar
 
 from rich.text import Text
@@ -72,6 +73,10 @@ class FeatureDetailScreen(AreaScreen):
         self.summary = summary
         self.events_page: EventPage | None = None
         self.then = then
+        # Segment id → name, for the strategies' segments. Nothing reads the names yet (each
+        # is shown as "segment #id"): `client.segments.list()` is to fill this mapping, the one
+        # place the view is given names (`show` below).
+        self.segment_names: Mapping[int, str] = {}
 
     def compose_body(self) -> ComposeResult:
         with VerticalScroll(id="detail"):
@@ -106,7 +111,7 @@ class FeatureDetailScreen(AreaScreen):
             self.load_events()
         # an archived flag is its archive row (no live record): never shown as "0 strategies"
         complete = not feature.is_archived
-        self.view.show(feature, complete=complete)
+        self.view.show(feature, complete=complete, segment_names=self.segment_names)
         self.refresh_bindings()
         if self.then is not None:
             action, self.then = self.then, None

@@ -10,13 +10,21 @@ more than redrawing a line would save."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 from rich.text import Text
 from textual.containers import Vertical
 
-from flagtui.api.models import Constraint, Feature, Strategy, Variant
-from flagtui.tui.format import counted, enabled_mark, put, when, yes_no
+from flagtui.api.models import Feature, Strategy
+from flagtui.rollout_words import (
+    constraint_words,
+    in_sort_order,
+    parameter_words,
+    segment_words,
+    strategy_heading,
+    variant_words,
+)
+from flagtui.tui.format import counted, enabled_mark, ink, put, when, yes_no
 from flagtui.tui.widgets.text import PlainStatic
 
 NOT_IN_ROW = "strategies, variants, tags and dependencies"
@@ -38,32 +46,48 @@ class Part(PlainStatic):
         self.update(text)
 
 
-def _constraint(c: Constraint) -> str:
-    values = c.values if c.values else ([c.value] if c.value is not None else [])
-    neg = "NOT " if c.inverted else ""
-    case = " (any case)" if c.case_insensitive else ""
-    return f"{c.context_name} {neg}{c.operator} {', '.join(values)}{case}"
-
-
-def _variant(v: Variant) -> str:
-    payload = f" = {v.payload.type}:{v.payload.value}" if v.payload else ""
-    weight = f" {v.weight / 10:g}%" if v.weight is not None else ""
-    return f"{v.name}{weight}{payload}"
-
-
-def _strategy(out: Text, s: Strategy) -> None:
-    title = f" “{s.title}”" if s.title else ""
-    params = " ".join(f"{k}={v}" for k, v in sorted((s.parameters or {}).items()))
-    put(out, f"    • {s.name}{title}", style="bold")
+def _strategy(out: Text, position: int, s: Strategy, segment_names: Mapping[int, str]) -> None:
+    """`1. flexibleRollout “title”`, then its parameters, its conditions (constraints and
+    segments: all must hold) and its variants, indented under it."""
+    put(out, f"    {position}. ", style="dim" if s.disabled else "")
+    put(out, strategy_heading(s), style="dim strike" if s.disabled else "bold")
     if s.disabled:
-        put(out, " (disabled)", style="dim")
-    put(out, f" {params}\n" if params else "\n")
-    for c in s.constraints or []:
-        put(out, f"        if {_constraint(c)}\n")
-    if s.segments:
-        put(out, f"        segments {', '.join(str(x) for x in s.segments)}\n")
+        put(out, "  disabled: not evaluated", style=ink("yellow", "bold"))
+    put(out, "\n")
+    detail = "dim" if s.disabled else ""
+    params = parameter_words(s)
+    if params:
+        put(out, f"       {params}\n", style=detail)
+    conditions = [constraint_words(c) for c in s.constraints or []]
+    conditions += [f"in {segment_words(x, segment_names)}" for x in s.segments or []]
+    for n, condition in enumerate(conditions):
+        put(out, "       if " if n == 0 else "       and ", style="dim")
+        put(out, f"{condition}\n", style=detail)
     for v in s.variants or []:
-        put(out, f"        variant {_variant(v)}\n")
+        put(out, "       variant ", style="dim")
+        put(out, f"{variant_words(v)}\n", style=detail)
+
+
+def strategies_text(f: Feature, segment_names: Mapping[int, str] | None = None) -> Text:
+    """What only the full record says of each environment: its strategies in the order they
+    are evaluated, then the environment's variants. `segment_names`: id → name."""
+    names = segment_names or {}
+    out = Text()
+    put(out, "\nStrategies\n", style="bold underline")
+    for env in f.environments or []:
+        strategies, variants = in_sort_order(env.strategies), env.variants or []
+        put(out, f"  {env.name}", style="bold")
+        put(out, f" · {counted(len(strategies), 'strategy', 'strategies')}")
+        put(out, f" · {counted(len(variants), 'variant')}\n" if variants else "\n")
+        for position, s in enumerate(strategies, 1):
+            _strategy(out, position, s, names)
+        if variants:
+            put(out, "    environment variants\n", style="dim")
+        for v in variants:
+            put(out, f"      {variant_words(v)}\n")
+    if not f.environments:
+        put(out, "  —\n")
+    return out
 
 
 def _section(out: Text, title: str, lines: list[str]) -> None:
@@ -110,27 +134,11 @@ def head_parts(f: Feature) -> dict[str, Text]:
     }
 
 
-def strategies_text(f: Feature) -> Text:
-    """What only the full record says of each environment: its strategies and variants."""
-    out = Text()
-    put(out, "\nStrategies\n", style="bold underline")
-    for env in f.environments or []:
-        put(out, f"  {env.name}", style="bold")
-        put(out, f" · {counted(len(env.strategies or []), 'strategy', 'strategies')}\n")
-        for s in env.strategies or []:
-            _strategy(out, s)
-        for v in env.variants or []:
-            put(out, f"    variant {_variant(v)}\n")
-    if not f.environments:
-        put(out, "  —\n")
-    return out
-
-
-def more_text(f: Feature) -> Text:
+def more_text(f: Feature, segment_names: Mapping[int, str] | None = None) -> Text:
     """Strategies, variants, tags, dependencies, children, collaborators: the full record's
     alone."""
-    out = strategies_text(f)
-    _section(out, "Variants", [_variant(v) for v in f.variants or []])
+    out = strategies_text(f, segment_names)
+    _section(out, "Variants", [variant_words(v) for v in f.variants or []])
     if f.tags is None:  # neither the flag's payload nor its tag list said
         _section(out, "Tags", ["not known (the server did not say)"])
     else:
@@ -154,7 +162,8 @@ class FeatureView(Vertical):
     (hidden again after a read that succeeds).
 
     `show(feature, complete=False)` for a list row or an archived flag's archive row (no
-    strategies, variants or dependencies); `show(feature)` for the full record; `fail(note)`
+    strategies, variants or dependencies); `show(feature, segment_names=…)` for the full
+    record, its strategies' segments named by id (unnamed ones are "segment #id"); `fail(note)`
     says a read failed, keeping what is drawn; `redraw()` after the clock's zone changed."""
 
     DEFAULT_CSS = "FeatureView, FeatureView Part { height: auto; }"
@@ -163,6 +172,7 @@ class FeatureView(Vertical):
         self.feature_name = name
         self.feature = row
         self.complete = False
+        self.segment_names: Mapping[int, str] = {}
         self.note: Text | None = None
         # the parts are mounted with the view (not by a compose of its own, which would run
         # a message later): the row is in the screen's first frame
@@ -173,8 +183,15 @@ class FeatureView(Vertical):
             yield Part(text, id=part_id)
         yield Part(self.more(), id="feature-more")
 
-    def show(self, feature: Feature, *, complete: bool = True) -> None:
+    def show(
+        self,
+        feature: Feature,
+        *,
+        complete: bool = True,
+        segment_names: Mapping[int, str] | None = None,
+    ) -> None:
         self.feature, self.complete, self.note = feature, complete, None
+        self.segment_names = segment_names or {}
         self.redraw()
 
     def fail(self, note: Text) -> None:
@@ -203,7 +220,7 @@ class FeatureView(Vertical):
 
     def more(self) -> Text:
         if self.feature is not None and self.complete:
-            return more_text(self.feature)
+            return more_text(self.feature, self.segment_names)
         if self.feature is not None and self.feature.is_archived:
             note = "archived: its row in the archive has no strategies, variants or dependencies"
         elif self.feature is None:
