@@ -99,8 +99,9 @@ class Rollouts:
     ) -> Strategy:
         """Replace strategy `strategy.id` with `strategy` (feature-strategy-update): its
         parameters, constraints, segments and variants become the ones given. Read first: an
-        unknown id is a NotFoundError, and constraints kept as they were are not refused for a
-        context field the server no longer lists."""
+        unknown id is a NotFoundError; a strategy already as given is NothingToSend (Unleash
+        would record an update all the same); constraints kept as they were are not refused
+        for a context field the server no longer lists."""
         if strategy.id is None:
             raise errors.InvalidArgument("id", "the id of the strategy to update")
         self._core.require_writable("update strategy")
@@ -108,6 +109,9 @@ class Rollouts:
         catalog = catalog or await self.catalog()
         checked = rollout_rules.strategy(strategy, catalog, feature=feature, existing=existing)
         plan = rollout_requests.update_strategy(project, feature, environment, checked)
+        if plan.body == rollout_requests.strategy_body(existing):
+            state = f"already so in {feature}/{environment}"
+            raise errors.NothingToSend(f"strategy {strategy.id}", state, plan.action)
         return await self._strategy_write(plan)
 
     async def set_disabled(
