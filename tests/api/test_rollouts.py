@@ -101,6 +101,9 @@ async def test_add_update_and_their_events(admin: AdminClient, flag: str) -> Non
         "0",
     )
     assert [s.id for s in await admin.rollouts.list(PROJECT, flag, ENV)] == [added.id]
+    with pytest.raises(NothingToSend, match="already so"):  # Unleash would record it again
+        await admin.rollouts.update(PROJECT, flag, ENV, updated)
+    assert (await newest_event(admin, flag)).id == event.id
 
 
 async def test_bad_rollouts_are_refused_before_any_request(admin: AdminClient, flag: str) -> None:

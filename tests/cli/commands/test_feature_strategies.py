@@ -49,3 +49,17 @@ def test_a_table_says_the_rollout_in_words(run):
 def test_an_unknown_flag_is_the_servers_404(run):
     result = run("feature", "strategies", "default", "no-such-flag")
     assert result.code == 4
+
+
+def test_hostile_text_is_shown_not_sent_to_the_terminal(run):
+    """The hostile project's strategies carry escape sequences, OSC 52 and BiDi overrides in
+    their titles, group ids and constraint values."""
+    for argv, shown in (
+        (("feature", "strategies", "hostile", "hx-markup", "-o", "table"), "[/x]"),
+        (("feature", "show", "hostile", "hx-markup", "-o", "table"), "␛]52;c;"),
+    ):
+        result = run(*argv)
+        assert result.code == 0, result.err
+        assert "rollout" in result.out
+        assert "\x1b" not in result.out and "\u202e" not in result.out and "\x9b" not in result.out
+        assert shown in result.out
