@@ -163,7 +163,8 @@ async def _rollout_calls(client: AdminClient) -> set[str]:
     )
     added = await client.rollouts.add("default", flag, "production", strategy)
     assert added.id
-    await client.rollouts.update("default", flag, "production", added)
+    changed = added.model_copy(update={"title": "eleven"})
+    await client.rollouts.update("default", flag, "production", changed)
     await client.rollouts.get("default", flag, "production", added.id)
     await client.rollouts.set_disabled("default", flag, "production", added.id, True)
     second = await client.rollouts.add("default", flag, "production", Strategy(name="default"))
