@@ -84,10 +84,10 @@ def constraint_words(c: Constraint) -> str:
     return f"not ({words})" if c.inverted else words
 
 
-def segment_words(segment_id: int, names: Mapping[int, str]) -> str:
+def segment_words(segment_id: float, names: Mapping[int, str]) -> str:
     """ "segment beta-testers", or "segment #3" when its name is not known."""
-    name = names.get(segment_id)
-    return f"segment {clean(name)}" if name else f"segment #{segment_id}"
+    name = names.get(int(segment_id))
+    return f"segment {clean(name)}" if name else f"segment #{segment_id:g}"
 
 
 def in_sort_order(strategies: Iterable[Strategy] | None) -> list[Strategy]:
@@ -118,7 +118,7 @@ def parameter_words(s: Strategy) -> str:
     return " · ".join(parts)
 
 
-def weight_words(weight: int | None) -> str:
+def weight_words(weight: float | None) -> str:
     """Per mille as a percentage: 500 → "50%", 333 → "33.3%"."""
     return "weight not said" if weight is None else f"{weight / 10:g}%"
 

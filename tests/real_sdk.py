@@ -116,6 +116,10 @@ class SdkWatch:
             return None
         return bool(self._client.is_enabled(flag))
 
+    def evaluate(self, flag: str, context: dict[str, Any]) -> bool:
+        """What the application gets for `flag` in `context` (a userId, properties, ...)."""
+        return bool(self._client.is_enabled(flag, context))
+
     def revision(self) -> int:
         return revision_of(str(self._cache.get(ETAG, "")))
 

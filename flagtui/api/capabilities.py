@@ -134,3 +134,10 @@ def flag_off_needs(server: ServerInfo | None, area: str) -> str:
     if always is None:
         return f"Unleash {version_text(first)}"
     return f"Unleash {version_text(always)} (or {version_text(first)} with the area's flag on)"
+
+
+def at_least(server: ServerInfo | None, version: Version) -> bool:
+    """True when the server is `version` or newer, or its version does not decide (the
+    sandbox, which follows the newest rules, or a version that cannot be read)."""
+    known = _version(server)
+    return known is None or known >= version

@@ -3,7 +3,7 @@
 A small core (`core`: transport, errors, retries, write outcomes, the read-only check, health,
 what the server is) and, on it, one resource object per area, each declaring its methods once:
 
-    client.features         list, get, get_or_archived, search, held, prefetch, patch,
+    client.features         list, get, get_or_archived, search, held, prefetch, create, patch,
                             uncomplete, set_environment_enabled, archive, revive
     client.archived         a project's archived flags: list, find, revive_many
     client.events           search
@@ -14,6 +14,12 @@ what the server is) and, on it, one resource object per area, each declaring its
     client.access           list_roles, list_groups, get, grant (Enterprise)
     client.change_requests  list, get, delete (Enterprise)
     client.feature_types    list, update_lifetime
+    client.rollouts         a flag's strategies and variants in one environment: catalog, list,
+                            get, variants, add, update, set_disabled, remove, set_order,
+                            set_variants (checked first: rollout_rules)
+    client.strategy_types   list
+    client.context_fields   list
+    client.segments         list
 
 Read-only profiles are enforced in the core's `write`, once, before any request is built.
 """
@@ -35,6 +41,8 @@ from flagtui.api.health import Health
 from flagtui.api.integrations import Integrations
 from flagtui.api.models import ServerInfo
 from flagtui.api.projects import Projects
+from flagtui.api.rollout_catalogs import ContextFields, Segments, StrategyTypes
+from flagtui.api.rollouts import Rollouts
 from flagtui.api.transport import DEFAULT_RETRY_DELAYS
 from flagtui.api.users import Users
 
@@ -74,6 +82,10 @@ class AdminClient:
         self.users = Users(core)
         self.access = Access(core)
         self.change_requests = ChangeRequests(core)
+        self.strategy_types = StrategyTypes(core)
+        self.context_fields = ContextFields(core)
+        self.segments = Segments(core)
+        self.rollouts = Rollouts(core, self.strategy_types, self.context_fields, self.segments)
 
     async def __aenter__(self) -> AdminClient:
         return self

@@ -133,6 +133,10 @@ class Core:
         """A request without side effects (retried on transient failures)."""
         return await self._unless_disconnected(self._http.read(method, path, adapter, **kwargs))
 
+    async def check(self, method: str, path: str, *, json: Any = None) -> None:
+        """A request without side effects whose success is the whole answer (a name check)."""
+        await self._unless_disconnected(self._http.ask(method, path, json=json))
+
     def require_writable(self, action: str) -> None:
         """Before a write, and before the reads that check it: nothing leaves a read-only one."""
         if self.read_only:

@@ -1,5 +1,5 @@
-"""`client.features`: read, search and change flags (the contract's operations 1 and 5, the
-per-environment switch), archive and revive one; a project's archived flags are
+"""`client.features`: read, search, create and change flags (the contract's operations 1 and 5,
+the per-environment switch), archive and revive one; a project's archived flags are
 `client.archived` (`archived_flags`, which says how Unleash archives).
 
 Real Unleash allows 15 feature searches a minute per client: identical searches are cached for
@@ -15,7 +15,7 @@ import time
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from flagtui.api import capabilities, errors, intent, validation
+from flagtui.api import capabilities, errors, intent, rollout_requests, validation
 from flagtui.api.archived_flags import ArchivedFlags
 from flagtui.api.core import Core
 from flagtui.api.feature_query import FeatureQuery
@@ -159,6 +159,36 @@ class Features:
         return cached
 
     # -- writes ----------------------------------------------------------------------------------
+
+    async def create(
+        self,
+        project: str,
+        name: str,
+        *,
+        type: str | None = None,
+        description: str | None = None,
+        impression_data: bool = False,
+    ) -> Feature:
+        """Create a flag (feature-created), every environment off and without strategies. The
+        name is checked by the server's validation route first (taken, by a live or an
+        archived flag: ConflictError), the type against the server's feature types (Unleash's
+        default, release, when None). The flag as read just after (its creation answer when
+        that read fails: it was created all the same)."""
+        validation.flag_name(name)
+        plan = rollout_requests.create_feature(
+            project, name, type=type, description=description, impression_data=impression_data
+        )
+        self._core.require_writable(plan.action)
+        if type is not None:
+            intent.check_types([type], await self._feature_types.list())
+        body = {"name": name, "projectId": project}
+        await self._core.check("POST", "/api/admin/features/validate", json=body)
+        created = await self._core.write(plan.action, plan.method, plan.path, _FEATURE, plan.body)
+        assert created is not None
+        try:
+            return await self.get(project, name)
+        except errors.FlagtuiError:
+            return created
 
     async def patch(
         self, project: str, feature: str, ops: Iterable[PatchOperation | Mapping[str, Any]]

@@ -29,12 +29,14 @@ _ELSEWHERE = {
         "`flagtui env link|remove`, or t in the flag's detail"
     ),
     "/strategies": (
-        "strategies have their own routes in Unleash (…/environments/:env/strategies), which "
-        "flagtui does not edit yet: use the web UI (real Unleash answers this patch with a 500)"
+        "strategies have their own routes in Unleash (…/environments/:env/strategies): use "
+        "`flagtui feature strategy add|set|disable|enable|remove|order` (real Unleash answers "
+        "this patch with a 500)"
     ),
     "/variants": (
-        "variants have their own routes in Unleash (…/environments/:env/variants), which "
-        "flagtui does not edit yet: use the web UI (real Unleash refuses this patch)"
+        "variants have their own routes in Unleash (…/environments/:env/variants): use "
+        "`flagtui feature strategy set --variant` (strategy variants) or `flagtui feature "
+        "variants set` (real Unleash refuses this patch)"
     ),
 }
 

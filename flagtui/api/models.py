@@ -1,5 +1,6 @@
-"""Typed records of the admin API; the Enterprise ones are in `enterprise_models`, the base
-and the people a record can name in `records`; all are importable from here.
+"""Typed records of the admin API; the Enterprise ones are in `enterprise_models`, a flag's
+rollout in `rollout_models`, the base and the people a record can name in `records`; all are
+importable from here.
 
 Fields follow the contract (spec/admin-api.md): required fields are required, the rest optional,
 unknown fields ignored. Attributes are snake_case; the wire names are camelCase aliases.
@@ -25,6 +26,18 @@ from flagtui.api.enterprise_models import (
     Role,
 )
 from flagtui.api.records import CreatedBy, Record, User
+from flagtui.api.rollout_models import (
+    Constraint,
+    ContextField,
+    LegalValue,
+    Segment,
+    Strategy,
+    StrategyParameter,
+    StrategyType,
+    Variant,
+    VariantOverride,
+    VariantPayload,
+)
 from flagtui.contract import PATCH_OPS_WITH_FROM, PATCH_OPS_WITH_VALUE, PatchOp
 
 __all__ = [
@@ -40,6 +53,7 @@ __all__ = [
     "ChangeRequestSchedule",
     "Collaborators",
     "Constraint",
+    "ContextField",
     "CreatedBy",
     "Dependency",
     "EventPage",
@@ -51,6 +65,7 @@ __all__ = [
     "Group",
     "GroupMember",
     "IntegrationEvent",
+    "LegalValue",
     "Lifecycle",
     "PatchOperation",
     "Project",
@@ -58,8 +73,11 @@ __all__ = [
     "ProjectEnvironment",
     "Record",
     "Role",
+    "Segment",
     "ServerInfo",
     "Strategy",
+    "StrategyParameter",
+    "StrategyType",
     "Tag",
     "User",
     "UserList",
@@ -87,47 +105,6 @@ class Dependency(Record):
 
 class Collaborators(Record):
     users: list[CreatedBy] = Field(default_factory=list)
-
-
-class Constraint(Record):
-    context_name: str
-    operator: str
-    case_insensitive: bool | None = None
-    inverted: bool | None = None
-    values: list[str] | None = None
-    value: str | None = None
-
-
-class VariantPayload(Record):
-    type: str
-    value: str
-
-
-class VariantOverride(Record):
-    context_name: str
-    values: list[str]
-
-
-class Variant(Record):
-    name: str
-    weight: int | None = None
-    weight_type: str | None = None
-    stickiness: str | None = None
-    payload: VariantPayload | None = None
-    overrides: list[VariantOverride] | None = None
-
-
-class Strategy(Record):
-    id: str | None = None
-    name: str
-    title: str | None = None
-    disabled: bool | None = None
-    feature_name: str | None = None
-    sort_order: int | None = None
-    segments: list[int] | None = None
-    constraints: list[Constraint] | None = None
-    variants: list[Variant] | None = None
-    parameters: dict[str, Any] | None = None
 
 
 class FeatureEnvironment(Record):

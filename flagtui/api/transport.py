@@ -86,16 +86,22 @@ class Transport:
         json: Any = None,
     ) -> T:
         """A request without side effects: retried on transient failures."""
+        response = await self.ask(method, path, params=params, json=json)
+        return self._parse(method, path, response, adapter)
+
+    async def ask(
+        self, method: str, path: str, *, params: Any = None, json: Any = None
+    ) -> httpx.Response:
+        """A request without side effects, its answer unread (a check whose success is the
+        whole answer, as a name validation's empty 200): retried on transient failures."""
         for delay in (*self.retry_delays, None):
             try:
-                response = await self._send(method, path, params=params, json=json, write=False)
+                return await self._send(method, path, params=params, json=json, write=False)
             except (errors.Unreachable, errors.ServerError) as exc:
                 transient = exc.status is None or exc.status in RETRY_STATUSES
                 if delay is None or not transient:
                     raise
                 await asyncio.sleep(delay)
-                continue
-            return self._parse(method, path, response, adapter)
         raise AssertionError("unreachable")  # pragma: no cover
 
     async def write(

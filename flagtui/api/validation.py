@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -14,6 +15,7 @@ from flagtui.contract import (
     EVENT_SEARCH_MAX,
     MAX_LIFETIME_DAYS,
     MIN_USER_QUERY,
+    NAME_MAX,
     PATCH_OPS,
     PATCH_OPS_WITH_FROM,
     PATCH_OPS_WITH_VALUE,
@@ -136,4 +138,20 @@ def name(field: str, value: object) -> str:
     """A name that goes into a path or a body (environment, feature): a non-empty string."""
     if not isinstance(value, str) or not value.strip():
         raise InvalidArgument(field, "a non-empty name")
+    return value
+
+
+# What JavaScript's encodeURIComponent leaves as it is: Unleash's "URL-friendly" names.
+_URL_FRIENDLY = re.compile(r"[A-Za-z0-9\-_.!~*'()]+")
+
+
+def flag_name(value: object, *, field: str = "name") -> str:
+    """A flag's (or a variant's) name as Unleash takes it: 1 to NAME_MAX URL-friendly
+    characters (letters, digits and - _ . ! ~ * ' ( )), not `.` or `..`."""
+    if not isinstance(value, str) or not 1 <= len(value) <= NAME_MAX:
+        raise InvalidArgument(field, f"a flag name of 1 to {NAME_MAX} characters")
+    if not _URL_FRIENDLY.fullmatch(value) or value in (".", ".."):
+        raise InvalidArgument(
+            field, "a flag name of letters, digits and - _ . ! ~ * ' ( ) only (URL-friendly)"
+        )
     return value

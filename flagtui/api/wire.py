@@ -12,6 +12,7 @@ from pydantic import Field, TypeAdapter
 from flagtui.api.errors import InvalidArgument
 from flagtui.api.models import (
     ChangeRequest,
+    ContextField,
     EventRecord,
     Feature,
     FeatureType,
@@ -21,9 +22,13 @@ from flagtui.api.models import (
     ProjectEnvironment,
     Record,
     Role,
+    Segment,
+    Strategy,
+    StrategyType,
     Tag,
     User,
     UserList,
+    Variant,
 )
 
 RawObject = dict[str, Any]
@@ -86,3 +91,19 @@ class GroupsAnswer(Record):
 
 ChangeRequestList = list[ChangeRequest]
 UserSearchAnswer = UserList | list[User]
+
+
+class StrategyTypesAnswer(Record):
+    strategies: list[StrategyType]
+
+
+class SegmentsAnswer(Record):
+    segments: list[Segment] = Field(default_factory=list)
+
+
+class EnvironmentVariants(Record):
+    variants: list[Variant]
+
+
+ContextFieldList = list[ContextField]
+StrategyList = list[Strategy]

@@ -1,4 +1,5 @@
-"""The command line: `flagtui` opens the TUI; nouns then verbs for everything else.
+"""The command line: `flagtui` opens the TUI; nouns then verbs for everything else (a group of
+verbs may sit between them: `feature strategy add`).
 
 Built from the list of commands (commands/__init__.py); each command's options are added by
 its module, imported when that command is parsed (`CommandParser.load`). Scriptable commands
@@ -73,15 +74,19 @@ def command_line() -> tuple[argparse.ArgumentParser, dict[str, CommandParser]]:
     parser.add_argument("-P", "--profile", help="profile to open (default: default_profile)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=CommandParser)
     common = _common()
-    verbs: dict[str, Any] = {}
+    verbs: dict[str, Any] = {}  # a noun's, or a group's ("feature strategy")
     commands: dict[str, CommandParser] = {}
     for entry in COMMANDS:
-        noun, _, verb = entry.words.partition(" ")
-        if verb and noun not in verbs:
-            help = NOUNS[noun]
-            noun_parser = sub.add_parser(noun, help=help, description=help)
-            verbs[noun] = noun_parser.add_subparsers(dest="verb", metavar="VERB", required=True)
-        under, name = (verbs[noun], verb) if verb else (sub, noun)
+        *above, name = entry.words.split(" ")
+        under = sub
+        for depth in range(len(above)):
+            words = " ".join(above[: depth + 1])
+            if words not in verbs:
+                help = NOUNS[words]
+                parent = under.add_parser(above[depth], help=help, description=help)
+                dest = "verb" if depth == 0 else "subverb"
+                verbs[words] = parent.add_subparsers(dest=dest, metavar="VERB", required=True)
+            under = verbs[words]
         if entry.scriptable:
             leaf = under.add_parser(
                 name,

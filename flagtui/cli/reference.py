@@ -4,7 +4,8 @@ its synopsis and options) and from the exit codes of exits.py, so it cannot drif
 path); tests/cli/test_reference.py fails when it is out of date.
 
 argparse has no public way to list a parser's arguments: `_actions` and the formatter's
-`_format_action_invocation` are read here (as `--help` itself reads them), never changed.
+`_format_action_invocation` and `_expand_help` are read here (as `--help` itself reads them),
+never changed.
 """
 
 from __future__ import annotations
@@ -86,7 +87,7 @@ def _options(actions: Iterable[argparse.Action]) -> list[str]:
     formatter = argparse.HelpFormatter(prog="flagtui", width=ONE_LINE)
     rows = ["| option | what it does | default |", "|---|---|---|"]
     for action in actions:
-        said = action.help or ""
+        said = formatter._expand_help(action) if action.help else ""  # `%%` as --help says it
         if action.required and action.option_strings:
             said = f"{said} (required)".strip()
         default = action.default

@@ -29,6 +29,10 @@ from flagtui.display import clean
 Command = Callable[[AdminClient, Printer, argparse.Namespace], Awaitable[int | None]]
 
 
+# POSTs that change nothing: the event search, and the name check a flag's creation asks first.
+READING_POSTS = ("/events/search", "/api/admin/features/validate")
+
+
 class DryRunStop(Exception):
     """The write a --dry-run would have sent, stopped before it left."""
 
@@ -45,7 +49,7 @@ class DryRunTransport(httpx.AsyncBaseTransport):
         self._real = httpx.AsyncHTTPTransport(verify=verify)
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        if request.method in ("GET", "HEAD") or request.url.path.endswith("/events/search"):
+        if request.method in ("GET", "HEAD") or request.url.path.endswith(READING_POSTS):
             return await self._real.handle_async_request(request)
         raise DryRunStop(request)
 

@@ -21,8 +21,24 @@ from pydantic import TypeAdapter
 
 from flagtui.api import AdminClient
 from flagtui.api.feature_query import FeatureQuery
-from flagtui.api.models import ChangeRequest, ProjectAccess, UserList
-from flagtui.api.wire import ChangeRequestList, GroupsAnswer, RolesAnswer, UserSearchAnswer
+from flagtui.api.models import (
+    ChangeRequest,
+    Constraint,
+    ProjectAccess,
+    Strategy,
+    UserList,
+    Variant,
+)
+from flagtui.api.wire import (
+    ChangeRequestList,
+    ContextFieldList,
+    EnvironmentVariants,
+    GroupsAnswer,
+    RolesAnswer,
+    SegmentsAnswer,
+    StrategyTypesAnswer,
+    UserSearchAnswer,
+)
 
 # Requests flagtui sends that the 7.5.0 document does not have, each on purpose.
 UNDOCUMENTED = {
@@ -103,6 +119,7 @@ async def _every_call(client: AdminClient) -> set[str]:
     for name, call in calls.items():
         await call
         assert client.requests_sent, name
+    rollouts = await _rollout_calls(client)
     # every parameter of the reads that take several: the GET event route (dates and author
     # choose it) and the feature search's filters and sorting
     await client.events.search(
@@ -122,7 +139,62 @@ async def _every_call(client: AdminClient) -> set[str]:
         ),
         fresh=True,
     )
-    return set(calls) | {"aclose", "features.held", "use_token"}  # these send nothing
+    return set(calls) | rollouts | {"aclose", "features.held", "use_token"}  # these send nothing
+
+
+async def _rollout_calls(client: AdminClient) -> set[str]:
+    """A new flag and every rollout operation on it, one after another (each needs the one
+    before); their names."""
+    flag = (await client.features.create("default", "openapi-rollout", type="release")).name
+    catalog = await client.rollouts.catalog()
+    await client.strategy_types.list()
+    await client.context_fields.list()
+    await client.segments.list()
+    strategy = Strategy(
+        name="flexibleRollout",
+        title="ten",
+        parameters={"rollout": 10},
+        constraints=[
+            Constraint(context_name="userId", operator="IN", values=["u-1"]),
+            Constraint(context_name="appVersion", operator="SEMVER_GT", value="1.2.3"),
+        ],
+        segments=[catalog.segments[0].id],
+        variants=[Variant(name="a", weight=200, weight_type="fix"), Variant(name="b")],
+    )
+    added = await client.rollouts.add("default", flag, "production", strategy)
+    assert added.id
+    changed = added.model_copy(update={"title": "eleven"})
+    await client.rollouts.update("default", flag, "production", changed)
+    await client.rollouts.get("default", flag, "production", added.id)
+    await client.rollouts.set_disabled("default", flag, "production", added.id, True)
+    second = await client.rollouts.add("default", flag, "production", Strategy(name="default"))
+    await client.rollouts.set_order("default", flag, "production", [str(second.id)])
+    await client.rollouts.list("default", flag, "production")
+    await client.rollouts.remove("default", flag, "production", str(second.id))
+    holder = next(
+        (f.name, e.name)
+        for f in await client.features.list("payments")
+        for e in f.environments or []
+        if e.variant_count
+    )
+    await client.rollouts.variants("payments", *holder)
+    await client.rollouts.set_variants("payments", *holder, [Variant(name="x")])
+    return {
+        "features.create",
+        "rollouts.catalog",
+        "strategy_types.list",
+        "context_fields.list",
+        "segments.list",
+        "rollouts.add",
+        "rollouts.update",
+        "rollouts.get",
+        "rollouts.set_disabled",
+        "rollouts.set_order",
+        "rollouts.list",
+        "rollouts.remove",
+        "rollouts.variants",
+        "rollouts.set_variants",
+    }
 
 
 async def test_every_request_the_client_sends_is_a_documented_operation(sandbox):
@@ -191,6 +263,17 @@ READS = [
 # instances); a list's shape is checked on its first items as well as on its fiftieth.
 ARRAY_ITEMS_AT_MOST = 3
 CASES = [pytest.param(*read, id=read[1]) for read in READS]
+# A rollout's reads: parsed from the document's answers (the sandbox's are checked against
+# real Unleash 8.2.0 in tests/conformance/test_rollout_parity_on_real_unleash.py).
+ENV_PATH = "/api/admin/projects/p/features/f/environments/e"
+ROLLOUT_READS = [
+    ("GET", "/api/admin/strategies", StrategyTypesAnswer),
+    ("GET", "/api/admin/context", ContextFieldList),
+    ("GET", "/api/admin/segments", SegmentsAnswer),
+    ("GET", f"{ENV_PATH}/strategies/s", Strategy),
+    ("GET", f"{ENV_PATH}/variants", EnvironmentVariants),
+]
+PARSED = CASES + [pytest.param(*read, id=read[1]) for read in ROLLOUT_READS]
 
 
 def _short_arrays(node: Any) -> Any:
@@ -214,7 +297,7 @@ def _with_short_arrays() -> Reference:
     return Reference(document)
 
 
-@pytest.mark.parametrize(("method", "path", "model"), CASES)
+@pytest.mark.parametrize(("method", "path", "model"), PARSED)
 def test_documented_answers_parse_into_our_models(method, path, model):
     reference()  # skips when the document is absent
     ref = _with_short_arrays()

@@ -26,8 +26,17 @@ def test_read_only_profile_is_refused_before_any_request(run, cli_env):
         ["cr", "delete", "default", "1", "--yes"],
         ["integration", "enable", "2"],
         ["integration", "disable", "2", "--yes"],
+        ["feature", "create", "default", "x"],
+        ["feature", "strategy", "add", "default", "x", "production", "--yes"],
+        ["feature", "strategy", "set", "default", "x", "production", "s", "--rollout", "1"],
+        ["feature", "strategy", "disable", "default", "x", "production", "s", "--yes"],
+        ["feature", "strategy", "enable", "default", "x", "production", "s", "--yes"],
+        ["feature", "strategy", "remove", "default", "x", "production", "s", "--yes"],
+        ["feature", "strategy", "order", "default", "x", "production", "s", "--yes"],
+        ["feature", "variants", "set", "default", "x", "production", "--variant", "a"],
     )
-    assert {tuple(argv[:2]) for argv in writes} == write_commands()
+    commands = write_commands()
+    assert {next(w for w in commands if argv[: len(w)] == list(w)) for argv in writes} == commands
     for argv in writes:
         result = run(*argv, "-P", "ro")
         assert result.code == 2, argv
@@ -35,11 +44,10 @@ def test_read_only_profile_is_refused_before_any_request(run, cli_env):
         assert result.error["message"].startswith("Profile 'ro' is read-only:")
 
 
-def write_commands() -> set[tuple[str, str]]:
-    """(noun, verb) of every command that writes, from the parser itself."""
+def write_commands() -> set[tuple[str, ...]]:
+    """The words of every command that writes (`feature strategy add`), from the parser."""
     found = set()
     for words, leaf in command_line()[1].items():
         if leaf.load().get_default("write_action"):
-            noun, _, verb = words.partition(" ")
-            found.add((noun, verb))
+            found.add(tuple(words.split()))
     return found

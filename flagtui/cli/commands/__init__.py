@@ -24,8 +24,11 @@ class Entry:
     own_options: bool = False  # its options are parsed by its module (the sandbox's), -h too
 
 
-NOUNS = {
+NOUNS = {  # and the groups of verbs under a noun
     "feature": "feature flags",
+    "feature strategy": "a flag's strategies in one environment (its rollout)",
+    "feature variants": "a flag's variants in one environment (Unleash deprecated them for "
+    "strategy variants: only a flag that has some already can change them)",
     "event": "the event log",
     "integration": "integrations (Unleash addons)",
     "user": "users",
@@ -69,6 +72,33 @@ COMMANDS = (
     Entry("feature disable",
           "switch a flag off in one environment (production: confirm, or --yes)",
           "feature_switch", options="disable_options"),
+    Entry("feature create",
+          "create a flag, its name checked by the server first; every environment starts off",
+          "feature_create"),
+    Entry("feature strategies",
+          "a flag's strategies per environment in the order they are evaluated, in words",
+          "feature_strategies"),
+    Entry("feature strategy add",
+          "add a strategy in one environment: a gradual rollout unless --type says otherwise"
+          " (production: confirm, or --yes)", "strategy_add"),
+    Entry("feature strategy set",
+          "change one strategy: rollout, stickiness, group, parameters, constraints, segments,"
+          " variants, title (production: confirm, or --yes)", "strategy_set"),
+    Entry("feature strategy disable",
+          "disable one strategy; with no enabled strategy left Unleash switches the"
+          " environment off (production: confirm, or --yes)", "strategy_switch",
+          options="disable_options"),
+    Entry("feature strategy enable", "enable one strategy (production: confirm, or --yes)",
+          "strategy_switch", options="enable_options"),
+    Entry("feature strategy remove",
+          "remove one strategy; with no enabled strategy left Unleash switches the environment"
+          " off (production: confirm, or --yes)", "strategy_remove"),
+    Entry("feature strategy order",
+          "evaluate the strategies named first, in that order, the others after them"
+          " (production: confirm, or --yes)", "strategy_order"),
+    Entry("feature variants set",
+          "replace a flag's variants in one environment (production: confirm, or --yes)",
+          "variants_set"),
     Entry("playground",
           "what SDKs answer for a context (or N userIds), evaluated locally with their engine"
           " and checked against the server's playground", "playground"),

@@ -1,0 +1,30 @@
+"""`flagtui feature strategy add`: add a strategy to a flag in one environment, after the
+others; checked against the server's catalog before anything is sent (or asked)."""
+
+from __future__ import annotations
+
+import argparse
+
+from flagtui.api import AdminClient, rollout_rules
+from flagtui.api.models import Strategy
+from flagtui.cli.output import Printer
+from flagtui.cli.rollout_target import confirm_in_production, done_with, target_options
+from flagtui.cli.strategy_options import built, strategy_options
+
+
+def options(p: argparse.ArgumentParser) -> None:
+    target_options(p, strategy_add, "add strategy")
+    strategy_options(p, setting=False)
+
+
+async def strategy_add(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
+    catalog = await client.rollouts.catalog()
+    kind = rollout_rules.strategy_type(args.type, catalog, adding=True)
+    wanted = built(args, Strategy(name=kind.name, disabled=args.disabled or None), catalog)
+    rollout_rules.strategy(wanted, catalog, feature=args.name)  # refused before the question
+    await confirm_in_production(client, args, f"add a {kind.name} strategy to {args.name}")
+    stored = await client.rollouts.add(
+        args.project, args.name, args.environment, wanted, catalog=catalog
+    )
+    names = {s.id: s.name for s in catalog.segments}
+    done_with(out, "feature-strategy-add", args, stored, names)

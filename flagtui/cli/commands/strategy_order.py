@@ -1,0 +1,38 @@
+"""`flagtui feature strategy order`: the strategies named (ids, or the start of them) are
+evaluated first, in the order given; the others after them, as they were."""
+
+from __future__ import annotations
+
+import argparse
+
+from flagtui.api import AdminClient, NothingToSend
+from flagtui.api.rollout_words import strategy_lines
+from flagtui.cli.output import Printer
+from flagtui.cli.rollout_target import (
+    SHORT_ID,
+    confirm_in_production,
+    done_with,
+    find_strategy,
+    nothing_sent,
+    target_options,
+)
+
+
+def options(p: argparse.ArgumentParser) -> None:
+    target_options(p, strategy_order, "reorder strategies")
+    p.add_argument("strategies", nargs="+", metavar="STRATEGY", help="first, in this order")
+
+
+async def strategy_order(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
+    current = await client.rollouts.list(args.project, args.name, args.environment)
+    where = f"{args.name}/{args.environment}"
+    first = [str(find_strategy(current, key, where).id) for key in args.strategies]
+    await confirm_in_production(client, args, f"reorder the strategies of {args.name}")
+    try:
+        ordered = await client.rollouts.set_order(args.project, args.name, args.environment, first)
+    except NothingToSend as same:
+        nothing_sent(out, same, args)
+        return
+    done_with(out, "strategy-order-changed", args)
+    for position, s in enumerate(ordered, start=1):
+        out.note(f"  {position}. {(s.id or '')[:SHORT_ID]} {strategy_lines(s, {})[0]}")

@@ -1,0 +1,31 @@
+"""`flagtui feature strategy remove`: remove one strategy (named by its id or the start of
+it). Removing the last enabled one switches the environment off, as Unleash does; that is
+said."""
+
+from __future__ import annotations
+
+import argparse
+
+from flagtui.api import AdminClient
+from flagtui.cli.output import Printer
+from flagtui.cli.rollout_target import (
+    confirm_in_production,
+    done_with,
+    find_strategy,
+    target_options,
+)
+
+
+def options(p: argparse.ArgumentParser) -> None:
+    target_options(p, strategy_remove, "remove strategy")
+    p.add_argument("strategy", metavar="STRATEGY", help="its id, or the start of it")
+
+
+async def strategy_remove(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
+    strategies = await client.rollouts.list(args.project, args.name, args.environment)
+    target = find_strategy(strategies, args.strategy, f"{args.name}/{args.environment}")
+    await confirm_in_production(client, args, f"remove strategy {args.strategy} of {args.name}")
+    await client.rollouts.remove(args.project, args.name, args.environment, str(target.id))
+    done_with(out, "feature-strategy-remove", args)
+    if not [s for s in strategies if s.id != target.id and not s.disabled]:
+        out.note(f"no enabled strategy is left: Unleash switches {args.environment} off")

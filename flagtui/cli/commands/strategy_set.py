@@ -1,0 +1,41 @@
+"""`flagtui feature strategy set`: change one strategy (named by its id or the start of it):
+the options given replace what they name, the rest stays; checked against the server's
+catalog before anything is sent (or asked). Already as asked: nothing is sent."""
+
+from __future__ import annotations
+
+import argparse
+
+from flagtui.api import AdminClient, NothingToSend, rollout_rules
+from flagtui.cli.output import Printer
+from flagtui.cli.rollout_target import (
+    confirm_in_production,
+    done_with,
+    nothing_sent,
+    strategy_of,
+    target_options,
+)
+from flagtui.cli.strategy_options import built, strategy_options
+
+
+def options(p: argparse.ArgumentParser) -> None:
+    target_options(p, strategy_set, "update strategy")
+    p.add_argument("strategy", metavar="STRATEGY", help="its id, or the start of it")
+    strategy_options(p, setting=True)
+
+
+async def strategy_set(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
+    catalog = await client.rollouts.catalog()
+    current = await strategy_of(client, args)
+    wanted = built(args, current, catalog)
+    rollout_rules.strategy(wanted, catalog, feature=args.name, existing=current)
+    await confirm_in_production(client, args, f"change strategy {args.strategy} of {args.name}")
+    try:
+        stored = await client.rollouts.update(
+            args.project, args.name, args.environment, wanted, catalog=catalog
+        )
+    except NothingToSend as same:
+        nothing_sent(out, same, args, current)
+        return
+    names = {s.id: s.name for s in catalog.segments}
+    done_with(out, "feature-strategy-update", args, stored, names)

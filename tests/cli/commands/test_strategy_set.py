@@ -1,0 +1,74 @@
+"""`flagtui feature strategy set`: a strategy named by the start of its id changed by the
+options given (the rest kept), lists replaced or cleared; nothing sent when already so or when
+nothing is asked; bad input refused naming the field."""
+
+from __future__ import annotations
+
+from .rollout_helpers import BETA_TENANTS, TEN_PERCENT, refused_before_sending, strategies
+
+SET = ("feature", "strategy", "set", "default")
+
+
+def test_rollout_to_zero_keeps_the_rest(run, server):
+    flag, strategy_id = TEN_PERCENT
+    [before] = strategies(server, flag, "production")
+    result = run(*SET, flag, "production", "rollout-example", "--rollout", "0", "--yes")
+    assert result.code == 0, result.err
+    assert result.json["done"] == "feature-strategy-update"
+    assert result.json["strategyId"] == strategy_id
+    [after] = strategies(server, flag, "production")
+    assert after == {**before, "parameters": {**before["parameters"], "rollout": "0"}}
+    events = server.get("/api/admin/search/events", params={"limit": 1}).json()["events"]
+    assert events[0]["type"] == "feature-strategy-update"
+
+
+def test_lists_are_replaced_or_cleared(run, server):
+    flag, strategy_id = BETA_TENANTS
+    argv = (*SET, flag, "production", strategy_id, "--yes")
+    assert run(*argv, "--constraint", "plan IN pro,premium", "--segment", "eu-customers").code == 0
+    [changed] = strategies(server, flag, "production")
+    assert changed["constraints"] == [
+        {"contextName": "plan", "operator": "IN", "values": ["pro", "premium"]}
+    ]
+    assert len(changed["segments"]) == 1
+    assert run(*argv, "--clear-constraints", "--clear-segments").code == 0
+    [cleared] = strategies(server, flag, "production")
+    assert (cleared["constraints"], cleared["segments"]) == ([], [])
+
+
+def test_nothing_is_sent_when_already_so_or_nothing_is_asked(run, server):
+    flag, strategy_id = TEN_PERCENT
+    result = run(*SET, flag, "production", strategy_id, "--rollout", "10", "--yes")
+    assert result.code == 0, result.err
+    assert result.json["done"] is None
+    assert result.json["unchanged"] == f"already so in {flag}/production"
+    events = server.get("/api/admin/search/events", params={"limit": 1}).json()["events"]
+    assert events[0]["type"] != "feature-strategy-update"
+    nothing = run(*SET, flag, "production", strategy_id, "--yes")
+    assert nothing.code == 2
+    assert nothing.error["message"].startswith("nothing to change")
+
+
+def test_bad_input_is_refused_naming_the_field(run, server):
+    flag, strategy_id = TEN_PERCENT
+    argv = (*SET, flag, "production", strategy_id, "--yes")
+    said = refused_before_sending(run, server, *argv, "--rollout", "101")
+    assert said.startswith("--rollout: a whole percentage from 0 to 100")
+    said = refused_before_sending(run, server, *argv, "--variant", "a=500", "--variant", "b=400")
+    assert said.startswith("variants.weight: the weights add up to 900, not 1000")
+    said = refused_before_sending(run, server, *argv, "--stickiness", "nope")
+    assert said.startswith("parameters.stickiness: 'nope' is not default, random")
+    said = refused_before_sending(run, server, *SET, flag, "production", "zzz", "--rollout", "1")
+    assert said.startswith("STRATEGY: 'zzz' matches none of the strategies")
+
+
+def test_dry_run_shows_the_whole_strategy_it_would_put(run, server):
+    flag, strategy_id = TEN_PERCENT
+    result = run(*SET, flag, "production", strategy_id, "--rollout", "50", "--dry-run")
+    assert result.code == 0, result.err
+    assert result.json["method"] == "PUT"
+    assert result.json["path"].endswith(f"/environments/production/strategies/{strategy_id}")
+    assert result.json["body"]["parameters"]["rollout"] == "50"
+    assert result.json["body"]["title"] == "10% of production"
+    [kept] = strategies(server, flag, "production")
+    assert kept["parameters"]["rollout"] == "10"
