@@ -24,6 +24,7 @@ SHARDS = 4  # the flags by name, one in four per test: shorter tests, spread ove
 FEW, MANY = user_contexts(120), user_contexts(3_000, seed=7)
 
 
+@pytest.mark.slow  # every demo flag through the SDK: the full suite's, not the inner loop's
 @pytest.mark.parametrize("shard", range(SHARDS))
 def test_every_demo_flag_previews_as_the_sdk_evaluates_it(
     sandbox: SandboxServer, admin_http: httpx.Client, shard: int

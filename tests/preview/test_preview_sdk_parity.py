@@ -254,6 +254,7 @@ def test_environment_variants_answer_what_the_sdk_answers_for_every_user(
     assert {"v-one", "v-two", "v-three"} <= variants
 
 
+@pytest.mark.slow  # 10,000 users through the SDK: the full suite's, not the inner loop's
 def test_a_population_counts_what_the_sdk_answers(
     sandbox: SandboxServer, admin_http: httpx.Client
 ) -> None:
