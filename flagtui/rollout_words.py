@@ -8,11 +8,15 @@ Constraints read as a person would say them ("userId is one of u-1, u-2", "appVe
 (semver)"); an inverted one is wrapped in "not (…)", a case-insensitive one says so. Segments
 are named from a mapping of id → name that the caller read (`GET /api/admin/segments`); an id
 it does not hold is "segment #id". Weights are per mille on the wire, percentages here.
+
+The commands say the same rollout more tersely, one strategy on a line or a table cell
+(`strategy_lines`, `variants_text`, `constraints_text`, `rollout_text`, `segments_text`); their
+JSON output keeps the API's records instead.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from flagtui.api.models import Constraint, Strategy, Variant, VariantOverride
@@ -142,3 +146,76 @@ def variant_words(v: Variant) -> str:
         parts.append(f"payload {clean(v.payload.type)} {clean(value)}")
     parts += [f"forced for {override_words(o)}" for o in v.overrides or []]
     return " · ".join(parts)
+
+
+# The commands' terse form: "f is one of a, b", "v ≥ version 1.2.3", "a 33.3 %, b 66.7 % fixed".
+_SAID = {
+    **{op: words[1] for op, words in _LIST_WORDS.items()},
+    **{op: word for op, (word, _kind) in _SINGLE_WORDS.items()},
+    **{op: f"{word} version" for op, (word, kind) in _SINGLE_WORDS.items() if kind == "semver"},
+}
+_ONE = {"IN": "is", "NOT_IN": "is not"}
+
+
+def constraint_text(c: Constraint) -> str:
+    values = [clean(v) for v in (c.values or [])] or ([clean(c.value)] if c.value else [])
+    said = _SAID.get(c.operator, clean(c.operator))
+    if len(values) == 1:
+        said = _ONE.get(c.operator, _LIST_WORDS.get(c.operator, (said,))[0])
+    text = f"{clean(c.context_name)} {said} {', '.join(values)}".rstrip()
+    if c.case_insensitive:
+        text += " (any case)"
+    return f"not ({text})" if c.inverted else text
+
+
+def constraints_text(constraints: Sequence[Constraint] | None) -> str:
+    return " and ".join(constraint_text(c) for c in constraints or [])
+
+
+def weight_text(weight: float | None) -> str:
+    return "?" if weight is None else f"{weight / 10:g} %"
+
+
+def variant_text(v: Variant) -> str:
+    fixed = " fixed" if v.weight_type == "fix" else ""
+    payload = f" = {clean(v.payload.type)}:{clean(v.payload.value)}" if v.payload else ""
+    return f"{clean(v.name)} {weight_text(v.weight)}{fixed}{payload}"
+
+
+def variants_text(variants: Sequence[Variant] | None) -> str:
+    if not variants:
+        return ""
+    sticky = variants[0].stickiness
+    said = ", ".join(variant_text(v) for v in variants)
+    return f"{said} (sticky on {clean(sticky)})" if sticky else said
+
+
+def segments_text(ids: Sequence[float] | None, names: Mapping[int, str]) -> str:
+    """Segments by name; one the names do not hold as `segment <id>`."""
+    return ", ".join(clean(names.get(int(i), f"segment {i:g}")) for i in ids or [])
+
+
+def rollout_text(s: Strategy) -> str:
+    """A gradual rollout's percentage, stickiness and group; another type's parameters."""
+    params = dict(s.parameters or {})
+    if s.name == "flexibleRollout":
+        rollout = _param(params.pop("rollout", "100"))
+        sticky = _param(params.pop("stickiness", "default"))
+        group = _param(params.pop("groupId", ""))
+        extra = " ".join(f"{clean(k)}={_param(v)}" for k, v in sorted(params.items()))
+        return f"{rollout} % by {sticky}, group {group} {extra}".rstrip()
+    return " ".join(f"{clean(k)}={_param(v)}" for k, v in sorted(params.items()))
+
+
+def strategy_lines(s: Strategy, segment_names: Mapping[int, str]) -> list[str]:
+    """A strategy as a head line and indented detail lines (constraints, segments, variants)."""
+    title = f" “{clean(s.title)}”" if s.title else ""
+    disabled = " [disabled]" if s.disabled else ""
+    head = f"{clean(s.name)}{title} {rollout_text(s)}".rstrip() + disabled
+    lines = [head]
+    lines += [f"  if {constraint_text(c)}" for c in s.constraints or []]
+    if s.segments:
+        lines.append(f"  in segments {segments_text(s.segments, segment_names)}")
+    if s.variants:
+        lines.append(f"  variants {variants_text(s.variants)}")
+    return lines

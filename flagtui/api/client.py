@@ -20,6 +20,7 @@ what the server is) and, on it, one resource object per area, each declaring its
     client.strategy_types   list
     client.context_fields   list
     client.segments         list
+    client.playground       evaluate (the server's own answer for one context)
 
 Read-only profiles are enforced in the core's `write`, once, before any request is built.
 """
@@ -40,6 +41,7 @@ from flagtui.api.features import Features
 from flagtui.api.health import Health
 from flagtui.api.integrations import Integrations
 from flagtui.api.models import ServerInfo
+from flagtui.api.playground import Playground
 from flagtui.api.projects import Projects
 from flagtui.api.rollout_catalogs import ContextFields, Segments, StrategyTypes
 from flagtui.api.rollouts import Rollouts
@@ -85,6 +87,7 @@ class AdminClient:
         self.strategy_types = StrategyTypes(core)
         self.context_fields = ContextFields(core)
         self.segments = Segments(core)
+        self.playground = Playground(core)
         self.rollouts = Rollouts(core, self.strategy_types, self.context_fields, self.segments)
 
     async def __aenter__(self) -> AdminClient:

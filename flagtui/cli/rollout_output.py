@@ -10,15 +10,16 @@ from typing import Any
 
 from flagtui.api import AdminClient, FlagtuiError
 from flagtui.api.models import Strategy, Variant
-from flagtui.api.rollout_words import (
+from flagtui.cli.output import record
+from flagtui.cli.rollout_target import SHORT_ID
+from flagtui.display import clean
+from flagtui.rollout_words import (
     constraints_text,
     rollout_text,
     segments_text,
     strategy_lines,
     variants_text,
 )
-from flagtui.cli.output import record
-from flagtui.cli.rollout_target import SHORT_ID
 
 COLUMNS = (
     "environment",
@@ -63,13 +64,13 @@ def strategy_rows(
                     }
                 )
                 continue
-            title = f" “{s.title}”" if s.title else ""
+            title = f" “{clean(s.title)}”" if s.title else ""
             rows.append(
                 {
                     "environment": environment,
                     "#": position,
                     "id": (s.id or "")[:SHORT_ID],
-                    "strategy": f"{s.name}{title}",
+                    "strategy": f"{clean(s.name)}{title}",
                     "rollout": rollout_text(s),
                     "constraints": constraints_text(s.constraints),
                     "segments": segments_text(s.segments, names),

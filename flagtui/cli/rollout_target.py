@@ -9,10 +9,10 @@ from typing import Any
 
 from flagtui.api import AdminClient, InvalidArgument, NothingToSend
 from flagtui.api.models import Strategy
-from flagtui.api.rollout_words import strategy_lines
 from flagtui.cli.done import done
 from flagtui.cli.output import Printer
 from flagtui.cli.session import confirm, scriptable
+from flagtui.rollout_words import strategy_lines
 
 SHORT_ID = 8  # characters of a strategy id `feature strategies` shows
 

@@ -179,7 +179,12 @@ async def _rollout_calls(client: AdminClient) -> set[str]:
     )
     await client.rollouts.variants("payments", *holder)
     await client.rollouts.set_variants("payments", *holder, [Variant(name="x")])
+    answered = await client.playground.evaluate(
+        "production", {"appName": "openapi", "userId": "u-1"}, projects=["default"]
+    )
+    assert flag in {f.name for f in answered}
     return {
+        "playground.evaluate",
         "features.create",
         "rollouts.catalog",
         "strategy_types.list",

@@ -34,12 +34,8 @@ def demo_rollouts(db_path: Path) -> dict[str, str]:
     return dict(rows)
 
 
-async def open_detail(
-    app: FlagtuiApp, pilot: Any, project: str, name: str, **names: Any
-) -> FeatureDetailScreen:
+async def open_detail(app: FlagtuiApp, pilot: Any, project: str, name: str) -> FeatureDetailScreen:
     screen = FeatureDetailScreen(project, name)
-    if names:
-        screen.segment_names = names["segment_names"]
     app.push_screen(screen)
     await settle(app, pilot)
     assert isinstance(app.screen, FeatureDetailScreen)
@@ -59,7 +55,7 @@ async def read_down(app: FlagtuiApp, pilot: Any) -> Wrapped:
 
 async def test_the_demos_rollouts_are_shown_in_words_at_once(make_app, sandbox) -> None:
     """At 120x40 each example's production rollout is on the first screen, and opening the
-    detail costs the two requests it cost before (the flag, its recent events)."""
+    detail costs the flag, its recent events and the segments' names (read beside the flag)."""
     rollouts = demo_rollouts(sandbox.db_path)
     ten, beta, split = (
         rollouts["10% of production"],
@@ -89,7 +85,7 @@ async def test_the_demos_rollouts_are_shown_in_words_at_once(make_app, sandbox) 
         for name, lines in expected.items():
             sent = app.client.requests_sent
             await open_detail(app, pilot, DEMO, name)
-            assert app.client.requests_sent - sent == 2  # the flag and its recent events
+            assert app.client.requests_sent - sent == 3
             shown = visible_text(app, "#detail")
             for line in lines:
                 assert line in shown, (name, line, shown)
@@ -193,16 +189,17 @@ async def test_order_disabled_conditions_segments_and_variants(make_app, sandbox
         assert "variant on 100% · stickiness default" in production
         assert "if appVersion ≥ 1.2.0 (semver)" in production
         assert "and not (email ends with @acme.example (case-insensitive))" in production
-        assert "and in segment #1\n       and in segment #2" in production
+        first, second = _segment_names(sandbox, 1, 2)  # read by the detail beside the flag
+        assert f"and in segment {first}\n       and in segment {second}" in production
         assert "environment variants" in production
         assert "blue 25% (fixed) · stickiness userId" in production
         assert "green 75% · stickiness userId" in production
 
-        # The names of segments, where the screen is given them: unknown ids keep their number.
-        await pilot.press("escape")
-        await open_detail(app, pilot, DEMO, name, segment_names={1: "beta-testers"})
-        shown = visible_text(app, "#feature-more")
-        assert "and in segment beta-testers\n       and in segment #2" in shown
+
+def _segment_names(sandbox: SandboxServer, *ids: int) -> list[str]:
+    with sqlite3.connect(sandbox.db_path) as conn:
+        named = dict(conn.execute("SELECT id, name FROM segments").fetchall())
+    return [named[i] for i in ids]
 
 
 async def test_hostile_strategy_text_is_shown_as_data(make_app) -> None:
@@ -239,3 +236,22 @@ async def test_an_unknown_operator_and_text_the_markup_parser_would_eat(make_app
         shown = visible_text(app, "#feature-more")
         assert "if x STR_FUZZY ␛]52;c;aGFja2Vk␛\\[/x]" in shown
         assert_shown_as_data(shown)
+
+
+async def test_a_demo_flags_segment_is_shown_by_name(make_app, sandbox) -> None:
+    """The detail reads the segments' names itself (GET /api/admin/segments)."""
+    with sqlite3.connect(sandbox.db_path) as conn:
+        flag, project, ids = conn.execute(
+            "SELECT s.feature, f.project, s.segments FROM strategies s"
+            " JOIN features f ON f.name = s.feature"
+            " WHERE s.segments != '[]' AND f.archived_at IS NULL ORDER BY s.feature LIMIT 1"
+        ).fetchone()
+        segment = json.loads(ids)[0]
+    (name,) = _segment_names(sandbox, segment)
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await open_detail(app, pilot, project, flag)
+        everything = await read_down(app, pilot)
+        assert f"in segment {name}" in everything
+        assert f"segment #{segment}" not in everything

@@ -1,5 +1,6 @@
-"""A rollout in words (flagtui/rollout_words.py): each constraint operator as a sentence, the
-segments by name, strategies in evaluation order, weights as percentages, server text inert."""
+"""A rollout in words (flagtui/rollout_words.py), as the TUI and the commands say it: each
+constraint operator as a sentence, the segments by name, strategies in evaluation order,
+weights as percentages, server text inert."""
 
 from __future__ import annotations
 
@@ -7,15 +8,18 @@ from typing import Any
 
 import pytest
 
-from flagtui.api.models import Constraint, Strategy, Variant
+from flagtui.api.models import Constraint, Strategy, Variant, VariantPayload
 from flagtui.contract import CONSTRAINT_OPERATORS
 from flagtui.rollout_words import (
+    constraint_text,
     constraint_words,
     in_sort_order,
     parameter_words,
     segment_words,
     strategy_heading,
+    strategy_lines,
     variant_words,
+    variants_text,
 )
 
 from .hostile import HOSTILE, assert_shown_as_data
@@ -155,3 +159,66 @@ def test_server_text_is_made_inert() -> None:
         assert_shown_as_data(words)
     lines = constraint_words(constraint("IN", values=["one\nline"]))
     assert lines == "f is one of one↵line"  # a value's newline cannot break the line it is in
+
+
+# The commands' terse form (`feature strategies`, `feature show`, a strategy command's output).
+
+
+def test_constraints_in_the_commands_words() -> None:
+    def said(operator: str, *values: str, **flags: bool) -> str:
+        c = Constraint(context_name="f", operator=operator, values=list(values), **flags)
+        return constraint_text(c)
+
+    assert said("IN", "a") == "f is a"
+    assert said("IN", "a", "b") == "f is one of a, b"
+    assert said("NOT_IN", "a", "b") == "f is not one of a, b"
+    assert said("STR_ENDS_WITH", "@x.com", case_insensitive=True) == "f ends with @x.com (any case)"
+    assert said("STR_CONTAINS", "a", "b") == "f contains any of a, b"
+    semver = Constraint(context_name="v", operator="SEMVER_GTE", value="1.2.3", inverted=True)
+    assert constraint_text(semver) == "not (v ≥ version 1.2.3)"
+    # a stored single-value constraint keeps `values: []` beside its value
+    stored = Constraint(context_name="n", operator="NUM_LT", values=[], value="5")
+    assert constraint_text(stored) == "n < 5"
+
+
+def test_variants_and_a_strategy_in_the_commands_words() -> None:
+    variants = [
+        Variant(name="a", weight=333, weight_type="variable", stickiness="userId"),
+        Variant(
+            name="b",
+            weight=667,
+            weight_type="fix",
+            payload=VariantPayload(type="string", value="x"),
+        ),
+    ]
+    assert variants_text(variants) == "a 33.3 %, b 66.7 % fixed = string:x (sticky on userId)"
+    strategy = Strategy(
+        name="flexibleRollout",
+        title="t",
+        disabled=True,
+        parameters={"rollout": "5", "stickiness": "default", "groupId": "g"},
+        constraints=[Constraint(context_name="userId", operator="IN", values=["u-1"])],
+        segments=[1, 9],
+        variants=variants,
+    )
+    assert strategy_lines(strategy, {1: "beta"}) == [
+        "flexibleRollout “t” 5 % by default, group g [disabled]",
+        "  if userId is u-1",
+        "  in segments beta, segment 9",
+        "  variants a 33.3 %, b 66.7 % fixed = string:x (sticky on userId)",
+    ]
+    other = Strategy(name="remoteAddress", parameters={"IPs": "10.0.0.1"})
+    assert strategy_lines(other, {}) == ["remoteAddress IPs=10.0.0.1"]
+
+
+def test_the_commands_words_show_server_text_as_data() -> None:
+    hostile = Strategy(
+        name="flexibleRollout",
+        title=HOSTILE,
+        parameters={"rollout": "5", "stickiness": HOSTILE, "groupId": HOSTILE},
+        constraints=[Constraint(context_name=HOSTILE, operator="IN", values=[HOSTILE])],
+        segments=[1],
+        variants=[Variant(name=HOSTILE, weight=1000, stickiness=HOSTILE)],
+    )
+    for line in strategy_lines(hostile, {1: HOSTILE}):
+        assert_shown_as_data(line)

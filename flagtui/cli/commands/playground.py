@@ -17,11 +17,10 @@ import argparse
 import asyncio
 from typing import Any
 
-from pydantic import TypeAdapter
-
 from flagtui.api import AdminClient
 from flagtui.api.errors import NotFoundError
-from flagtui.api.models import Feature
+from flagtui.api.models import Feature, Segment
+from flagtui.api.playground import PlaygroundFlag
 from flagtui.cli.exits import UsageError
 from flagtui.cli.output import Printer
 from flagtui.cli.session import scriptable
@@ -33,11 +32,6 @@ STANDARD_FIELDS = ("userId", "sessionId", "remoteAddress", "currentTime", "appNa
 APP_NAME = "flagtui-playground"  # the server's playground needs one; --context appName=… sets it
 MAX_USERS = 1_000_000
 READS_AT_ONCE = 8
-# Temporary reads, until the admin client has them (client.segments is under way): the raw
-# JSON, read through the client's core so the profile, retries and errors are the client's.
-PLAYGROUND = "/api/admin/playground"
-SEGMENTS = "/api/admin/segments"
-_JSON: TypeAdapter[dict[str, Any]] = TypeAdapter(dict[str, Any])
 
 
 def options(p: argparse.ArgumentParser) -> None:
@@ -118,42 +112,35 @@ async def playground(client: AdminClient, out: Printer, args: argparse.Namespace
 
 
 def _compared(
-    preview: Preview, context: dict[str, Any], server: dict[str, Any] | None
+    preview: Preview, context: dict[str, Any], server: dict[str, PlaygroundFlag] | None
 ) -> dict[str, Any]:
     mine = preview.evaluate(context)
     row: dict[str, Any] = {"enabled": mine.enabled, "variant": mine.variant}
     theirs = (server or {}).get(preview.name)
     if theirs is None:
         return {**row, "server": None, "agrees": None}
-    said = {
-        "enabled": theirs.get("isEnabled"),
-        "variant": (theirs.get("variant") or {}).get("name"),
-    }
+    said = {"enabled": theirs.is_enabled, "variant": theirs.variant and theirs.variant.name}
     return {**row, "server": said, "agrees": said == row}
 
 
 async def _server_answers(
     client: AdminClient, args: argparse.Namespace, context: dict[str, Any]
-) -> dict[str, Any] | None:
+) -> dict[str, PlaygroundFlag] | None:
     """The server's playground answer per flag name; None where the server has no playground."""
-    body = {
-        "environment": args.env,
-        "projects": [args.project] if args.project else "*",
-        "context": context,
-    }
+    projects = [args.project] if args.project else None
     try:
-        answer = await client._core.read("POST", PLAYGROUND, _JSON, json=body)
+        answer = await client.playground.evaluate(args.env, context, projects=projects)
     except NotFoundError:
         return None
-    return {f["name"]: f for f in answer.get("features") or []}
+    return {f.name: f for f in answer}
 
 
 async def _flags(
-    client: AdminClient, args: argparse.Namespace, server: dict[str, Any] | None
+    client: AdminClient, args: argparse.Namespace, server: dict[str, PlaygroundFlag] | None
 ) -> list[tuple[str, str]]:
     """(project, name) of every flag to evaluate, by project and name."""
     if server is not None:
-        chosen = sorted((f["projectId"], n) for n, f in server.items() if args.flag in (None, n))
+        chosen = sorted((f.project_id, n) for n, f in server.items() if args.flag in (None, n))
         if chosen or not args.flag:
             return chosen
         if not args.project:
@@ -185,7 +172,7 @@ async def _records(client: AdminClient, wanted: list[tuple[str, str]]) -> dict[s
     return found
 
 
-async def _segments(client: AdminClient, env: str, records: Any) -> list[dict[str, Any]]:
+async def _segments(client: AdminClient, env: str, records: Any) -> list[Segment]:
     """The server's segments, read only when a strategy in `env` names one."""
     named = any(
         s.segments
@@ -196,9 +183,7 @@ async def _segments(client: AdminClient, env: str, records: Any) -> list[dict[st
     )
     if not named:
         return []
-    answer = await client._core.read("GET", SEGMENTS, _JSON)
-    segments: list[dict[str, Any]] = answer.get("segments") or []
-    return segments
+    return await client.segments.list()
 
 
 def _notes(out: Printer, rows: list[dict[str, Any]], compared: bool, population: bool) -> None:

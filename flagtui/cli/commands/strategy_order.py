@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 
 from flagtui.api import AdminClient, NothingToSend
-from flagtui.api.rollout_words import strategy_lines
 from flagtui.cli.output import Printer
 from flagtui.cli.rollout_target import (
     SHORT_ID,
@@ -16,6 +15,7 @@ from flagtui.cli.rollout_target import (
     nothing_sent,
     target_options,
 )
+from flagtui.rollout_words import strategy_lines
 
 
 def options(p: argparse.ArgumentParser) -> None:

@@ -7,11 +7,11 @@ from __future__ import annotations
 import argparse
 
 from flagtui.api import AdminClient, variant_rules
-from flagtui.api.rollout_words import variants_text
 from flagtui.cli import rollout_input
 from flagtui.cli.exits import UsageError
 from flagtui.cli.output import Printer
 from flagtui.cli.rollout_target import confirm_in_production, done_with, target_options
+from flagtui.rollout_words import variants_text
 
 
 def options(p: argparse.ArgumentParser) -> None:

@@ -11,6 +11,7 @@ found already as asked when the write reads it first is said, and nothing is sen
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping
 from typing import ClassVar
 
@@ -73,9 +74,8 @@ class FeatureDetailScreen(AreaScreen):
         self.summary = summary
         self.events_page: EventPage | None = None
         self.then = then
-        # Segment id → name, for the strategies' segments. Nothing reads the names yet (each
-        # is shown as "segment #id"): `client.segments.list()` is to fill this mapping, the one
-        # place the view is given names (`show` below).
+        # Segment id → name, for the strategies' segments: read beside the flag (`load`); an id
+        # it does not hold (no such read allowed, a segment made since) shows as "segment #id".
         self.segment_names: Mapping[int, str] = {}
 
     def compose_body(self) -> ComposeResult:
@@ -91,8 +91,24 @@ class FeatureDetailScreen(AreaScreen):
     @work(exclusive=True, group="feature", exit_on_error=False)
     @read
     async def load(self) -> None:
+        """The flag, and the segments' names read at the same time (no extra wait)."""
         client = self.flagtui.client
-        self.show(await client.features.get_or_archived(self.project, self.feature_name))
+        names = asyncio.ensure_future(self.read_segment_names())
+        try:
+            feature = await client.features.get_or_archived(self.project, self.feature_name)
+        except BaseException:
+            names.cancel()
+            raise
+        self.segment_names = await names or self.segment_names
+        self.show(feature)
+
+    async def read_segment_names(self) -> dict[int, str]:
+        """Every segment's name; {} when the server refuses (403: the token may not list
+        them; 404: no segments there) or fails: the ids are shown instead."""
+        try:
+            return {s.id: s.name for s in await self.flagtui.client.segments.list()}
+        except FlagtuiError:
+            return {}
 
     def show_read_failure(self, group: str, error: BaseException) -> None:
         if group == "feature-events":
