@@ -20,6 +20,7 @@ from flagtui.tui.rerunnable_reads import read
 from flagtui.tui.screens.project_area import ProjectAreaScreen
 from flagtui.tui.typing_pause import after_typing_pause
 from flagtui.tui.widgets.confirm import ConfirmModal
+from flagtui.tui.widgets.focus import focus_now
 from flagtui.tui.widgets.table import ResourceTable, Row
 from flagtui.tui.widgets.text import PlainLabel, PlainStatic
 
@@ -86,7 +87,7 @@ class AccessScreen(ProjectAreaScreen):
         yield PlainStatic("", id="access-summary")
 
     def on_mount(self) -> None:
-        self.role_list.focus()
+        focus_now(self.role_list)
         self.load_projects()
 
     @work(exclusive=True, group="projects", exit_on_error=False)

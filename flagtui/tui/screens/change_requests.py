@@ -19,6 +19,7 @@ from flagtui.tui.rerunnable_reads import read
 from flagtui.tui.screens.base import AreaScreen
 from flagtui.tui.screens.project_area import ProjectAreaScreen
 from flagtui.tui.widgets.confirm import ConfirmModal
+from flagtui.tui.widgets.focus import focus_now
 from flagtui.tui.widgets.table import Column, FilteredTable, ResourceTable, Row
 from flagtui.tui.widgets.text import PlainStatic
 
@@ -160,7 +161,7 @@ class ChangeRequestsScreen(ProjectAreaScreen):
         yield FilteredTable(ResourceTable(COLUMNS, id="change-requests"))
 
     def on_mount(self) -> None:
-        self.table.focus()
+        focus_now(self.table)
         self.load_projects()
 
     @work(exclusive=True, group="projects", exit_on_error=False)

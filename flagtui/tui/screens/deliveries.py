@@ -20,6 +20,7 @@ from flagtui.tui.rerunnable_reads import read
 from flagtui.tui.screens.base import AreaScreen
 from flagtui.tui.screens.delivery_detail import DeliveryDetailScreen
 from flagtui.tui.screens.jump_flag import open_flag_of_delivery
+from flagtui.tui.widgets.focus import focus_now
 from flagtui.tui.widgets.table import Column, FilteredTable, ResourceTable, Row
 from flagtui.tui.widgets.text import PlainStatic
 
@@ -87,7 +88,7 @@ class DeliveriesScreen(AreaScreen):
         yield PlainStatic("", classes="delivery-preview")
 
     def on_mount(self) -> None:
-        self.table.focus()
+        focus_now(self.table)
         self.load()
 
     @work(exclusive=True, group="deliveries", exit_on_error=False)

@@ -15,6 +15,7 @@ from flagtui.tui.rerunnable_reads import read
 from flagtui.tui.screens.project_area import ProjectAreaScreen
 from flagtui.tui.widgets.choice_picker import ChoicePicker
 from flagtui.tui.widgets.confirm import TypedConfirmModal
+from flagtui.tui.widgets.focus import focus_now
 from flagtui.tui.widgets.table import FilteredTable, ResourceTable
 
 COLUMNS = [
@@ -53,7 +54,7 @@ class EnvironmentsScreen(ProjectAreaScreen):
         yield FilteredTable(ResourceTable(COLUMNS, id="environments"))
 
     def on_mount(self) -> None:
-        self.table.focus()
+        focus_now(self.table)
         self.load_projects()
 
     @work(exclusive=True, group="env-projects", exit_on_error=False)

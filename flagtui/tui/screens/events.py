@@ -153,7 +153,7 @@ class EventsScreen(AreaScreen):
         yield FilteredTable(ResourceTable(COLUMNS, id="events"))
 
     def on_mount(self) -> None:
-        self.table.focus()
+        focus_now(self.table)
         self.restart()
 
     def value(self, widget_id: str) -> str | None:

@@ -37,6 +37,7 @@ from flagtui.tui.triage_view import (
     source_line,
     window_since,
 )
+from flagtui.tui.widgets.focus import focus_now
 from flagtui.tui.widgets.table import Column, FilteredTable, ResourceTable, Row
 from flagtui.tui.widgets.text import PlainStatic
 
@@ -132,7 +133,7 @@ class FailuresScreen(AreaScreen):
 
     def on_mount(self) -> None:
         self.source = self.flagtui.failure_source()
-        self.table.focus()
+        focus_now(self.table)
         self._follow = self.set_interval(self.FOLLOW_S, self._follow_tick, pause=True)
         self.set_interval(1.0, self._tick)
         self.set_interval(AGES_EVERY_S, self.show)

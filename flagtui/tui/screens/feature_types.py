@@ -17,6 +17,7 @@ from flagtui.contract import MAX_LIFETIME_DAYS
 from flagtui.tui.format import lifetime
 from flagtui.tui.rerunnable_reads import read
 from flagtui.tui.screens.base import AreaScreen, FlagtuiModal, describe_error
+from flagtui.tui.widgets.focus import focus_now
 from flagtui.tui.widgets.table import Column, FilteredTable, ResourceTable
 from flagtui.tui.widgets.text import MessageLine, PlainLabel, PlainStatic
 
@@ -127,7 +128,7 @@ class FeatureTypesScreen(AreaScreen):
         yield FilteredTable(ResourceTable(COLUMNS, id="types"))
 
     def on_mount(self) -> None:
-        self.table.focus()
+        focus_now(self.table)
         self.load()
 
     @work(exclusive=True, group="types", exit_on_error=False)

@@ -14,7 +14,7 @@ from textual import getters, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.cache import LRUCache
-from textual.containers import Horizontal
+from textual.containers import Container, Horizontal
 from textual.widget import AwaitMount, Widget
 from textual.widgets import DataTable, Input, Select, Static
 
@@ -26,7 +26,7 @@ from flagtui.tui.format import counted, env_flags, options, short_names, stalene
 from flagtui.tui.rerunnable_reads import read
 from flagtui.tui.screens.base import AreaScreen
 from flagtui.tui.screens.env_toggle import EnvironmentToggle
-from flagtui.tui.screens.features_layout import COLUMNS, FEATURES, features_body
+from flagtui.tui.screens.features_layout import COLUMNS, FEATURES, features_body, search_box
 from flagtui.tui.typing_pause import after_typing_pause
 from flagtui.tui.widgets.focus import focus_now
 from flagtui.tui.widgets.project_picker import ProjectPicker
@@ -74,7 +74,7 @@ class FeaturesScreen(AreaScreen):
     AREA = FEATURES
     table = getters.query_one(ResourceTable)
     page_status = getters.query_one("#page-status", Static)
-    search_bar = getters.query_one("#toolbar-search", Horizontal)
+    project_slot = getters.query_one("#project-slot", Container)
     filter_bar = getters.query_one("#toolbar-filters", Horizontal)
     WRITE_ACTIONS = frozenset({EnvironmentToggle.ACTION})
     BINDINGS: ClassVar = [
@@ -108,7 +108,9 @@ class FeaturesScreen(AreaScreen):
         self._choices_failed = False  # said in the status line until they are read
         self._mounted = asyncio.Event()
         self._rows_of: LRUCache[int, tuple[list[Feature], list[Row]]] = LRUCache(KEPT_PAGES)
-        self._filter_widgets: dict[str, Widget] = {}  # once mounted (a query walks the screen)
+        self.search_box = search_box()  # composed with the screen: `s` finds it at once
+        # By id (a query walks the screen): the search box, and the Selects once mounted.
+        self._filter_widgets: dict[str, Widget] = {"search": self.search_box}
         self._filters_mounted: list[AwaitMount] = []
 
     def compose_body(self) -> ComposeResult:
@@ -122,11 +124,12 @@ class FeaturesScreen(AreaScreen):
             self.project = self._early_project = remembered
             status = self.show_cached_rows("features", table, remembered) or status
             self.load_page()
-        # The filter widgets (five Selects, costly to build) wait for the first page.
-        yield from features_body(table, status)
+        # The Selects (the project picker and four filters, costly to build) wait for the
+        # first page; the search box is there from the start.
+        yield from features_body(table, self.search_box, status)
 
     def on_mount(self) -> None:
-        self.table.focus()
+        focus_now(self.table)  # at once: keys typed ahead must not find the search box focused
         self._mounted.set()
 
     def on_screen_resume(self) -> None:
@@ -174,16 +177,12 @@ class FeaturesScreen(AreaScreen):
         self.show_filters()
 
     def show_filters(self) -> None:
-        """Mount the filter widgets (once): after the first page, or when there is none."""
-        bar = self.search_bar
-        if bar.children:
+        """Mount the Selects (once): after the first page, or when there is none."""
+        if self._filters_mounted:
             return
         projects, types = self._choices or ([], [])
         shown = self.project if any(p.id == self.project for p in projects) else None
-        search = [
-            ProjectPicker(projects, value=shown),
-            Input(placeholder="search features (s)", id="search", compact=True),
-        ]
+        picker = ProjectPicker(projects, value=shown)
         filters = [
             Select[str](options((t.name, t.id) for t in types), prompt="any type", id="type",
                         compact=True),
@@ -192,13 +191,13 @@ class FeaturesScreen(AreaScreen):
             Select[str](SORTS, id="sort", compact=True, allow_blank=False, value="name:asc"),
         ]  # fmt: skip
         self._filters_mounted = [
-            bar.mount(*search),
+            self.project_slot.mount(picker),
             self.filter_bar.mount(*filters),
         ]
-        self._filter_widgets = {str(w.id): w for w in [*search, *filters]}
+        self._filter_widgets.update((str(w.id), w) for w in [picker, *filters])
 
     def _filters(self) -> dict[str, Any]:
-        """What the filter widgets say (their defaults until they are mounted)."""
+        """What the filter widgets say (the Selects' defaults until they are mounted)."""
 
         def value(widget_id: str) -> str:
             widget = self._filter_widgets.get(widget_id)
@@ -256,7 +255,7 @@ class FeaturesScreen(AreaScreen):
         if not self._choices_failed:  # else the status line says that, and how to retry
             # One line (unless it said a failure): nothing moves, no layout to work out again.
             status.update(self._page_status, layout="-failed" in status.classes)
-        if not self._filter_widgets:  # a worker on every page change cost a PageDown 1-2 ms
+        if not self._filters_mounted:  # a worker on every page change cost a PageDown 1-2 ms
             self.show_filters_later()
         if self.page + 1 < pages and self.held_page(self.page + 1, self._filters()) is None:
             self.prefetch(self.page + 1)
@@ -331,8 +330,7 @@ class FeaturesScreen(AreaScreen):
         self.action_focus_search()
 
     def action_focus_search(self) -> None:
-        for box in self.query("#search").results(Input):
-            focus_now(box)
+        focus_now(self.search_box)
 
     def action_page(self, delta: int) -> None:
         pages = max(1, ceil(self.total / PAGE_SIZE))
@@ -357,12 +355,12 @@ class FeaturesScreen(AreaScreen):
         else:
             self.load_page(fresh=True)
 
-    def action_archived(self) -> None:
-        """Switch the stage filter between "archived" and any stage (mounting it if needed)."""
+    async def action_archived(self) -> None:
+        """Switch the stage filter between "archived" and any stage (mounting it if needed:
+        `a` before the first page found it mounted but not yet composed, and the app failed)."""
         self.show_filters()
-        self.call_after_refresh(self._toggle_archived)
-
-    def _toggle_archived(self) -> None:
+        for mounting in self._filters_mounted:
+            await mounting
         stage = self.query_one("#stage", Select)
         stage.value = Select.NULL if stage.value == "archived" else "archived"
 

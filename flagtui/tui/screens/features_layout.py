@@ -2,10 +2,11 @@
 of the last run, drawn before the admin client, pydantic and the area itself are imported.
 
 `EarlyFeaturesScreen` is what a returning user's start draws first (see `start_hint.py` and
-the app's `get_default_screen`): the same header, toolbars, status line and table as the area,
-filled from the row cache and marked as cached with their age. The area replaces it as soon as
-it is built, showing the same rows until the server's arrive. It has no keys of its own: the
-key bar says only what works yet (the app's keys).
+the app's `get_default_screen`): the same header, toolbars (the search box empty), status line
+and table as the area, filled from the row cache and marked as cached with their age. The area
+replaces it as soon as it is built, showing the same rows until the server's arrive. It has no
+keys of its own: the key bar says only what works yet (the app's keys). Keys typed meanwhile
+wait until the opener has run, then reach the area (`s` and a name: its search box).
 """
 
 from __future__ import annotations
@@ -15,10 +16,12 @@ from datetime import datetime
 from typing import Any
 
 from textual.app import ComposeResult
-from textual.containers import Horizontal
+from textual.containers import Container, Horizontal
 from textual.screen import Screen
+from textual.widgets import Input
 
 from flagtui.tui.format import age_note
+from flagtui.tui.widgets.focus import focus_now
 from flagtui.tui.widgets.header import FlagtuiHeader
 from flagtui.tui.widgets.keybar import KeyBar
 from flagtui.tui.widgets.table import Column, ResourceTable, Row
@@ -35,10 +38,17 @@ COLUMNS = [
 ]
 
 
-def features_body(table: ResourceTable[Any], status: str) -> ComposeResult:
-    """Below the header: the toolbars (the filters are mounted into them once the first page
-    shows: rows first, then controls, in the same place), the status line, the table."""
-    yield Horizontal(classes="toolbar", id="toolbar-search")
+def search_box() -> Input:
+    return Input(placeholder="search features (s)", id="search", compact=True)
+
+
+def features_body(table: ResourceTable[Any], search: Input, status: str) -> ComposeResult:
+    """Below the header: the toolbars, the status line, the table. The search box is there
+    from the first frame: `s` and a name typed before the first page find it (else the name's
+    digits switched areas). The Selects, filled from the server's lists and costly to build,
+    are mounted once the first page shows (rows first, then controls), in places kept for them:
+    the project picker's beside the search box, the filters' line below."""
+    yield Horizontal(Container(id="project-slot"), search, classes="toolbar", id="toolbar-search")
     yield Horizontal(classes="toolbar", id="toolbar-filters")
     yield PlainStatic(status, id="page-status", classes="status-line")
     yield table
@@ -66,8 +76,8 @@ class EarlyFeaturesScreen(Screen[None]):
         table = CachedRowsTable(COLUMNS, id="features")
         table.set_rows(self.rows)
         yield FlagtuiHeader(area=FEATURES)
-        yield from features_body(table, cached_status(self.saved_at))
+        yield from features_body(table, search_box(), cached_status(self.saved_at))
         yield KeyBar()
 
     def on_mount(self) -> None:
-        self.query_one(ResourceTable).focus()
+        focus_now(self.query_one(ResourceTable))  # not the search box, the first focusable

@@ -30,6 +30,7 @@ from flagtui.tui.triage_view import (
     sparkline,
     window_since,
 )
+from flagtui.tui.widgets.focus import focus_now
 from flagtui.tui.widgets.table import Column, FilteredTable, ResourceTable, Row
 from flagtui.tui.widgets.text import PlainStatic
 
@@ -100,7 +101,7 @@ class IntegrationsScreen(AreaScreen):
 
     def on_mount(self) -> None:
         self.source = self.flagtui.failure_source()
-        self.table.focus()
+        focus_now(self.table)
         self.load()
 
     @property

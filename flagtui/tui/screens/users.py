@@ -81,7 +81,7 @@ class UsersScreen(AreaScreen):
         yield PlainStatic("", id="root-roles", classes="status-line")
 
     def on_mount(self) -> None:
-        self.table.focus()
+        focus_now(self.table)
 
     @on(Input.Changed, "#user-search")
     def _typed(self, event: Input.Changed) -> None:
