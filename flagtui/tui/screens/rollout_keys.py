@@ -126,11 +126,9 @@ class RolloutKeys:
         send: Callable[[], Coroutine[Any, Any, None]],
     ) -> None:
         """The requests shown, the production question where it is one, then `send`."""
-        if env.type == "production":
-            title = f"{title} in production?"
+        if env.type == "production":  # as the toggle asks: the body says production
             said = f"{env.name} is a production environment. {said}"
-        else:
-            title = f"{title}?"
+        title = f"{title}?"
         n = "these requests" if len(plans) > 1 else "this request"
         body = Text.assemble(said, f"\n\nSends {n}:\n", shown_requests(plans))
 
