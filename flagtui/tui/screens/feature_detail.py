@@ -53,7 +53,6 @@ class FeatureDetailScreen(AreaScreen):
         Binding("escape", "app.pop_screen", "Back", id="detail.back", tooltip="Back to the list"),
         Binding("e", "edit", "Edit", id="detail.edit", tooltip="Patch description, type, flags"),
         EnvironmentToggle.binding("detail.toggle"),
-        *RolloutKeys.bindings(),
         Binding("u", "uncomplete", "Uncomplete", id="detail.uncomplete",
                 tooltip="Mark the completed feature uncompleted"),
         Binding("A", "archive", "Archive", id="detail.archive",
@@ -64,6 +63,7 @@ class FeatureDetailScreen(AreaScreen):
         Binding("y", "copy", "Copy", id="detail.copy", tooltip="Copy the feature's name"),
         Binding("h", "event_log", "Event log", id="detail.events",
                 tooltip="The event log filtered to this flag"),
+        *RolloutKeys.bindings(),  # last: the key bar keeps the older keys where room is short
     ]  # fmt: skip
 
     def __init__(
