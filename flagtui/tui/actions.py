@@ -83,6 +83,20 @@ PALETTE_ACTIONS: tuple[PaletteAction, ...] = (
     PaletteAction("Toggle a flag in an environment…", "Turn a flag on or off in one "
                   "environment", ("toggle", "enable", "disable", "turn on", "turn off"),
                   action="toggle_environment", flag="live", write=True),
+    PaletteAction("Roll a flag back to 0 %…", "Set the gradual rollouts of one environment "
+                  "to 0 % (the requests shown first; production asks)",
+                  ("rollout", "roll back", "rollback", "percentage", "gradual rollout",
+                   "kill switch"), action="roll_back", flag="live", write=True),
+    PaletteAction("Disable a flag's strategy…", "Disable one strategy of one environment (the "
+                  "request shown first; production asks)", ("strategy", "disable strategy",
+                  "activation strategy"), action="disable_strategy", flag="live", write=True),
+    PaletteAction("Read a flag's rollout…", "Opens the flag's detail: each environment's "
+                  "strategies, constraints, segments and variants in words (reads only)",
+                  ("rollout", "strategy", "variant", "constraint", "segment", "targeting"),
+                  flag="live"),
+    PaletteAction("Who gets a flag? (CLI: flagtui playground)", "Opens the flag's detail, its "
+                  "rules in words; evaluating a context is the CLI's `flagtui playground`",
+                  ("playground", "who gets", "evaluate", "context"), flag="live"),
     PaletteAction("Link an environment to the project", "Project environments: link one "
                   "back", ("link environment", "add environment"),
                   action="link_environment", area="environments", write=True),

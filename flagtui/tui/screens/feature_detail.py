@@ -2,7 +2,9 @@
 dependencies, children, collaborators, lifecycle, and its recent events (newest first, one
 event search); `e` patches it, `u` marks it uncompleted, `t` switches it on or off in one
 environment (`env_toggle`), `A` archives it (Unleash's archive, asked first: `archive_confirm`),
-`h` opens its events in the event log.
+`h` opens its events in the event log;
+`0` rolls its gradual rollouts in one environment back to 0 % and `D` disables one strategy
+(`rollout_keys`: the requests shown first).
 
 An archived feature has no live record (real Unleash answers 404): its row in the archived
 flags is shown instead, and `v` revives it (the question lists each environment, off after).
@@ -28,6 +30,7 @@ from flagtui.tui.format import put, safe, when
 from flagtui.tui.rerunnable_reads import read
 from flagtui.tui.screens.base import AreaScreen
 from flagtui.tui.screens.env_toggle import EnvironmentToggle
+from flagtui.tui.screens.rollout_keys import RolloutKeys
 from flagtui.tui.widgets.archive_confirm import archive_modal, revive_modal
 from flagtui.tui.widgets.confirm import ConfirmModal
 from flagtui.tui.widgets.feature_view import FeatureView
@@ -44,7 +47,9 @@ class FeatureDetailScreen(AreaScreen):
     scroller = getters.query_one("#detail", VerticalScroll)
     view = getters.query_one(FeatureView)
     recent_events = getters.query_one("#recent-events", PlainStatic)
-    WRITE_ACTIONS = frozenset({"edit", "archive", "uncomplete", "revive", EnvironmentToggle.ACTION})
+    WRITE_ACTIONS = frozenset(
+        {"edit", "archive", "uncomplete", "revive", EnvironmentToggle.ACTION, *RolloutKeys.ACTIONS}
+    )
     BINDINGS: ClassVar = [
         Binding("escape", "app.pop_screen", "Back", id="detail.back", tooltip="Back to the list"),
         Binding("e", "edit", "Edit", id="detail.edit", tooltip="Patch description, type, flags"),
@@ -59,6 +64,7 @@ class FeatureDetailScreen(AreaScreen):
         Binding("y", "copy", "Copy", id="detail.copy", tooltip="Copy the feature's name"),
         Binding("h", "event_log", "Event log", id="detail.events",
                 tooltip="The event log filtered to this flag"),
+        *RolloutKeys.bindings(),  # last: the key bar keeps the older keys where room is short
     ]  # fmt: skip
 
     def __init__(
@@ -68,6 +74,7 @@ class FeatureDetailScreen(AreaScreen):
         `then`, an action of this screen run once it is (the palette's "Patch a flag…")."""
         super().__init__()
         self.env_toggle = EnvironmentToggle(self, self.load)
+        self.rollout_keys = RolloutKeys(self, self.load)
         self.project = project
         self.feature_name = name
         self.feature: Feature | None = None
@@ -158,6 +165,8 @@ class FeatureDetailScreen(AreaScreen):
             return False
         if action == "toggle_environment" and (self.feature is None or archived):
             return False  # the full record says each environment's state; archived: 400
+        if action in RolloutKeys.ACTIONS and (self.feature is None or archived):
+            return False  # the full record lists each environment's strategies
         if action == "archive" and (self.feature is None or archived):
             return False
         return super().check_action(action, parameters)
@@ -212,6 +221,14 @@ class FeatureDetailScreen(AreaScreen):
     def action_toggle_environment(self) -> None:
         if self.feature is not None:
             self.env_toggle.toggle(self.project, self.feature)
+
+    def action_roll_back(self) -> None:
+        if self.feature is not None:
+            self.rollout_keys.roll_back(self.project, self.feature)
+
+    def action_disable_strategy(self) -> None:
+        if self.feature is not None:
+            self.rollout_keys.disable(self.project, self.feature)
 
     def action_uncomplete(self) -> None:
         def answered(yes: bool | None) -> None:

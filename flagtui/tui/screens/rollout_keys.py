@@ -1,0 +1,259 @@
+"""The two keys of a feature's detail for the 3 a.m. change (issue 25): roll the gradual
+rollouts (flexibleRollout) of one environment back to 0 %, and disable one strategy.
+
+Each asks which environment (a picker when several qualify) and which strategy (when several),
+reads the environment's strategies and the server's catalog again, then shows exactly the
+request(s) it will send (`PlannedWrite.shown()`) in a confirmation; in an environment of type
+production the question says so, as the toggle's does. One write at a time; afterwards the
+screen reads the flag again (`written`), so the detail shows the new rollout.
+
+A part the screen holds, as `EnvironmentToggle` is: the screen puts `RolloutKeys.bindings()` in
+its BINDINGS and `RolloutKeys.ACTIONS` in its WRITE_ACTIONS. Read-only profiles never get here
+(the actions are write actions); the client refuses too, before any request."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Coroutine, Sequence
+from contextlib import suppress
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+from textual.binding import Binding
+
+from flagtui.api import rollout_requests, rollout_rules
+from flagtui.api.errors import FlagtuiError, NothingToSend
+from flagtui.api.models import Feature, FeatureEnvironment, Strategy
+from flagtui.api.rollout_catalog import RolloutCatalog
+from flagtui.api.rollout_requests import PlannedWrite
+from flagtui.api.rollout_words import strategy_lines
+from flagtui.tui.widgets.choice_picker import ChoicePicker
+from flagtui.tui.widgets.confirm import ConfirmModal
+
+if TYPE_CHECKING:
+    from flagtui.tui.context import FlagtuiContext
+    from flagtui.tui.screens.base import AreaScreen
+
+ROLLOUT_GROUP = "rollout-write"  # the writes' (and the reads before them) worker group
+GRADUAL = "flexibleRollout"
+
+
+def is_gradual(s: Strategy) -> bool:
+    return s.name == GRADUAL
+
+
+def shown_requests(plans: Sequence[PlannedWrite]) -> Text:
+    """Each request as it is sent: its line, then its JSON body."""
+    out = Text()
+    for plan in plans:
+        shown = plan.shown()
+        out.append(f"{shown['method']} {shown['path']}\n", style="bold")
+        if shown["body"] is not None:
+            out.append(json.dumps(shown["body"], ensure_ascii=False) + "\n")
+    return out
+
+
+def environment_label(env: FeatureEnvironment, counted: str) -> str:
+    kind = f" ({env.type})" if env.type else ""
+    return f"{env.name}{kind} · {counted}"
+
+
+class RolloutKeys:
+    """`0` and `D` on `screen`; `written()` runs after a write was sent (the screen reads the
+    flag again: that read's failure is the read's, not the write's)."""
+
+    ROLL_BACK = "roll_back"
+    DISABLE = "disable_strategy"
+    ACTIONS = frozenset({ROLL_BACK, DISABLE})
+
+    def __init__(self, screen: AreaScreen, written: Callable[[], object]) -> None:
+        self.screen = screen
+        self.written = written
+
+    @classmethod
+    def bindings(cls) -> list[Binding]:
+        return [
+            Binding("0", cls.ROLL_BACK, "Roll back to 0 %", id="detail.roll-back",
+                    tooltip="Set the gradual rollouts of one environment to 0 % (shows the"
+                    " requests first; production asks)"),
+            Binding("D", cls.DISABLE, "Disable strategy", id="detail.disable-strategy",
+                    tooltip="Disable one strategy of one environment (shows the request first;"
+                    " production asks)"),
+        ]  # fmt: skip
+
+    @property
+    def flagtui(self) -> FlagtuiContext:
+        return self.screen.flagtui
+
+    def _environments(
+        self, feature: Feature, wanted: Callable[[Strategy], bool], what: str
+    ) -> list[FeatureEnvironment] | None:
+        if feature.is_archived:
+            said = f"{feature.name} is archived: it has no rollout."
+            self.flagtui.notify(said, severity="warning")
+            return None
+        envs = [e for e in feature.environments or [] if any(map(wanted, e.strategies or []))]
+        if not envs:
+            self.flagtui.notify(
+                f"Nothing sent: {feature.name} has no {what} in any environment.",
+                severity="warning",
+            )
+            return None
+        return envs
+
+    def _pick(self, title: str, labels: list[str], then: Callable[[int], object]) -> None:
+        if len(labels) == 1:
+            then(0)
+            return
+
+        def picked(index: int | None) -> None:
+            if index is not None:
+                then(index)
+
+        self.screen.app.push_screen(ChoicePicker(title, labels), picked)
+
+    def _run(self, work: Coroutine[Any, Any, None]) -> None:
+        if not self.screen.still_sending(ROLLOUT_GROUP):
+            self.screen.run_worker(work, group=ROLLOUT_GROUP, exclusive=True, exit_on_error=False)
+
+    def _ask(
+        self,
+        env: FeatureEnvironment,
+        title: str,
+        said: str,
+        plans: Sequence[PlannedWrite],
+        label: str,
+        send: Callable[[], Coroutine[Any, Any, None]],
+    ) -> None:
+        """The requests shown, the production question where it is one, then `send`."""
+        if env.type == "production":  # as the toggle asks: the body says production
+            said = f"{env.name} is a production environment. {said}"
+        title = f"{title}?"
+        n = "these requests" if len(plans) > 1 else "this request"
+        body = Text.assemble(said, f"\n\nSends {n}:\n", shown_requests(plans))
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._run(send())
+
+        self.screen.app.push_screen(ConfirmModal(title, body, confirm_label=label), answered)
+
+    # -- roll back to 0 % ------------------------------------------------------------------------
+
+    def roll_back(self, project: str, feature: Feature) -> None:
+        envs = self._environments(feature, is_gradual, "gradual rollout (flexibleRollout)")
+        if envs is None:
+            return
+
+        def counted(env: FeatureEnvironment) -> str:
+            n = sum(map(is_gradual, env.strategies or []))
+            return f"{n} gradual rollout{'s' if n > 1 else ''}"
+
+        labels = [environment_label(e, counted(e)) for e in envs]
+        title = f"Roll {feature.name} back to 0 % in which environment?"
+
+        def picked(index: int) -> None:
+            self._run(self._plan_roll_back(project, feature.name, envs[index]))
+
+        self._pick(title, labels, picked)
+
+    async def _plan_roll_back(self, project: str, name: str, env: FeatureEnvironment) -> None:
+        client = self.flagtui.client
+        catalog = await client.rollouts.catalog()
+        current = await client.rollouts.list(project, name, env.name)
+        wanted: list[Strategy] = []
+        for s in current:
+            if is_gradual(s) and (s.parameters or {}).get("rollout") != "0":
+                zero = s.model_copy(update={"parameters": {**(s.parameters or {}), "rollout": "0"}})
+                wanted.append(rollout_rules.strategy(zero, catalog, feature=name, existing=s))
+        if not wanted:
+            self.flagtui.notify(
+                f"Nothing sent: every gradual rollout of {name} in {env.name} is at 0 % already.",
+                severity="warning",
+            )
+            self.written()
+            return
+        plans = [rollout_requests.update_strategy(project, name, env.name, s) for s in wanted]
+        said = f"{name} will reach no one through its gradual rollouts in {env.name}."
+        send = lambda: self._roll_back(project, name, env.name, wanted, catalog)  # noqa: E731
+        self._ask(env, f"Roll {name} back to 0 % in {env.name}", said, plans, "Roll back", send)
+
+    async def _roll_back(
+        self,
+        project: str,
+        name: str,
+        environment: str,
+        wanted: Sequence[Strategy],
+        catalog: RolloutCatalog,
+    ) -> None:
+        rollouts = self.flagtui.client.rollouts
+        done: list[str] = []
+        try:
+            for s in wanted:
+                # NothingToSend: set to 0 % by someone else since; it is at 0 % all the same
+                with suppress(NothingToSend):
+                    await rollouts.update(project, name, environment, s, catalog=catalog)
+                done.append(str(s.id))
+        except FlagtuiError:
+            if done:  # the failure itself is said by the screen's one handler
+                self.flagtui.notify(
+                    f"{name} in {environment}: {len(done)} of {len(wanted)} gradual rollouts"
+                    f" set to 0 % before the failure ({', '.join(done)})",
+                    severity="warning",
+                )
+            raise
+        finally:
+            self.written()
+        self.flagtui.notify(f"{name} rolled back to 0 % in {environment} ({len(done)} strategies)")
+
+    # -- disable one strategy --------------------------------------------------------------------
+
+    def disable(self, project: str, feature: Feature) -> None:
+        def enabled(s: Strategy) -> bool:
+            return not s.disabled
+
+        envs = self._environments(feature, enabled, "enabled strategy")
+        if envs is None:
+            return
+
+        def counted(env: FeatureEnvironment) -> str:
+            n = sum(map(enabled, env.strategies or []))
+            return f"{n} enabled strateg{'ies' if n > 1 else 'y'}"
+
+        def strategy_picked(env: FeatureEnvironment, index: int) -> None:
+            live = [s for s in env.strategies or [] if enabled(s)]
+            self._confirm_disable(project, feature.name, env, live[index], len(live))
+
+        def env_picked(index: int) -> None:
+            env = envs[index]
+            live = [s for s in env.strategies or [] if enabled(s)]
+            labels = [f"{s.id} · {strategy_lines(s, {})[0]}" for s in live]
+            title = f"Disable which strategy of {feature.name} in {env.name}?"
+            self._pick(title, labels, lambda i: strategy_picked(env, i))
+
+        labels = [environment_label(e, counted(e)) for e in envs]
+        title = f"Disable a strategy of {feature.name} in which environment?"
+        self._pick(title, labels, env_picked)
+
+    def _confirm_disable(
+        self, project: str, name: str, env: FeatureEnvironment, s: Strategy, enabled: int
+    ) -> None:
+        plan = rollout_requests.set_strategy_disabled(project, name, env.name, str(s.id), True)
+        said = f"Strategy {strategy_lines(s, {})[0]} stops matching anyone."
+        if enabled == 1:
+            said += f" It is the last enabled one: Unleash then switches {env.name} off."
+        send = lambda: self._disable(project, name, env.name, str(s.id))  # noqa: E731
+        title = f"Disable strategy {s.id} of {name} in {env.name}"
+        self._ask(env, title, said, [plan], "Disable", send)
+
+    async def _disable(self, project: str, name: str, environment: str, strategy_id: str) -> None:
+        try:
+            await self.flagtui.client.rollouts.set_disabled(
+                project, name, environment, strategy_id, True
+            )
+        except NothingToSend as same:
+            self.flagtui.notify(f"Nothing sent: {same}", severity="warning")
+        else:
+            self.flagtui.notify(f"Strategy {strategy_id} of {name} disabled in {environment}")
+        finally:
+            self.written()
