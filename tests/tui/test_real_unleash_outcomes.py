@@ -12,6 +12,7 @@ from gateway import Gateway, gateway_page
 from textual.widgets import Input
 
 from flagtui.tui.screens.patch_form import PatchFormScreen
+from testkit.pilot import settle as settle_idle
 
 from .areas import settle
 from .helpers import visible_text
@@ -34,7 +35,7 @@ async def test_a_504_after_the_server_applied_the_patch_is_an_unknown_outcome(
             await pilot.press("ctrl+r")
             await pilot.pause()
             await pilot.click("#confirm")
-            await settle(pilot)
+            await settle_idle(app, pilot, failures=True)  # the send's failure is what is tested
             said = visible_text(app, "#form-error")
             assert "Outcome unknown: no answer shows whether the change was applied" in said
             assert "the gateway answered 504 after the request was sent" in said
