@@ -15,6 +15,7 @@ from collections.abc import Iterable
 
 from flagtui.api.errors import InvalidArgument
 from flagtui.api.models import FeatureType, PatchOperation
+from flagtui.contract import PATCH_OPS_WITH_FROM
 
 PATCHABLE = ("/description", "/type", "/stale", "/impressionData")
 
@@ -46,8 +47,15 @@ def _root(pointer: str) -> str:
 
 
 def check_patch_paths(ops: Iterable[PatchOperation]) -> None:
-    """Each op's path (and `from`) is one of the four fields Unleash's PATCH honours."""
+    """Each op's path (and `from`) is one of the four fields Unleash's PATCH honours; a type
+    comes as a value (`check_types` checks it), never copied or moved from another field."""
     for index, op in enumerate(ops):
+        if op.path == "/type" and op.op in PATCH_OPS_WITH_FROM:
+            raise InvalidArgument(
+                f"patch[{index}].op",
+                f"a {op.op} into /type stores another field's text as the type, unchecked (real "
+                "Unleash stores any string): replace /type with one of the server's feature types",
+            )
         for key, pointer in (("path", op.path), ("from", op.from_)):
             if pointer is None or pointer in PATCHABLE:
                 continue

@@ -7,7 +7,8 @@ backoff. Writes are never retried: a write that failed before its request went o
 Unreachable or RequestTimeout (not applied). Once the request may have been sent, any answer that
 does not prove the result raises OutcomeUnknown (re-read before sending again): a timeout, a
 broken connection, a gateway's 502/503/504 (the origin may have applied it before the gateway
-gave up), or a success whose body is not the expected model. The API's own refusals (4xx, a 500,
+gave up), or a success whose body is not the expected model (for a route Unleash answers with
+no body: neither empty nor JSON, as a proxy's login page). The API's own refusals (4xx, a 500,
 Unleash's maintenance-mode 503) keep their error classes: they say the write was not applied.
 """
 
@@ -36,6 +37,7 @@ GATEWAY_NAMES = {502: "BadGateway", 503: "ServiceUnavailable", 504: "GatewayTime
 DEFAULT_RETRY_DELAYS = (0.25, 0.75)
 RETRY_AFTER_DEFAULT_S = 60.0  # a 429 without a readable Retry-After
 RETRY_AFTER_MAX_S = 180.0  # a server asking for longer is asked again after this
+_ANY_JSON: TypeAdapter[Any] = TypeAdapter(Any)
 
 
 class Transport:
@@ -108,9 +110,12 @@ class Transport:
         self, method: str, path: str, adapter: TypeAdapter[T] | None = None, *, json: Any = None
     ) -> T | None:
         response = await self._send(method, path, params=None, json=json, write=True)
-        if adapter is None:
-            return None
         try:
+            if adapter is None:
+                # Unleash answers these writes with no body: any JSON passes, a page does not.
+                if response.content.strip():
+                    self._parse(method, path, response, _ANY_JSON)
+                return None
             return self._parse(method, path, response, adapter)
         except errors.UnexpectedResponse as exc:
             # A success the body cannot prove: a proxy's login page, a truncated or other body.

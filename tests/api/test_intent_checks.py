@@ -58,6 +58,20 @@ async def test_a_type_that_is_no_feature_type_is_refused_naming_the_valid_ones(
     assert (await admin.features.patch("payments", some_feature.name, fine)).type == "kill-switch"
 
 
+@pytest.mark.parametrize("op", ["copy", "move"])
+async def test_a_type_copied_or_moved_from_another_field_is_refused(
+    admin: AdminClient, some_feature, op: str
+) -> None:
+    """Real Unleash 8.2.0 stores a description copied into /type as the type (checked): the
+    value never passed the feature-type check, so flagtui sent it."""
+    sent = admin.requests_sent
+    into_type = [{"op": op, "from": "/description", "path": "/type"}]
+    with pytest.raises(errors.InvalidArgument, match=r"patch\[0\]\.op") as caught:
+        await admin.features.patch("payments", some_feature.name, into_type)
+    assert "replace /type with one of the server's feature types" in caught.value.limit
+    assert admin.requests_sent == sent
+
+
 async def test_archive_records_the_archive_and_is_not_sent_twice(admin: AdminClient) -> None:
     live = (
         await admin.features.search(FeatureQuery(project="payments", lifecycle=["live"], limit=3))

@@ -215,3 +215,32 @@ async def test_a_success_whose_body_proves_nothing_has_an_unknown_outcome(
     assert len(seen) == 1
     assert caught.value.status == 200
     assert caught.value.message.startswith(f"the server answered 200, but {said}")
+
+
+NO_BODY_WRITES = {
+    "remove environment": lambda api: api.environments.remove("default", "development"),
+    "switch on": lambda api: api.features.set_environment_enabled("default", "f", "dev", True),
+    "revive": lambda api: api.archived.revive_many("default", ["f"]),
+}
+
+
+@pytest.mark.parametrize("write", list(NO_BODY_WRITES))
+async def test_a_page_where_unleash_answers_no_body_has_an_unknown_outcome(write: str) -> None:
+    """Unleash answers these writes with no body (200 or 202). A proxy's login page with a 200
+    proves nothing (it may never have forwarded the request): flagtui said done before."""
+    login = answering(200, "text/html", b"<html>Sign in</html>")
+    async with fault_server(login) as (url, seen), client(url) as api:
+        with pytest.raises(errors.OutcomeUnknown) as caught:
+            await NO_BODY_WRITES[write](api)
+    assert len(seen) == 1
+    assert caught.value.status == 200
+    assert caught.value.message.startswith("the server answered 200, but the answer is not JSON")
+
+
+@pytest.mark.parametrize("body", [b"", b"{}"], ids=["empty", "json"])
+async def test_a_write_answered_with_no_body_or_json_is_done(body: bytes) -> None:
+    async with (
+        fault_server(answering(202, "application/json", body)) as (url, _),
+        client(url) as api,
+    ):
+        assert await api.environments.remove("default", "development") is None

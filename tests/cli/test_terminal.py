@@ -45,6 +45,28 @@ def test_on_a_terminal_a_destructive_command_asks_for_the_typed_name(cli_env, sa
     assert not visible(sandbox, "development")
 
 
+def test_on_a_terminal_archive_asks_for_the_flags_name(cli_env, sandbox):
+    env = command_env(cli_env, sandbox)
+    flag = "/api/admin/projects/default/features/admin-async-emails"
+    argv = [*FLAGTUI, "feature", "archive", "default", "admin-async-emails"]
+    term = Term(argv, env, cols=120)
+    term.wait_for(lambda t: t.has("Type 'admin-async-emails' to confirm"), what="the question")
+    term.send("admin-async\r")
+    assert finish(term) == 2
+    assert term.has("nothing was sent")
+    assert read(sandbox, flag).status_code == 200
+
+    term = Term(argv, env, cols=120)
+    term.wait_for(lambda t: t.has("Type 'admin-async-emails' to confirm"), what="the question")
+    term.send("admin-async-emails\r")
+    assert finish(term) == 0
+    assert read(sandbox, flag).status_code == 404  # archived
+
+
+def read(sandbox, path: str) -> httpx.Response:
+    return httpx.get(f"{sandbox.url}{path}", headers={"Authorization": sandbox.admin_token})
+
+
 def visible(sandbox, environment: str) -> bool:
     answer = httpx.get(
         f"{sandbox.url}/api/admin/environments/project/default",

@@ -50,13 +50,14 @@ class Server:
     def real(self) -> bool:
         return self.kind == "unleash"
 
-    def app(self, area: str) -> FlagtuiApp:
-        """The app started straight in `area` (never in features: it searches on start)."""
+    def app(self, area: str, *, url: str | None = None) -> FlagtuiApp:
+        """The app started straight in `area` (never in features: it searches on start);
+        `url`: reach the server there instead (a gateway in front of it), with its token."""
         state = self.tmp_path / f"state-{area}.json"
         state.write_text(json.dumps({self.kind: {"area": area, "project": self.project}}))
-        client = AdminClient(self.url, self.token, profile=self.kind)
+        client = AdminClient(url or self.url, self.token, profile=self.kind)
         self.apps.append(client)
-        return FlagtuiApp(client, Profile(name=self.kind, url=self.url), state_path=state)
+        return FlagtuiApp(client, Profile(name=self.kind, url=url or self.url), state_path=state)
 
     async def new_feature(self) -> str:
         """Real only: a fresh release flag in the default project (removed afterwards)."""

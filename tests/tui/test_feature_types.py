@@ -5,10 +5,13 @@ from __future__ import annotations
 from textual.widgets import Input
 
 from flagtui.tui.screens.feature_types import FeatureTypesScreen, LifetimeModal
+from flagtui.tui.widgets.confirm import ConfirmModal
 from flagtui.tui.widgets.table import ResourceTable
 from testkit.pilot import settle
 
-from .helpers import visible_text
+from .faults import html_error
+from .faults import settle as settle_after_faults
+from .helpers import screen_text, visible_text
 
 
 async def open_editor(app, pilot, type_id: str) -> LifetimeModal:
@@ -76,3 +79,47 @@ async def test_read_only_cannot_edit_lifetimes(make_app, client) -> None:
         await pilot.pause()
         assert isinstance(app.screen, FeatureTypesScreen)
     assert {t.id: t.lifetime_days for t in await client.feature_types.list()} == before
+
+
+async def test_leaving_the_lifetime_dialog_with_a_typed_value_asks_first(make_app, client) -> None:
+    """Issue 22: leaving a form with unsaved edits asks first. One escape dropped the typed
+    lifetime without a word before."""
+    before = {t.id: t.lifetime_days for t in await client.feature_types.list()}
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        modal = await open_editor(app, pilot, "release")
+        await pilot.press("escape")  # nothing typed: closes at once
+        await settle(app, pilot)
+        assert isinstance(app.screen, FeatureTypesScreen)
+        modal = await open_editor(app, pilot, "release")
+        modal.query_one(Input).value = "120"
+        await pilot.press("escape")
+        await settle(app, pilot)
+        assert isinstance(app.screen, ConfirmModal)
+        assert "Leave without saving?" in screen_text(app)
+        await pilot.press("enter")  # Cancel is focused: stay, the value kept
+        await settle(app, pilot)
+        assert app.screen is modal and modal.query_one(Input).value == "120"
+        await pilot.press("escape")
+        await settle(app, pilot)
+        await pilot.click("#confirm")
+        await settle(app, pilot)
+        assert isinstance(app.screen, FeatureTypesScreen)
+    assert {t.id: t.lifetime_days for t in await client.feature_types.list()} == before
+
+
+async def test_after_an_unknown_outcome_the_lifetime_dialog_closes_at_once(build, faulty) -> None:
+    """It says to close and read the types again: closing does not ask to discard what may
+    have been saved."""
+    server, fault = faulty
+    fault.fail("PUT", "/feature-types/release/lifetime", html_error(504))
+    app = build(server.url, server.admin_token)
+    async with app.run_test(size=(80, 24)) as pilot:
+        modal = await open_editor(app, pilot, "release")
+        modal.query_one(Input).value = "45"
+        await pilot.press("enter")
+        await settle_after_faults(app, pilot)
+        assert "Outcome unknown" in visible_text(app, "#lifetime-error")
+        await pilot.press("escape")
+        await settle(app, pilot)
+        assert isinstance(app.screen, FeatureTypesScreen)

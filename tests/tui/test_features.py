@@ -170,8 +170,8 @@ async def test_read_only_profile_hides_and_refuses_writes(make_app, client) -> N
         await settle(app, pilot)
         detail = await open_detail(app, pilot, feature.project, feature.name)
         shown = {b.binding.action for b in detail.active_bindings.values()}
-        assert "edit" not in shown and "uncomplete" not in shown
-        await pilot.press("e", "u")
+        assert not {"edit", "uncomplete", "archive"} & shown
+        await pilot.press("e", "u", "A")
         await settle(app, pilot)
         assert app.screen is detail
     after = await client.features.get(feature.project, feature.name)

@@ -34,7 +34,7 @@ from flagtui.tui.widgets.confirm import ConfirmModal, TypedConfirmModal
 from flagtui.tui.widgets.table import ResourceTable
 
 from .areas import rows, settle
-from .helpers import toast_text, visible_text
+from .helpers import screen_text, toast_text, visible_text
 from .real_server import (
     NO_REAL,
     REAL_TOKEN,
@@ -350,7 +350,8 @@ async def test_archive_through_the_form_then_revive_from_the_detail(server: Serv
         assert isinstance(app.screen, FeatureDetailScreen)
         assert "v revives it" in shown(app)
         assert not [n for n in app._notifications if n.severity == "error"]
-        assert await server.check.archived.find(server.project, name) is not None
+        archived = await server.check.archived.find(server.project, name)
+        assert archived is not None and archived.environments
         newest = (await server.check.events.search(feature=name, limit=1)).events[0]
         assert newest.type == "feature-archived"
         if server.admin is not None:  # real Unleash writes the stage after answering
@@ -360,6 +361,9 @@ async def test_archive_through_the_form_then_revive_from_the_detail(server: Serv
         await pilot.press("v")
         await pilot.pause()
         assert isinstance(app.screen, ConfirmModal)
+        asked = screen_text(app)  # which environments are on afterwards: none
+        assert "every environment is off afterwards" in asked
+        assert all(f"{e.name}: off" in asked for e in archived.environments), asked
         await pilot.click("#confirm")
         await settle(pilot)
         assert "v revives it" not in shown(app)

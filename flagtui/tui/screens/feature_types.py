@@ -17,6 +17,7 @@ from flagtui.contract import MAX_LIFETIME_DAYS
 from flagtui.tui.format import lifetime
 from flagtui.tui.rerunnable_reads import read
 from flagtui.tui.screens.base import AreaScreen, FlagtuiModal, describe_error
+from flagtui.tui.widgets.confirm import ConfirmModal
 from flagtui.tui.widgets.focus import focus_now
 from flagtui.tui.widgets.table import Column, FilteredTable, ResourceTable
 from flagtui.tui.widgets.text import MessageLine, PlainLabel, PlainStatic
@@ -43,7 +44,9 @@ def parse_lifetime(text: str) -> int | None:
 
 
 class LifetimeModal(FlagtuiModal):
-    """Edit one type's lifetime; a failure is shown inline and keeps the input."""
+    """Edit one type's lifetime; a failure is shown inline and keeps the input. Closing with a
+    value typed and not saved asks first (not after a send whose outcome is unknown: closing
+    and re-reading is what it asks for then)."""
 
     days_box = getters.query_one("#lifetime", Input)
     error_line = getters.query_one("#lifetime-error", MessageLine)
@@ -55,6 +58,7 @@ class LifetimeModal(FlagtuiModal):
     def __init__(self, feature_type: FeatureType) -> None:
         super().__init__(classes="form")
         self.feature_type = feature_type
+        self.outcome_unknown = False
 
     def compose(self) -> ComposeResult:
         t = self.feature_type
@@ -63,16 +67,31 @@ class LifetimeModal(FlagtuiModal):
             yield PlainLabel(
                 f"Days until potentially stale, or never. Now: {lifetime(t.lifetime_days)}."
             )
-            current = "never" if not t.lifetime_days else str(t.lifetime_days)
-            yield Input(current, id="lifetime", placeholder="days or never")
+            yield Input(self.shown_first, id="lifetime", placeholder="days or never")
             yield MessageLine(id="lifetime-error", classes="error-line")
             yield Button("Save", id="save", variant="primary")
+
+    @property
+    def shown_first(self) -> str:
+        days = self.feature_type.lifetime_days
+        return "never" if not days else str(days)
 
     def on_mount(self) -> None:
         self.days_box.focus()
 
     def action_close(self) -> None:
-        self.dismiss(None)
+        typed = self.days_box.value.strip() != self.shown_first
+        if not typed or self.outcome_unknown or self.write_in_flight("lifetime"):
+            self.dismiss(None)
+            return
+
+        def answered(leave: bool | None) -> None:
+            if leave:
+                self.dismiss(None)
+
+        body = "The lifetime typed here has not been saved and would be lost."
+        modal = ConfirmModal("Leave without saving?", body, confirm_label="Discard")
+        self.app.push_screen(modal, answered)
 
     @on(Input.Submitted)
     @on(Button.Pressed, "#save")
@@ -98,6 +117,7 @@ class LifetimeModal(FlagtuiModal):
         self.dismiss(updated)
 
     def io_failed(self, group: str, error: BaseException) -> None:
+        self.outcome_unknown = isinstance(error, OutcomeUnknown)
         said = (
             "Outcome unknown — close and press r to read the types before saving again"
             if isinstance(error, OutcomeUnknown)

@@ -81,6 +81,7 @@ def test_stale_off_records_stale_off(flagtui, admin, sdk, flag):
     assert feature(admin, flag)["stale"] is False
     production.wait_for_revision(max(e["id"] for e in flag_events_since(admin, flag, mark)))
     assert production.evaluation(flag) is True
+    assert lifecycle_stage(admin, PROJECT, flag) == "initial"
 
 
 def test_a_type_that_is_not_a_feature_type_is_refused(flagtui, admin, flag):
