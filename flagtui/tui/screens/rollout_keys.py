@@ -26,7 +26,7 @@ from flagtui.api.errors import FlagtuiError, NothingToSend
 from flagtui.api.models import Feature, FeatureEnvironment, Strategy
 from flagtui.api.rollout_catalog import RolloutCatalog
 from flagtui.api.rollout_requests import PlannedWrite
-from flagtui.api.rollout_words import strategy_lines
+from flagtui.rollout_words import strategy_lines
 from flagtui.tui.widgets.choice_picker import ChoicePicker
 from flagtui.tui.widgets.confirm import ConfirmModal
 
