@@ -202,10 +202,7 @@ def _say_answer(
     # No file name or URL: this line opens the cron mail (README), which leaves the machine.
     parts = [f"from the delivery archive ({fresh})"]
     if not window.complete:
-        parts.append(
-            "INCOMPLETE: the archive is old and the server could not be read:"
-            f" {clean(window.unchecked)}"
-        )
+        parts.append(f"INCOMPLETE: the archive is old and {clean(window.unchecked)}")
     elif outage is not None:
         parts.append(f"the server could not be read ({clean(outage)})")
     elif source.is_stale(window):
