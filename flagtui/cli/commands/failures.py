@@ -147,7 +147,8 @@ async def failures(client: AdminClient, out: Printer, args: argparse.Namespace) 
         if args.follow:
             return await _follow(source, client, out, args, window, since)
         if out.format == "table":
-            Printer("table", TABLE_COLUMNS).many(named(window, reveal=args.reveal))
+            table = Printer("table", TABLE_COLUMNS, whole=("integration",))
+            table.many(named(window, reveal=args.reveal))
         else:
             out.many(sourced(f, reveal=args.reveal) for f in window.failures)
         if args.fail_on_failures and window.total:
