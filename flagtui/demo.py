@@ -14,11 +14,12 @@ from platformdirs import user_data_dir
 
 from flagtui.api import AdminClient
 from flagtui.config import Profile
+from flagtui.private_files import private_dir
 
 
 def demo_db_path(size: str) -> Path:
     folder = Path(user_data_dir("flagtui", appauthor=False))
-    folder.mkdir(parents=True, exist_ok=True)
+    private_dir(folder, ours=True)  # the demo's database and archive: 0600 in a 0700 folder
     return folder / ("demo.db" if size == "demo" else f"demo-{size}.db")
 
 
