@@ -140,8 +140,8 @@ async def failures(client: AdminClient, out: Printer, args: argparse.Namespace) 
             since = started
         window = await read_failures(source, client, args, since, server_up=outage is None)
         if isinstance(source, ArchiveSource):
-            _say_answer(source, window, outage, out, started)
-        elif len(window.failures) < window.total:
+            _say_answer(source, window, outage, out, started, limit=args.limit)
+        elif window.total > args.limit:
             _say_cut(window, out)
         _say_unreadable(window, as_json=out.is_json)
         if args.follow:
@@ -194,6 +194,8 @@ def _say_answer(
     outage: Exception | None,
     out: Printer,
     now: datetime,
+    *,
+    limit: int,
 ) -> None:
     until = window.collected_until
     if until is None:
@@ -211,7 +213,7 @@ def _say_answer(
     if window.gaps:
         parts.append(f"{len(window.gaps)} gap(s) in the window")
     shown = len(window.failures)
-    if window.total > shown:
+    if window.total > limit:  # not rows left out as unreadable: said on a line of their own
         parts.append(f"showing the newest {shown} of {window.total} (--limit)")
     _say(
         out,
