@@ -27,7 +27,7 @@ class DemoFailed(Exception):
 
 def demo_db_path(size: str) -> Path:
     folder = Path(user_data_dir("flagtui", appauthor=False))
-    private_dir(folder, ours=True)
+    private_dir(folder, ours=True)  # the demo's database and archive: 0600 in a 0700 folder
     return folder / ("demo.db" if size == "demo" else f"demo-{size}.db")
 
 

@@ -1,7 +1,7 @@
 """Integrations whose names tell them apart only in the middle (issue 23, item 4), made on the
-sandbox: three webhooks `perf2-hook-N dead port` and two with the very same description, each
-subscribed to flag metadata changes and failing every delivery; one flag change then gives
-each a failed delivery."""
+sandbox: webhooks `perf2-hook-N dead port`, longer ones alike but for the `hook-N` in their
+middle, and two with the very same description, each subscribed to flag metadata changes and
+failing every delivery; one flag change then gives each a failed delivery."""
 
 from __future__ import annotations
 
@@ -13,7 +13,17 @@ import httpx
 
 from flagtui.sandbox import SandboxServer
 
-LOOKALIKES = ("perf2-hook-1 dead port", "perf2-hook-2 dead port", "perf2-hook-3 dead port")
+LOOKALIKES = (
+    "perf2-hook-1 dead port",
+    "perf2-hook-2 dead port",
+    "perf2-hook-3 dead port",
+    # Longer than any column gives them: what tells them apart is past what a head or an end
+    # cut can keep at 80 columns, and past the commands' 60-character cells.
+    *(
+        f"perf2 staging cluster eu-west webhook hook-{n} for the payments team's on-call rota"
+        for n in (4, 5, 6)
+    ),
+)
 TWINS = ("perf2 twin hook", "perf2 twin hook")
 
 

@@ -192,6 +192,11 @@ def stored(conn: Connection, server: str, keys: list[tuple[int, int]]) -> set[tu
     return {(int(i), int(d)) for i, d in rows} & set(keys)
 
 
+def newest_id(conn: Connection, server: str) -> int | None:
+    """The newest delivery id the archive holds for the server (any integration)."""
+    return conn.execute(select(func.max(D.c.delivery_id)).where(D.c.server == server)).scalar()
+
+
 def collected_until(conn: Connection, server: str, integration_id: int | None) -> datetime | None:
     """Up to when a collector read the server completely (or one integration, when named)."""
     table = schema.collections

@@ -26,7 +26,7 @@ from flagtui.api.errors import FlagtuiError
 from flagtui.archive.location import default_archive_path, sqlite_url
 from flagtui.config import Profile
 from flagtui.triage.merge import delivery_key, merge_groups, newest_first
-from flagtui.triage.records import Failure, FailureWindow, Origin
+from flagtui.triage.records import Failure, FailureWindow, Origin, labels
 from flagtui.triage.source import PAGE, FailureSource, LiveSource, count_in_buckets
 
 if TYPE_CHECKING:
@@ -137,6 +137,35 @@ class ArchiveSource:
             held = {(i, str(d)) for i, d in queries.stored(conn, self.archive.server, keys)}
         return [f for f in failures if delivery_key(f) not in held]
 
+    def _unreached(
+        self, live: FailureWindow, since: datetime | None, integration_id: int | None
+    ) -> list[int]:
+        """The integrations of the window whose deliveries since the archive's newest the live
+        read may not hold in full. Delivery ids are one sequence across integrations (real
+        Unleash: a BIGSERIAL), so an integration's oldest delivery listed is vouched for back to
+        the archive's newest id when every id in between was listed too (for any integration);
+        an id listed by nobody is a delivery the server forgot, or another integration's the
+        read did not reach. None when the archive holds no delivery: it never collected, and
+        says so."""
+        from flagtui.archive import queries
+
+        with self.archive.reading() as conn:
+            newest = queries.newest_id(conn, self.archive.server)
+        if newest is None:
+            return []
+        seen = {number for page in live.listed.values() for number, _ in page}
+        unreached = []
+        for i, page in sorted(live.listed.items()):
+            oldest = min(page, default=None)
+            if oldest is None or integration_id not in (None, i):
+                continue
+            number, at = oldest
+            if (since is not None and at <= since) or number <= newest:
+                continue  # it reaches back before the window, or into the archive
+            if any(between not in seen for between in range(newest + 1, number)):
+                unreached.append(i)
+        return unreached
+
     def is_stale(self, window: FailureWindow) -> bool:
         until = window.collected_until
         return until is None or self.clock() - until > STALE_AFTER
@@ -157,10 +186,19 @@ class ArchiveSource:
                 since, integration_id=integration_id, key=key, limit=10**9
             )
         except FlagtuiError as exc:
-            window.complete, window.unchecked = False, str(exc)
+            window.complete = False
+            window.unchecked = f"the server could not be read: {exc}"
             return []
         known = {ref.id for ref in window.integrations}
         window.integrations += [ref for ref in live.integrations if ref.id not in known]
+        unreached = await asyncio.to_thread(self._unreached, live, since, integration_id)
+        if unreached:
+            names = labels(window.integrations)
+            window.complete, window.unreached = False, unreached
+            window.unchecked = (
+                "the server no longer lists every delivery since the archive's newest"
+                " (it keeps only recent ones): " + "; ".join(names[i] for i in unreached)
+            )
         added = await asyncio.to_thread(self._not_stored, live.failures)
         window.live_added = len(added)
         window.total += len(added)

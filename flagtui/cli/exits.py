@@ -40,7 +40,8 @@ EXIT_CODES_HELP = """exit codes:
      broken connection, a gateway's 502/503/504, a success with an unexpected body):
      re-read before sending it again
   8  the answer is incomplete (with --fail-on-failures, none found): the delivery archive
-     is old or never collected this server, and the server could not be read
+     is old or never collected this server, and the server could not be read or no longer
+     lists every delivery since the archive's newest
   130/143  interrupted (Ctrl-C, SIGTERM)"""
 
 

@@ -39,10 +39,13 @@ def record(value: BaseModel | dict[str, Any]) -> dict[str, Any]:
 
 @dataclass
 class Printer:
-    """Prints one command's answer in the chosen format; `columns` are the table's and CSV's."""
+    """Prints one command's answer in the chosen format; `columns` are the table's and CSV's;
+    a table cuts its cells at MAX_CELL characters but those of `whole` (a name that tells rows
+    apart: a cut could make two read alike)."""
 
     format: str
     columns: Sequence[str] = ()
+    whole: Sequence[str] = ()
 
     @property
     def is_json(self) -> bool:
@@ -97,7 +100,11 @@ class Printer:
 
     def _table(self, rows: list[dict[str, Any]]) -> None:
         columns = self._columns(rows)
-        cells = [[cell(_shown(row, c)) for c in columns] for row in rows]
+        limits = [None if c in self.whole else MAX_CELL for c in columns]
+        cells = [
+            [cell(_shown(row, c), limit=n) for c, n in zip(columns, limits, strict=True)]
+            for row in rows
+        ]
         widths = [max([len(c), *(len(r[i]) for r in cells)]) for i, c in enumerate(columns)]
         _write("  ".join(c.ljust(w) for c, w in zip(columns, widths, strict=True)).rstrip())
         for r in cells:

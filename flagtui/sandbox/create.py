@@ -32,7 +32,7 @@ def create_database(
     if size not in SIZES:
         raise ValueError(f"size must be one of {', '.join(SIZES)}")
     path = Path(db_path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    _private_folders(path.parent)
     for suffix in ("", "-wal", "-shm"):
         Path(f"{path}{suffix}").unlink(missing_ok=True)
     tokens = new_tokens()
@@ -49,6 +49,14 @@ def create_database(
     finally:
         conn.close()
     return tokens
+
+
+def _private_folders(folder: Path) -> None:
+    """The missing folders made 0700 whatever the umask (the database holds the tokens);
+    folders that exist are left as they are."""
+    for missing in reversed([p for p in (folder, *folder.parents) if not p.exists()]):
+        missing.mkdir(mode=0o700, exist_ok=True)
+        missing.chmod(0o700)  # mkdir's mode goes through the umask
 
 
 # Rows a size writes, about (measured with the default seed; the bar only needs the proportion).

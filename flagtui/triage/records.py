@@ -100,6 +100,11 @@ class FailureWindow:
     as_of: datetime | None = None
     # Archive rows left out because they cannot be read (a bad time, an event not JSON).
     unreadable: int = 0
+    # A live read: each integration's deliveries it listed, (id, time), newest first.
+    listed: dict[int, list[tuple[int, datetime]]] = field(default_factory=dict)
+    # An old archive completed from the live server: the integrations whose deliveries since
+    # the archive's newest the server no longer lists in full (so `complete` is False).
+    unreached: list[int] = field(default_factory=list)
 
     @property
     def unreadable_note(self) -> str | None:

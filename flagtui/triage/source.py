@@ -69,7 +69,9 @@ class LiveSource:
         self.known_ids = list(known_ids)
         self.on_listed = on_listed
 
-    async def _read(self) -> tuple[list[IntegrationRef], list[Failure], datetime | None]:
+    async def _read(
+        self,
+    ) -> tuple[list[IntegrationRef], list[Failure], dict[int, list[tuple[int, datetime]]]]:
         gate = asyncio.Semaphore(CONCURRENT_READS)
 
         async def deliveries(addon_id: int) -> list[IntegrationEvent]:
@@ -96,9 +98,12 @@ class LiveSource:
             for d in page
             if d.failed
         ]
-        oldest = min((aware(d.created_at) for page in pages for d in page), default=None)
+        listed = {
+            ref.id: [(_number(d), aware(d.created_at)) for d in page]
+            for ref, page in zip(refs, pages, strict=True)
+        }
         failures.sort(key=_newest_first, reverse=True)
-        return refs, failures, oldest
+        return refs, failures, listed
 
     async def window(
         self,
@@ -109,7 +114,7 @@ class LiveSource:
         limit: int = PAGE,
     ) -> FailureWindow:
         as_of = datetime.now(UTC)
-        refs, failures, oldest = await self._read()
+        refs, failures, listed = await self._read()
         chosen = [
             f
             for f in failures
@@ -122,9 +127,10 @@ class LiveSource:
             since,
             refs,
             chosen[:limit],
-            covers_since=oldest,
+            covers_since=min((at for page in listed.values() for _, at in page), default=None),
             total=len(chosen),
             as_of=as_of,
+            listed=listed,
         )
 
     async def grouped(self, since: datetime | None) -> FailureWindow:
@@ -169,6 +175,9 @@ def count_in_buckets(
     return counts
 
 
+def _number(delivery: IntegrationEvent) -> int:
+    return int(delivery.id) if delivery.id.isdigit() else 0
+
+
 def _newest_first(failure: Failure) -> tuple[datetime, int]:
-    delivery = failure.delivery
-    return aware(delivery.created_at), int(delivery.id) if delivery.id.isdigit() else 0
+    return aware(failure.delivery.created_at), _number(failure.delivery)

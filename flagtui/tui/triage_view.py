@@ -188,7 +188,9 @@ def freshness(window: FailureWindow, now: datetime) -> Text:
     else:
         elapsed = ago(max(0.0, (now - aware(until)).total_seconds()))
         out = Text(f"collected until {moment(until)} ({elapsed})")
-    if not window.complete:
+    if window.unreached:
+        out.append(" · INCOMPLETE: the server no longer lists all since", style="bold red")
+    elif not window.complete:
         out.append(" · INCOMPLETE: the server could not be read", style="bold red")
     elif window.as_of != until:
         out.append(" + live", style="yellow")

@@ -33,3 +33,19 @@ def test_the_usual_cut_stays_where_it_tells_values_apart() -> None:
     assert cut(["Datadog events (key revoked) (datadog)"], 30, head=None) == [
         "Datadog events …ked) (datadog)"
     ]
+
+
+@pytest.mark.parametrize("width", [14, 18, 22, 30, 39])
+def test_values_alike_but_far_inside_keep_the_words_that_differ(width) -> None:
+    """Past what a head or an end cut reaches (before, all three read `perf2 stagi…a (webhook)`
+    at 30): the start, the differing words and the end, with a `…` between each."""
+    hooks = [
+        f"perf2 staging cluster eu-west hook-{n} for the payments on-call rota (webhook)"
+        for n in (1, 2, 3)
+    ]
+    shown = cut(hooks, width, head=None)
+    assert len(set(shown)) == len(shown), shown
+    assert all(len(s) <= width for s in shown)
+    if width >= 22:
+        assert all(f"hook-{n}" in s for s, n in zip(shown, (1, 2, 3), strict=True)), shown
+        assert all(s.startswith("perf2") and s.endswith("hook)") for s in shown), shown

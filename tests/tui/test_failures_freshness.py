@@ -6,9 +6,12 @@ archive (SQLite) and the real sandbox."""
 from __future__ import annotations
 
 import json
+import sqlite3
+from contextlib import closing
 from datetime import timedelta
 
 from flagtui.api import AdminClient
+from flagtui.archive.collector import Collector
 from flagtui.archive.location import sqlite_url
 from flagtui.archive.source import ArchiveSource
 from flagtui.archive.store import Archive
@@ -86,3 +89,39 @@ async def test_following_says_the_datas_age_not_the_reads(sandbox, client, tmp_p
             assert f"archive collected until {moment(collected)} (3 h ago)" in said
             assert "+ live" not in said
             screen.source.close()
+
+
+async def test_an_old_archive_the_server_forgot_past_says_incomplete(
+    sandbox, client, tmp_path
+) -> None:
+    """Collected long ago, then a delivery the server forgot (it keeps about the newest 100):
+    the source line says the answer is incomplete, not "+ live" (as it did before)."""
+    url = sqlite_url(tmp_path / "archive.db")
+    archive = Archive.open(url, sandbox.url)
+    try:
+        long_ago = now_utc() - LONG_AGO
+        await Collector(client, archive, log=lambda _: None, clock=lambda: long_ago).poll()
+    finally:
+        archive.close()
+    for noisy in (2, 5):  # a flaky endpoint and a revoked key: failures of their own
+        await client.integrations.set_enabled(noisy, False)
+    with closing(sqlite3.connect(sandbox.db_path)) as conn, conn:
+        conn.execute(
+            "INSERT INTO integration_events (addon_id, created_at, state, state_details, event,"
+            " details) SELECT 1, ?, 'failed', 'Webhook request failed', event, '{}'"
+            " FROM integration_events LIMIT 1",
+            (now_utc().isoformat(timespec="milliseconds").replace("+00:00", "Z"),),
+        )
+    for n in range(110):  # 100+ deliveries, none failed: the one above is forgotten
+        change = [{"op": "replace", "path": "/description", "value": f"forgetting {n}"}]
+        await client.features.patch("default", "admin-async-emails", change)
+    state = tmp_path / "state.json"
+    state.write_text(json.dumps({"sandbox": {"area": "failures", "project": PROJECT}}))
+    profile = Profile(name="sandbox", url=sandbox.url, archive_url=url)
+    async with AdminClient(sandbox.url, sandbox.admin_token, profile="sandbox") as own:
+        app = FlagtuiApp(own, profile, state_path=state)
+        async with app.run_test(size=(120, 24)) as pilot:
+            await settle(pilot)
+            said = visible_text(app, "#failures-source")
+            assert "INCOMPLETE: the server no longer lists all since" in said
+            assert "+ live" not in said

@@ -140,14 +140,15 @@ async def failures(client: AdminClient, out: Printer, args: argparse.Namespace) 
             since = started
         window = await read_failures(source, client, args, since, server_up=outage is None)
         if isinstance(source, ArchiveSource):
-            _say_answer(source, window, outage, out, started)
-        elif len(window.failures) < window.total:
+            _say_answer(source, window, outage, out, started, limit=args.limit)
+        elif window.total > args.limit:
             _say_cut(window, out)
         _say_unreadable(window, as_json=out.is_json)
         if args.follow:
             return await _follow(source, client, out, args, window, since)
         if out.format == "table":
-            Printer("table", TABLE_COLUMNS).many(named(window, reveal=args.reveal))
+            table = Printer("table", TABLE_COLUMNS, whole=("integration",))
+            table.many(named(window, reveal=args.reveal))
         else:
             out.many(sourced(f, reveal=args.reveal) for f in window.failures)
         if args.fail_on_failures and window.total:
@@ -193,6 +194,8 @@ def _say_answer(
     outage: Exception | None,
     out: Printer,
     now: datetime,
+    *,
+    limit: int,
 ) -> None:
     until = window.collected_until
     if until is None:
@@ -202,10 +205,7 @@ def _say_answer(
     # No file name or URL: this line opens the cron mail (README), which leaves the machine.
     parts = [f"from the delivery archive ({fresh})"]
     if not window.complete:
-        parts.append(
-            "INCOMPLETE: the archive is old and the server could not be read:"
-            f" {clean(window.unchecked)}"
-        )
+        parts.append(f"INCOMPLETE: the archive is old and {clean(window.unchecked)}")
     elif outage is not None:
         parts.append(f"the server could not be read ({clean(outage)})")
     elif source.is_stale(window):
@@ -213,7 +213,7 @@ def _say_answer(
     if window.gaps:
         parts.append(f"{len(window.gaps)} gap(s) in the window")
     shown = len(window.failures)
-    if window.total > shown:
+    if window.total > limit:  # not rows left out as unreadable: said on a line of their own
         parts.append(f"showing the newest {shown} of {window.total} (--limit)")
     _say(
         out,

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 from collections.abc import Iterator
+from contextlib import closing
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -47,6 +49,21 @@ def own_server(cli_env, sandbox_db, monkeypatch) -> Iterator[SandboxServer]:
     monkeypatch.setenv("UNLEASH_API_TOKEN", started.admin_token)
     yield started
     started.stop()
+
+
+def add_failed_delivery(db_path: str, integration_id: int) -> str:
+    """A failed delivery recorded on the server now (as an integration's own failure would
+    be); its id."""
+    with closing(sqlite3.connect(db_path)) as conn, conn:
+        event = conn.execute("SELECT event FROM integration_events LIMIT 1").fetchone()[0]
+        now = datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+        cursor = conn.execute(
+            "INSERT INTO integration_events (addon_id, created_at, state, state_details, event,"
+            " details) VALUES (?, ?, 'failed', 'Webhook request failed with status code: 503',"
+            " ?, '{}')",
+            (integration_id, now, event),
+        )
+        return str(cursor.lastrowid)
 
 
 def answer(err: str) -> dict:
@@ -122,3 +139,26 @@ def test_a_limit_that_cuts_the_answer_says_so_in_every_format(run):
         total = len(everything)
         assert said == f"flagtui: showing the newest 2 of {total} failures in the window (--limit)"
     assert run("failures", "--limit", "1", "--fail-on-failures").code == 1
+
+
+def test_an_old_archive_and_a_server_that_forgot_since_is_incomplete_not_nothing(
+    run, sandbox, server
+):
+    """The collector stopped, then a delivery failed and the server forgot it (real Unleash
+    keeps about the newest 100 deliveries): the live read cannot vouch for the time between
+    the archive's last collection and the oldest delivery it still has. Before, the answer
+    was `[]`, complete, exit 0: the cron recipe's "nothing failed"."""
+    collect_once(sandbox, clock=LONG_AGO)
+    for noisy in (2, 5):  # a flaky endpoint and a revoked key: failures of their own
+        assert run("integration", "disable", str(noisy), "--yes").code == 0
+    forgotten = add_failed_delivery(sandbox.db_path, integration_id=1)
+    patch_many(server, 110, "after the collector stopped")  # 100+ deliveries, none failed
+    still = server.get("/api/admin/addons/1/events", params={"limit": 100}).json()
+    assert forgotten not in {d["id"] for d in still["integrationEvents"]}
+    result = run("failures", "--since", "1h", "--fail-on-failures", "-o", "json")
+    assert result.json == []
+    said = answer(result.err)
+    assert said["complete"] is False and "no longer lists every delivery" in said["unchecked"]
+    assert result.code == 8
+    table = run("failures", "--since", "1h", "--fail-on-failures", "-o", "table")
+    assert table.code == 8 and "INCOMPLETE" in table.line

@@ -37,6 +37,8 @@ def test_failures_skip_unreadable_rows_and_say_so_in_every_format(run, sandbox):
     table = run("failures", "-o", "table")
     assert table.code == 0 and "Traceback" not in table.err
     assert "flagtui: the delivery archive: 2 rows unreadable (skipped)" in table.err.splitlines()
+    whole = run("failures", "--limit", "5000", "-o", "table")
+    assert "--limit" not in whole.err  # before, the row left out was said as cut by --limit
     as_csv = run("failures", "-o", "csv")
     assert "flagtui: the delivery archive: 2 rows unreadable (skipped)" in as_csv.err.splitlines()
     assert next(csv.reader(io.StringIO(as_csv.out)))[0] == "integrationId"
