@@ -10,52 +10,27 @@ from __future__ import annotations
 
 from typing import Any
 
-from rich.cells import cell_len
 from textual import events
 from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Static
 
 Hint = tuple[str, str, str, bool]  # key, key as shown, description, enabled
-# Kept when the line is too narrow for every key: what leads to the rest (Help lists every
-# key, the palette every command) and the way out.
-ESSENTIAL = ("help", "quit", "command_palette")
 
 
-def hints_of(screen: Screen[Any]) -> list[tuple[Hint, bool]]:
-    """The shown bindings of the focused chain, one per action (first key wins), like Footer,
-    each with whether it is essential."""
+def hints_of(screen: Screen[Any]) -> list[Hint]:
+    """The shown bindings of the focused chain, one per action (first key wins), like Footer."""
     active = screen.active_bindings  # computed on each access: walks the focus chain
     hints: dict[str, Hint] = {}
     for _node, binding, enabled, _tooltip in active.values():
         if binding.show and binding.action not in hints:
             display = screen.app.get_key_display(binding)
             hints[binding.action] = (binding.key, display, binding.description, enabled)
-    essential = {a for a in hints if a.rsplit(".", 1)[-1] in ESSENTIAL}
     palette = active.get(screen.app.COMMAND_PALETTE_BINDING)
     if screen.app.ENABLE_COMMAND_PALETTE and palette is not None:
         binding = palette[1]
         hints.setdefault(binding.action, (binding.key, "^p", "palette", palette[2]))
-        essential.add(binding.action)
-    return [(hint, action in essential) for action, hint in hints.items()]
-
-
-def width_of(hint: Hint) -> int:
-    _key, display, description, _enabled = hint
-    return cell_len(f" {display} {description} ")
-
-
-def fitted(hints: list[tuple[Hint, bool]], width: int) -> list[Hint]:
-    """The hints that fit in `width`, in their order: the screen's own keys are dropped from
-    the last one back until they fit beside the essential ones, which are always shown. Before
-    the first layout (width 0) all are given."""
-    kept = list(hints)
-    while width > 0 and sum(width_of(h) for h, _ in kept) > width:
-        droppable = [i for i, (_h, essential) in enumerate(kept) if not essential]
-        if not droppable:
-            break
-        del kept[droppable[-1]]
-    return [hint for hint, _essential in kept]
+    return list(hints.values())
 
 
 class KeyBar(Static):
@@ -73,7 +48,7 @@ class KeyBar(Static):
 
     def __init__(self) -> None:
         super().__init__()
-        self._hints: tuple[list[tuple[Hint, bool]], int] = ([], 0)
+        self._hints: list[Hint] = []
         self._spans: list[tuple[int, int, str]] = []  # x from, x to, key
 
     def on_mount(self) -> None:
@@ -86,20 +61,17 @@ class KeyBar(Static):
     def _bindings_changed(self, _screen: Screen[Any]) -> None:
         self.call_after_refresh(self._show)
 
-    def on_resize(self, _event: events.Resize) -> None:
-        self._show()
-
     def _show(self) -> None:
         if not self.is_attached:
             return
-        hints = (hints_of(self.screen), self.size.width)
+        hints = hints_of(self.screen)
         if hints == self._hints:
             return
         self._hints = hints
         parts: list[Content] = []
         self._spans = []
         x = 0
-        for key, display, description, enabled in fitted(*hints):
+        for key, display, description, enabled in hints:
             part = Content.assemble(
                 (f" {display} ", "bold $footer-key-foreground on $footer-key-background"),
                 (f"{description} ", "$footer-description-foreground"),
