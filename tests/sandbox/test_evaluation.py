@@ -7,31 +7,13 @@ import uuid
 
 import httpx
 import pytest
-from real_sdk import MemoryCache
+from sdk_parity import APP_NAME, start_sdk
 from starlette.applications import Starlette
-from UnleashClient import UnleashClient
-from UnleashClient.utils import InstanceAllowType
 
 from flagtui.sandbox import SandboxServer, read_tokens
 
 USERS = [str(i) for i in range(0, 400, 7)]
 EVERY_PROJECT_USERS = USERS[:6]  # every project, the hostile one included: fewer users
-
-
-def _sdk(sandbox: SandboxServer) -> UnleashClient:
-    client = UnleashClient(
-        url=f"{sandbox.url}/api",
-        app_name="flagtui-test",
-        environment="production",
-        refresh_interval=3600,
-        disable_metrics=True,
-        disable_registration=True,
-        custom_headers={"Authorization": sandbox.client_token},
-        cache=MemoryCache(),
-        multiple_instance_mode=InstanceAllowType.SILENTLY_ALLOW,
-    )
-    client.initialize_client()
-    return client
 
 
 def _beta(user: str) -> str:
@@ -68,7 +50,7 @@ def rollout_flag(sandbox: SandboxServer) -> str:
 def test_the_playground_agrees_with_the_sdk_for_every_flag_and_user(
     sandbox: SandboxServer, rollout_flag: str
 ) -> None:
-    sdk = _sdk(sandbox)
+    sdk = start_sdk(sandbox)
     seen_on = seen_off = 0
     try:
         with httpx.Client(
@@ -76,7 +58,7 @@ def test_the_playground_agrees_with_the_sdk_for_every_flag_and_user(
         ) as admin:
             runs = [(u, ["default"]) for u in USERS] + [(u, "*") for u in EVERY_PROJECT_USERS]
             for user, projects in runs:
-                context = {"appName": "flagtui-test", "userId": user, "tenantId": _beta(user)}
+                context = {"appName": APP_NAME, "userId": user, "tenantId": _beta(user)}
                 answer = admin.post(
                     "/api/admin/playground",
                     json={"environment": "production", "projects": projects, "context": context},
