@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 import shutil
+import signal
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
@@ -54,6 +55,16 @@ def _module_source(path: Path) -> str:
 
 
 @pytest.hookimpl(tryfirst=True)  # before xdist reads the groups (its hook is not trylast)
+def pytest_configure(config: pytest.Config) -> None:
+    """A suite started as a background job (`cmd &` in a script, `nohup`) inherits SIGINT
+    ignored, and so would every flagtui the tests start: a Ctrl-C test would then wait for a
+    stop that never comes (or for the token_command's timeout). Ctrl-C is what the tests
+    send, so it is given back its default meaning, here and in every process started from
+    here (an ignored signal stays ignored across exec; a handled one does not)."""
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if uses_a_shared_server(item):
