@@ -70,6 +70,7 @@ class PatchFormScreen(IOScreenMixin, Screen[Feature | None]):
     simple_part = getters.query_one("#simple", Vertical)
     description_box = getters.query_one("#description", Input)
     type_select = getters.query_one("#type", Select)
+    description_error = getters.query_one("#description-error", MessageLine)
     archived_box = getters.query_one("#archived", Checkbox)
     advanced_part = getters.query_one("#advanced", Vertical)
     raw_box = getters.query_one("#raw", TextArea)
@@ -264,7 +265,7 @@ class PatchFormScreen(IOScreenMixin, Screen[Feature | None]):
         except InvalidArgument as exc:
             self.show_error(f"Not sent — {exc}")
             if exc.field == "description" and not self.advanced:
-                self.query_one("#description-error", MessageLine).update(f"↑ {exc.limit}")
+                self.description_error.update(f"↑ {exc.limit}")
             return
         change = None if self.advanced else self.archive_change()
         if change is not None:

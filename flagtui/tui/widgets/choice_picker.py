@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from textual import on
+from textual import getters, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -24,6 +24,8 @@ class ChoicePicker(ModalScreen[int | None]):
         Binding("escape", "cancel", "Cancel", id="picker.cancel", tooltip="Close without change")
     ]
 
+    options = getters.query_one(OptionList)
+
     def __init__(self, title: str, labels: Sequence[str], *, note: str = "") -> None:
         super().__init__(classes="form picker")
         self.title_text = title
@@ -38,7 +40,7 @@ class ChoicePicker(ModalScreen[int | None]):
             yield PlainStatic(f"{note}⏎ choose · esc cancel", classes="dialog-body")
 
     def on_mount(self) -> None:
-        self.query_one(OptionList).focus()
+        self.options.focus()
 
     @on(OptionList.OptionSelected)
     def _picked(self, event: OptionList.OptionSelected) -> None:

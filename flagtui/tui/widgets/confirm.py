@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rich.console import RenderableType
-from textual import on
+from textual import getters, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -23,6 +23,8 @@ class ConfirmModal(ModalScreen[bool]):
     ]
     FOCUS = "#cancel"
     LOCKED = False
+
+    confirm_button = getters.query_one("#confirm", Button)
 
     def __init__(
         self, title: str, body: RenderableType = "", *, confirm_label: str = "Confirm"
@@ -75,7 +77,7 @@ class TypedConfirmModal(ConfirmModal):
 
     @on(Input.Changed, "#typed")
     def _typed(self, event: Input.Changed) -> None:
-        self.query_one("#confirm", Button).disabled = event.value != self.expected
+        self.confirm_button.disabled = event.value != self.expected
 
     @on(Input.Submitted, "#typed")
     def _submitted(self, event: Input.Submitted) -> None:

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from rich.text import Text
-from textual import on
+from textual import getters, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -47,6 +47,8 @@ class ProfilePickerModal(ModalScreen[str | None]):
                 tooltip="Stay on this profile"),
     ]  # fmt: skip
 
+    options = getters.query_one(OptionList)
+
     def __init__(self, profiles: Sequence[Profile], current: str) -> None:
         super().__init__(classes="form")
         self.profiles = list(profiles)
@@ -61,7 +63,7 @@ class ProfilePickerModal(ModalScreen[str | None]):
             )
 
     def on_mount(self) -> None:
-        options = self.query_one(OptionList)
+        options = self.options
         options.focus()
         names = [p.name for p in self.profiles]
         others = [i for i, name in enumerate(names) if name != self.current]
