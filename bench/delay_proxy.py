@@ -17,6 +17,7 @@ import argparse
 import asyncio
 import json
 import socket
+import ssl
 import sys
 import time
 from urllib.parse import urlsplit
@@ -67,7 +68,19 @@ async def _forward(
         writer.close()
 
 
-def serve(upstream: str, rtt_s: float) -> None:
+async def _pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    """Copy without delay (TLS's end inside the proxy to the upstream, both on loopback)."""
+    try:
+        while data := await reader.read(CHUNK):
+            writer.write(data)
+            await writer.drain()
+    except ConnectionError:
+        pass
+    finally:
+        writer.close()
+
+
+def serve(upstream: str, rtt_s: float, tls: ssl.SSLContext | None = None) -> None:
     parts = urlsplit(upstream)
     host, port = parts.hostname or "127.0.0.1", parts.port or 80
 
@@ -84,22 +97,64 @@ def serve(upstream: str, rtt_s: float) -> None:
             _forward(server_r, client_w, rtt_s / 2),
         )
 
+    async def end_tls(client_r: asyncio.StreamReader, client_w: asyncio.StreamWriter) -> None:
+        try:
+            server_r, server_w = await asyncio.open_connection(host, port)
+        except OSError:
+            client_w.close()
+            return
+        await asyncio.gather(_pipe(client_r, server_w), _pipe(server_r, client_w))
+
+    async def delayed_tls(client_r: asyncio.StreamReader, client_w: asyncio.StreamWriter) -> None:
+        """The network between the app and TLS's end: TCP's handshake, then each flight."""
+        await asyncio.sleep(rtt_s)
+        try:
+            tls_r, tls_w = await asyncio.open_connection("127.0.0.1", tls_port)
+        except OSError:
+            client_w.close()
+            return
+        _nodelay(client_w)
+        _nodelay(tls_w)
+        await asyncio.gather(
+            _forward(client_r, tls_w, rtt_s / 2, say=True),
+            _forward(tls_r, client_w, rtt_s / 2),
+        )
+
+    tls_port = 0
+
     async def main() -> None:
-        server = await asyncio.start_server(handle, "127.0.0.1", 0)
+        nonlocal tls_port
+        scheme = "http"
+        if tls is None:
+            server = await asyncio.start_server(handle, "127.0.0.1", 0)
+        else:
+            ending = await asyncio.start_server(end_tls, "127.0.0.1", 0, ssl=tls)
+            tls_port = ending.sockets[0].getsockname()[1]
+            server = await asyncio.start_server(delayed_tls, "127.0.0.1", 0)
+            scheme = "https"
         bound = server.sockets[0].getsockname()[1]
-        print(json.dumps({"url": f"http://127.0.0.1:{bound}"}), flush=True)
+        print(json.dumps({"url": f"{scheme}://127.0.0.1:{bound}"}), flush=True)
         async with server:
             await server.serve_forever()
 
     asyncio.run(main())
 
 
+def tls_context(cert: str, key: str) -> ssl.SSLContext:
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(cert, key)
+    return context
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--upstream", required=True, help="http://host:port of the server")
     parser.add_argument("--rtt-ms", type=float, default=50.0, help="added round-trip time")
+    parser.add_argument("--tls-cert", help="serve HTTPS with this certificate (PEM)")
+    parser.add_argument("--tls-key", help="... and this key (PEM)")
     args = parser.parse_args()
+    tls = tls_context(args.tls_cert, args.tls_key) if args.tls_cert else None
     try:
-        serve(args.upstream, args.rtt_ms / 1000)
+        serve(args.upstream, args.rtt_ms / 1000, tls)
     except KeyboardInterrupt:
         sys.exit(0)

@@ -148,17 +148,33 @@ class Sandbox:
             self.proc.wait()
 
 
+class TlsFiles:
+    """A self-signed certificate for 127.0.0.1 and its key, made by the openssl command (the
+    bench's HTTPS proxy serves it; flagtui trusts it as the profile's ca_bundle)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.cert, self.key = folder / "cert.pem", folder / "key.pem"
+        subprocess.run(
+            ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256",
+             "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
+             "-addext", "subjectAltName=IP:127.0.0.1",
+             "-keyout", str(self.key), "-out", str(self.cert)],
+            check=True, capture_output=True,
+        )  # fmt: skip
+
+
 class DelayProxy:
     """bench/delay_proxy.py in a subprocess: `url` reaches `upstream` with `rtt_ms` added to
-    every round trip; `first_request_after` says when an app's first request reached it."""
+    every round trip (over HTTPS with `tls`); `first_request_after` says when an app's first
+    request reached it."""
 
-    def __init__(self, upstream: str, rtt_ms: float) -> None:
+    def __init__(self, upstream: str, rtt_ms: float, tls: TlsFiles | None = None) -> None:
         self.rtt_ms = rtt_ms
-        self.proc = subprocess.Popen(
-            [PY, str(HERE / "delay_proxy.py"), "--upstream", upstream, "--rtt-ms", str(rtt_ms)],
-            stdout=subprocess.PIPE,
-            text=True,
-        )
+        self.tls = tls
+        argv = [PY, str(HERE / "delay_proxy.py"), "--upstream", upstream, "--rtt-ms", str(rtt_ms)]
+        if tls is not None:
+            argv += ["--tls-cert", str(tls.cert), "--tls-key", str(tls.key)]
+        self.proc = subprocess.Popen(argv, stdout=subprocess.PIPE, text=True)
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline()
         if not line:
@@ -226,22 +242,33 @@ def flagtui_term(
     project: str | None = None,
     url: str | None = None,
     home: Path | None = None,
+    ca_bundle: Path | None = None,
 ) -> Iterator[Term]:
     """The real `flagtui` console script on `sb` (through `url`, a proxy, when given), with no
-    config file and fresh state: only `area` and `project` remembered, when given. With `home`,
-    that home is used and kept (what the app remembered and cached stays for the next run, the
-    area and project set as given: the features area when no area is)."""
+    config file (with `ca_bundle`, one profile trusting it) and fresh state: only `area` and
+    `project` remembered, when given. With `home`, that home is used and kept (what the app
+    remembered and cached stays for the next run, the area and project set as given: the
+    features area when no area is)."""
     keep = home is not None
     home = home or Path(tempfile.mkdtemp(prefix="flagtui-bench-home-"))
     env = base_env(home)
-    env["UNLEASH_URL"] = url or sb.url
     env["UNLEASH_API_TOKEN"] = sb.token
+    if ca_bundle is None:
+        env["UNLEASH_URL"] = url or sb.url
+    else:  # a certificate to trust needs a profile (the token still comes from the env)
+        config = home / "config" / "flagtui" / "config.toml"
+        config.parent.mkdir(parents=True, exist_ok=True)
+        config.write_text(
+            f'default_profile = "bench"\n[profiles.bench]\nurl = "{url or sb.url}"\n'
+            f'ca_bundle = "{ca_bundle}"\n'
+        )
     if area or project:
         state = home / "state" / "flagtui" / "state.json"
         state.parent.mkdir(parents=True, exist_ok=True)
-        kept = json.loads(state.read_text()).get("env", {}) if state.exists() else {}
+        name = "env" if ca_bundle is None else "bench"  # the profile the state is kept under
+        kept = json.loads(state.read_text()).get(name, {}) if state.exists() else {}
         kept.update({"area": area or "features", "project": project or kept.get("project")})
-        state.write_text(json.dumps({"env": {k: v for k, v in kept.items() if v}}))
+        state.write_text(json.dumps({name: {k: v for k, v in kept.items() if v}}))
     term = Term([FLAGTUI], env, COLS, ROWS, cwd=str(home))
     try:
         yield term

@@ -25,7 +25,7 @@ from bench.figures.archive import ARCHIVE_KEYS, ARCHIVE_TARGETS, bench_archive
 from bench.figures.client import bench_client
 from bench.figures.first_page import bench_first_page
 from bench.figures.keys import bench_keys
-from bench.figures.network import bench_network
+from bench.figures.network import bench_network, bench_network_tls
 from bench.figures.preview import bench_preview
 from bench.figures.requests import bench_requests
 from bench.figures.rss import bench_rss
@@ -68,7 +68,8 @@ def print_table(results: dict[str, Any]) -> None:
     keys = [
         "startup_s", "startup_minimal_s", "startup_ratio", "startup_cached_s", "startup_fresh_s",
         "startup_round_trips", "startup_launch_round_trips", "startup_cached_round_trips",
-        "failures_round_trips", "failures_first_use_round_trips",
+        "failures_round_trips", "failures_first_use_round_trips", "startup_tls_round_trips",
+        "failures_tls_round_trips", "failures_first_use_tls_round_trips",
         "key_latency_ms_p50", "key_latency_ms_p95", "key_latency_minimal_ms_p50",
         "key_latency_ratio", "pagedown_over_down_p50", "large_first_page_s", "rss_mb_large",
         "client_overhead_ratio", "sandbox_vs_unleash_rps", *ARCHIVE_KEYS,
@@ -104,8 +105,8 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="fewer runs (about 3 minutes)")
     parser.add_argument("--out", default=None, help="write the results to this JSON file")
     parser.add_argument(
-        "--only", default="", help="comma-separated subset: startup,network,keys,first_page,rss,"
-        "requests,client,unleash,archive,preview,web"
+        "--only", default="", help="comma-separated subset: startup,network,network_tls,keys,"
+        "first_page,rss,requests,client,unleash,archive,preview,web"
     )  # fmt: skip
     parser.add_argument(
         "--vs-web", action="store_true", help="also flagtui against the server's web UI "
@@ -128,6 +129,7 @@ def main() -> int:
         plan: list[tuple[str, Callable[[], dict[str, Any]]]] = [
             ("startup", lambda: bench_startup(demo, 3 if q else 7)),
             ("network", lambda: bench_network(demo, 1 if q else 3)),
+            ("network_tls", lambda: bench_network_tls(demo, 1 if q else 3)),
             ("keys", lambda: bench_keys(large, 3 if q else 10, 8)),
             ("first_page", lambda: bench_first_page(large, 2 if q else 5)),
             ("rss", lambda: bench_rss(large, 5 if q else 20)),

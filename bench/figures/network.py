@@ -21,6 +21,10 @@ machine) is left out of a figure that adds at most 0.15 s. `startup_launch_round
 same slope timed from the start, as it was measured before. The round-trip times take turns,
 run by run, so a machine getting busier or quieter during the figure weighs on all of them
 alike instead of looking like a slope.
+
+The same runs over HTTPS (`bench_network_tls`: bench/delay_proxy.py's TLS mode, where a new
+connection costs TCP's and TLS's handshakes in round trips) give the `_tls` figures: what an
+app that opens connections instead of reusing them pays on a real network.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from bench.harness import (
     DelayProxy,
     Sandbox,
     Term,
+    TlsFiles,
     areas,
     flagtui_term,
     log,
@@ -49,6 +54,28 @@ RTTS_MS = (0, 50, 150)
 
 
 def bench_network(demo: Sandbox, runs: int) -> dict[str, Any]:
+    return _network(demo, runs, None)
+
+
+def bench_network_tls(demo: Sandbox, runs: int) -> dict[str, Any]:
+    folder = Path(tempfile.mkdtemp(prefix="flagtui-bench-tls-"))
+    try:
+        try:
+            tls = TlsFiles(folder)
+        except (OSError, RuntimeError) as exc:
+            return {"network_tls_omitted": f"no certificate could be made with openssl: {exc}"}
+        figures = _network(demo, runs, tls)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    detail = figures.pop("round_trips_detail")
+    keep = ("startup_round_trips", "failures_round_trips", "failures_first_use_round_trips")
+    tls_figures: dict[str, Any] = {
+        key.replace("_round", "_tls_round"): figures[key] for key in keep
+    }
+    return tls_figures | {"round_trips_tls_detail": detail}
+
+
+def _network(demo: Sandbox, runs: int, tls: TlsFiles | None) -> dict[str, Any]:
     marker = marker_of(demo.first_feature())
     project = demo.first_project()
     failures_key = areas()["failures"].key
@@ -68,12 +95,13 @@ def bench_network(demo: Sandbox, runs: int) -> dict[str, Any]:
     failures: dict[int, list[float]] = {}  # a returning user's
     first_use: dict[int, list[float]] = {}  # nothing remembered
     home = Path(tempfile.mkdtemp(prefix="flagtui-bench-home-"))  # keeps its row cache
-    proxies = [DelayProxy(demo.url, rtt) for rtt in RTTS_MS]
+    proxies = [DelayProxy(demo.url, rtt, tls) for rtt in RTTS_MS]
+    ca = tls.cert if tls else None
     try:
         for proxy in proxies:
             # Rows are cached per server URL, and each proxy has its own: one uncounted start
             # through it leaves the cached rows the counted ones find (and the integrations).
-            with flagtui_term(demo, project=project, url=proxy.url, home=home) as t:
+            with flagtui_term(demo, project=project, url=proxy.url, home=home, ca_bundle=ca) as t:
                 t.wait_for(fresh, 30, "fresh first page")
                 quiet(t)
                 t.press(failures_key, failures_read, 60)
@@ -82,14 +110,16 @@ def bench_network(demo: Sandbox, runs: int) -> dict[str, Any]:
         for i in range(runs):
             for proxy in proxies[i % n :] + proxies[: i % n]:  # each goes first in turn
                 rtt = int(proxy.rtt_ms)
-                with flagtui_term(demo, project=project, url=proxy.url) as t:
+                with flagtui_term(demo, project=project, url=proxy.url, ca_bundle=ca) as t:
                     page = t.wait_for(fresh, 30, "fresh first page")
                     asked, started = proxy.first_request_after(t.t0), page - t.t0
                     quiet(t)
                     u = t.press(failures_key, failures_read, 60)
                 if asked is None:
                     raise RuntimeError("the proxy saw no request before the fresh first page")
-                with flagtui_term(demo, project=project, url=proxy.url, home=home) as t:
+                with flagtui_term(
+                    demo, project=project, url=proxy.url, home=home, ca_bundle=ca
+                ) as t:
                     c = t.wait_for(shows(marker), 30, "first rows") - t.t0
                     t.wait_for(fresh, 30, "fresh first page")  # the cache stays current
                     quiet(t)
@@ -101,7 +131,8 @@ def bench_network(demo: Sandbox, runs: int) -> dict[str, Any]:
                 cached.setdefault(rtt, []).append(c)
                 failures.setdefault(rtt, []).append(f)
                 first_use.setdefault(rtt, []).append(u)
-                log(f"network +{rtt} ms {i}: fresh rows {s:.3f}s after the first request "
+                via = " (TLS)" if tls else ""
+                log(f"network{via} +{rtt} ms {i}: fresh rows {s:.3f}s after the first request "
                     f"({started:.3f}s after the start; cached rows {c:.3f}s), "
                     f"failures view {f:.3f}s ({u:.3f}s the first time)")  # fmt: skip
     finally:

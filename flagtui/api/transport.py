@@ -37,6 +37,11 @@ GATEWAY_NAMES = {502: "BadGateway", 503: "ServiceUnavailable", 504: "GatewayTime
 DEFAULT_RETRY_DELAYS = (0.25, 0.75)
 RETRY_AFTER_DEFAULT_S = 60.0  # a 429 without a readable Retry-After
 RETRY_AFTER_MAX_S = 180.0  # a server asking for longer is asked again after this
+# Connections to one server: the failures view reads its integrations 16 at once (a burst
+# never opens more, each kept for the next request). Kept idle 4 s: under Node's default
+# keep-alive of 5 s (Unleash's), so a request never leaves on a connection the server is
+# closing, where a write would end "outcome unknown" without having been read.
+POOL = httpx.Limits(max_connections=16, max_keepalive_connections=16, keepalive_expiry=4.0)
 _ANY_JSON: TypeAdapter[Any] = TypeAdapter(Any)
 
 
@@ -69,6 +74,7 @@ class Transport:
             verify=verify_arg,
             follow_redirects=False,
             transport=transport,
+            limits=POOL,
         )
 
     def use_token(self, token: str) -> None:
