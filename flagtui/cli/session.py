@@ -141,9 +141,15 @@ async def _run(
         return await command(client, printer, args)
 
 
-def show_request(printer: Printer, request: httpx.Request) -> None:
+def request_shown(request: httpx.Request) -> dict[str, Any]:
+    """A request --dry-run stopped, as printed: method, path and body."""
     body: Any = json.loads(request.content) if request.content else None
-    sent = {"dryRun": True, "method": request.method, "path": request.url.path, "body": body}
+    return {"dryRun": True, "method": request.method, "path": request.url.path, "body": body}
+
+
+def show_request(printer: Printer, request: httpx.Request) -> None:
+    sent = request_shown(request)
+    body = sent["body"]
     if printer.is_json:
         printer.line(sent) if printer.format == "jsonl" else printer.one(sent)
     else:

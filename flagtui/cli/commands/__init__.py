@@ -61,10 +61,12 @@ COMMANDS = (
     Entry("feature patch", "change a flag with a JSON patch", "feature_patch"),
     Entry("feature uncomplete", "mark a completed flag as not completed", "feature_uncomplete"),
     Entry("feature archive",
-          "archive a flag as the web UI does (feature-archived event, lifecycle archived);"
-          " confirm, or --yes", "archived_flags", options="archive_options"),
+          "archive flags as the web UI does (feature-archived event, lifecycle archived);"
+          " several names or --stdin: one plan, each flag's own outcome; confirm, or --yes",
+          "archived_flags", options="archive_options"),
     Entry("feature revive",
-          "bring an archived flag back; as Unleash does, every environment comes back off",
+          "bring archived flags back (several names or --stdin); as Unleash does, every"
+          " environment comes back off",
           "archived_flags", options="revive_options"),
     Entry("feature enable",
           "switch a flag on in one environment (production: confirm, or --yes)",

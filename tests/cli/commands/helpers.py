@@ -36,3 +36,18 @@ def a_live_flag(server: httpx.Client, offset: int) -> str:
     params = {"project": f"IS:{PROJECT}", "lifecycle": "IS:live", "sortBy": "name"}
     page = server.get("/api/admin/search/features", params={**params, "sortOrder": "desc"})
     return str(page.json()["features"][offset]["name"])
+
+
+def newest_event(server: httpx.Client, name: str) -> dict:
+    answer = server.get("/api/admin/search/events", params={"feature": f"IS:{name}", "limit": 1})
+    return dict(answer.json()["events"][0])
+
+
+def stage_and_environments(server: httpx.Client, name: str) -> tuple[str, dict[str, bool]]:
+    params = {"query": name, "project": f"IS:{PROJECT}", "lifecycle": "IS_ANY_OF:archived,live"}
+    row = next(
+        f
+        for f in server.get("/api/admin/search/features", params=params).json()["features"]
+        if f["name"] == name
+    )
+    return row["lifecycle"]["stage"], {e["name"]: e["enabled"] for e in row["environments"]}

@@ -4,25 +4,8 @@ mean archive or revive: test_feature_patch.py.)"""
 
 from __future__ import annotations
 
-import httpx
-
 from ..conftest import event_count
-from .helpers import PROJECT, a_live_flag
-
-
-def newest_event(server: httpx.Client, name: str) -> dict:
-    answer = server.get("/api/admin/search/events", params={"feature": f"IS:{name}", "limit": 1})
-    return dict(answer.json()["events"][0])
-
-
-def stage_and_environments(server: httpx.Client, name: str) -> tuple[str, dict[str, bool]]:
-    params = {"query": name, "project": f"IS:{PROJECT}", "lifecycle": "IS_ANY_OF:archived,live"}
-    row = next(
-        f
-        for f in server.get("/api/admin/search/features", params=params).json()["features"]
-        if f["name"] == name
-    )
-    return row["lifecycle"]["stage"], {e["name"]: e["enabled"] for e in row["environments"]}
+from .helpers import PROJECT, a_live_flag, newest_event, stage_and_environments
 
 
 def test_archive_then_revive_record_unleashs_events_and_say_the_environments(run, server):
