@@ -69,10 +69,12 @@ COMMANDS = (
           " environment comes back off",
           "archived_flags", options="revive_options"),
     Entry("feature enable",
-          "switch a flag on in one environment (production: confirm, or --yes)",
+          "switch flags on in one environment (several names or --stdin: one plan;"
+          " production: confirm, or --yes)",
           "feature_switch", options="enable_options"),
     Entry("feature disable",
-          "switch a flag off in one environment (production: confirm, or --yes)",
+          "switch flags off in one environment (several names or --stdin: one plan;"
+          " production: confirm, or --yes)",
           "feature_switch", options="disable_options"),
     Entry("feature create",
           "create a flag, its name checked by the server first; every environment starts off",
