@@ -35,6 +35,8 @@ NOUNS = {  # and the groups of verbs under a noun
     "type": "feature types",
     "env": "a project's environments",
     "access": "project access (Enterprise)",
+    "role": "roles (for access grant)",
+    "group": "user groups (Enterprise; for access grant)",
     "cr": "change requests (Enterprise)",
 }
 
@@ -124,6 +126,8 @@ COMMANDS = (
     Entry("env link", "link an environment to a project (its flags get it, switched off)",
           "env_link"),
     Entry("access grant", "give users and groups roles in a project", "access_grant"),
+    Entry("role list", "the roles access grant takes, by id", "role_list"),
+    Entry("group list", "the groups access grant takes, by id (Enterprise)", "group_list"),
     Entry("cr list", "a project's change requests", "cr_list"),
     Entry("cr show", "one change request", "cr_show"),
     Entry("cr delete", "delete a change request", "cr_delete"),
