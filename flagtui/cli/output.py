@@ -23,7 +23,7 @@ FORMATS = ("table", "json", "jsonl", "csv")
 MAX_CELL = 60
 # A field whose null the API gives a meaning: an empty cell would read "not known". JSON keeps
 # the API's null.
-NULL_MEANS = {"lifetimeDays": "never"}
+NULL_MEANS = {"lifetimeDays": "never", "lastSeenAt": "never"}
 
 
 def default_format() -> str:

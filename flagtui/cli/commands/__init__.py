@@ -78,6 +78,9 @@ COMMANDS = (
           "switch flags off in one environment (several names or --stdin: one plan;"
           " production: confirm, or --yes)",
           "feature_switch", options="disable_options"),
+    Entry("feature stale",
+          "a project's stale and potentially stale flags, oldest first: age, type lifetime,"
+          " creator, last seen, on in production", "feature_stale"),
     Entry("feature create",
           "create a flag, its name checked by the server first; every environment starts off",
           "feature_create"),
