@@ -58,6 +58,9 @@ COMMANDS = (
           scriptable=False),
     Entry("login", "store a token for a profile (read from a prompt)", "login", scriptable=False),
     Entry("profiles", "list profiles (never shows tokens)", "profiles", scriptable=False),
+    Entry("diff", "what differs between two servers (-P twice) or two environments (--env"
+          " twice): flags on one side only, types, on/off, strategies, variants", "diff",
+          scriptable=False),
     Entry("feature list", "list or search flags", "feature_list"),
     Entry("feature show", "one flag, in full", "feature_show"),
     Entry("feature patch", "change a flag with a JSON patch", "feature_patch"),
