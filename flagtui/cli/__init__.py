@@ -35,6 +35,11 @@ def without_pydantic_plugins() -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     without_pydantic_plugins()
+    if "_ARGCOMPLETE" in os.environ:  # the shell asks for completions (cli/completion.py)
+        from flagtui.cli.completion import complete
+        from flagtui.cli.parser import build_parser
+
+        complete(build_parser())
     tui = tui_args(sys.argv[1:] if argv is None else argv)
     if tui is not None:
         from flagtui.tui.launch import run_tui

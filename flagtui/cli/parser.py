@@ -18,6 +18,7 @@ from typing import Any
 
 from flagtui import __version__
 from flagtui.cli.commands import COMMANDS, NOUNS, Entry
+from flagtui.cli.completion import profile_names
 from flagtui.cli.exits import EXIT_CODES_HELP
 from flagtui.cli.output import FORMATS
 
@@ -47,7 +48,7 @@ def _common() -> CommandParser:
     common = CommandParser(add_help=False)
     common.add_argument(
         "-P", "--profile", default=argparse.SUPPRESS, help="profile (default: default_profile)"
-    )
+    ).completer = profile_names  # type: ignore[attr-defined]  # argcomplete reads it
     common.add_argument(
         "-o",
         "--output",
@@ -71,7 +72,9 @@ def command_line() -> tuple[argparse.ArgumentParser, dict[str, CommandParser]]:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"flagtui {__version__}")
-    parser.add_argument("-P", "--profile", help="profile to open (default: default_profile)")
+    parser.add_argument(
+        "-P", "--profile", help="profile to open (default: default_profile)"
+    ).completer = profile_names  # type: ignore[attr-defined]
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=CommandParser)
     common = _common()
     verbs: dict[str, Any] = {}  # a noun's, or a group's ("feature strategy")

@@ -58,6 +58,8 @@ COMMANDS = (
           scriptable=False),
     Entry("login", "store a token for a profile (read from a prompt)", "login", scriptable=False),
     Entry("profiles", "list profiles (never shows tokens)", "profiles", scriptable=False),
+    Entry("completion", "print the shell completion script (bash, zsh or fish)", "completion",
+          scriptable=False),
     Entry("diff", "what differs between two servers (-P twice) or two environments (--env"
           " twice): flags on one side only, types, on/off, strategies, variants", "diff",
           scriptable=False),

@@ -22,10 +22,12 @@ CONCURRENT_READS = 8
 
 def options(p: argparse.ArgumentParser) -> None:
     p.set_defaults(start=start)
+    from flagtui.cli.completion import profile_names
+
     p.add_argument(
         "-P", "--profile", dest="profiles", action="append", default=[], metavar="PROFILE",
         help="twice: the two servers to compare; once (or not: default_profile) with two --env",
-    )  # fmt: skip
+    ).completer = profile_names  # type: ignore[attr-defined]  # fmt: skip
     p.add_argument(
         "--env", dest="envs", action="append", default=[], metavar="ENV",
         help="twice: the two environments of one server to compare",

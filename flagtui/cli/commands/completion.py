@@ -1,0 +1,24 @@
+"""`flagtui completion SHELL`: the completion script for bash, zsh or fish (cli/completion.py).
+
+bash:  echo 'eval "$(flagtui completion bash)"' >> ~/.bashrc
+zsh:   echo 'eval "$(flagtui completion zsh)"' >> ~/.zshrc   (after compinit)
+fish:  flagtui completion fish > ~/.config/fish/completions/flagtui.fish
+"""
+
+from __future__ import annotations
+
+import argparse
+
+
+def options(p: argparse.ArgumentParser) -> None:
+    from flagtui.cli.completion import SHELLS
+
+    p.set_defaults(start=start)
+    p.add_argument("shell", choices=SHELLS)
+
+
+def start(args: argparse.Namespace, rest: list[str]) -> int:
+    from flagtui.cli.completion import script
+
+    print(script(args.shell))
+    return 0

@@ -1,0 +1,71 @@
+"""Shell completion, driven the way bash drives it: the script `flagtui completion bash` prints
+is sourced, and its completion function is called with the words typed so far; what it puts in
+COMPREPLY is what the user's TAB shows. Real bash, the real `flagtui` console script."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BIN = Path(sys.executable).parent
+TAB = """
+source <(flagtui completion bash)
+COMP_LINE="$1"; COMP_POINT=${#COMP_LINE}; read -ra COMP_WORDS <<< "$COMP_LINE"
+[[ "$COMP_LINE" == *" " ]] && COMP_WORDS+=("")
+COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 ))
+_python_argcomplete flagtui "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
+printf '%s\\n' "${COMPREPLY[@]}"
+"""
+
+pytestmark = pytest.mark.skipif(
+    not (BIN / "flagtui").exists() or shutil.which("bash") is None,
+    reason="needs bash and the flagtui console script beside this Python (./dev test installs it)",
+)
+
+
+def tab(line: str, config: Path) -> list[str]:
+    env = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}",
+           "FLAGTUI_CONFIG": str(config)}  # fmt: skip
+    done = subprocess.run(
+        ["bash", "-c", TAB, "tab", line], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    return [word.strip() for word in done.stdout.splitlines() if word.strip()]
+
+
+@pytest.fixture
+def config(tmp_path: Path) -> Path:
+    path = tmp_path / "config.toml"
+    path.write_text(
+        'default_profile = "staging"\n[profiles.staging]\nurl = "https://staging.example"\n'
+        '[profiles.prod-eu]\nurl = "https://prod.example"\n'
+    )
+    return path
+
+
+def test_a_verb_completes_from_its_first_letters(config):
+    assert tab("flagtui feature ar", config) == ["archive"]
+    assert "feature" in tab("flagtui fe", config)
+
+
+def test_profile_names_come_from_the_config_file(config):
+    assert tab("flagtui -P ", config) == ["prod-eu", "staging"]
+    assert tab("flagtui feature list -P p", config) == ["prod-eu"]
+
+
+def test_options_complete_too(config):
+    assert set(tab("flagtui feature list --pro", config)) == {"--profile", "--project"}
+
+
+@pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])
+def test_each_shell_gets_a_script_naming_flagtui(shell):
+    done = subprocess.run(
+        [sys.executable, "-m", "flagtui", "completion", shell], capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    assert "flagtui" in done.stdout and "_ARGCOMPLETE" in done.stdout
