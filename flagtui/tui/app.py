@@ -221,6 +221,9 @@ class FlagtuiApp(App[int]):
 
         server = await self.client.connect()
         self.server_label = server.label
+        # Keys that depend on the server (an Enterprise area's writes) are known only now: a
+        # key bar drawn before the answer would keep showing them hidden.
+        self.screen.refresh_bindings()
         if isinstance(self.screen, ConnectScreen):  # connected on a retry
             self.switch_area(self.area or DEFAULT_AREA)
 
