@@ -200,11 +200,7 @@ def freshness(window: FailureWindow, now: datetime) -> Text:
 def source_line(window: FailureWindow, now: datetime) -> Text:
     """Where the rows come from, up to when they are known, what the source may be missing."""
     if window.origin == "live":
-        oldest = moment(window.covers_since) if window.covers_since else "nothing yet"
-        return Text(
-            f"live: the server keeps only recent deliveries (oldest: {oldest})",
-            style=ink("yellow", "bold"),
-        )
+        return live_reach(window)
     out = Text("archive ")
     out.append_text(freshness(window, now))
     reach = window.covers_since
@@ -231,6 +227,19 @@ def source_line(window: FailureWindow, now: datetime) -> Text:
         ),
     )
     return out
+
+
+def live_reach(window: FailureWindow) -> Text:
+    """How far back the server alone holds every delivery (it forgets): INCOMPLETE when that is
+    later than the window's start (`triage.coverage`)."""
+    back = window.complete_since
+    if window.complete:
+        reach = f"since {moment(back)}" if back else "every delivery the server had"
+        return Text(f"live · complete {reach} (the server forgets)", style=ink("yellow", "bold"))
+    before = f" before {moment(back)}" if back else ""
+    return Text(
+        f"live · INCOMPLETE{before} (the server forgets)", style=ink("bold red", "bold reverse")
+    )
 
 
 def span(start: datetime, end: datetime) -> str:

@@ -133,11 +133,12 @@ def test_a_limit_that_cuts_the_answer_says_so_in_every_format(run):
     assert len(everything) > 2
     cut = run("failures", "--limit", "2", "-o", "json")
     assert len(cut.json) == 2
-    assert answer(cut.err) == {"inWindow": len(everything), "shown": 2}
+    said = answer(cut.err)
+    assert (said["inWindow"], said["shown"]) == (len(everything), 2)
     for output in ("csv", "table"):
-        said = run("failures", "--limit", "2", "-o", output).line
+        line = run("failures", "--limit", "2", "-o", output).line
         total = len(everything)
-        assert said == f"flagtui: showing the newest 2 of {total} failures in the window (--limit)"
+        assert line.endswith(f"; showing the newest 2 of {total} failures in the window (--limit)")
     assert run("failures", "--limit", "1", "--fail-on-failures").code == 1
 
 
