@@ -197,12 +197,15 @@ def freshness(window: FailureWindow, now: datetime) -> Text:
     return out
 
 
-def source_line(window: FailureWindow, now: datetime) -> Text:
-    """Where the rows come from, up to when they are known, what the source may be missing."""
+def source_line(window: FailureWindow, now: datetime, outage: str | None = None) -> Text:
+    """Where the rows come from, up to when they are known, what the source may be missing;
+    `outage`: why the server could not be connected to (the archive answers), said once."""
     if window.origin == "live":
         return live_reach(window)
     out = Text("archive ")
     out.append_text(freshness(window, now))
+    if outage is not None:
+        out.append(f" · the server is down: {outage}", style=ink("yellow", "bold"))
     reach = window.covers_since
     if reach is not None and (window.since is None or window.since < reach):
         out.append(f" · since {moment(reach)}")  # said when the window reaches further back
