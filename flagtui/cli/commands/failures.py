@@ -42,7 +42,7 @@ from flagtui.cli.exits import (
     classify,
     envelope,
 )
-from flagtui.cli.output import Printer, record
+from flagtui.cli.output import Printer, record, say
 from flagtui.cli.reveal import REVEAL_HELP, shown_delivery
 from flagtui.cli.session import scriptable
 from flagtui.cli.since import duration, since_cutoff
@@ -173,14 +173,6 @@ async def _connect(client: AdminClient, source: FailureSource) -> Exception | No
     return None
 
 
-def _say(out: Printer, line: str, fields: dict[str, Any]) -> None:
-    """One line on stderr: JSON (an `answer` object) with JSON output, else a sentence."""
-    if out.is_json:
-        print(json.dumps({"answer": fields}), file=sys.stderr, flush=True)
-    else:
-        print(clean(f"flagtui: {line}"), file=sys.stderr, flush=True)
-
-
 def _say_live(window: FailureWindow, out: Printer, *, limit: int) -> None:
     """A read of the server alone: how far back it holds every delivery (the server forgets),
     INCOMPLETE when that is later than the window's start; and how many rows are shown."""
@@ -194,7 +186,7 @@ def _say_live(window: FailureWindow, out: Printer, *, limit: int) -> None:
         parts.append(
             f"showing the newest {shown} of {window.total} failures in the window (--limit)"
         )
-    _say(
+    say(
         out,
         "; ".join(parts),
         {
@@ -239,7 +231,7 @@ def _say_answer(
     shown = len(window.failures)
     if window.total > limit:  # not rows left out as unreadable: said on a line of their own
         parts.append(f"showing the newest {shown} of {window.total} (--limit)")
-    _say(
+    say(
         out,
         "; ".join(parts),
         {
@@ -295,7 +287,7 @@ async def _follow(
     from flagtui.archive.collector import Collector
 
     start = f"{since:%Y-%m-%d %H:%M:%S} UTC" if since else "the start"
-    _say(
+    say(
         out,
         f"following failures from {start}, reading every {args.interval:g} s",
         {"following": True, "since": _iso(since)},
