@@ -8,7 +8,8 @@ delivery of it in that stretch was forgotten or left unread: an id listed by nob
 delivery the server forgot, or one beyond some integration's page. An integration is vouched
 for back to the oldest delivery of that run; back to the beginning when the run reaches id 1
 (the server never forgot anything) or when it listed nothing (it never had a delivery: the
-server keeps each integration's latest)."""
+server keeps each integration's latest). An id that is not a number vouches for nothing
+before the integration's oldest listed delivery."""
 
 from __future__ import annotations
 
@@ -31,6 +32,9 @@ def vouched_since(listed: Listed) -> dict[int, datetime | None]:
             back_to[integration_id] = None
             continue
         number = min(number for number, _ in page)
+        if number < FIRST_ID:  # an id that is not a number (0): its own listing only
+            back_to[integration_id] = min(at for _, at in page)
+            continue
         while number - 1 in times:
             number -= 1
         back_to[integration_id] = None if number <= FIRST_ID else times[number]
