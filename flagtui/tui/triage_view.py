@@ -188,7 +188,11 @@ def freshness(window: FailureWindow, now: datetime) -> Text:
     else:
         elapsed = ago(max(0.0, (now - aware(until)).total_seconds()))
         out = Text(f"collected until {moment(until)} ({elapsed})")
-    if window.unreached:
+    if window.unreached and until is None and window.complete_since is not None:
+        # Never collected: the server's answer alone, complete back to where it still lists all.
+        before = f" · INCOMPLETE before {moment(window.complete_since)}"
+        out.append(before, style=ink("bold red", "bold reverse"))
+    elif window.unreached:
         out.append(" · INCOMPLETE: the server no longer lists all since", style="bold red")
     elif not window.complete:
         out.append(" · INCOMPLETE: the server could not be read", style="bold red")
