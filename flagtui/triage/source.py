@@ -141,8 +141,8 @@ class LiveSource:
             names = labels(refs)
             window.complete, window.unreached = False, sorted(missed)
             window.unchecked = (
-                "the server keeps only recent deliveries and no longer lists every one since"
-                " the window's start: " + "; ".join(names[i] for i in sorted(missed))
+                "the server no longer lists every delivery since the window's start: "
+                + "; ".join(names[i] for i in sorted(missed))
             )
         return window
 

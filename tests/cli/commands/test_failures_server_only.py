@@ -54,7 +54,7 @@ def test_a_never_collected_archive_and_a_server_that_forgot_is_incomplete(run, s
     result = run("failures", "--since", "1h", "--fail-on-failures", "-o", "table")
     assert result.code == 8
     assert "never collected from this server" in result.line
-    assert "INCOMPLETE: the server keeps only recent deliveries" in result.line
+    assert "INCOMPLETE: the server no longer lists every delivery since" in result.line
 
 
 def test_a_window_the_server_lists_in_full_is_complete(run):
