@@ -139,20 +139,20 @@ class ArchiveSource:
 
     def _unreached(
         self, live: FailureWindow, since: datetime | None, integration_id: int | None
-    ) -> list[int]:
+    ) -> list[int] | None:
         """The integrations of the window whose deliveries since the archive's newest the live
         read may not hold in full. Delivery ids are one sequence across integrations (real
         Unleash: a BIGSERIAL), so an integration's oldest delivery listed is vouched for back to
         the archive's newest id when every id in between was listed too (for any integration);
         an id listed by nobody is a delivery the server forgot, or another integration's the
-        read did not reach. None when the archive holds no delivery: it never collected, and
-        says so."""
+        read did not reach. None when the archive holds no delivery (it never collected): the
+        live read answers alone, and says itself what it could not vouch for."""
         from flagtui.archive import queries
 
         with self.archive.reading() as conn:
             newest = queries.newest_id(conn, self.archive.server)
         if newest is None:
-            return []
+            return None
         seen = {number for page in live.listed.values() for number, _ in page}
         unreached = []
         for i, page in sorted(live.listed.items()):
@@ -192,7 +192,10 @@ class ArchiveSource:
         known = {ref.id for ref in window.integrations}
         window.integrations += [ref for ref in live.integrations if ref.id not in known]
         unreached = await asyncio.to_thread(self._unreached, live, since, integration_id)
-        if unreached:
+        if unreached is None:  # never collected: the live read alone says what it lacks
+            window.complete, window.unreached = live.complete, live.unreached
+            window.unchecked, window.complete_since = live.unchecked, live.complete_since
+        elif unreached:
             names = labels(window.integrations)
             window.complete, window.unreached = False, unreached
             window.unchecked = (

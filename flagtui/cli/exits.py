@@ -39,9 +39,9 @@ EXIT_CODES_HELP = """exit codes:
   7  a write's outcome is unknown: sent, then no answer that proves it (a timeout, a
      broken connection, a gateway's 502/503/504, a success with an unexpected body):
      re-read before sending it again
-  8  the answer is incomplete (with --fail-on-failures, none found): the delivery archive
-     is old or never collected this server, and the server could not be read or no longer
-     lists every delivery since the archive's newest
+  8  the answer is incomplete (with --fail-on-failures, none found): the server, read
+     alone or for an archive that is old or never collected it, no longer lists every
+     delivery of the window (it keeps only recent ones), or could not be read
   130/143  interrupted (Ctrl-C, SIGTERM)"""
 
 

@@ -26,6 +26,16 @@ MAX_CELL = 60
 NULL_MEANS = {"lifetimeDays": "never", "lastSeenAt": "never"}
 
 
+def say(out: Printer, line: str, fields: dict[str, Any]) -> None:
+    """What a command says of its answer (how complete, how fresh, what a limit cut), one line
+    on stderr in every format, stdout staying the data: a JSON `answer` object with JSON output,
+    else `flagtui: <line>`."""
+    if out.is_json:
+        print(json.dumps({"answer": fields}), file=sys.stderr, flush=True)
+    else:
+        print(clean(f"flagtui: {line}"), file=sys.stderr, flush=True)
+
+
 def default_format() -> str:
     return "table" if sys.stdout.isatty() else "json"
 

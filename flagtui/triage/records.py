@@ -102,9 +102,13 @@ class FailureWindow:
     unreadable: int = 0
     # A live read: each integration's deliveries it listed, (id, time), newest first.
     listed: dict[int, list[tuple[int, datetime]]] = field(default_factory=dict)
-    # An old archive completed from the live server: the integrations whose deliveries since
-    # the archive's newest the server no longer lists in full (so `complete` is False).
+    # The integrations whose deliveries of the window the answer may not hold in full (so
+    # `complete` is False): the live server no longer lists them all since the archive's newest
+    # (an old archive), or since the window's start (a read of the server alone).
     unreached: list[int] = field(default_factory=list)
+    # A read of the server alone: the time back to which it holds every delivery of the
+    # window's integrations (`triage.coverage`); None: all they ever had.
+    complete_since: datetime | None = None
 
     @property
     def unreadable_note(self) -> str | None:

@@ -10,8 +10,9 @@ from typing import Any, Protocol
 
 from flagtui.api import AdminClient
 from flagtui.api.models import IntegrationEvent
+from flagtui.triage.coverage import unreached, vouched_since
 from flagtui.triage.grouping import error_key, group_failures
-from flagtui.triage.records import Failure, FailureWindow, IntegrationRef, Origin
+from flagtui.triage.records import Failure, FailureWindow, IntegrationRef, Origin, labels
 
 PAGE = 500  # failures held for one view; `FailureWindow.total` counts them all
 SERVER_PAGE = 100  # the most deliveries one request may ask for (the contract's limit)
@@ -55,7 +56,8 @@ class LiveSource:
     read together with the list, so an unchanged list costs one round trip; one the list adds
     is read once it is named (a second round trip), one it no longer has is dropped unread or
     unused. `on_listed` is told each list's ids. The server forgets, so `covers_since` says how
-    far back its answer reaches."""
+    far back its answer reaches, and `complete_since` how far back it holds every delivery: a
+    window starting before that is incomplete (`triage.coverage`)."""
 
     origin: Origin = "live"
 
@@ -122,7 +124,7 @@ class LiveSource:
             and (integration_id is None or f.integration.id == integration_id)
             and (key is None or error_key(f.delivery.state_details) == key)
         ]
-        return FailureWindow(
+        window = FailureWindow(
             "live",
             since,
             refs,
@@ -132,6 +134,17 @@ class LiveSource:
             as_of=as_of,
             listed=listed,
         )
+        vouched = [at for i, at in vouched_since(listed).items() if integration_id in (None, i)]
+        window.complete_since = max((at for at in vouched if at), default=None)
+        missed = unreached(listed, since, integration_id)
+        if missed:
+            names = labels(refs)
+            window.complete, window.unreached = False, sorted(missed)
+            window.unchecked = (
+                "the server no longer lists every delivery since the window's start: "
+                + "; ".join(names[i] for i in sorted(missed))
+            )
+        return window
 
     async def grouped(self, since: datetime | None) -> FailureWindow:
         window = await self.window(since, limit=10**9)

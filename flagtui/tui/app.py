@@ -23,6 +23,7 @@ from textual.worker import Worker, WorkerState
 
 from flagtui.tui.areas import AREAS, AREAS_BY_NAME, DEFAULT_AREA, Area
 from flagtui.tui.context import FlagtuiContext
+from flagtui.tui.failure_sources import SharedFailureSource
 from flagtui.tui.format import Clock, Ink, clean, health_note
 from flagtui.tui.global_keys import APP_BINDINGS
 from flagtui.tui.hang_up import leave_on_signals, stop_listening
@@ -95,7 +96,8 @@ class FlagtuiApp(App[int]):
         self.opened = client is not None
         if client is not None:
             self.client = client
-        self._failures: tuple[AdminClient, FailureSource] | None = None
+        self._failures = SharedFailureSource()
+        self.connect_failure: str | None = None
         self.ui_state = UiState(state_path or default_state_path(), profile.name)
         rows_dir = cache_dir or (state_path.parent / "rows" if state_path else default_cache_dir())
         self.row_cache = RowCache(rows_dir, profile.name, profile.url)
@@ -178,7 +180,7 @@ class FlagtuiApp(App[int]):
         stop_token_commands()  # a profile switch's, still running: it must not outlive us
         if self.opened:
             self.client.health.unsubscribe(self._health_changed)
-        self._close_failure_source()
+        self._failures.close()
         stop_listening()
 
     def _hang_up(self) -> None:
@@ -220,12 +222,13 @@ class FlagtuiApp(App[int]):
         from flagtui.tui.screens.connect import ConnectScreen
 
         server = await self.client.connect()
-        self.server_label = server.label
+        self.server_label, self.connect_failure = server.label, None
         # Keys that depend on the server (an Enterprise area's writes) are known only now: a
         # key bar drawn before the answer would keep showing them hidden.
         self.screen.refresh_bindings()
         if isinstance(self.screen, ConnectScreen):  # connected on a retry
             self.switch_area(self.area or DEFAULT_AREA)
+        self._redraw_failures()
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.state is WorkerState.ERROR and event.worker.error is not None:
@@ -235,15 +238,27 @@ class FlagtuiApp(App[int]):
             self.show_connect_failure(describe_error(event.worker.error))
 
     def show_connect_failure(self, message: str) -> None:
-        """Back to the connect screen; the areas are built afresh once connected."""
+        """Back to the connect screen; the areas are built afresh once connected. The failures
+        view on a delivery archive stays: the archive answers, and it says the server is down."""
         from flagtui.tui.screens.connect import ConnectScreen
 
+        self.connect_failure = message
+        if self.current_mode == "failures" and self._failures.is_archive:
+            self._redraw_failures()
+            return
         if self.current_mode != CONNECT_MODE:
             self.switch_mode(CONNECT_MODE)
             self._fresh_areas()
         while not isinstance(self.screen, ConnectScreen):  # a screen opened before it failed
             self.pop_screen()
         self.screen.show_failure(message)
+
+    def _redraw_failures(self) -> None:
+        from flagtui.tui.screens.failures import FailuresScreen
+
+        for screen in self.screen_stack:
+            if isinstance(screen, FailuresScreen):
+                screen.show()
 
     def _fresh_areas(self) -> None:
         """Every area is built again when next shown (none may be the current mode)."""
@@ -259,27 +274,8 @@ class FlagtuiApp(App[int]):
         return screen
 
     def failure_source(self) -> FailureSource:
-        """Where the failures view and the integrations' sparklines read: the profile's delivery
-        archive when it has one, else the live server; one per client (the archive opened once)."""
-        from flagtui.archive.source import failure_source  # the on-call views: not at start
-
-        if self._failures is None or self._failures[0] is not self.client:
-            self._close_failure_source()
-            # The integrations of the profile's last read (this run's or an earlier one's) are
-            # read with the list, not after it: one round trip (see LiveSource).
-            known = self.ui_state.get_ids("integrations")
-            listed = partial(self.ui_state.set_ids, "integrations")
-            source = failure_source(self.profile, self.client, known, listed)
-            self._failures = (self.client, source)
-        return self._failures[1]
-
-    def _close_failure_source(self) -> None:
-        if self._failures is not None:
-            from flagtui.archive.source import ArchiveSource
-
-            if isinstance(self._failures[1], ArchiveSource):  # it holds its database open
-                self._failures[1].close()
-        self._failures = None
+        """Where the failures view and the integrations' sparklines read (`failure_sources`)."""
+        return self._failures.get(self.client, self.profile, self.ui_state)
 
     def switch_area(self, name: str) -> AwaitMount:
         if name not in AREAS_BY_NAME:

@@ -42,6 +42,12 @@ class FlagtuiContext(Protocol):
 
     def show_connect_failure(self, message: str) -> None: ...
 
+    connect_failure: str | None
+    """Why the server could not be connected to (None: connected, or connecting)."""
+
+    def action_connect(self) -> None:
+        """Connect (again): the server's version and edition read; a failure said."""
+
     def failure_source(self) -> FailureSource:
         """Where the failures view and the integrations' sparklines read failures from."""
         ...

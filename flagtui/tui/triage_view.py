@@ -188,7 +188,11 @@ def freshness(window: FailureWindow, now: datetime) -> Text:
     else:
         elapsed = ago(max(0.0, (now - aware(until)).total_seconds()))
         out = Text(f"collected until {moment(until)} ({elapsed})")
-    if window.unreached:
+    if window.unreached and until is None and window.complete_since is not None:
+        # Never collected: the server's answer alone, complete back to where it still lists all.
+        before = f" · INCOMPLETE before {moment(window.complete_since)}"
+        out.append(before, style=ink("bold red", "bold reverse"))
+    elif window.unreached:
         out.append(" · INCOMPLETE: the server no longer lists all since", style="bold red")
     elif not window.complete:
         out.append(" · INCOMPLETE: the server could not be read", style="bold red")
@@ -197,16 +201,15 @@ def freshness(window: FailureWindow, now: datetime) -> Text:
     return out
 
 
-def source_line(window: FailureWindow, now: datetime) -> Text:
-    """Where the rows come from, up to when they are known, what the source may be missing."""
+def source_line(window: FailureWindow, now: datetime, outage: str | None = None) -> Text:
+    """Where the rows come from, up to when they are known, what the source may be missing;
+    `outage`: why the server could not be connected to (the archive answers), said once."""
     if window.origin == "live":
-        oldest = moment(window.covers_since) if window.covers_since else "nothing yet"
-        return Text(
-            f"live: the server keeps only recent deliveries (oldest: {oldest})",
-            style=ink("yellow", "bold"),
-        )
+        return live_reach(window)
     out = Text("archive ")
     out.append_text(freshness(window, now))
+    if outage is not None:
+        out.append(f" · the server is down: {outage}", style=ink("yellow", "bold"))
     reach = window.covers_since
     if reach is not None and (window.since is None or window.since < reach):
         out.append(f" · since {moment(reach)}")  # said when the window reaches further back
@@ -231,6 +234,19 @@ def source_line(window: FailureWindow, now: datetime) -> Text:
         ),
     )
     return out
+
+
+def live_reach(window: FailureWindow) -> Text:
+    """How far back the server alone holds every delivery (it forgets): INCOMPLETE when that is
+    later than the window's start (`triage.coverage`)."""
+    back = window.complete_since
+    if window.complete:
+        reach = f"since {moment(back)}" if back else "every delivery the server had"
+        return Text(f"live · complete {reach} (the server forgets)", style=ink("yellow", "bold"))
+    before = f" before {moment(back)}" if back else ""
+    return Text(
+        f"live · INCOMPLETE{before} (the server forgets)", style=ink("bold red", "bold reverse")
+    )
 
 
 def span(start: datetime, end: datetime) -> str:

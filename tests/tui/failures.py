@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import uuid
 from collections.abc import Callable
+from contextlib import closing
 from typing import Any
 
 from textual.pilot import Pilot
@@ -13,6 +15,7 @@ from flagtui.api import AdminClient
 from flagtui.api.feature_query import FeatureQuery
 from flagtui.triage.records import IntegrationRef
 from flagtui.tui.app import FlagtuiApp
+from flagtui.tui.triage_view import now_utc
 from flagtui.tui.widgets.table import ResourceTable
 
 PROJECT = "payments"
@@ -54,3 +57,16 @@ async def until(pilot: Pilot[Any], condition: Callable[[], bool], limit_s: float
     while not condition():
         assert loop.time() < deadline, "the app never got there"
         await pilot.pause(0.05)
+
+
+def forget_a_new_failure(db_path: Any) -> None:
+    """A failed delivery of integration 1 recorded on the server now, written to its database
+    (as the server records one): the next deliveries push it out of the server's memory."""
+    now = now_utc().isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    with closing(sqlite3.connect(db_path)) as conn, conn:
+        conn.execute(
+            "INSERT INTO integration_events (addon_id, created_at, state, state_details, event,"
+            " details) SELECT 1, ?, 'failed', 'Webhook request failed', event, '{}'"
+            " FROM integration_events LIMIT 1",
+            (now,),
+        )

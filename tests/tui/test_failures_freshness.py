@@ -22,7 +22,7 @@ from flagtui.tui.screens.failures import FailuresScreen
 from flagtui.tui.triage_view import moment, now_utc
 
 from .areas import rows, settle
-from .failures import PROJECT, keys, new_failures, until
+from .failures import PROJECT, forget_a_new_failure, keys, new_failures, until
 from .helpers import visible_text
 
 LONG_AGO = timedelta(hours=3, minutes=30)  # "3 h ago" for half an hour either way
@@ -124,4 +124,29 @@ async def test_an_old_archive_the_server_forgot_past_says_incomplete(
             await settle(pilot)
             said = visible_text(app, "#failures-source")
             assert "INCOMPLETE: the server no longer lists all since" in said
+            assert "+ live" not in said
+
+
+async def test_a_never_collected_archive_and_a_server_that_forgot_says_incomplete(
+    sandbox, client, tmp_path
+) -> None:
+    """No collection yet: the server answers alone, and says from when it still lists every
+    delivery (issue 23, item 1), rather than a quiet "never collected + live"."""
+    url = sqlite_url(tmp_path / "archive.db")
+    Archive.open(url, sandbox.url).close()
+    for noisy in (2, 5):  # a flaky endpoint and a revoked key: failures of their own
+        await client.integrations.set_enabled(noisy, False)
+    forget_a_new_failure(sandbox.db_path)
+    for n in range(110):  # 100+ deliveries, none failed: the one above is forgotten
+        change = [{"op": "replace", "path": "/description", "value": f"forgetting {n}"}]
+        await client.features.patch("default", "admin-async-emails", change)
+    state = tmp_path / "state.json"
+    state.write_text(json.dumps({"sandbox": {"area": "failures", "project": PROJECT}}))
+    profile = Profile(name="sandbox", url=sandbox.url, archive_url=url)
+    async with AdminClient(sandbox.url, sandbox.admin_token, profile="sandbox") as own:
+        app = FlagtuiApp(own, profile, state_path=state)
+        async with app.run_test(size=(100, 24)) as pilot:
+            await settle(pilot)
+            said = visible_text(app, "#failures-source")
+            assert "archive never collected · INCOMPLETE before " in said
             assert "+ live" not in said

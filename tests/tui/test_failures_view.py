@@ -24,7 +24,7 @@ from flagtui.tui.triage_view import now_utc
 from flagtui.tui.widgets.table import ResourceTable
 
 from .areas import app_in, rows, settle
-from .failures import PROJECT, datadog, keys, new_failures, until
+from .failures import PROJECT, datadog, forget_a_new_failure, keys, new_failures, until
 from .faults import html_error
 from .helpers import visible_text
 
@@ -53,12 +53,12 @@ async def test_windows_show_only_the_failures_inside_them(make_app, client, tmp_
         assert isinstance(app.screen, FailuresScreen)
         status = visible_text(app, "#failures-status")
         assert f"window all (w) · {everything.total} failures" in status
-        oldest = everything.covers_since
-        assert oldest is not None
+        # "all" reaches further back than the server holds every delivery (the demo's
+        # integrations have thousands, a read lists 100 each): said, not passed off as all.
+        back = everything.complete_since
+        assert not everything.complete and back is not None
         source = visible_text(app, "#failures-source")
-        said = (
-            f"live: the server keeps only recent deliveries (oldest: {oldest:%Y-%m-%d %H:%M} UTC)"
-        )
+        said = f"live · INCOMPLETE before {back:%Y-%m-%d %H:%M} UTC (the server forgets)"
         assert said in source
         assert set(keys(app)) == {
             f"{f.integration.id}:{f.delivery.id}" for f in everything.failures
@@ -302,3 +302,29 @@ async def test_the_view_reads_the_integrations_it_saw_last_time_with_their_list(
         await settle(pilot)
         assert "Datadog" in visible_text(again, "ResourceTable")
     await client.aclose()
+
+
+async def test_a_window_the_server_forgot_says_incomplete(
+    make_app, client, sandbox, tmp_path
+) -> None:
+    """Issue 23, item 1: the server alone. Its last hour holds every delivery (the demo's
+    history reaches back further), until a failure of the hour is forgotten (it keeps about
+    the newest 100): then the view says the hour is INCOMPLETE, not an empty all-clear."""
+    app = app_in(make_app, tmp_path, "failures")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("w", "w")  # all -> 15m -> 1h
+        await settle(pilot)
+        assert "window 1h (w)" in visible_text(app, "#failures-status")
+        assert "live · complete since " in visible_text(app, "#failures-source")
+        for noisy in (2, 5):  # a flaky endpoint and a revoked key: failures of their own
+            await client.integrations.set_enabled(noisy, False)
+        forget_a_new_failure(sandbox.db_path)
+        for n in range(110):  # 100+ deliveries, none failed: the one above is forgotten
+            change = [{"op": "replace", "path": "/description", "value": f"forgetting {n}"}]
+            await client.features.patch("default", "admin-async-emails", change)
+        await pilot.press("r")
+        await settle(pilot)
+        said = visible_text(app, "#failures-source")
+        assert "live · INCOMPLETE before " in said
+        assert "window 1h (w) · no failures" in visible_text(app, "#failures-status")

@@ -1,5 +1,6 @@
 """`flagtui event search`: the event log, newest first, at most `--limit`, none older than
-`--since`."""
+`--since`; when `--limit` cuts that window, a line on stderr says so (a JSON `answer` with JSON
+output)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import argparse
 from flagtui.api import AdminClient
 from flagtui.api.models import EventRecord
 from flagtui.api.validation import event_search_limit
-from flagtui.cli.output import Printer
+from flagtui.cli.output import Printer, say
 from flagtui.cli.session import scriptable
 from flagtui.cli.since import duration, since_cutoff
 from flagtui.triage.source import aware
@@ -40,7 +41,7 @@ async def event_search(client: AdminClient, out: Printer, args: argparse.Namespa
     stream = out.format == "jsonl"
     found: list[EventRecord] = []
     cursor = None
-    while len(found) < args.limit:
+    while len(found) <= args.limit:  # one more than shown: whether --limit cut the window
         page = await client.events.search(
             type=args.type,
             project=args.project,
@@ -58,3 +59,9 @@ async def event_search(client: AdminClient, out: Printer, args: argparse.Namespa
         cursor = page.next_cursor
     if not stream:
         out.many(found[: args.limit])
+    if cutoff is not None and len(found) > args.limit:  # the window holds more: said
+        say(
+            out,
+            f"event search: showing the newest {args.limit} events; --since holds more (--limit)",
+            {"shown": args.limit, "more": True, "cut": "limit"},
+        )

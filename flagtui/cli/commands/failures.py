@@ -10,7 +10,9 @@ JSON `answer` object with JSON output): when a collector last read the server, w
 live server was read too (an old archive, see `archive.source`), how many failures the window
 holds and how many are shown. A server that cannot be reached while the archive is fresh is
 said once and the archive answers; when the archive is old too, the answer is incomplete and
-`--fail-on-failures` exits INCOMPLETE unless it found failures.
+`--fail-on-failures` exits INCOMPLETE unless it found failures. The server's answer alone (no
+archive, or one that never collected it) says as much: how far back it holds every delivery
+(`triage.coverage`), INCOMPLETE when that is later than the window's start.
 
 `--follow` prints failures from now (or `--since`) as JSON lines, reading again every
 `--interval` seconds (1 at least); on an archive it first collects what the server has new, so
@@ -40,7 +42,7 @@ from flagtui.cli.exits import (
     classify,
     envelope,
 )
-from flagtui.cli.output import Printer, record
+from flagtui.cli.output import Printer, record, say
 from flagtui.cli.reveal import REVEAL_HELP, shown_delivery
 from flagtui.cli.session import scriptable
 from flagtui.cli.since import duration, since_cutoff
@@ -141,8 +143,8 @@ async def failures(client: AdminClient, out: Printer, args: argparse.Namespace) 
         window = await read_failures(source, client, args, since, server_up=outage is None)
         if isinstance(source, ArchiveSource):
             _say_answer(source, window, outage, out, started, limit=args.limit)
-        elif window.total > args.limit:
-            _say_cut(window, out)
+        elif not (args.follow and args.since is None):  # from now: nothing yet to vouch for
+            _say_live(window, out, limit=args.limit)
         _say_unreadable(window, as_json=out.is_json)
         if args.follow:
             return await _follow(source, client, out, args, window, since)
@@ -171,20 +173,31 @@ async def _connect(client: AdminClient, source: FailureSource) -> Exception | No
     return None
 
 
-def _say(out: Printer, line: str, fields: dict[str, Any]) -> None:
-    """One line on stderr: JSON (an `answer` object) with JSON output, else a sentence."""
-    if out.is_json:
-        print(json.dumps({"answer": fields}), file=sys.stderr, flush=True)
-    else:
-        print(clean(f"flagtui: {line}"), file=sys.stderr, flush=True)
-
-
-def _say_cut(window: FailureWindow, out: Printer) -> None:
-    shown, total = len(window.failures), window.total
-    _say(
+def _say_live(window: FailureWindow, out: Printer, *, limit: int) -> None:
+    """A read of the server alone: how far back it holds every delivery (the server forgets),
+    INCOMPLETE when that is later than the window's start; and how many rows are shown."""
+    back = window.complete_since
+    reach = f"since {back:%Y-%m-%d %H:%M:%S} UTC" if back else "every delivery it ever had"
+    parts = [f"from the server, which keeps only recent deliveries (complete {reach})"]
+    if not window.complete:
+        parts.append(f"INCOMPLETE: {clean(window.unchecked)}")
+    shown = len(window.failures)
+    if window.total > limit:
+        parts.append(
+            f"showing the newest {shown} of {window.total} failures in the window (--limit)"
+        )
+    say(
         out,
-        f"showing the newest {shown} of {total} failures in the window (--limit)",
-        {"inWindow": total, "shown": shown},
+        "; ".join(parts),
+        {
+            "source": "live",
+            "completeSince": _iso(back),
+            "complete": window.complete,
+            "unchecked": window.unchecked,
+            "unreached": window.unreached,
+            "inWindow": window.total,
+            "shown": shown,
+        },
     )
 
 
@@ -205,17 +218,20 @@ def _say_answer(
     # No file name or URL: this line opens the cron mail (README), which leaves the machine.
     parts = [f"from the delivery archive ({fresh})"]
     if not window.complete:
-        parts.append(f"INCOMPLETE: the archive is old and {clean(window.unchecked)}")
+        why = "" if until is None else "the archive is old and "  # never collected: the server's
+        parts.append(f"INCOMPLETE: {why}{clean(window.unchecked)}")
     elif outage is not None:
         parts.append(f"the server could not be read ({clean(outage)})")
     elif source.is_stale(window):
-        parts.append(f"the live server read too ({window.live_added} failures only there)")
+        added = window.live_added
+        failures = "failure" if added == 1 else "failures"
+        parts.append(f"the live server read too ({added} {failures} only there)")
     if window.gaps:
         parts.append(f"{len(window.gaps)} gap(s) in the window")
     shown = len(window.failures)
     if window.total > limit:  # not rows left out as unreadable: said on a line of their own
         parts.append(f"showing the newest {shown} of {window.total} (--limit)")
-    _say(
+    say(
         out,
         "; ".join(parts),
         {
@@ -223,6 +239,7 @@ def _say_answer(
             "collectedUntil": _iso(until),
             "complete": window.complete,
             "unchecked": window.unchecked,
+            "unreached": window.unreached,
             "serverUnreachable": str(outage) if outage is not None else None,
             "liveAdded": window.live_added,
             "gaps": len(window.gaps),
@@ -270,7 +287,7 @@ async def _follow(
     from flagtui.archive.collector import Collector
 
     start = f"{since:%Y-%m-%d %H:%M:%S} UTC" if since else "the start"
-    _say(
+    say(
         out,
         f"following failures from {start}, reading every {args.interval:g} s",
         {"following": True, "since": _iso(since)},

@@ -1,4 +1,5 @@
-"""`flagtui feature list`: flags, every page; a project's archived flags with `--archived`."""
+"""`flagtui feature list`: flags, every page (up to a bound, said on stderr when met); a project's
+archived flags with `--archived`."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from flagtui.api.errors import RateLimited
 from flagtui.api.feature_query import FeatureQuery
 from flagtui.api.models import Feature, FeaturePage
 from flagtui.cli.exits import UsageError
-from flagtui.cli.output import Printer
+from flagtui.cli.output import Printer, say
 from flagtui.cli.session import scriptable
 
 FEATURE_COLUMNS = ("project", "name", "type", "stale", "createdAt")
@@ -51,6 +52,15 @@ async def feature_list(client: AdminClient, out: Printer, args: argparse.Namespa
         offset += FEATURE_PAGE
         if offset >= page.total or not page.features:
             break
+    else:  # the bound: said, in every format (never a silent cut)
+        shown = min(offset, page.total)
+        say(
+            out,
+            f"feature list: showing the first {shown} of {page.total} flags"
+            f" (at most {MAX_FEATURE_PAGES} pages of {FEATURE_PAGE}; narrow it with --project,"
+            " --search, --type or --state)",
+            {"shown": shown, "total": page.total, "cut": "pages"},
+        )
     if not stream:
         out.many(features)
 

@@ -1,5 +1,6 @@
 """The connect screen: shown while the server's version and edition are read before any area
-exists, and whenever connecting fails (with the reason and `r` to retry)."""
+exists, and whenever connecting fails (with the reason and `r` to retry; and the failures
+view's key when a delivery archive can answer without the server)."""
 
 from __future__ import annotations
 
@@ -27,9 +28,13 @@ class ConnectScreen(AreaScreen):
         if self.failure is None:
             return f"Connecting to {self.flagtui.profile.url} …"
         retry, switch = self.key_of("reload"), self.key_of("switch_profile")
+        archive = ""
+        if self.flagtui.failure_source().origin == "archive":  # it answers without the server
+            failures = self.key_of("switch_area('failures')")
+            archive = f"\nPress {failures} for the failures in the delivery archive."
         return (
             f"Could not connect.\n\n{self.failure}\n\n"
-            f"Press {retry} to retry, {switch} to switch profile, q to quit."
+            f"Press {retry} to retry, {switch} to switch profile, q to quit.{archive}"
         )
 
     def key_of(self, action: str) -> str:

@@ -221,7 +221,7 @@ class FailuresScreen(AreaScreen):
                 for f in answer.failures
             ]
             self.table.set_rows(rows, answer.failures)
-        self.source_note.update(source_line(answer, now))
+        self.source_note.update(source_line(answer, now, outage=self.flagtui.connect_failure))
         self._tick()
         self.show_preview()
 
@@ -308,6 +308,8 @@ class FailuresScreen(AreaScreen):
         self.integration_switch.ask()
 
     def action_reload(self) -> None:
+        if self.flagtui.connect_failure is not None:  # started with the server down: try again
+            self.flagtui.action_connect()
         self.load()
 
     def action_window(self, delta: int) -> None:

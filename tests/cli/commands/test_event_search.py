@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from .helpers import assert_piped_golden
 
 
@@ -17,3 +19,24 @@ def test_event_search_since_keeps_only_recent_events(run):
     assert run("type", "lifetime", "operational", "9").code == 0
     recent = run("event", "search", "--since", "10m").json
     assert [e["type"] for e in recent] == ["feature-type-updated"]
+
+
+def test_a_since_window_cut_by_the_limit_says_so_in_every_format(run):
+    """Issue 23, item 7: before, the newest --limit events were printed and nothing said the
+    window held more."""
+    for days in ("9", "10", "11"):  # three recent events
+        assert run("type", "lifetime", "operational", days).code == 0
+    for output in ("json", "jsonl", "csv", "table"):
+        cut = run("event", "search", "--since", "10m", "--limit", "2", "-o", output)
+        assert cut.code == 0
+        if output == "json":
+            assert len(cut.json) == 2
+        if output in ("json", "jsonl"):
+            said = json.loads(cut.err)["answer"]
+            assert said == {"shown": 2, "more": True, "cut": "limit"}
+        else:
+            assert cut.line == (
+                "flagtui: event search: showing the newest 2 events; --since holds more (--limit)"
+            )
+    whole = run("event", "search", "--since", "10m", "--limit", "3")
+    assert len(whole.json) == 3 and whole.err == ""  # all of the window: nothing to say

@@ -133,11 +133,12 @@ def test_a_limit_that_cuts_the_answer_says_so_in_every_format(run):
     assert len(everything) > 2
     cut = run("failures", "--limit", "2", "-o", "json")
     assert len(cut.json) == 2
-    assert answer(cut.err) == {"inWindow": len(everything), "shown": 2}
+    said = answer(cut.err)
+    assert (said["inWindow"], said["shown"]) == (len(everything), 2)
     for output in ("csv", "table"):
-        said = run("failures", "--limit", "2", "-o", output).line
+        line = run("failures", "--limit", "2", "-o", output).line
         total = len(everything)
-        assert said == f"flagtui: showing the newest 2 of {total} failures in the window (--limit)"
+        assert line.endswith(f"; showing the newest 2 of {total} failures in the window (--limit)")
     assert run("failures", "--limit", "1", "--fail-on-failures").code == 1
 
 
@@ -162,3 +163,12 @@ def test_an_old_archive_and_a_server_that_forgot_since_is_incomplete_not_nothing
     assert result.code == 8
     table = run("failures", "--since", "1h", "--fail-on-failures", "-o", "table")
     assert table.code == 8 and "INCOMPLETE" in table.line
+
+
+def test_one_failure_only_on_the_server_is_said_in_the_singular(run, sandbox):
+    """Before: "(1 failures only there)"."""
+    collect_once(sandbox, clock=LONG_AGO)
+    add_failed_delivery(sandbox.db_path, integration_id=1)
+    result = run("failures", "--since", "1m", "-o", "table")
+    assert result.code == 0
+    assert "the live server read too (1 failure only there)" in result.line
