@@ -122,7 +122,7 @@ class StrategyFormScreen(IOScreenMixin, Screen[bool]):
                 yield Select[str](offered, value=kind, id="type", compact=True, allow_blank=False,
                                   disabled=existing is not None)  # fmt: skip
                 yield PlainLabel("Title (optional)")
-                yield Input(existing.title or "" if existing else "", id="title")
+                yield Input(existing.title or "" if existing else "", id="title", compact=True)
                 yield ParameterFields(self.catalog, name, existing)
                 yield ConstraintEditor(self.catalog, existing.constraints or [] if existing else [])
                 yield PlainLabel("Segments (space ticks or unticks)")
@@ -132,9 +132,9 @@ class StrategyFormScreen(IOScreenMixin, Screen[bool]):
                     id="segments",
                 )
                 yield PlainLabel("Preview for userIds (comma-separated) and more context")
-                yield Input("u-1, u-2", id="preview-users")
+                yield Input("u-1, u-2", id="preview-users", compact=True)
                 yield Input(placeholder="KEY=VALUE … (sessionId, remoteAddress, properties)",
-                            id="preview-context")  # fmt: skip
+                            id="preview-context", compact=True)  # fmt: skip
             yield MessageLine(id="form-error", classes="error-line")
         yield KeyBar()
 
@@ -244,8 +244,8 @@ class StrategyFormScreen(IOScreenMixin, Screen[bool]):
         )
         if self.env.type == "production":
             said = f"{env} is a production environment. {said}"
-        body = Text.assemble(said, "\n\nSends this request:\n", shown_requests([plan]), "\n")
-        body.append_text(preview)
+        body = Text.assemble(said, "\n\n", preview, "\nSends this request:\n")
+        body.append_text(shown_requests([plan]))
         title = f"{'Add strategy to' if adding else 'Update strategy of'} {name} in {env}?"
 
         def answered(yes: bool | None) -> None:
@@ -256,7 +256,9 @@ class StrategyFormScreen(IOScreenMixin, Screen[bool]):
                 self.send(strategy)
 
         label = "Add" if adding else "Update"
-        self.app.push_screen(ConfirmModal(title, body, confirm_label=label), answered)
+        modal = ConfirmModal(title, body, confirm_label=label)
+        modal.add_class("review")
+        self.app.push_screen(modal, answered)
 
     @work(exclusive=True, group=WRITE, exit_on_error=False)
     async def send(self, strategy: Strategy) -> None:

@@ -64,10 +64,14 @@ class ConstraintEditor(Vertical):
         names = [f.name for f in self.catalog.context_fields]
         with Horizontal():
             suggest = SuggestFromList(names, case_sensitive=True)
-            yield Input(placeholder="context field", id="c-field", suggester=suggest)
+            yield Input(placeholder="context field", id="c-field", compact=True, suggester=suggest)
             yield Select[str](self._operators(""), id="c-operator", compact=True, prompt="operator")
         with Horizontal():
-            yield Input(placeholder="value (IN, NOT_IN, STR_*: comma-separated)", id="c-values")
+            yield Input(
+                placeholder="value (IN, NOT_IN, STR_*: comma-separated)",
+                id="c-values",
+                compact=True,
+            )
             yield Checkbox("NOT", id="c-not", compact=True)
             yield Button("Add constraint", id="c-add", compact=True)
         yield MessageLine(id="c-error", classes="error-line")

@@ -51,7 +51,7 @@ class ParameterFields(Vertical):
         given = self.given
         with Vertical(id="gradual"):
             yield PlainLabel("Rollout % (0–100)")
-            yield Input(given.get("rollout", "100"), id="rollout")
+            yield Input(given.get("rollout", "100"), id="rollout", compact=True)
             yield MessageLine(id="rollout-error", classes="error-line")
             yield PlainLabel("Stickiness (what the percentage hashes)")
             sticky = given.get("stickiness", "default")
@@ -60,7 +60,7 @@ class ParameterFields(Vertical):
                               allow_blank=False)  # fmt: skip
             yield MessageLine(id="stickiness-error", classes="error-line")
             yield PlainLabel("Group id (users keep their place across flags of one group)")
-            yield Input(given.get("groupId", self.default_group), id="groupId")
+            yield Input(given.get("groupId", self.default_group), id="groupId", compact=True)
             yield MessageLine(id="groupId-error", classes="error-line")
         yield Vertical(id="other-params")
 
@@ -82,7 +82,12 @@ class ParameterFields(Vertical):
             about = f" — {p.description}" if p.description else ""
             self.others.mount(
                 PlainLabel(f"{p.name} ({p.type or 'string'}{needs}){about}"),
-                Input(self.given.get(p.name, ""), id=f"param-{self.shown}-{i}", name=p.name),
+                Input(
+                    self.given.get(p.name, ""),
+                    id=f"param-{self.shown}-{i}",
+                    name=p.name,
+                    compact=True,
+                ),
                 MessageLine(id=f"param-{self.shown}-{i}-error", classes="error-line"),
             )
 

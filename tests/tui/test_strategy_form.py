@@ -1,0 +1,152 @@
+"""The strategy form of a feature's detail (issue 25, item 2): what it shows before sending (the
+request, the preview with the SDKs' engine, the production question), what the server holds
+after, and what it refuses before any request (rollout 101, semver "abc", an unknown context
+field, a read-only profile)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.widgets import Input, Select
+
+from flagtui.api import AdminClient
+from flagtui.sandbox.demo_rollouts import ENVIRONMENT
+from flagtui.tui.app import FlagtuiApp
+from flagtui.tui.screens.strategy_form import StrategyFormScreen
+from flagtui.tui.widgets.confirm import ConfirmModal
+from testkit.pilot import settle
+
+from .helpers import screen_text, toast_text, visible_text
+from .test_rollout_keys import DEMO, PATH, demo_flag, open_detail, pick_production
+
+SPLIT = "A/B split"  # a gradual rollout at 100 %, no constraint (demo_rollouts.py)
+
+
+async def open_form(app: FlagtuiApp, pilot: Any, name: str, key: str) -> StrategyFormScreen:
+    await open_detail(app, pilot, name)
+    await pilot.press(key)
+    await settle(app, pilot)
+    await pick_production(app, pilot)
+    assert isinstance(app.screen, StrategyFormScreen), screen_text(app)
+    return app.screen
+
+
+async def review(app: FlagtuiApp, pilot: Any) -> None:
+    await pilot.press("ctrl+r")
+    await settle(app, pilot)
+
+
+async def test_rollout_set_to_10_from_the_form_shows_request_and_preview(
+    make_app, client: AdminClient, sandbox
+) -> None:
+    name = demo_flag(sandbox.db_path, SPLIT)
+    (strategy,) = await client.rollouts.list(DEMO, name, ENVIRONMENT)
+    app = make_app()
+    async with app.run_test(size=(140, 50), notifications=True) as pilot:
+        form = await open_form(app, pilot, name, "s")
+        assert f"Edit strategy {strategy.id} of {name} in {ENVIRONMENT}" in screen_text(app)
+        form.query_one("#rollout", Input).value = "10"
+        await review(app, pilot)
+        assert isinstance(app.screen, ConfirmModal)
+        assert f"Update strategy of {name} in {ENVIRONMENT}?" in screen_text(app)
+        body = visible_text(app, ".dialog-body")
+        assert f"{ENVIRONMENT} is a production environment." in body
+        assert f"PUT {PATH.format(name, strategy.id)}" in body
+        assert '"rollout": "10"' in body
+        assert "10,000 synthetic userIds on: 10,000 of 10,000 (100.0%) →" in body
+        await pilot.press("tab", "enter")
+        await settle(app, pilot)
+        assert f"Strategy {strategy.id} of {name} updated in {ENVIRONMENT}" in toast_text(app)
+        assert "rollout 10%" in visible_text(app, "#feature")  # the detail read it again
+    after = await client.rollouts.get(DEMO, name, ENVIRONMENT, str(strategy.id))
+    assert after.parameters == {**(strategy.parameters or {}), "rollout": "10"}
+    assert after.variants == strategy.variants  # the form left them as they were
+    page = await client.events.search(feature=name, limit=5)
+    assert page.events[0].type == "feature-strategy-update"
+
+
+async def test_constraint_userid_in_u1_previewed_then_stored(
+    make_app, client: AdminClient, sandbox
+) -> None:
+    name = demo_flag(sandbox.db_path, SPLIT)
+    (strategy,) = await client.rollouts.list(DEMO, name, ENVIRONMENT)
+    app = make_app()
+    async with app.run_test(size=(140, 50), notifications=True) as pilot:
+        form = await open_form(app, pilot, name, "s")
+        form.query_one("#c-field", Input).value = "userId"
+        await settle(app, pilot)
+        form.query_one("#c-operator", Select).value = "IN"
+        form.query_one("#c-values", Input).value = "u-1"
+        await pilot.click("#c-add")
+        await settle(app, pilot)
+        assert "userId is one of u-1" in visible_text(app, "#c-list")
+        await review(app, pilot)
+        body = visible_text(app, ".dialog-body")
+        assert '"contextName": "userId"' in body and '"values": ["u-1"]' in body
+        lines = str(body).splitlines()
+        u1 = next(line for line in lines if "userId=u-1:" in line)
+        u2 = next(line for line in lines if "userId=u-2:" in line)
+        assert u1.split("→")[1].strip().startswith("on")
+        assert u2.split("→")[1].strip().startswith("off")
+        assert "10,000 synthetic userIds on: 10,000 of 10,000 (100.0%) → 1 of 10,000" in body
+        await pilot.press("tab", "enter")
+        await settle(app, pilot)
+        assert "userId is one of u-1" in visible_text(app, "#feature")
+    after = await client.rollouts.get(DEMO, name, ENVIRONMENT, str(strategy.id))
+    assert [(c.context_name, c.operator, c.values) for c in after.constraints or []] == [
+        ("userId", "IN", ["u-1"])
+    ]
+
+
+async def test_invalid_input_is_refused_naming_the_field_with_nothing_sent(
+    make_app, client: AdminClient, sandbox
+) -> None:
+    name = demo_flag(sandbox.db_path, SPLIT)
+    before = await client.rollouts.list(DEMO, name, ENVIRONMENT)
+    app = make_app()
+    async with app.run_test(size=(140, 50), notifications=True) as pilot:
+        form = await open_form(app, pilot, name, "s")
+        sent = app.client.requests_sent
+        form.query_one("#rollout", Input).value = "101"
+        await review(app, pilot)
+        assert app.screen is form  # no question
+        shown = visible_text(app, "#strategy-form")
+        assert "Not sent — parameters.rollout: a whole percentage from 0 to 100" in shown
+        assert "↑ a whole percentage from 0 to 100, not '101'" in shown
+        assert form.query_one("#rollout", Input).value == "101"  # kept
+
+        form.query_one("#c-field", Input).value = "appVersion"
+        await settle(app, pilot)
+        form.query_one("#c-operator", Select).value = "SEMVER_EQ"
+        form.query_one("#c-values", Input).value = "abc"
+        await pilot.click("#c-add")
+        await settle(app, pilot)
+        said = visible_text(app, "#c-error")
+        assert "Not added — constraints[0].value: 'abc' is not a semantic version" in said
+        assert form.query_one("#c-values", Input).value == "abc"
+
+        form.query_one("#c-field", Input).value = "tenantid"
+        await settle(app, pilot)
+        form.query_one("#c-operator", Select).value = "IN"
+        form.query_one("#c-values", Input).value = "acme"
+        await pilot.click("#c-add")
+        await settle(app, pilot)
+        said = visible_text(app, "#c-error")
+        assert "constraints[0].contextName: 'tenantid' is not a context field" in said
+        assert "did you mean tenantId?" in said
+        assert app.client.requests_sent == sent
+    assert await client.rollouts.list(DEMO, name, ENVIRONMENT) == before
+
+
+async def test_read_only_refuses_the_strategy_keys_before_any_request(make_app, sandbox) -> None:
+    name = demo_flag(sandbox.db_path, SPLIT)
+    app = make_app(read_only=True)
+    async with app.run_test(size=(140, 50), notifications=True) as pilot:
+        detail = await open_detail(app, pilot, name)
+        sent = app.client.requests_sent
+        for key, said in (("n", "New strategy"), ("s", "Edit strategy"), ("X", "Remove strategy")):
+            await pilot.press(key)
+            await settle(app, pilot)
+            assert app.screen is detail
+            assert f"profile sandbox is read-only: {said} is not offered." in toast_text(app)
+        assert app.client.requests_sent == sent
