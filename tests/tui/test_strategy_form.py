@@ -43,7 +43,7 @@ async def test_rollout_set_to_10_from_the_form_shows_request_and_preview(
     (strategy,) = await client.rollouts.list(DEMO, name, ENVIRONMENT)
     app = make_app()
     async with app.run_test(size=(140, 50), notifications=True) as pilot:
-        form = await open_form(app, pilot, name, "s")
+        form = await open_form(app, pilot, name, "S")
         assert f"Edit strategy {strategy.id} of {name} in {ENVIRONMENT}" in screen_text(app)
         form.query_one("#rollout", Input).value = "10"
         await review(app, pilot)
@@ -72,7 +72,7 @@ async def test_constraint_userid_in_u1_previewed_then_stored(
     (strategy,) = await client.rollouts.list(DEMO, name, ENVIRONMENT)
     app = make_app()
     async with app.run_test(size=(140, 50), notifications=True) as pilot:
-        form = await open_form(app, pilot, name, "s")
+        form = await open_form(app, pilot, name, "S")
         form.query_one("#c-field", Input).value = "userId"
         await settle(app, pilot)
         form.query_one("#c-operator", Select).value = "IN"
@@ -105,7 +105,7 @@ async def test_invalid_input_is_refused_naming_the_field_with_nothing_sent(
     before = await client.rollouts.list(DEMO, name, ENVIRONMENT)
     app = make_app()
     async with app.run_test(size=(140, 50), notifications=True) as pilot:
-        form = await open_form(app, pilot, name, "s")
+        form = await open_form(app, pilot, name, "S")
         sent = app.client.requests_sent
         form.query_one("#rollout", Input).value = "101"
         await review(app, pilot)
@@ -144,7 +144,7 @@ async def test_read_only_refuses_the_strategy_keys_before_any_request(make_app, 
     async with app.run_test(size=(140, 50), notifications=True) as pilot:
         detail = await open_detail(app, pilot, name)
         sent = app.client.requests_sent
-        for key, said in (("n", "New strategy"), ("s", "Edit strategy"), ("X", "Remove strategy")):
+        for key, said in (("N", "New strategy"), ("S", "Edit strategy"), ("X", "Remove strategy")):
             await pilot.press(key)
             await settle(app, pilot)
             assert app.screen is detail

@@ -4,7 +4,9 @@ event search); `e` patches it, `u` marks it uncompleted, `t` switches it on or o
 environment (`env_toggle`), `A` archives it (Unleash's archive, asked first: `archive_confirm`),
 `h` opens its events in the event log;
 `0` rolls its gradual rollouts in one environment back to 0 % and `D` disables one strategy
-(`rollout_keys`: the requests shown first).
+(`rollout_keys`: the requests shown first); `N` and `S` add and edit a strategy in a form
+(`strategy_form`: the request and a preview with the SDKs' engine shown first), `E` enables
+one, `X` removes one, `K`/`J` move one up or down (`strategy_keys`).
 
 An archived feature has no live record (real Unleash answers 404): its row in the archived
 flags is shown instead, and `v` revives it (the question lists each environment, off after).

@@ -276,10 +276,10 @@ STRATEGY_ACTIONS = frozenset(
 
 def strategy_bindings() -> list[Binding]:
     return [
-        Binding("n", ADD_STRATEGY, "New strategy", id="detail.add-strategy",
+        Binding("N", ADD_STRATEGY, "New strategy", id="detail.add-strategy",
                 tooltip="Add a strategy to one environment: a form, its request and preview"
                 " shown before sending"),
-        Binding("s", EDIT_STRATEGY, "Edit strategy", id="detail.edit-strategy",
+        Binding("S", EDIT_STRATEGY, "Edit strategy", id="detail.edit-strategy",
                 tooltip="Edit one strategy (rollout %, stickiness, constraints, segments): the"
                 " request and preview shown before sending"),
         Binding("E", ENABLE_STRATEGY, "Enable strategy", id="detail.enable-strategy",

@@ -28,11 +28,11 @@ NONE = "— none: everyone the strategy reaches —"
 
 class ConstraintList(OptionList):
     BINDINGS = [
-        Binding("delete", "remove", "Remove constraint", id="constraints.remove",
+        Binding("delete", "remove_constraint", "Delete", id="constraints.remove",
                 tooltip="Remove the highlighted constraint from the form (sent with the rest)"),
     ]  # fmt: skip
 
-    def action_remove(self) -> None:
+    def action_remove_constraint(self) -> None:
         editor = next(a for a in self.ancestors if isinstance(a, ConstraintEditor))
         editor.remove_at(self.highlighted)
 
