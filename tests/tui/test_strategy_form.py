@@ -7,16 +7,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from textual.widgets import Input, Select
+from textual.widgets import Input, OptionList, Select
 
 from flagtui.api import AdminClient
+from flagtui.api.models import Strategy
 from flagtui.sandbox.demo_rollouts import ENVIRONMENT
 from flagtui.tui.app import FlagtuiApp
 from flagtui.tui.screens.strategy_form import StrategyFormScreen
+from flagtui.tui.widgets.choice_picker import ChoicePicker
 from flagtui.tui.widgets.confirm import ConfirmModal
 from testkit.pilot import settle
 
-from .helpers import screen_text, toast_text, visible_text
+from .helpers import Wrapped, screen_text, toast_text, visible_text
 from .test_rollout_keys import DEMO, PATH, demo_flag, open_detail, pick_production
 
 SPLIT = "A/B split"  # a gradual rollout at 100 %, no constraint (demo_rollouts.py)
@@ -150,3 +152,81 @@ async def test_read_only_refuses_the_strategy_keys_before_any_request(make_app, 
             assert app.screen is detail
             assert f"profile sandbox is read-only: {said} is not offered." in toast_text(app)
         assert app.client.requests_sent == sent
+
+
+async def pick(app: FlagtuiApp, pilot: Any, index: int) -> None:
+    assert isinstance(app.screen, ChoicePicker), screen_text(app)
+    app.screen.query_one(OptionList).highlighted = index
+    await pilot.press("enter")
+    await settle(app, pilot)
+
+
+async def confirm(app: FlagtuiApp, pilot: Any, title: str) -> Wrapped:
+    """The question's body, after checking its title; then its confirm button pressed."""
+    assert isinstance(app.screen, ConfirmModal), toast_text(app)
+    assert title in visible_text(app, ".dialog-title")
+    body = visible_text(app, ".dialog-body")
+    await pilot.press("tab", "enter")
+    await settle(app, pilot)
+    return body
+
+
+async def test_new_strategy_from_the_form_is_added_after_the_others(
+    make_app, client: AdminClient, sandbox
+) -> None:
+    name = demo_flag(sandbox.db_path, "10% of production")
+    (first,) = await client.rollouts.list(DEMO, name, ENVIRONMENT)
+    app = make_app()
+    async with app.run_test(size=(140, 50), notifications=True) as pilot:
+        form = await open_form(app, pilot, name, "N")
+        assert f"Add a strategy to {name} in {ENVIRONMENT}" in screen_text(app)
+        form.query_one("#rollout", Input).value = "50"
+        form.query_one("#title", Input).value = "half"
+        await review(app, pilot)
+        body = await confirm(app, pilot, f"Add strategy to {name} in {ENVIRONMENT}?")
+        assert f"POST {PATH.format(name, '').rstrip('/')}" in body
+        assert '"rollout": "50"' in body and '"title": "half"' in body
+        assert "added to" in toast_text(app)
+    first_now, added = await client.rollouts.list(DEMO, name, ENVIRONMENT)
+    assert first_now.id == first.id
+    assert added.title == "half" and added.parameters and added.parameters["rollout"] == "50"
+    page = await client.events.search(feature=name, limit=5)
+    assert page.events[0].type == "feature-strategy-add"
+
+
+async def test_enable_remove_and_move_a_strategy(make_app, client: AdminClient, sandbox) -> None:
+    name = demo_flag(sandbox.db_path, SPLIT)
+    (first,) = await client.rollouts.list(DEMO, name, ENVIRONMENT)
+    second = await client.rollouts.add(
+        DEMO, name, ENVIRONMENT, Strategy(name="default", title="everyone")
+    )
+    await client.rollouts.set_disabled(DEMO, name, ENVIRONMENT, str(second.id), True)
+    app = make_app()
+    async with app.run_test(size=(140, 50), notifications=True) as pilot:
+        await open_detail(app, pilot, name)
+        await pilot.press("E")
+        await settle(app, pilot)
+        await pick_production(app, pilot)  # one disabled strategy: no strategy picker
+        body = await confirm(app, pilot, f"Enable strategy {second.id} of {name} in {ENVIRONMENT}?")
+        assert f"PATCH {PATH.format(name, second.id)}" in body
+        assert f"Strategy {second.id} of {name} enabled in {ENVIRONMENT}" in toast_text(app)
+
+        await pilot.press("J")  # the first one down (production alone has two: no env picker)
+        await settle(app, pilot)
+        await pick(app, pilot, 0)
+        body = await confirm(app, pilot, f"Reorder the strategies of {name} in {ENVIRONMENT}?")
+        assert "set-sort-order" in body
+        assert f'[{{"id": "{second.id}", "sortOrder": 0}}, {{"id": "{first.id}"' in body
+        assert [s.id for s in await client.rollouts.list(DEMO, name, ENVIRONMENT)] == [
+            second.id,
+            first.id,
+        ]
+
+        await pilot.press("X")
+        await settle(app, pilot)
+        await pick_production(app, pilot)
+        await pick(app, pilot, 0)  # the first in order: `everyone`
+        body = await confirm(app, pilot, f"Remove strategy {second.id} of {name} in {ENVIRONMENT}?")
+        assert f"DELETE {PATH.format(name, second.id)}" in body
+        assert f"Strategy {second.id} of {name} removed from {ENVIRONMENT}" in toast_text(app)
+    assert [s.id for s in await client.rollouts.list(DEMO, name, ENVIRONMENT)] == [first.id]
