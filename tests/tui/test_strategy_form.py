@@ -230,3 +230,28 @@ async def test_enable_remove_and_move_a_strategy(make_app, client: AdminClient, 
         assert f"DELETE {PATH.format(name, second.id)}" in body
         assert f"Strategy {second.id} of {name} removed from {ENVIRONMENT}" in toast_text(app)
     assert [s.id for s in await client.rollouts.list(DEMO, name, ENVIRONMENT)] == [first.id]
+
+
+FORM_WORDS = {
+    "rollout": ["Add a strategy to a flag…", "Edit a flag's strategy…"],
+    "strategy": ["Add a strategy to a flag…", "Remove a flag's strategy…"],
+    "constraint": ["Add a strategy to a flag…", "Edit a flag's strategy…"],
+    "segment": ["Add a strategy to a flag…", "Edit a flag's strategy…"],
+    "reorder": ["Reorder a flag's strategies…"],
+}
+
+
+async def test_the_palette_finds_the_strategy_form_by_its_words(make_app) -> None:
+    for read_only in (False, True):
+        app = make_app(read_only=read_only)
+        async with app.run_test(size=(100, 40)) as pilot:
+            await settle(app, pilot)
+            await pilot.press("ctrl+p")
+            await settle(app, pilot)
+            query = app.screen.query_one(Input)
+            for word, titles in FORM_WORDS.items():
+                query.value = word
+                await settle(app, pilot)
+                shown = screen_text(app)
+                for title in titles:  # all writes: never offered to a read-only profile
+                    assert (title in shown) is not read_only, f"{word!r}, {title!r}:\n{shown}"
