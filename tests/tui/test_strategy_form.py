@@ -112,9 +112,9 @@ async def test_invalid_input_is_refused_naming_the_field_with_nothing_sent(
         form.query_one("#rollout", Input).value = "101"
         await review(app, pilot)
         assert app.screen is form  # no question
-        shown = visible_text(app, "#strategy-form")
-        assert "Not sent — parameters.rollout: a whole percentage from 0 to 100" in shown
-        assert "↑ a whole percentage from 0 to 100, not '101'" in shown
+        said = visible_text(app, "#form-error")
+        assert "Not sent — parameters.rollout: a whole percentage from 0 to 100" in said
+        assert "↑ a whole percentage from 0 to 100, not '101'" in visible_text(app, "#gradual")
         assert form.query_one("#rollout", Input).value == "101"  # kept
 
         form.query_one("#c-field", Input).value = "appVersion"
@@ -136,6 +136,13 @@ async def test_invalid_input_is_refused_naming_the_field_with_nothing_sent(
         said = visible_text(app, "#c-error")
         assert "constraints[0].contextName: 'tenantid' is not a context field" in said
         assert "did you mean tenantId?" in said
+        await pilot.press("escape")  # leave: something was typed, so it asks
+        await settle(app, pilot)
+        assert isinstance(app.screen, ConfirmModal)
+        assert "Leave without sending?" in screen_text(app)
+        await pilot.press("enter")  # Cancel: back in the form, everything as typed
+        await settle(app, pilot)
+        assert app.screen is form and form.query_one("#rollout", Input).value == "101"
         assert app.client.requests_sent == sent
     assert await client.rollouts.list(DEMO, name, ENVIRONMENT) == before
 

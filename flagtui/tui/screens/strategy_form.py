@@ -93,6 +93,7 @@ class StrategyFormScreen(IOScreenMixin, Screen[bool]):
         self.catalog, self.existing, self.related = catalog, existing, related or []
         self.sent = False
         self.outcome_unknown = False
+        self.untouched: dict[str, object] | None = None  # the form as opened (`has_edits`)
 
     @property
     def types(self) -> list[StrategyType]:
@@ -135,13 +136,17 @@ class StrategyFormScreen(IOScreenMixin, Screen[bool]):
                 yield Input("u-1, u-2", id="preview-users", compact=True)
                 yield Input(placeholder="KEY=VALUE … (sessionId, remoteAddress, properties)",
                             id="preview-context", compact=True)  # fmt: skip
-            yield MessageLine(id="form-error", classes="error-line")
+        yield MessageLine(id="form-error", classes="error-line")  # below the scroll: in view
         yield KeyBar()
 
     def on_mount(self) -> None:
         kind = self.type_select.value
         self.params.show_type(self.catalog.strategy_type(kind) if isinstance(kind, str) else None)
         self.title_box.focus()
+        self.call_after_refresh(self.remember_untouched)
+
+    def remember_untouched(self) -> None:
+        self.untouched = self.typed()
 
     @on(Select.Changed, "#type")
     def _type_picked(self, event: Select.Changed) -> None:
@@ -182,14 +187,15 @@ class StrategyFormScreen(IOScreenMixin, Screen[bool]):
             raise NothingToSend(f"strategy {self.existing.id}", "as typed already", plan.action)
         return checked, plan
 
-    def has_edits(self) -> bool:
+    def typed(self) -> dict[str, object] | None:
+        """What the form holds now (None: something it cannot make a strategy of yet)."""
         try:
-            self.checked()
-        except NothingToSend:
-            return False
+            return self.draft().model_dump()
         except InvalidArgument:
-            return True
-        return True
+            return None
+
+    def has_edits(self) -> bool:
+        return self.typed() != self.untouched
 
     # -- review, preview and send ----------------------------------------------------------------
 
