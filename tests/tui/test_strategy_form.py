@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from textual.widgets import Input, OptionList, Select
+from textual.widgets import Input, OptionList, Select, SelectionList
 
 from flagtui.api import AdminClient
 from flagtui.api.models import Strategy
@@ -262,3 +262,31 @@ async def test_the_palette_finds_the_strategy_form_by_its_words(make_app) -> Non
                 shown = screen_text(app)
                 for title in titles:  # all writes: never offered to a read-only profile
                     assert (title in shown) is not read_only, f"{word!r}, {title!r}:\n{shown}"
+
+
+async def test_another_type_with_its_parameters_and_a_segment(
+    make_app, client: AdminClient, sandbox
+) -> None:
+    name = demo_flag(sandbox.db_path, "10% of production")
+    segment = next(s for s in await client.segments.list() if s.name == "beta-testers")
+    app = make_app()
+    async with app.run_test(size=(140, 50), notifications=True) as pilot:
+        form = await open_form(app, pilot, name, "N")
+        offered = [t.name for t in form.types]
+        assert "remoteAddress" in offered
+        assert "userWithId" not in offered  # deprecated: not for a new strategy
+        form.query_one("#type", Select).value = "remoteAddress"
+        await settle(app, pilot)
+        assert not form.query_one("#gradual").display
+        (ips,) = [box for box in form.query(Input) if box.name == "IPs"]
+        await review(app, pilot)  # required and empty: refused under it
+        assert "↑ required by remoteAddress" in visible_text(app, "#other-params")
+        ips.value = "10.0.0.1"
+        form.query_one("#segments", SelectionList).select(segment.id)
+        await review(app, pilot)
+        body = await confirm(app, pilot, f"Add strategy to {name} in {ENVIRONMENT}?")
+        assert '"name": "remoteAddress"' in body and '"IPs": "10.0.0.1"' in body
+        assert f'"segments": [{segment.id}]' in body
+    added = (await client.rollouts.list(DEMO, name, ENVIRONMENT))[-1]
+    assert added.name == "remoteAddress" and added.parameters == {"IPs": "10.0.0.1"}
+    assert added.segments == [segment.id]
