@@ -113,6 +113,8 @@ class StrategyFormScreen(IOScreenMixin, Screen[bool]):
             heading += " (production)"
         kind = existing.name if existing else GRADUAL
         offered = [(safe(t.display_name or t.name), t.name) for t in self.types]
+        if existing is not None and not offered:  # a type the server no longer lists: refused
+            offered = [(safe(existing.name), existing.name)]  # when reviewed, naming it
         if kind not in {t.name for t in self.types}:
             kind = offered[0][1] if offered else kind
         yield FlagtuiHeader(area="features")
@@ -250,6 +252,8 @@ class StrategyFormScreen(IOScreenMixin, Screen[bool]):
         )
         if self.env.type == "production":
             said = f"{env} is a production environment. {said}"
+        if not self.env.enabled:
+            said += f" {env} is off: SDKs get off there until it is switched on (t)."
         body = Text.assemble(said, "\n\n", preview, "\nSends this request:\n")
         body.append_text(shown_requests([plan]))
         title = f"{'Add strategy to' if adding else 'Update strategy of'} {name} in {env}?"

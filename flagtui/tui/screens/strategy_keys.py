@@ -64,9 +64,6 @@ class StrategyKeys:
     # -- the form: add, edit ---------------------------------------------------------------------
 
     def add(self, project: str, feature: Feature) -> None:
-        if feature.is_archived:
-            self.keys._environments(feature, lambda s: True, "")  # says it is archived
-            return
         envs = list(feature.environments or [])
         labels = [environment_label(e, _count(len(e.strategies or []))) for e in envs]
         if not envs:
