@@ -91,6 +91,9 @@ async def test_constraint_userid_in_u1_previewed_then_stored(
         assert u1.split("→")[1].strip().startswith("on")
         assert u2.split("→")[1].strip().startswith("off")
         assert "10,000 synthetic userIds on: 10,000 of 10,000 (100.0%) → 1 of 10,000" in body
+        # the server's own playground, for the flag as it is now, agrees with the engine
+        assert body.count("server's playground now: on, variant") == 2
+        assert body.count("(agrees)") == 2
         await pilot.press("tab", "enter")
         await settle(app, pilot)
         assert "userId is one of u-1" in visible_text(app, "#feature")

@@ -29,7 +29,13 @@ from textual.screen import Screen
 from textual.widgets import Input, Select, SelectionList
 
 from flagtui.api import rollout_requests, rollout_rules
-from flagtui.api.errors import InvalidArgument, NothingToSend, OutcomeUnknown
+from flagtui.api.errors import (
+    FlagtuiError,
+    InvalidArgument,
+    NotFoundError,
+    NothingToSend,
+    OutcomeUnknown,
+)
 from flagtui.api.models import Feature, FeatureEnvironment, Strategy, StrategyType
 from flagtui.api.rollout_catalog import RolloutCatalog
 from flagtui.api.rollout_requests import PlannedWrite
@@ -43,6 +49,7 @@ from flagtui.tui.screens.strategy_preview import (
     outlook,
     outlook_text,
     proposed,
+    server_note,
 )
 from flagtui.tui.widgets.confirm import ConfirmModal
 from flagtui.tui.widgets.constraint_editor import ConstraintEditor
@@ -238,8 +245,26 @@ class StrategyFormScreen(IOScreenMixin, Screen[bool]):
             )  # fmt: skip
         except PreviewError as exc:
             seen = exc
+        server = [] if isinstance(seen, PreviewError) else await self.server_notes(seen)
         self.form_error.update("")
-        self.ask(strategy, plan, outlook_text(seen, self.env.name))
+        self.ask(strategy, plan, outlook_text(seen, self.env.name, server))
+
+    async def server_notes(self, seen: Outlook) -> list[str]:
+        """The server's own playground (OSS Unleash, the sandbox) for each context, on the flag
+        as it is now; none where the server has no playground."""
+        notes = []
+        for context, change in seen.changes:
+            try:
+                answer = await self.flagtui.client.playground.evaluate(
+                    self.env.name, dict(context), projects=[self.project]
+                )
+            except NotFoundError:
+                return []
+            except FlagtuiError as exc:  # the preview stands without it: said, not fatal
+                return [f"the server's playground failed: {describe_error(exc)}"]
+            flag = next((f for f in answer if f.name == self.feature.name), None)
+            notes.append(server_note(flag, change.before))
+        return notes
 
     def ask(self, strategy: Strategy, plan: PlannedWrite, preview: Text) -> None:
         env, name = self.env.name, self.feature.name

@@ -14,16 +14,18 @@ from rich.text import Text
 
 from flagtui.api.errors import InvalidArgument
 from flagtui.api.models import Feature, Segment, Strategy
+from flagtui.api.playground import PlaygroundFlag
 from flagtui.preview import Change, Evaluation, Population, Preview, PreviewError, before_after
 
 USERS = 10_000
+APP_NAME = "flagtui-preview"  # the server's playground needs one; appName=… in the context sets it
 STANDARD = ("userId", "sessionId", "remoteAddress", "currentTime", "appName")
 
 
 def contexts_of(user_ids: str, more: str) -> list[dict[str, Any]]:
     """The contexts the admin typed: one per userId (comma-separated; none: one without),
     each with the `KEY=VALUE` pairs (space-separated) of `more`."""
-    base = context_of(more)
+    base = {"appName": APP_NAME, **context_of(more)}
     ids = [u.strip() for u in user_ids.split(",") if u.strip()]
     return [{**base, "userId": u} for u in ids] or [base]
 
@@ -90,7 +92,8 @@ def outlook(
 
 
 def _asked(context: Mapping[str, Any]) -> str:
-    said = [f"{k}={v}" for k, v in context.items() if k != "properties"]
+    shown = {k: v for k, v in context.items() if (k, v) != ("appName", APP_NAME)}
+    said = [f"{k}={v}" for k, v in shown.items() if k != "properties"]
     said += [f"{k}={v}" for k, v in (context.get("properties") or {}).items()]
     return " ".join(said) or "(empty context)"
 
@@ -104,14 +107,31 @@ def _share(p: Population) -> str:
     return f"{p.enabled:,} of {p.users:,} ({p.share:.1%})"
 
 
-def outlook_text(o: Outlook | PreviewError, environment: str) -> Text:
-    """The preview as the review shows it, under the request."""
+def server_note(flag: PlaygroundFlag | None, local: Evaluation) -> str:
+    """The server's playground answer for the flag as it is now, against the engine's."""
+    if flag is None:
+        return "the server's playground did not list the flag"
+    variant = flag.variant.name if flag.variant and flag.variant.enabled else "disabled"
+    theirs = Evaluation(enabled=flag.is_enabled, variant=variant)
+    agrees = (theirs.enabled, theirs.variant) == (local.enabled, local.variant)
+    verdict = "agrees" if agrees else "DISAGREES with the engine's before"
+    return f"server's playground now: {_said(theirs)} ({verdict})"
+
+
+def outlook_text(o: Outlook | PreviewError, environment: str, server: Sequence[str] = ()) -> Text:
+    """The preview as the review shows it, above the request; `server`: a note per context
+    (the server's playground for the flag as it is), or one note saying why there is none."""
     out = Text(f"Preview in {environment} (the SDKs' engine, before → after):\n", style="bold")
     if isinstance(o, PreviewError):
         out.append(f"  not available: {o}\n", style="yellow")
         return out
-    for context, change in o.changes:
+    per_context = len(server) == len(o.changes)
+    for i, (context, change) in enumerate(o.changes):
         mark = "  (changes)" if change.changed else ""
         out.append(f"  {_asked(context)}: {_said(change.before)} → {_said(change.after)}{mark}\n")
+        if per_context:
+            out.append(f"    {server[i]}\n", style="dim")
     out.append(f"  {USERS:,} synthetic userIds on: {_share(o.before)} → {_share(o.after)}\n")
+    if server and not per_context:
+        out.append(f"  {server[0]}\n", style="dim")
     return out
