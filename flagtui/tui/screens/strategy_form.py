@@ -132,9 +132,11 @@ class StrategyFormScreen(IOScreenMixin, Screen[bool]):
                 yield Select[str](offered, value=kind, id="type", compact=True, allow_blank=False,
                                   disabled=existing is not None)  # fmt: skip
                 yield PlainLabel("Title (optional)")
-                yield Input(existing.title or "" if existing else "", id="title", compact=True)
+                yield Input((existing.title or "") if existing else "", id="title", compact=True)
                 yield ParameterFields(self.catalog, name, existing)
-                yield ConstraintEditor(self.catalog, existing.constraints or [] if existing else [])
+                yield ConstraintEditor(
+                    self.catalog, (existing.constraints or []) if existing else []
+                )
                 yield PlainLabel("Segments (space ticks or unticks)")
                 attached = {int(i) for i in (existing.segments or [])} if existing else set()
                 yield SelectionList[int](

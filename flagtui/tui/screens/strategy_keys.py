@@ -110,6 +110,10 @@ class StrategyKeys:
             *(client.features.get(project, d.feature) for d in feature.dependencies or [])
         )
         existing = found[0] if found else None
+        if existing is None and all(t.deprecated for t in catalog.strategy_types):
+            said = "Nothing to add: this server lists no strategy type that is not deprecated"
+            self.keys.flagtui.notify(said, severity="warning")
+            return
         form = StrategyFormScreen(project, feature, env, catalog, existing, list(related))
 
         def closed(_sent: bool | None) -> None:
