@@ -90,6 +90,27 @@ PALETTE_ACTIONS: tuple[PaletteAction, ...] = (
     PaletteAction("Disable a flag's strategy…", "Disable one strategy of one environment (the "
                   "request shown first; production asks)", ("strategy", "disable strategy",
                   "activation strategy"), action="disable_strategy", flag="live", write=True),
+    # the strategy form and keys (issue 25, item 2)
+    PaletteAction("Add a strategy to a flag…", "A form: type, rollout %, stickiness, "
+                  "constraints, segments; the request and a preview with the SDKs' engine "
+                  "shown first", ("rollout", "strategy", "add strategy", "new strategy",
+                  "gradual rollout", "percentage", "constraint", "segment", "targeting"),
+                  action="add_strategy", flag="live", write=True),
+    PaletteAction("Edit a flag's strategy…", "Rollout %, stickiness, groupId, constraints, "
+                  "segments in a form; the request and who gets it (before → after) shown first",
+                  ("rollout", "strategy", "edit strategy", "percentage", "stickiness",
+                   "constraint", "segment", "targeting", "who gets"),
+                  action="edit_strategy", flag="live", write=True),
+    PaletteAction("Enable a flag's strategy…", "Enable a disabled strategy of one environment",
+                  ("strategy", "enable strategy"), action="enable_strategy", flag="live",
+                  write=True),
+    PaletteAction("Remove a flag's strategy…", "Remove one strategy of one environment (the "
+                  "request shown first)", ("strategy", "remove strategy", "delete strategy"),
+                  action="remove_strategy", flag="live", write=True),
+    PaletteAction("Reorder a flag's strategies…", "Move one strategy up in its environment's "
+                  "order (J in the detail moves one down)", ("strategy", "reorder", "order",
+                  "move strategy", "sort order"), action="move_strategy_up", flag="live",
+                  write=True),
     PaletteAction("Read a flag's rollout…", "Opens the flag's detail: each environment's "
                   "strategies, constraints, segments and variants in words (reads only)",
                   ("rollout", "strategy", "variant", "constraint", "segment", "targeting"),

@@ -4,7 +4,9 @@ event search); `e` patches it, `u` marks it uncompleted, `t` switches it on or o
 environment (`env_toggle`), `A` archives it (Unleash's archive, asked first: `archive_confirm`),
 `h` opens its events in the event log;
 `0` rolls its gradual rollouts in one environment back to 0 % and `D` disables one strategy
-(`rollout_keys`: the requests shown first).
+(`rollout_keys`: the requests shown first); `N` and `S` add and edit a strategy in a form
+(`strategy_form`: the request and a preview with the SDKs' engine shown first), `E` enables
+one, `X` removes one, `K`/`J` move one up or down (`strategy_keys`).
 
 An archived feature has no live record (real Unleash answers 404): its row in the archived
 flags is shown instead, and `v` revives it (the question lists each environment, off after).
@@ -30,7 +32,8 @@ from flagtui.tui.format import put, safe, when
 from flagtui.tui.rerunnable_reads import read
 from flagtui.tui.screens.base import AreaScreen
 from flagtui.tui.screens.env_toggle import EnvironmentToggle
-from flagtui.tui.screens.rollout_keys import RolloutKeys
+from flagtui.tui.screens.rollout_keys import STRATEGY_ACTIONS, RolloutKeys, strategy_bindings
+from flagtui.tui.screens.strategy_keys import StrategyKeys
 from flagtui.tui.widgets.archive_confirm import archive_modal, revive_modal
 from flagtui.tui.widgets.confirm import ConfirmModal
 from flagtui.tui.widgets.feature_view import FeatureView
@@ -48,7 +51,15 @@ class FeatureDetailScreen(AreaScreen):
     view = getters.query_one(FeatureView)
     recent_events = getters.query_one("#recent-events", PlainStatic)
     WRITE_ACTIONS = frozenset(
-        {"edit", "archive", "uncomplete", "revive", EnvironmentToggle.ACTION, *RolloutKeys.ACTIONS}
+        {
+            "edit",
+            "archive",
+            "uncomplete",
+            "revive",
+            EnvironmentToggle.ACTION,
+            *RolloutKeys.ACTIONS,
+            *STRATEGY_ACTIONS,
+        }
     )
     BINDINGS: ClassVar = [
         Binding("escape", "app.pop_screen", "Back", id="detail.back", tooltip="Back to the list"),
@@ -65,6 +76,7 @@ class FeatureDetailScreen(AreaScreen):
         Binding("h", "event_log", "Event log", id="detail.events",
                 tooltip="The event log filtered to this flag"),
         *RolloutKeys.bindings(),  # last: the key bar keeps the older keys where room is short
+        *strategy_bindings(),
     ]  # fmt: skip
 
     def __init__(
@@ -75,6 +87,7 @@ class FeatureDetailScreen(AreaScreen):
         super().__init__()
         self.env_toggle = EnvironmentToggle(self, self.load)
         self.rollout_keys = RolloutKeys(self, self.load)
+        self.strategy_keys = StrategyKeys(self.rollout_keys)
         self.project = project
         self.feature_name = name
         self.feature: Feature | None = None
@@ -165,7 +178,7 @@ class FeatureDetailScreen(AreaScreen):
             return False
         if action == "toggle_environment" and (self.feature is None or archived):
             return False  # the full record says each environment's state; archived: 400
-        if action in RolloutKeys.ACTIONS and (self.feature is None or archived):
+        if action in RolloutKeys.ACTIONS | STRATEGY_ACTIONS and (self.feature is None or archived):
             return False  # the full record lists each environment's strategies
         if action == "archive" and (self.feature is None or archived):
             return False
@@ -229,6 +242,32 @@ class FeatureDetailScreen(AreaScreen):
     def action_disable_strategy(self) -> None:
         if self.feature is not None:
             self.rollout_keys.disable(self.project, self.feature)
+
+    # -- the strategy keys (strategy_keys.py) --
+
+    def action_add_strategy(self) -> None:
+        if self.feature is not None:
+            self.strategy_keys.add(self.project, self.feature)
+
+    def action_edit_strategy(self) -> None:
+        if self.feature is not None:
+            self.strategy_keys.edit(self.project, self.feature)
+
+    def action_enable_strategy(self) -> None:
+        if self.feature is not None:
+            self.strategy_keys.enable(self.project, self.feature)
+
+    def action_remove_strategy(self) -> None:
+        if self.feature is not None:
+            self.strategy_keys.remove(self.project, self.feature)
+
+    def action_move_strategy_up(self) -> None:
+        if self.feature is not None:
+            self.strategy_keys.move(self.project, self.feature, -1)
+
+    def action_move_strategy_down(self) -> None:
+        if self.feature is not None:
+            self.strategy_keys.move(self.project, self.feature, 1)
 
     def action_uncomplete(self) -> None:
         def answered(yes: bool | None) -> None:

@@ -257,3 +257,37 @@ class RolloutKeys:
             self.flagtui.notify(f"Strategy {strategy_id} of {name} disabled in {environment}")
         finally:
             self.written()
+
+
+# -- the strategy keys (issue 25, item 2; flagtui/tui/screens/strategy_keys.py does them) --------
+# Kept in one block of their own: the variants' keys are added beside them in another.
+
+ADD_STRATEGY = "add_strategy"
+EDIT_STRATEGY = "edit_strategy"
+ENABLE_STRATEGY = "enable_strategy"
+REMOVE_STRATEGY = "remove_strategy"
+MOVE_STRATEGY_UP = "move_strategy_up"
+MOVE_STRATEGY_DOWN = "move_strategy_down"
+STRATEGY_ACTIONS = frozenset(
+    {ADD_STRATEGY, EDIT_STRATEGY, ENABLE_STRATEGY, REMOVE_STRATEGY, MOVE_STRATEGY_UP,
+     MOVE_STRATEGY_DOWN}
+)  # fmt: skip
+
+
+def strategy_bindings() -> list[Binding]:
+    return [
+        Binding("N", ADD_STRATEGY, "New strategy", id="detail.add-strategy",
+                tooltip="Add a strategy to one environment: a form, its request and preview"
+                " shown before sending"),
+        Binding("S", EDIT_STRATEGY, "Edit strategy", id="detail.edit-strategy",
+                tooltip="Edit one strategy (rollout %, stickiness, constraints, segments): the"
+                " request and preview shown before sending"),
+        Binding("E", ENABLE_STRATEGY, "Enable strategy", id="detail.enable-strategy",
+                tooltip="Enable a disabled strategy (the reverse of D; production asks)"),
+        Binding("X", REMOVE_STRATEGY, "Remove strategy", id="detail.remove-strategy",
+                tooltip="Remove one strategy (the request shown first; production asks)"),
+        Binding("K", MOVE_STRATEGY_UP, "Strategy up", id="detail.strategy-up",
+                tooltip="Move one strategy up in its environment's order"),
+        Binding("J", MOVE_STRATEGY_DOWN, "Strategy down", id="detail.strategy-down",
+                tooltip="Move one strategy down in its environment's order"),
+    ]  # fmt: skip

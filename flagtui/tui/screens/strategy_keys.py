@@ -1,0 +1,204 @@
+"""The strategy keys of a feature's detail (issue 25, item 2): add and edit a strategy in a form
+(`StrategyFormScreen`), enable one (the reverse of `D`), remove one, move one up or down.
+
+Each asks which environment and which strategy (pickers, as `RolloutKeys` does, whose question
+and one-write-at-a-time it reuses), reads the environment again, shows exactly the request
+before sending (production says so) and afterwards reads the flag again (`written`). Read-only
+profiles never get here (write actions); the client refuses too, before any request."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from flagtui.api import rollout_requests
+from flagtui.api.errors import NothingToSend
+from flagtui.api.models import Feature, FeatureEnvironment, Strategy
+from flagtui.rollout_words import in_sort_order, strategy_lines
+from flagtui.tui.screens.rollout_keys import RolloutKeys, environment_label
+from flagtui.tui.screens.strategy_form import StrategyFormScreen
+
+if TYPE_CHECKING:
+    from flagtui.tui.screens.base import AreaScreen
+
+FORM_READS = "strategy-form-read"
+
+
+def _count(n: int) -> str:
+    return f"{n} strateg{'y' if n == 1 else 'ies'}"
+
+
+class StrategyKeys:
+    def __init__(self, keys: RolloutKeys) -> None:
+        self.keys = keys  # the screen, its pickers, its question, its write group
+
+    @property
+    def screen(self) -> AreaScreen:
+        return self.keys.screen
+
+    def _strategy_of(
+        self,
+        feature: Feature,
+        wanted: Callable[[Strategy], bool],
+        what: str,
+        verb: str,
+        then: Callable[[FeatureEnvironment, list[Strategy], int], object],
+    ) -> None:
+        """Pick the environment, then the strategy (`wanted` ones), then `then(env, live, i)`."""
+        envs = self.keys._environments(feature, wanted, what)
+        if envs is None:
+            return
+
+        def env_picked(index: int) -> None:
+            env = envs[index]
+            live = [s for s in in_sort_order(env.strategies) if wanted(s)]
+            labels = [f"{s.id} · {strategy_lines(s, {})[0]}" for s in live]
+            title = f"{verb} which strategy of {feature.name} in {env.name}?"
+            self.keys._pick(title, labels, lambda i: then(env, live, i))
+
+        counted = [environment_label(e, _count(sum(map(wanted, e.strategies or [])))) for e in envs]
+        self.keys._pick(f"{verb} a strategy of {feature.name} in which environment?", counted,
+                        env_picked)  # fmt: skip
+
+    # -- the form: add, edit ---------------------------------------------------------------------
+
+    def add(self, project: str, feature: Feature) -> None:
+        envs = list(feature.environments or [])
+        labels = [environment_label(e, _count(len(e.strategies or []))) for e in envs]
+        if not envs:
+            said = f"Nothing to add to: {feature.name} has no environment in this project."
+            self.keys.flagtui.notify(said, severity="warning")
+            return
+
+        def picked(index: int) -> None:
+            self._open_form(project, feature.name, envs[index].name, None)
+
+        self.keys._pick(f"Add a strategy to {feature.name} in which environment?", labels, picked)
+
+    def edit(self, project: str, feature: Feature) -> None:
+        def then(env: FeatureEnvironment, live: list[Strategy], i: int) -> None:
+            self._open_form(project, feature.name, env.name, live[i].id)
+
+        self._strategy_of(feature, lambda s: True, "strategy", "Edit", then)
+
+    def _open_form(
+        self, project: str, name: str, environment: str, strategy_id: str | None
+    ) -> None:
+        self.screen.run_worker(
+            self._read_then_open(project, name, environment, strategy_id),
+            group=FORM_READS, exclusive=True, exit_on_error=False,
+        )  # fmt: skip
+
+    async def _read_then_open(
+        self, project: str, name: str, environment: str, strategy_id: str | None
+    ) -> None:
+        """The catalog and the flag as they are now (the form checks and previews against
+        them), and the flags it depends on (the preview evaluates them too)."""
+        client = self.keys.flagtui.client
+        catalog, feature = await asyncio.gather(
+            client.rollouts.catalog(), client.features.get(project, name)
+        )
+        env = next((e for e in feature.environments or [] if e.name == environment), None)
+        found = [s for s in (env.strategies if env else None) or [] if s.id == strategy_id]
+        if env is None or (strategy_id is not None and not found):
+            gone = environment if env is None else f"strategy {strategy_id}"
+            self.keys.flagtui.notify(f"{name} has no {gone} any more", severity="warning")
+            self.keys.written()
+            return
+        related = await asyncio.gather(
+            *(client.features.get(project, d.feature) for d in feature.dependencies or [])
+        )
+        existing = found[0] if found else None
+        if existing is None and all(t.deprecated for t in catalog.strategy_types):
+            said = "Nothing to add: this server lists no strategy type that is not deprecated"
+            self.keys.flagtui.notify(said, severity="warning")
+            return
+        form = StrategyFormScreen(project, feature, env, catalog, existing, list(related))
+
+        def closed(_sent: bool | None) -> None:
+            self.keys.written()
+
+        self.screen.app.push_screen(form, closed)
+
+    # -- enable, remove, move --------------------------------------------------------------------
+
+    def enable(self, project: str, feature: Feature) -> None:
+        def then(env: FeatureEnvironment, live: list[Strategy], i: int) -> None:
+            s, name = live[i], feature.name
+            plan = rollout_requests.set_strategy_disabled(project, name, env.name, str(s.id), False)
+            said = f"Strategy {strategy_lines(s, {})[0]} is evaluated again."
+            if not env.enabled:
+                said += f" {env.name} stays off: t switches it on."
+            send = lambda: self._enable(project, name, env.name, str(s.id))  # noqa: E731
+            title = f"Enable strategy {s.id} of {name} in {env.name}"
+            self.keys._ask(env, title, said, [plan], "Enable", send)
+
+        disabled = lambda s: bool(s.disabled)  # noqa: E731
+        self._strategy_of(feature, disabled, "disabled strategy", "Enable", then)
+
+    async def _enable(self, project: str, name: str, environment: str, strategy_id: str) -> None:
+        rollouts = self.keys.flagtui.client.rollouts
+        try:
+            await rollouts.set_disabled(project, name, environment, strategy_id, False)
+        except NothingToSend as same:
+            self.keys.flagtui.notify(f"Nothing sent: {same}", severity="warning")
+        else:
+            self.keys.flagtui.notify(f"Strategy {strategy_id} of {name} enabled in {environment}")
+        finally:
+            self.keys.written()
+
+    def remove(self, project: str, feature: Feature) -> None:
+        def then(env: FeatureEnvironment, live: list[Strategy], i: int) -> None:
+            s, name = live[i], feature.name
+            plan = rollout_requests.remove_strategy(project, name, env.name, str(s.id))
+            said = f"Strategy {strategy_lines(s, {})[0]} is removed for good."
+            if not any(not o.disabled for o in live if o.id != s.id) and env.enabled:
+                said += f" No enabled strategy is left: Unleash then switches {env.name} off."
+            send = lambda: self._remove(project, name, env.name, str(s.id))  # noqa: E731
+            title = f"Remove strategy {s.id} of {name} in {env.name}"
+            self.keys._ask(env, title, said, [plan], "Remove", send)
+
+        self._strategy_of(feature, lambda s: True, "strategy", "Remove", then)
+
+    async def _remove(self, project: str, name: str, environment: str, strategy_id: str) -> None:
+        try:
+            await self.keys.flagtui.client.rollouts.remove(project, name, environment, strategy_id)
+        finally:
+            self.keys.written()
+        self.keys.flagtui.notify(f"Strategy {strategy_id} of {name} removed from {environment}")
+
+    def move(self, project: str, feature: Feature, step: int) -> None:
+        """`step` -1: up (evaluated earlier), 1: down."""
+        verb = "Move up" if step < 0 else "Move down"
+
+        def then(env: FeatureEnvironment, live: list[Strategy], i: int) -> None:
+            ids = [str(s.id) for s in live]
+            j = i + step
+            if not 0 <= j < len(ids):
+                where = "first" if step < 0 else "last"
+                said = f"Nothing sent: strategy {ids[i]} is {where} in {env.name} already."
+                self.keys.flagtui.notify(said, severity="warning")
+                return
+            ids[i], ids[j] = ids[j], ids[i]
+            name = feature.name
+            plan = rollout_requests.set_strategy_order(project, name, env.name, ids)
+            said = f"Strategy {live[i].id} is evaluated {'before' if step < 0 else 'after'}" \
+                f" strategy {live[j].id}."  # fmt: skip
+            send = lambda: self._move(project, name, env.name, ids)  # noqa: E731
+            self.keys._ask(env, f"Reorder the strategies of {name} in {env.name}", said, [plan],
+                           "Reorder", send)  # fmt: skip
+
+        several = [e for e in feature.environments or [] if len(e.strategies or []) > 1]
+        orderable = feature.model_copy(update={"environments": several})
+        self._strategy_of(orderable, lambda s: True, "second strategy to order", verb, then)
+
+    async def _move(self, project: str, name: str, environment: str, order: list[str]) -> None:
+        try:
+            await self.keys.flagtui.client.rollouts.set_order(project, name, environment, order)
+        except NothingToSend as same:
+            self.keys.flagtui.notify(f"Nothing sent: {same}", severity="warning")
+        else:
+            self.keys.flagtui.notify(f"Strategies of {name} reordered in {environment}")
+        finally:
+            self.keys.written()

@@ -1,0 +1,137 @@
+"""What a strategy change does, before it is sent: the flag as it is and as it would be, in one
+environment, evaluated with the SDKs' own engine (flagtui.preview) for the context the admin
+typed and for 10,000 synthetic userIds. The proposed flag is a copy of the record read before
+the form opened, with the strategy added or replaced (disabled ones are left out, as SDKs
+never see them)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rich.text import Text
+
+from flagtui.api.errors import InvalidArgument
+from flagtui.api.models import Feature, Segment, Strategy
+from flagtui.api.playground import PlaygroundFlag
+from flagtui.preview import Change, Evaluation, Population, Preview, PreviewError, before_after
+
+USERS = 10_000
+APP_NAME = "flagtui-preview"  # the server's playground needs one; appName=… in the context sets it
+STANDARD = ("userId", "sessionId", "remoteAddress", "currentTime", "appName")
+
+
+def contexts_of(user_ids: str, more: str) -> list[dict[str, Any]]:
+    """The contexts the admin typed: one per userId (comma-separated; none: one without),
+    each with the `KEY=VALUE` pairs (space-separated) of `more`."""
+    base = {"appName": APP_NAME, **context_of(more)}
+    ids = [u.strip() for u in user_ids.split(",") if u.strip()]
+    return [{**base, "userId": u} for u in ids] or [base]
+
+
+def context_of(more: str) -> dict[str, Any]:
+    """`KEY=VALUE` pairs; a key that is no standard field is a property, as SDKs send it."""
+    context: dict[str, Any] = {}
+    properties: dict[str, str] = {}
+    for pair in more.split():
+        key, equals, value = pair.partition("=")
+        if not equals or not key:
+            raise InvalidArgument("context", f"{pair!r}: expected KEY=VALUE")
+        if key in STANDARD:
+            context[key] = value
+        else:
+            properties[key] = value
+    if properties:
+        context["properties"] = properties
+    return context
+
+
+def proposed(feature: Feature, environment: str, strategy: Strategy) -> Feature:
+    """`feature` with `strategy` in `environment`: replacing the one of its id, or added last."""
+    envs = []
+    for env in feature.environments or []:
+        if env.name == environment:
+            current = list(env.strategies or [])
+            at = next((i for i, s in enumerate(current) if s.id and s.id == strategy.id), None)
+            if at is None:
+                last = max((s.sort_order or 0 for s in current), default=-1)
+                current.append(strategy.model_copy(update={"sort_order": int(last) + 1}))
+            else:
+                kept = strategy.model_copy(update={"sort_order": current[at].sort_order})
+                current[at] = kept
+            env = env.model_copy(update={"strategies": current})
+        envs.append(env)
+    return feature.model_copy(update={"environments": envs})
+
+
+@dataclass(frozen=True)
+class Outlook:
+    """The preview of one change: the typed context before/after, and the population."""
+
+    changes: Sequence[tuple[Mapping[str, Any], Change]]
+    before: Population
+    after: Population
+
+
+def outlook(
+    before: Feature,
+    after: Feature,
+    environment: str,
+    contexts: Sequence[Mapping[str, Any]],
+    segments: Sequence[Segment],
+    related: Sequence[Feature],
+) -> Outlook:
+    """CPU work (a population is ~0.3 s): run it off the UI thread. Raises PreviewError."""
+    changes = [
+        (c, before_after(before, after, environment, c, segments=segments, related=related))
+        for c in contexts
+    ]
+    sides = [Preview(f, environment, segments=segments, related=related) for f in (before, after)]
+    return Outlook(changes, *(side.population(USERS) for side in sides))
+
+
+def _asked(context: Mapping[str, Any]) -> str:
+    shown = {k: v for k, v in context.items() if (k, v) != ("appName", APP_NAME)}
+    said = [f"{k}={v}" for k, v in shown.items() if k != "properties"]
+    said += [f"{k}={v}" for k, v in (context.get("properties") or {}).items()]
+    return " ".join(said) or "(empty context)"
+
+
+def _said(e: Evaluation) -> str:
+    state = "on" if e.enabled else "off"
+    return f"{state}, variant {e.variant}" if e.variant != "disabled" else state
+
+
+def _share(p: Population) -> str:
+    return f"{p.enabled:,} of {p.users:,} ({p.share:.1%})"
+
+
+def server_note(flag: PlaygroundFlag | None, local: Evaluation) -> str:
+    """The server's playground answer for the flag as it is now, against the engine's."""
+    if flag is None:
+        return "the server's playground did not list the flag"
+    variant = flag.variant.name if flag.variant and flag.variant.enabled else "disabled"
+    theirs = Evaluation(enabled=flag.is_enabled, variant=variant)
+    agrees = (theirs.enabled, theirs.variant) == (local.enabled, local.variant)
+    verdict = "agrees" if agrees else "DISAGREES with the engine's before"
+    return f"server's playground now: {_said(theirs)} ({verdict})"
+
+
+def outlook_text(o: Outlook | PreviewError, environment: str, server: Sequence[str] = ()) -> Text:
+    """The preview as the review shows it, above the request; `server`: a note per context
+    (the server's playground for the flag as it is), or one note saying why there is none."""
+    out = Text(f"Preview in {environment} (the SDKs' engine, before → after):\n", style="bold")
+    if isinstance(o, PreviewError):
+        out.append(f"  not available: {o}\n", style="yellow")
+        return out
+    per_context = len(server) == len(o.changes)
+    for i, (context, change) in enumerate(o.changes):
+        mark = "  (changes)" if change.changed else ""
+        out.append(f"  {_asked(context)}: {_said(change.before)} → {_said(change.after)}{mark}\n")
+        if per_context:
+            out.append(f"    {server[i]}\n", style="dim")
+    out.append(f"  {USERS:,} synthetic userIds on: {_share(o.before)} → {_share(o.after)}\n")
+    if server and not per_context:
+        out.append(f"  {server[0]}\n", style="dim")
+    return out
