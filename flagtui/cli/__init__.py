@@ -51,7 +51,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if getattr(args, "start", None) is not None:  # demo, login, profiles
         return args.start(args, unknown)
     if getattr(args, "run", None) is not None:
-        from flagtui.cli.session import run
+        from flagtui.cli.runner import run
 
         return run(args, args.run, columns=args.columns)
     from flagtui.tui.launch import run_tui

@@ -1,7 +1,8 @@
 """The command line: `flagtui` opens the TUI; nouns then verbs for everything else.
 
 Built from the list of commands (commands/__init__.py); each command's options are added by
-its module, imported when that command is parsed (`CommandParser.load`). Scriptable commands
+its module, imported when that command is parsed (`CommandParser.load`), and a noun's verbs
+when the noun is (`CommandParser.verbs`). Scriptable commands
 share `-P/--profile` and `-o/--output`; each sets `run` (its coroutine), `columns` (the
 table's), and for writes `write_action` (refused on read-only profiles before any request):
 see `session.scriptable`. argparse is enough here: it ships with Python (no new dependency
@@ -12,7 +13,9 @@ code 2 of a usage error is already the contract's.
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
+from collections.abc import Sequence
 from typing import Any
 
 from flagtui import __version__
@@ -22,12 +25,18 @@ from flagtui.cli.output import FORMATS
 
 
 class CommandParser(argparse.ArgumentParser):
-    """A command's parser; its options come from its module the first time it parses (or is
-    loaded), so building the command line imports no command's module."""
+    """A noun's or a command's parser, filled the first time it parses (or is loaded): a
+    command's options come from its module, a noun's verbs are added then. So building the
+    command line builds one parser per noun and per lone command, and imports no command's
+    module: `--version` and `--help` pay for no verb's parser (issue 26)."""
 
-    def __init__(self, *args: Any, entry: Entry | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, entry: Entry | None = None, verbs: Sequence[Entry] = (), **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.entry = entry  # None once its options are added (and for a noun)
+        self._pending = list(verbs)  # a noun's verbs, until their parsers are added
+        self._verbs: dict[str, CommandParser] = {}
 
     def load(self) -> CommandParser:
         if self.entry is not None:
@@ -36,11 +45,22 @@ class CommandParser(argparse.ArgumentParser):
             getattr(module, entry.options)(self)
         return self
 
+    def verbs(self) -> dict[str, CommandParser]:
+        """A noun's commands' parsers by their words (options not loaded)."""
+        if self._pending:
+            pending, self._pending = self._pending, []
+            under = self.add_subparsers(dest="verb", metavar="VERB", required=True)
+            for entry in pending:
+                self._verbs[entry.words] = _leaf(under, entry.words.partition(" ")[2], entry)
+        return self._verbs
+
     def parse_known_args(self, *args: Any, **kwargs: Any) -> Any:
         self.load()
+        self.verbs()
         return super().parse_known_args(*args, **kwargs)
 
 
+@functools.cache
 def _common() -> CommandParser:
     """-P and -o on every scriptable command (SUPPRESS: a -P given before the noun stays)."""
     common = CommandParser(add_help=False)
@@ -57,12 +77,44 @@ def _common() -> CommandParser:
     return common
 
 
+def _leaf(under: Any, name: str, entry: Entry) -> CommandParser:
+    """A command's parser under its noun's (or the top level's) subparsers."""
+    leaf: CommandParser
+    if entry.scriptable:
+        leaf = under.add_parser(
+            name,
+            entry=entry,
+            help=entry.summary,
+            description=entry.summary,
+            parents=[_common()],
+            epilog=EXIT_CODES_HELP,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+    else:
+        leaf = under.add_parser(
+            name, entry=entry, help=entry.summary, add_help=not entry.own_options
+        )
+    if entry.own_options:
+        leaf.set_defaults(own_options=True)
+    return leaf
+
+
 def build_parser() -> argparse.ArgumentParser:
-    return command_line()[0]
+    """The command line as `flagtui` parses it: a noun's verbs are added when it parses."""
+    return _top_level()[0]
 
 
 def command_line() -> tuple[argparse.ArgumentParser, dict[str, CommandParser]]:
     """The top-level parser, and each command's parser by its words (options not loaded)."""
+    parser, children = _top_level()
+    commands: dict[str, CommandParser] = {}
+    for name, child in children.items():
+        commands.update(child.verbs() or {name: child})  # a lone command has no verbs
+    return parser, commands
+
+
+def _top_level() -> tuple[argparse.ArgumentParser, dict[str, CommandParser]]:
+    """The top-level parser, and its nouns' and lone commands' parsers by name."""
     parser = argparse.ArgumentParser(
         prog="flagtui",
         description="Administer Unleash feature flags: the TUI, or scriptable commands.",
@@ -72,31 +124,14 @@ def command_line() -> tuple[argparse.ArgumentParser, dict[str, CommandParser]]:
     parser.add_argument("--version", action="version", version=f"flagtui {__version__}")
     parser.add_argument("-P", "--profile", help="profile to open (default: default_profile)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=CommandParser)
-    common = _common()
-    verbs: dict[str, Any] = {}
-    commands: dict[str, CommandParser] = {}
+    groups: dict[str, list[Entry]] = {}  # by noun (a lone command by its word), in COMMANDS' order
     for entry in COMMANDS:
-        noun, _, verb = entry.words.partition(" ")
-        if verb and noun not in verbs:
-            help = NOUNS[noun]
-            noun_parser = sub.add_parser(noun, help=help, description=help)
-            verbs[noun] = noun_parser.add_subparsers(dest="verb", metavar="VERB", required=True)
-        under, name = (verbs[noun], verb) if verb else (sub, noun)
-        if entry.scriptable:
-            leaf = under.add_parser(
-                name,
-                entry=entry,
-                help=entry.summary,
-                description=entry.summary,
-                parents=[common],
-                epilog=EXIT_CODES_HELP,
-                formatter_class=argparse.RawDescriptionHelpFormatter,
-            )
+        groups.setdefault(entry.words.partition(" ")[0], []).append(entry)
+    children: dict[str, CommandParser] = {}
+    for name, entries in groups.items():
+        if entries[0].words == name:
+            children[name] = _leaf(sub, name, entries[0])
         else:
-            leaf = under.add_parser(
-                name, entry=entry, help=entry.summary, add_help=not entry.own_options
-            )
-        if entry.own_options:
-            leaf.set_defaults(own_options=True)
-        commands[entry.words] = leaf
-    return parser, commands
+            help = NOUNS[name]
+            children[name] = sub.add_parser(name, help=help, description=help, verbs=entries)
+    return parser, children

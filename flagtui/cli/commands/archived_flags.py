@@ -4,12 +4,15 @@ delivery archive of `collect`), by Unleash's own routes, as the web UI does."""
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
-from flagtui.api import AdminClient, NothingToSend
-from flagtui.api.models import Feature
 from flagtui.cli.done import done, unchanged
 from flagtui.cli.output import Printer
 from flagtui.cli.session import confirm, scriptable
+
+if TYPE_CHECKING:
+    from flagtui.api import AdminClient
+    from flagtui.api.models import Feature
 
 
 def archive_options(p: argparse.ArgumentParser) -> None:
@@ -26,6 +29,8 @@ def revive_options(p: argparse.ArgumentParser) -> None:
 
 async def feature_archive(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
     """Unleash's archive (DELETE), as the web UI's: feature-archived, lifecycle `archived`."""
+    from flagtui.api import NothingToSend
+
     what = f"archive {args.name} in project {args.project} (SDKs stop receiving it)"
     confirm(args, what, args.name)
     try:
@@ -38,6 +43,8 @@ async def feature_archive(client: AdminClient, out: Printer, args: argparse.Name
 
 async def feature_revive(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
     """Unleash's revive: the flag comes back with every environment off, said in the answer."""
+    from flagtui.api import NothingToSend
+
     try:
         before = await client.features.revive(args.project, args.name)
     except NothingToSend as already:

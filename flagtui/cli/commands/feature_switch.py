@@ -4,11 +4,14 @@ environment of type production, confirm first."""
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
-from flagtui.api import AdminClient
 from flagtui.cli.done import done
 from flagtui.cli.output import Printer
 from flagtui.cli.session import confirm, scriptable
+
+if TYPE_CHECKING:
+    from flagtui.api import AdminClient
 
 
 def enable_options(p: argparse.ArgumentParser) -> None:
