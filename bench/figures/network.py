@@ -21,6 +21,10 @@ machine) is left out of a figure that adds at most 0.15 s. `startup_launch_round
 same slope timed from the start, as it was measured before. The round-trip times take turns,
 run by run, so a machine getting busier or quieter during the figure weighs on all of them
 alike instead of looking like a slope.
+
+A slope that cannot be measured is left out (null, and why in `notes`), never shown: from one run
+per round-trip time (`--quick`), or negative (the runs' spread larger than the added round
+trips). `round_trips_detail.slopes` keeps each slope as computed, with its standard error.
 """
 
 from __future__ import annotations
@@ -41,14 +45,15 @@ from bench.harness import (
     median,
     quiet,
     rnd,
+    shown_slope,
     shows,
-    slope,
+    trips,
 )
 
 RTTS_MS = (0, 50, 150)
 
 
-def bench_network(demo: Sandbox, runs: int) -> dict[str, Any]:
+def bench_network(demo: Sandbox, runs: int, notes: dict[str, str]) -> dict[str, Any]:
     marker = marker_of(demo.first_feature())
     project = demo.first_project()
     failures_key = areas()["failures"].key
@@ -109,16 +114,24 @@ def bench_network(demo: Sandbox, runs: int) -> dict[str, Any]:
             proxy.close()
         shutil.rmtree(home, ignore_errors=True)
 
-    def trips(times: dict[int, list[float]]) -> float | None:
-        return slope([(rtt / 1000, x) for rtt, xs in times.items() for x in xs])
-
+    measured = {
+        "startup_round_trips": startup,
+        "failures_round_trips": failures,
+        "failures_first_use_round_trips": first_use,
+        "startup_cached_round_trips": cached,
+        "startup_launch_round_trips": launched,
+    }
+    slopes = {key: trips(times) for key, times in measured.items()}
+    figures: dict[str, Any] = {}
+    for key, (value, error) in slopes.items():
+        figures[key], why = shown_slope(value, error, runs)
+        if why:
+            notes[key] = why
     return {
-        "startup_round_trips": rnd(trips(startup), 2),
-        "failures_round_trips": rnd(trips(failures), 2),
-        "failures_first_use_round_trips": rnd(trips(first_use), 2),
-        "startup_cached_round_trips": rnd(trips(cached), 2),
-        "startup_launch_round_trips": rnd(trips(launched), 2),
+        **figures,
         "round_trips_detail": {
+            # every slope as computed, with its standard error (None: fewer than 3 points)
+            "slopes": {k: [rnd(v, 2), rnd(e, 2)] for k, (v, e) in slopes.items()},
             "added_rtt_ms": list(RTTS_MS),
             "startup_fresh_median_s": [rnd(median(startup[r])) for r in RTTS_MS],
             "startup_fresh_from_launch_median_s": [rnd(median(launched[r])) for r in RTTS_MS],
