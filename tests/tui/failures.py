@@ -7,13 +7,16 @@ import sqlite3
 import uuid
 from collections.abc import Callable
 from contextlib import closing
+from pathlib import Path
 from typing import Any
 
 from textual.pilot import Pilot
 
 from flagtui.api import AdminClient
 from flagtui.api.feature_query import FeatureQuery
-from flagtui.triage.records import IntegrationRef
+from flagtui.archive.location import sqlite_url
+from flagtui.archive.store import Archive
+from flagtui.triage.records import Failure, Gap, IntegrationRef
 from flagtui.tui.app import FlagtuiApp
 from flagtui.tui.triage_view import now_utc
 from flagtui.tui.widgets.table import ResourceTable
@@ -70,3 +73,26 @@ def forget_a_new_failure(db_path: Any) -> None:
             " FROM integration_events LIMIT 1",
             (now,),
         )
+
+
+def archive_of(
+    path: Path,
+    server_url: str,
+    refs: list[IntegrationRef],
+    failures: list[Failure],
+    gaps: list[Gap],
+) -> str:
+    """A real delivery archive (SQLite) holding these failures and gaps, collected just now;
+    its URL."""
+    url = sqlite_url(path)
+    archive = Archive.open(url, server_url)
+    try:
+        now = now_utc()
+        archive.sync_integrations(refs, now)
+        archive.store([f.delivery for f in failures], now=now)
+        archive.record_collection([r.id for r in refs], now, whole_server=True)
+        for gap in gaps:
+            archive.store([], gap, now=now)
+    finally:
+        archive.close()
+    return url

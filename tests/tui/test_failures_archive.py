@@ -6,44 +6,18 @@ from __future__ import annotations
 
 import json
 from datetime import timedelta
-from pathlib import Path
 
 from flagtui.api import AdminClient
-from flagtui.archive.location import sqlite_url
-from flagtui.archive.store import Archive
 from flagtui.config import Profile
-from flagtui.triage.records import Failure, Gap, IntegrationRef
+from flagtui.triage.records import Failure, Gap
 from flagtui.triage.source import LiveSource
 from flagtui.tui.app import FlagtuiApp
 from flagtui.tui.triage_view import now_utc, span
 from tests.archive.unreadable import break_two_failures
 
 from .areas import rows, settle
-from .failures import PROJECT, datadog, keys
+from .failures import PROJECT, archive_of, datadog, keys
 from .helpers import visible_text
-
-
-def archive_of(
-    path: Path,
-    server_url: str,
-    refs: list[IntegrationRef],
-    failures: list[Failure],
-    gaps: list[Gap],
-) -> str:
-    """A real delivery archive (SQLite) holding these failures and gaps, collected just now;
-    its URL."""
-    url = sqlite_url(path)
-    archive = Archive.open(url, server_url)
-    try:
-        now = now_utc()
-        archive.sync_integrations(refs, now)
-        archive.store([f.delivery for f in failures], now=now)
-        archive.record_collection([r.id for r in refs], now, whole_server=True)
-        for gap in gaps:
-            archive.store([], gap, now=now)
-    finally:
-        archive.close()
-    return url
 
 
 async def test_archive_rows_say_their_source_and_the_window_its_gaps(

@@ -24,9 +24,8 @@ from flagtui.tui.screens.failures import FailuresScreen
 from flagtui.tui.triage_view import now_utc
 from testkit.pilot import settle
 
-from .failures import PROJECT, keys
+from .failures import PROJECT, archive_of, keys
 from .helpers import visible_text
-from .test_failures_archive import archive_of
 
 
 @pytest.fixture

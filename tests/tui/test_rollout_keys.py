@@ -5,48 +5,15 @@ nothing; the palette finds the rollout words."""
 
 from __future__ import annotations
 
-import sqlite3
-from pathlib import Path
-from typing import Any
-
-from textual.widgets import Input, OptionList
+from textual.widgets import Input
 
 from flagtui.api import AdminClient
 from flagtui.sandbox.demo_rollouts import ENVIRONMENT
-from flagtui.tui.app import FlagtuiApp
-from flagtui.tui.screens.feature_detail import FeatureDetailScreen
-from flagtui.tui.widgets.choice_picker import ChoicePicker
 from flagtui.tui.widgets.confirm import ConfirmModal
 from testkit.pilot import settle
 
 from .helpers import screen_text, toast_text, visible_text
-
-DEMO = "default"
-PATH = "/api/admin/projects/default/features/{}/environments/production/strategies/{}"
-
-
-def demo_flag(db_path: Path, title: str) -> str:
-    """The flag of the demo's example rollout `title` (flagtui/sandbox/demo_rollouts.py)."""
-    with sqlite3.connect(db_path) as conn:
-        row = conn.execute("SELECT feature FROM strategies WHERE title = ?", (title,)).fetchone()
-    return str(row[0])
-
-
-async def open_detail(app: FlagtuiApp, pilot: Any, name: str) -> FeatureDetailScreen:
-    app.push_screen(FeatureDetailScreen(DEMO, name))
-    await settle(app, pilot)
-    assert isinstance(app.screen, FeatureDetailScreen)
-    return app.screen
-
-
-async def pick_production(app: FlagtuiApp, pilot: Any) -> None:
-    """The environment picker, when the flag has several environments to offer."""
-    if isinstance(app.screen, ChoicePicker):
-        labels = app.screen.labels
-        index = next(i for i, label in enumerate(labels) if label.startswith(f"{ENVIRONMENT} "))
-        app.screen.query_one(OptionList).highlighted = index
-        await pilot.press("enter")
-        await settle(app, pilot)
+from .rollout_flows import DEMO, PATH, demo_flag, open_detail, pick_production
 
 
 async def test_roll_back_shows_the_request_asks_in_production_and_sets_0(

@@ -13,29 +13,22 @@ from flagtui.api import AdminClient
 from flagtui.api.models import Strategy
 from flagtui.sandbox.demo_rollouts import ENVIRONMENT
 from flagtui.tui.app import FlagtuiApp
-from flagtui.tui.screens.strategy_form import StrategyFormScreen
 from flagtui.tui.widgets.choice_picker import ChoicePicker
 from flagtui.tui.widgets.confirm import ConfirmModal
 from testkit.pilot import settle
 
-from .helpers import Wrapped, screen_text, toast_text, visible_text
-from .test_rollout_keys import DEMO, PATH, demo_flag, open_detail, pick_production
-
-SPLIT = "A/B split"  # a gradual rollout at 100 %, no constraint (demo_rollouts.py)
-
-
-async def open_form(app: FlagtuiApp, pilot: Any, name: str, key: str) -> StrategyFormScreen:
-    await open_detail(app, pilot, name)
-    await pilot.press(key)
-    await settle(app, pilot)
-    await pick_production(app, pilot)
-    assert isinstance(app.screen, StrategyFormScreen), screen_text(app)
-    return app.screen
-
-
-async def review(app: FlagtuiApp, pilot: Any) -> None:
-    await pilot.press("ctrl+r")
-    await settle(app, pilot)
+from .helpers import screen_text, toast_text, visible_text
+from .rollout_flows import (
+    DEMO,
+    PATH,
+    SPLIT,
+    confirm,
+    demo_flag,
+    open_detail,
+    open_form,
+    pick_production,
+    review,
+)
 
 
 async def test_rollout_set_to_10_from_the_form_shows_request_and_preview(
@@ -169,16 +162,6 @@ async def pick(app: FlagtuiApp, pilot: Any, index: int) -> None:
     app.screen.query_one(OptionList).highlighted = index
     await pilot.press("enter")
     await settle(app, pilot)
-
-
-async def confirm(app: FlagtuiApp, pilot: Any, title: str) -> Wrapped:
-    """The question's body, after checking its title; then its confirm button pressed."""
-    assert isinstance(app.screen, ConfirmModal), toast_text(app)
-    assert title in visible_text(app, ".dialog-title")
-    body = visible_text(app, ".dialog-body")
-    await pilot.press("tab", "enter")
-    await settle(app, pilot)
-    return body
 
 
 async def test_new_strategy_from_the_form_is_added_after_the_others(

@@ -16,8 +16,7 @@ from flagtui.tui.screens.strategy_form import StrategyFormScreen
 
 from .faults import DropAnswers, settle
 from .helpers import visible_text
-from .test_rollout_keys import DEMO, PATH, demo_flag
-from .test_strategy_form import SPLIT, confirm, open_form, review
+from .rollout_flows import DEMO, PATH, SPLIT, confirm, demo_flag, open_form, review
 
 
 async def edit_rollout(app: Any, pilot: Any, name: str, rollout: str) -> StrategyFormScreen:

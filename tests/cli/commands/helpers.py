@@ -3,6 +3,11 @@
 
 from __future__ import annotations
 
+import json
+import sqlite3
+from contextlib import closing
+from datetime import UTC, datetime
+
 import httpx
 
 from ..conftest import Run, event_count
@@ -51,3 +56,24 @@ def stage_and_environments(server: httpx.Client, name: str) -> tuple[str, dict[s
         if f["name"] == name
     )
     return row["lifecycle"]["stage"], {e["name"]: e["enabled"] for e in row["environments"]}
+
+
+def add_failed_delivery(db_path: str, integration_id: int) -> str:
+    """A failed delivery recorded on the server now (as an integration's own failure would
+    be); its id."""
+    with closing(sqlite3.connect(db_path)) as conn, conn:
+        event = conn.execute("SELECT event FROM integration_events LIMIT 1").fetchone()[0]
+        now = datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+        cursor = conn.execute(
+            "INSERT INTO integration_events (addon_id, created_at, state, state_details, event,"
+            " details) VALUES (?, ?, 'failed', 'Webhook request failed with status code: 503',"
+            " ?, '{}')",
+            (integration_id, now, event),
+        )
+        return str(cursor.lastrowid)
+
+
+def answer(err: str) -> dict:
+    lines = [json.loads(line) for line in err.splitlines()]
+    assert len(lines) == 1, err
+    return lines[0]["answer"]

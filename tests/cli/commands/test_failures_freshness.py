@@ -6,10 +6,7 @@ that cuts the answer says so. Real sandboxes and real archives; a stopped sandbo
 from __future__ import annotations
 
 import asyncio
-import json
-import sqlite3
 from collections.abc import Iterator
-from contextlib import closing
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -21,6 +18,7 @@ from flagtui.archive.store import Archive
 from flagtui.sandbox import SandboxServer
 
 from ..processes import patch_many
+from .helpers import add_failed_delivery, answer
 
 LONG_AGO = datetime.now(UTC) - timedelta(minutes=30)  # many collection intervals
 
@@ -49,27 +47,6 @@ def own_server(cli_env, sandbox_db, monkeypatch) -> Iterator[SandboxServer]:
     monkeypatch.setenv("UNLEASH_API_TOKEN", started.admin_token)
     yield started
     started.stop()
-
-
-def add_failed_delivery(db_path: str, integration_id: int) -> str:
-    """A failed delivery recorded on the server now (as an integration's own failure would
-    be); its id."""
-    with closing(sqlite3.connect(db_path)) as conn, conn:
-        event = conn.execute("SELECT event FROM integration_events LIMIT 1").fetchone()[0]
-        now = datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-        cursor = conn.execute(
-            "INSERT INTO integration_events (addon_id, created_at, state, state_details, event,"
-            " details) VALUES (?, ?, 'failed', 'Webhook request failed with status code: 503',"
-            " ?, '{}')",
-            (integration_id, now, event),
-        )
-        return str(cursor.lastrowid)
-
-
-def answer(err: str) -> dict:
-    lines = [json.loads(line) for line in err.splitlines()]
-    assert len(lines) == 1, err
-    return lines[0]["answer"]
 
 
 def test_a_stopped_collector_does_not_hide_a_fresh_failure(run, sandbox, server):

@@ -15,7 +15,7 @@ from flagtui.archive.location import default_archive_path, sqlite_url
 from flagtui.archive.store import Archive
 
 from ..processes import patch_many
-from .test_failures_freshness import add_failed_delivery, answer
+from .helpers import add_failed_delivery, answer
 
 
 def forget_a_failure(run, sandbox, server) -> str:

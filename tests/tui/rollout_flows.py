@@ -1,0 +1,73 @@
+"""What the rollout tests of the feature detail share (the `0`/`D` keys, the strategy form):
+the demo's example rollouts, opening a flag's detail, the environment picker, the form, its
+review and the confirmation."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from textual.widgets import OptionList
+
+from flagtui.sandbox.demo_rollouts import ENVIRONMENT
+from flagtui.tui.app import FlagtuiApp
+from flagtui.tui.screens.feature_detail import FeatureDetailScreen
+from flagtui.tui.screens.strategy_form import StrategyFormScreen
+from flagtui.tui.widgets.choice_picker import ChoicePicker
+from flagtui.tui.widgets.confirm import ConfirmModal
+from testkit.pilot import settle
+
+from .helpers import Wrapped, screen_text, toast_text, visible_text
+
+DEMO = "default"
+PATH = "/api/admin/projects/default/features/{}/environments/production/strategies/{}"
+SPLIT = "A/B split"  # a gradual rollout at 100 %, no constraint (demo_rollouts.py)
+
+
+def demo_flag(db_path: Path, title: str) -> str:
+    """The flag of the demo's example rollout `title` (flagtui/sandbox/demo_rollouts.py)."""
+    with sqlite3.connect(db_path) as conn:
+        row = conn.execute("SELECT feature FROM strategies WHERE title = ?", (title,)).fetchone()
+    return str(row[0])
+
+
+async def open_detail(app: FlagtuiApp, pilot: Any, name: str) -> FeatureDetailScreen:
+    app.push_screen(FeatureDetailScreen(DEMO, name))
+    await settle(app, pilot)
+    assert isinstance(app.screen, FeatureDetailScreen)
+    return app.screen
+
+
+async def pick_production(app: FlagtuiApp, pilot: Any) -> None:
+    """The environment picker, when the flag has several environments to offer."""
+    if isinstance(app.screen, ChoicePicker):
+        labels = app.screen.labels
+        index = next(i for i, label in enumerate(labels) if label.startswith(f"{ENVIRONMENT} "))
+        app.screen.query_one(OptionList).highlighted = index
+        await pilot.press("enter")
+        await settle(app, pilot)
+
+
+async def open_form(app: FlagtuiApp, pilot: Any, name: str, key: str) -> StrategyFormScreen:
+    await open_detail(app, pilot, name)
+    await pilot.press(key)
+    await settle(app, pilot)
+    await pick_production(app, pilot)
+    assert isinstance(app.screen, StrategyFormScreen), screen_text(app)
+    return app.screen
+
+
+async def review(app: FlagtuiApp, pilot: Any) -> None:
+    await pilot.press("ctrl+r")
+    await settle(app, pilot)
+
+
+async def confirm(app: FlagtuiApp, pilot: Any, title: str) -> Wrapped:
+    """The question's body, after checking its title; then its confirm button pressed."""
+    assert isinstance(app.screen, ConfirmModal), toast_text(app)
+    assert title in visible_text(app, ".dialog-title")
+    body = visible_text(app, ".dialog-body")
+    await pilot.press("tab", "enter")
+    await settle(app, pilot)
+    return body
