@@ -204,15 +204,53 @@ class DelayProxy:
             self.proc.wait()
 
 
-def slope(points: list[tuple[float, float]]) -> float | None:
+def slope(points: list[tuple[float, float]]) -> tuple[float | None, float | None]:
     """Least-squares slope of y over x: seconds of waiting per second of added round trip,
-    i.e. how many round trips run one after another."""
+    i.e. how many round trips run one after another; and its standard error (None under three
+    points)."""
     if len({x for x, _ in points}) < 2:
-        return None
+        return None, None
     mx = statistics.fmean(x for x, _ in points)
     my = statistics.fmean(y for _, y in points)
-    num = sum((x - mx) * (y - my) for x, y in points)
-    return num / sum((x - mx) ** 2 for x, _ in points)
+    sxx = sum((x - mx) ** 2 for x, _ in points)
+    b = sum((x - mx) * (y - my) for x, y in points) / sxx
+    if len(points) < 3:
+        return b, None
+    residuals = sum((y - my - b * (x - mx)) ** 2 for x, y in points)
+    return b, (residuals / (len(points) - 2) / sxx) ** 0.5
+
+
+def trips(times: dict[int, list[float]]) -> tuple[float | None, float | None]:
+    """The round trips (slope, standard error) of times by added round-trip time in ms."""
+    return slope([(rtt / 1000, x) for rtt, xs in times.items() for x in xs])
+
+
+# A slope from one run per round-trip time cannot tell the added round trips from the runs' own
+# spread (a start varies by tenths of a second on a busy machine, the added round trips make
+# 0.15 s at most): `--quick` measures no round trips.
+SLOPE_MIN_RUNS = 2
+
+
+def shown_slope(
+    value: float | None, error: float | None, runs: int
+) -> tuple[float | None, str | None]:
+    """A round-trip count as the results show it, or None and why it cannot be measured: from
+    fewer than SLOPE_MIN_RUNS runs per round-trip time, or negative (waiting on the network
+    never makes a program quicker: the runs' spread was larger than what they measure)."""
+    if value is None:
+        return None, "not measured: fewer than two round-trip times"
+    if runs < SLOPE_MIN_RUNS:
+        return None, (
+            f"not measured: {runs} run per added round-trip time (--quick); a slope needs"
+            f" {SLOPE_MIN_RUNS} at least to tell the added round trips from the runs' spread"
+        )
+    if value < 0:
+        spread = "" if error is None else f" ± {error:.2f}"
+        return None, (
+            f"not measured: the slope came out negative ({value:.2f}{spread}), the runs'"
+            " spread larger than the added round trips"
+        )
+    return round(value, 2), None
 
 
 # -- the apps in a pseudo-terminal -------------------------------------------------------------

@@ -23,6 +23,7 @@ from typing import Any
 
 from bench.figures.archive import ARCHIVE_KEYS, ARCHIVE_TARGETS, bench_archive
 from bench.figures.client import bench_client
+from bench.figures.commands import COMMAND_KEYS, COMMAND_TARGETS, bench_commands
 from bench.figures.first_page import bench_first_page
 from bench.figures.keys import bench_keys
 from bench.figures.network import bench_network, bench_network_tls
@@ -48,6 +49,7 @@ TARGETS = {
     "preview_before_after_ms": ("<=", 20.0),
     "preview_population_10k_s": ("<=", 0.5),
     **ARCHIVE_TARGETS,
+    **COMMAND_TARGETS,
 }
 
 
@@ -72,7 +74,7 @@ def print_table(results: dict[str, Any]) -> None:
         "failures_tls_round_trips", "failures_first_use_tls_round_trips",
         "key_latency_ms_p50", "key_latency_ms_p95", "key_latency_minimal_ms_p50",
         "key_latency_ratio", "pagedown_over_down_p50", "large_first_page_s", "rss_mb_large",
-        "client_overhead_ratio", "sandbox_vs_unleash_rps", *ARCHIVE_KEYS,
+        "client_overhead_ratio", "sandbox_vs_unleash_rps", *ARCHIVE_KEYS, *COMMAND_KEYS,
         "preview_before_after_ms", "preview_before_after_max_ms", "preview_one_context_loaded_ms",
         "preview_population_10k_s", "preview_population_10k_max_s",
     ]  # fmt: skip
@@ -98,6 +100,19 @@ def print_table(results: dict[str, Any]) -> None:
               f"{r['vs_web_pss_mb']} MB against {r['vs_web_web_pss_mb']} MB")  # fmt: skip
     for key, note in (results.get("notes") or {}).items():
         print(f"  note {key}: {note}")
+    meta = results.get("meta") or {}
+    if "load_average" in meta:
+        start, end = meta["load_average"]["start"], meta["load_average"]["end"]
+        print(f"  load average (1, 5, 15 min): {start} at the start, {end} at the end")
+
+
+def load_average() -> list[float] | None:
+    """The machine's load (1, 5 and 15 minutes), kept with the results: a figure measured on a
+    busy machine reads differently (every figure here is a wall-clock time)."""
+    try:
+        return [round(x, 2) for x in os.getloadavg()]
+    except OSError:  # not every platform has one
+        return None
 
 
 def main() -> int:
@@ -106,7 +121,7 @@ def main() -> int:
     parser.add_argument("--out", default=None, help="write the results to this JSON file")
     parser.add_argument(
         "--only", default="", help="comma-separated subset: startup,network,network_tls,keys,"
-        "first_page,rss,requests,client,unleash,archive,preview,web"
+        "first_page,rss,requests,client,unleash,archive,preview,commands,web"
     )  # fmt: skip
     parser.add_argument(
         "--vs-web", action="store_true", help="also flagtui against the server's web UI "
@@ -118,26 +133,32 @@ def main() -> int:
     t_start = time.perf_counter()
     notes: dict[str, str] = {}
     results: dict[str, Any] = {}
+    loads: dict[str, list[float] | None] = {"start": load_average()}
     tmp = Path(tempfile.mkdtemp(prefix="flagtui-bench-"))
-    sandboxes: list[Sandbox] = []
+    sandboxes: dict[str, Sandbox] = {}
+
+    def sandbox(size: str) -> Sandbox:
+        """The demo or the large sandbox, started when a figure first needs it."""
+        if size not in sandboxes:
+            log(f"starting the {size} sandbox")
+            db = tmp / "demo.db" if size == "demo" else large_database(tmp)
+            sandboxes[size] = Sandbox(db, size)
+        return sandboxes[size]
+
     try:
-        log("starting the sandboxes")
-        demo = Sandbox(tmp / "demo.db", "demo")
-        sandboxes.append(demo)
-        large = Sandbox(large_database(tmp), "large")
-        sandboxes.append(large)
         plan: list[tuple[str, Callable[[], dict[str, Any]]]] = [
-            ("startup", lambda: bench_startup(demo, 3 if q else 7)),
-            ("network", lambda: bench_network(demo, 1 if q else 3)),
-            ("network_tls", lambda: bench_network_tls(demo, 1 if q else 3)),
-            ("keys", lambda: bench_keys(large, 3 if q else 10, 8)),
-            ("first_page", lambda: bench_first_page(large, 2 if q else 5)),
-            ("rss", lambda: bench_rss(large, 5 if q else 20)),
-            ("requests", lambda: bench_requests(demo)),
-            ("client", lambda: bench_client(large, 3 if q else 7)),
-            ("unleash", lambda: bench_unleash(large, 300 if q else 500, notes)),
+            ("startup", lambda: bench_startup(sandbox("demo"), 3 if q else 7)),
+            ("network", lambda: bench_network(sandbox("demo"), 1 if q else 3, notes)),
+            ("network_tls", lambda: bench_network_tls(sandbox("demo"), 1 if q else 3, notes)),
+            ("keys", lambda: bench_keys(sandbox("large"), 3 if q else 10, 8)),
+            ("first_page", lambda: bench_first_page(sandbox("large"), 2 if q else 5)),
+            ("rss", lambda: bench_rss(sandbox("large"), 5 if q else 20)),
+            ("requests", lambda: bench_requests(sandbox("demo"))),
+            ("client", lambda: bench_client(sandbox("large"), 3 if q else 7)),
+            ("unleash", lambda: bench_unleash(sandbox("large"), 300 if q else 500, notes)),
             ("archive", lambda: bench_archive(tmp, 3 if q else 7)),
-            ("preview", lambda: bench_preview(demo, 7 if q else 21, 3 if q else 5)),
+            ("preview", lambda: bench_preview(sandbox("demo"), 7 if q else 21, 3 if q else 5)),
+            ("commands", lambda: bench_commands(sandbox("demo"), 3 if q else 7)),
         ]
         if args.vs_web and missing():
             notes["web"] = f"not measured: {missing()}"
@@ -146,7 +167,8 @@ def main() -> int:
         for name, fn in plan:
             if only and name not in only:
                 continue
-            log(f"{name} …")
+            loads[name] = load_average()
+            log(f"{name} … (load average {loads[name]})")
             t0 = time.perf_counter()
             try:
                 results.update(fn())
@@ -155,12 +177,13 @@ def main() -> int:
                 log(notes[name])
             log(f"{name} done in {time.perf_counter() - t0:.1f}s")
     finally:
-        for sb in sandboxes:
+        for sb in sandboxes.values():
             sb.close()
         shutil.rmtree(tmp, ignore_errors=True)
     for key in TARGETS:
         results.setdefault(key, None)
     results["notes"] = notes
+    loads["end"] = load_average()
     results["meta"] = {
         "quick": q,
         "seconds": round(time.perf_counter() - t_start, 1),
@@ -170,6 +193,8 @@ def main() -> int:
         "cpus": os.cpu_count(),
         "data_version": data_version(),
         "terminal": f"{COLS}x{ROWS} xterm-256color (pty + pyte)",
+        # at the start, as each figure began, at the end
+        "load_average": loads,
     }
     print_table(results)
     if args.out:

@@ -17,10 +17,12 @@ JSON output keeps the API's records instead.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from flagtui.api.models import Constraint, Strategy, Variant, VariantOverride
 from flagtui.display import clean
+
+if TYPE_CHECKING:
+    from flagtui.api.models import Constraint, Strategy, Variant, VariantOverride
 
 # More values than this in one constraint are counted rather than listed (a list may hold 250);
 # a payload longer than this many characters is cut (a JSON payload may be pages long).

@@ -25,6 +25,10 @@ alike instead of looking like a slope.
 The same runs over HTTPS (`bench_network_tls`: bench/delay_proxy.py's TLS mode, where a new
 connection costs TCP's and TLS's handshakes in round trips) give the `_tls` figures: what an
 app that opens connections instead of reusing them pays on a real network.
+
+A slope that cannot be measured is left out (null, and why in `notes`), never shown: from one run
+per round-trip time (`--quick`), or negative (the runs' spread larger than the added round
+trips). `round_trips_detail.slopes` keeps each slope as computed, with its standard error.
 """
 
 from __future__ import annotations
@@ -46,25 +50,28 @@ from bench.harness import (
     median,
     quiet,
     rnd,
+    shown_slope,
     shows,
-    slope,
+    trips,
 )
 
 RTTS_MS = (0, 50, 150)
 
 
-def bench_network(demo: Sandbox, runs: int) -> dict[str, Any]:
-    return _network(demo, runs, None)
+def bench_network(demo: Sandbox, runs: int, notes: dict[str, str]) -> dict[str, Any]:
+    return _network(demo, runs, None, notes)
 
 
-def bench_network_tls(demo: Sandbox, runs: int) -> dict[str, Any]:
+def bench_network_tls(demo: Sandbox, runs: int, notes: dict[str, str]) -> dict[str, Any]:
     folder = Path(tempfile.mkdtemp(prefix="flagtui-bench-tls-"))
     try:
         try:
             tls = TlsFiles(folder)
         except (OSError, RuntimeError) as exc:
             return {"network_tls_omitted": f"no certificate could be made with openssl: {exc}"}
-        figures = _network(demo, runs, tls)
+        tls_notes: dict[str, str] = {}
+        figures = _network(demo, runs, tls, tls_notes)
+        notes.update({k.replace("_round", "_tls_round"): v for k, v in tls_notes.items()})
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     detail = figures.pop("round_trips_detail")
@@ -75,7 +82,9 @@ def bench_network_tls(demo: Sandbox, runs: int) -> dict[str, Any]:
     return tls_figures | {"round_trips_tls_detail": detail}
 
 
-def _network(demo: Sandbox, runs: int, tls: TlsFiles | None) -> dict[str, Any]:
+def _network(
+    demo: Sandbox, runs: int, tls: TlsFiles | None, notes: dict[str, str]
+) -> dict[str, Any]:
     marker = marker_of(demo.first_feature())
     project = demo.first_project()
     failures_key = areas()["failures"].key
@@ -140,16 +149,24 @@ def _network(demo: Sandbox, runs: int, tls: TlsFiles | None) -> dict[str, Any]:
             proxy.close()
         shutil.rmtree(home, ignore_errors=True)
 
-    def trips(times: dict[int, list[float]]) -> float | None:
-        return slope([(rtt / 1000, x) for rtt, xs in times.items() for x in xs])
-
+    measured = {
+        "startup_round_trips": startup,
+        "failures_round_trips": failures,
+        "failures_first_use_round_trips": first_use,
+        "startup_cached_round_trips": cached,
+        "startup_launch_round_trips": launched,
+    }
+    slopes = {key: trips(times) for key, times in measured.items()}
+    figures: dict[str, Any] = {}
+    for key, (value, error) in slopes.items():
+        figures[key], why = shown_slope(value, error, runs)
+        if why:
+            notes[key] = why
     return {
-        "startup_round_trips": rnd(trips(startup), 2),
-        "failures_round_trips": rnd(trips(failures), 2),
-        "failures_first_use_round_trips": rnd(trips(first_use), 2),
-        "startup_cached_round_trips": rnd(trips(cached), 2),
-        "startup_launch_round_trips": rnd(trips(launched), 2),
+        **figures,
         "round_trips_detail": {
+            # every slope as computed, with its standard error (None: fewer than 3 points)
+            "slopes": {k: [rnd(v, 2), rnd(e, 2)] for k, (v, e) in slopes.items()},
             "added_rtt_ms": list(RTTS_MS),
             "startup_fresh_median_s": [rnd(median(startup[r])) for r in RTTS_MS],
             "startup_fresh_from_launch_median_s": [rnd(median(launched[r])) for r in RTTS_MS],

@@ -37,9 +37,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     without_pydantic_plugins()
     if "_ARGCOMPLETE" in os.environ:  # the shell asks for completions (cli/completion.py)
         from flagtui.cli.completion import complete
-        from flagtui.cli.parser import build_parser
+        from flagtui.cli.parser import command_line
 
-        complete(build_parser())
+        # Every verb and option added first: argcomplete follows the parsers as they stand
+        # when it starts, not the ones a parse adds on the way (a noun's verbs, a command's
+        # options are added lazily for a quick start).
+        parser, commands = command_line()
+        for command in commands.values():
+            command.load()
+        complete(parser)
     tui = tui_args(sys.argv[1:] if argv is None else argv)
     if tui is not None:
         from flagtui.tui.launch import run_tui
@@ -56,7 +62,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if getattr(args, "start", None) is not None:  # demo, login, profiles
         return args.start(args, unknown)
     if getattr(args, "run", None) is not None:
-        from flagtui.cli.session import run
+        from flagtui.cli.runner import run
 
         return run(args, args.run, columns=args.columns)
     from flagtui.tui.launch import run_tui

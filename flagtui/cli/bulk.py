@@ -77,7 +77,7 @@ async def each(names: list[str], one: One) -> list[dict[str, Any]]:
     import asyncio  # here: the command line loads this module to add its options
 
     from flagtui.api import NothingToSend
-    from flagtui.cli.session import DryRunStop, request_shown
+    from flagtui.cli.runner import DryRunStop, request_shown
 
     gate = asyncio.Semaphore(CONCURRENT)
 

@@ -3,10 +3,12 @@ record was already as asked."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from flagtui.api import NothingToSend
 from flagtui.cli.output import Printer
+
+if TYPE_CHECKING:
+    from flagtui.api import NothingToSend
 
 
 def unchanged(out: Printer, unchanged: NothingToSend, **what: Any) -> None:

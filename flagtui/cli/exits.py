@@ -2,17 +2,19 @@
 
 With JSON output an error is one envelope on stderr, `{"error": {kind, status, name, message,
 method, path}}`; otherwise one readable line starting with `flagtui:`.
+
+The command line imports this module for its `--help` (the codes): the error types are imported
+when an error is classified, so `--help`, `--version` and a usage error never load the client
+(httpx, pydantic) or the config.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
 from typing import Any
 
-from flagtui.api import errors
-from flagtui.archive.errors import ArchiveUnavailable
-from flagtui.config import ConfigError, Interrupted
 from flagtui.display import clean
 
 OK = 0
@@ -53,37 +55,46 @@ class Refused(Exception):
     """The user did not confirm a destructive command; nothing was sent. Exit 2."""
 
 
-_KINDS: list[tuple[type[BaseException], str, int]] = [
-    (errors.OutcomeUnknown, "outcome-unknown", OUTCOME_UNKNOWN),
-    (errors.NotSupported, "not-supported", NOT_SUPPORTED),
-    (errors.AuthenticationRequired, "authentication", AUTH),
-    (errors.NoAccessError, "permission", AUTH),
-    (errors.NotFoundError, "not-found", NOT_FOUND),
-    (errors.RequestTimeout, "timeout", UNREACHABLE),
-    (errors.TlsError, "tls", UNREACHABLE),
-    (errors.Unreachable, "unreachable", UNREACHABLE),
-    (errors.RateLimited, "rate-limited", UNREACHABLE),
-    (errors.ServerError, "server-error", UNREACHABLE),
-    (ArchiveUnavailable, "archive-unavailable", UNREACHABLE),
-    (errors.UnexpectedResponse, "unexpected-response", UNREACHABLE),
-    (errors.ValidationError, "invalid-request", USAGE),
-    (errors.ConflictError, "invalid-request", USAGE),
-    (errors.ContentTypeError, "invalid-request", USAGE),
-    (errors.InvalidArgument, "invalid-argument", USAGE),
-    (errors.ReadOnlyProfile, "read-only", USAGE),
-    (ConfigError, "configuration", USAGE),
-    (UsageError, "usage", USAGE),
-    (Refused, "not-confirmed", USAGE),
-]
+@functools.cache
+def _kinds() -> list[tuple[type[BaseException], str, int]]:
+    from flagtui.api import errors
+    from flagtui.archive.errors import ArchiveUnavailable
+    from flagtui.config import ConfigError
+
+    return [
+        (errors.OutcomeUnknown, "outcome-unknown", OUTCOME_UNKNOWN),
+        (errors.NotSupported, "not-supported", NOT_SUPPORTED),
+        (errors.AuthenticationRequired, "authentication", AUTH),
+        (errors.NoAccessError, "permission", AUTH),
+        (errors.NotFoundError, "not-found", NOT_FOUND),
+        (errors.RequestTimeout, "timeout", UNREACHABLE),
+        (errors.TlsError, "tls", UNREACHABLE),
+        (errors.Unreachable, "unreachable", UNREACHABLE),
+        (errors.RateLimited, "rate-limited", UNREACHABLE),
+        (errors.ServerError, "server-error", UNREACHABLE),
+        (ArchiveUnavailable, "archive-unavailable", UNREACHABLE),
+        (errors.UnexpectedResponse, "unexpected-response", UNREACHABLE),
+        (errors.ValidationError, "invalid-request", USAGE),
+        (errors.ConflictError, "invalid-request", USAGE),
+        (errors.ContentTypeError, "invalid-request", USAGE),
+        (errors.InvalidArgument, "invalid-argument", USAGE),
+        (errors.ReadOnlyProfile, "read-only", USAGE),
+        (ConfigError, "configuration", USAGE),
+        (UsageError, "usage", USAGE),
+        (Refused, "not-confirmed", USAGE),
+    ]
 
 
 def classify(exc: BaseException) -> tuple[str, int]:
     """(kind, exit code) of an error; `NotConnected` is judged by why connecting failed."""
+    from flagtui.api import errors
+    from flagtui.config import Interrupted
+
     if isinstance(exc, errors.NotConnected):
         return classify(exc.reason)
     if isinstance(exc, Interrupted):
         return "interrupted", exc.exit_code
-    for kind_type, kind, code in _KINDS:
+    for kind_type, kind, code in _kinds():
         if isinstance(exc, kind_type):
             return kind, code
     if isinstance(exc, errors.ApiError):
@@ -93,6 +104,8 @@ def classify(exc: BaseException) -> tuple[str, int]:
 
 
 def envelope(exc: BaseException) -> dict[str, Any]:
+    from flagtui.api import errors
+
     kind, _ = classify(exc)
     cause = exc.reason if isinstance(exc, errors.NotConnected) else exc
     api = cause if isinstance(cause, errors.ApiError) else None

@@ -12,12 +12,12 @@ import csv
 import json
 import sys
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from typing import Any
-
-from pydantic import BaseModel
+from typing import TYPE_CHECKING, Any
 
 from flagtui.display import clean
+
+if TYPE_CHECKING:  # the commands' `--help` imports this module: pydantic only when printing
+    from pydantic import BaseModel
 
 FORMATS = ("table", "json", "jsonl", "csv")
 MAX_CELL = 60
@@ -42,20 +42,21 @@ def default_format() -> str:
 
 def record(value: BaseModel | dict[str, Any]) -> dict[str, Any]:
     """A model as the API's JSON: wire names, only the fields that were set."""
-    if isinstance(value, BaseModel):
-        return value.model_dump(mode="json", by_alias=True, exclude_unset=True)
-    return value
+    if isinstance(value, dict):
+        return value
+    return value.model_dump(mode="json", by_alias=True, exclude_unset=True)
 
 
-@dataclass
 class Printer:
     """Prints one command's answer in the chosen format; `columns` are the table's and CSV's;
     a table cuts its cells at MAX_CELL characters but those of `whole` (a name that tells rows
-    apart: a cut could make two read alike)."""
+    apart: a cut could make two read alike). (Not a dataclass: `dataclasses` imports `inspect`,
+    7 ms of every command's start.)"""
 
-    format: str
-    columns: Sequence[str] = ()
-    whole: Sequence[str] = ()
+    def __init__(self, format: str, columns: Sequence[str] = (), whole: Sequence[str] = ()) -> None:
+        self.format = format
+        self.columns = columns
+        self.whole = whole
 
     @property
     def is_json(self) -> bool:

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
-from flagtui.api.models import IntegrationEvent
-from flagtui.masking import masked_delivery
+if TYPE_CHECKING:
+    from flagtui.api.models import IntegrationEvent
 
 REVEAL_HELP = "show URLs, bodies and secret parameters in full (masked by default)"
 
 
 def shown_delivery(delivery: IntegrationEvent, *, reveal: bool) -> IntegrationEvent:
     """A delivery as printed: masked (flagtui/masking.py) unless --reveal."""
+    from flagtui.masking import masked_delivery  # the models: imported when printing
+
     return delivery if reveal else masked_delivery(delivery)
 
 

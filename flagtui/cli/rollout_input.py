@@ -7,13 +7,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from decimal import Decimal, InvalidOperation
+from typing import TYPE_CHECKING
 
-from pydantic import ValidationError
-
-from flagtui.api import InvalidArgument
-from flagtui.api.constraint_rules import is_multi_value
-from flagtui.api.models import Constraint, Variant, VariantPayload
 from flagtui.contract import VARIANT_WEIGHT_TOTAL
+
+if TYPE_CHECKING:
+    from flagtui.api.models import Constraint, Variant
 
 CONSTRAINT_HELP = (
     "'FIELD [NOT] OPERATOR VALUES': IN, NOT_IN and STR_* take comma-separated values, the"
@@ -29,6 +28,12 @@ PAYLOAD_HELP = "NAME=TYPE:VALUE, a variant's payload (TYPE json, csv, string or 
 def constraint(text: str, *, where: str = "--constraint") -> Constraint:
     """`userId IN u-1,u-2`, `appVersion NOT SEMVER_LT 2.0.0`, `email STR_ENDS_WITH/i @acme.com`,
     or a constraint as JSON (`{"contextName": …}`)."""
+    from pydantic import ValidationError
+
+    from flagtui.api import InvalidArgument
+    from flagtui.api.constraint_rules import is_multi_value
+    from flagtui.api.models import Constraint
+
     text = text.strip()
     if text.startswith("{"):
         try:
@@ -58,6 +63,8 @@ def constraint(text: str, *, where: str = "--constraint") -> Constraint:
 
 def weight(text: str, *, where: str) -> int:
     """A fixed weight: `25%`, `12.5%` (to a tenth of a percent), or per mille `250`."""
+    from flagtui.api import InvalidArgument
+
     raw = text.strip()
     try:
         number = Decimal(raw[:-1]) * 10 if raw.endswith("%") else Decimal(raw)
@@ -75,6 +82,8 @@ def variants(
     specs: Sequence[str], payloads: Sequence[str] = (), *, stickiness: str | None = None
 ) -> list[Variant]:
     """`NAME` (variable) or `NAME=WEIGHT` (fixed), with `NAME=TYPE:VALUE` payloads."""
+    from flagtui.api.models import Variant
+
     out = []
     for spec in specs:
         name, sep, given = spec.partition("=")
@@ -92,6 +101,9 @@ def variants(
 
 def with_payloads(given: Sequence[Variant], payloads: Sequence[str]) -> list[Variant]:
     """The variants with `--payload NAME=TYPE:VALUE` attached to the one named."""
+    from flagtui.api import InvalidArgument
+    from flagtui.api.models import VariantPayload
+
     out = list(given)
     for spec in payloads:
         name, sep, rest = spec.partition("=")
@@ -109,6 +121,8 @@ def with_payloads(given: Sequence[Variant], payloads: Sequence[str]) -> list[Var
 
 def parameters(pairs: Sequence[str]) -> dict[str, str]:
     """`--param KEY=VALUE` pairs (a list parameter takes comma-separated values)."""
+    from flagtui.api import InvalidArgument
+
     out = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")

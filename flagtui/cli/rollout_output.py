@@ -6,10 +6,8 @@ printed through the display boundary (`Printer`, `clean`)."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from flagtui.api import AdminClient, FlagtuiError
-from flagtui.api.models import Strategy, Variant
 from flagtui.cli.output import record
 from flagtui.cli.rollout_target import SHORT_ID
 from flagtui.display import clean
@@ -20,6 +18,10 @@ from flagtui.rollout_words import (
     strategy_lines,
     variants_text,
 )
+
+if TYPE_CHECKING:
+    from flagtui.api import AdminClient
+    from flagtui.api.models import Strategy, Variant
 
 COLUMNS = (
     "environment",
@@ -36,6 +38,8 @@ COLUMNS = (
 
 async def segment_names(client: AdminClient, strategies: Iterable[Strategy]) -> dict[int, str]:
     """The names of the segments these strategies use ({} when none do or the read fails)."""
+    from flagtui.api import FlagtuiError
+
     if not any(s.segments for s in strategies):
         return {}
     try:

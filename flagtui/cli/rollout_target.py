@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from flagtui.api import AdminClient, InvalidArgument, NothingToSend
-from flagtui.api.models import Strategy
 from flagtui.cli.done import done
 from flagtui.cli.output import Printer
 from flagtui.cli.session import confirm, scriptable
 from flagtui.rollout_words import strategy_lines
+
+if TYPE_CHECKING:
+    from flagtui.api import AdminClient, NothingToSend
+    from flagtui.api.models import Strategy
 
 SHORT_ID = 8  # characters of a strategy id `feature strategies` shows
 
@@ -27,6 +29,8 @@ def target_options(p: argparse.ArgumentParser, run: Any, action: str) -> None:
 
 def find_strategy(strategies: Sequence[Strategy], key: str, where: str) -> Strategy:
     """The one strategy whose id is `key` or starts with it."""
+    from flagtui.api import InvalidArgument
+
     exact = [s for s in strategies if s.id == key]
     found = exact or [s for s in strategies if key and (s.id or "").startswith(key)]
     if len(found) == 1:

@@ -5,13 +5,14 @@ list the options name: constraints, segments, variants)."""
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
-from flagtui.api import InvalidArgument
-from flagtui.api.models import Strategy, Variant
-from flagtui.api.rollout_catalog import RolloutCatalog
-from flagtui.api.rollout_rules import FLEXIBLE_ROLLOUT, rollout, segment_ids
 from flagtui.cli import rollout_input
 from flagtui.cli.exits import UsageError
+
+if TYPE_CHECKING:
+    from flagtui.api.models import Strategy, Variant
+    from flagtui.api.rollout_catalog import RolloutCatalog
 
 GRADUAL = {"rollout": "rollout", "stickiness": "stickiness", "group_id": "groupId"}
 LISTS = ("constraint", "segment", "variant", "payload", "param")
@@ -20,7 +21,8 @@ LISTS = ("constraint", "segment", "variant", "payload", "param")
 def strategy_options(p: argparse.ArgumentParser, *, setting: bool) -> None:
     replacing = ", replacing the strategy's" if setting else ""
     if not setting:
-        p.add_argument("--type", default=FLEXIBLE_ROLLOUT, help="a strategy type the server lists")
+        # rollout_rules.FLEXIBLE_ROLLOUT, written out: the options load no API module
+        p.add_argument("--type", default="flexibleRollout", help="a strategy type the server lists")
     p.add_argument("--rollout", metavar="PERCENT", help="a gradual rollout's percentage, 0 to 100")
     p.add_argument(
         "--stickiness", help="what a gradual rollout hashes: default, random or a context field"
@@ -76,6 +78,9 @@ def changes_asked(args: argparse.Namespace) -> bool:
 
 def built(args: argparse.Namespace, base: Strategy, catalog: RolloutCatalog) -> Strategy:
     """`base` (the strategy to add, or the one to change) with the options' changes."""
+    from flagtui.api import InvalidArgument
+    from flagtui.api.rollout_rules import FLEXIBLE_ROLLOUT, rollout, segment_ids
+
     if not changes_asked(args) and base.id is not None:
         raise UsageError("nothing to change: give --rollout, --constraint, --variant, … (--help)")
     parameters = dict(base.parameters or {})

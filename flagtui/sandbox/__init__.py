@@ -108,9 +108,29 @@ enterprise-only operations), with these choices:
   its 400s BadDataError (the contract's name, ValidationError, is kept).
 """
 
-from flagtui.sandbox.app import create_app
-from flagtui.sandbox.auth import Tokens, read_tokens
-from flagtui.sandbox.create import create_database
-from flagtui.sandbox.server import SandboxServer
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from flagtui.sandbox.app import create_app
+    from flagtui.sandbox.auth import Tokens, read_tokens
+    from flagtui.sandbox.create import create_database
+    from flagtui.sandbox.server import SandboxServer
 
 __all__ = ["SandboxServer", "Tokens", "create_app", "create_database", "read_tokens"]
+
+_MODULE_OF = {
+    "SandboxServer": "server",
+    "Tokens": "auth",
+    "create_app": "app",
+    "create_database": "create",
+    "read_tokens": "auth",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """The server's parts, imported when first named (PEP 562): `flagtui sandbox --help` reads
+    options.py alone, without Starlette or the shapes' pydantic models."""
+    if name not in _MODULE_OF:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{_MODULE_OF[name]}"), name)

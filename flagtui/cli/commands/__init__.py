@@ -7,20 +7,24 @@ pays for the others. Adding a command: its module here (feature_show.py is a rea
 a write), its entry below, its tests in tests/cli/commands/test_<module>.py (a golden output
 in tests/cli/commands/golden/), and docs/commands.md written again (`python -m
 flagtui.cli.reference docs/commands.md`).
+
+A command's module is imported for its `--help`: at its top it imports what its options need
+(argparse, session, output, exits); the client, models, archive and asyncio under
+TYPE_CHECKING or in its run function, so `--help` and a usage error start in a few hundredths
+of a second (tests/cli/test_start_imports.py).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True)
-class Entry:
+class Entry(NamedTuple):  # not a dataclass: `dataclasses` imports `inspect`, 7 ms of every start
     words: str  # as typed: "feature list", "collect"
     summary: str  # its line in `--help`, and (scriptable ones) its own description
     module: str  # under flagtui.cli.commands
     options: str = "options"  # the module's function adding its options (a pair shares a module)
-    scriptable: bool = True  # -P, -o, the exit codes in --help; run through cli/session.py
+    scriptable: bool = True  # -P, -o, the exit codes in --help; run through cli/runner.py
     own_options: bool = False  # its options are parsed by its module (the sandbox's), -h too
 
 

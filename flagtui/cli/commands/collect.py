@@ -12,18 +12,19 @@ refused again, the command ends with that error (exit 3).
 from __future__ import annotations
 
 import argparse
-import asyncio
 import math
 import signal
 import sys
+from typing import TYPE_CHECKING
 
-from flagtui.api import AdminClient
-from flagtui.archive.source import collect_url
 from flagtui.cli.exits import OK, UsageError
 from flagtui.cli.output import Printer
 from flagtui.cli.session import scriptable
-from flagtui.config import Profile, resolve_token
 from flagtui.display import clean
+
+if TYPE_CHECKING:
+    from flagtui.api import AdminClient
+    from flagtui.config import Profile
 
 MIN_INTERVAL = 1.0
 MAX_INTERVAL = 3600.0  # real Unleash forgets within 2 hours: rarer polls would only lose more
@@ -41,9 +42,13 @@ def _log(line: str) -> None:
 
 
 async def collect(client: AdminClient, out: Printer, args: argparse.Namespace) -> int:
+    import asyncio  # loaded by then: the command runs in its loop (not imported for --help)
+
     from flagtui.archive.collector import Collector  # SQLAlchemy: only for this command
     from flagtui.archive.engine import shown_url
+    from flagtui.archive.source import collect_url
     from flagtui.archive.store import Archive
+    from flagtui.config import resolve_token
 
     if not (math.isfinite(args.interval) and MIN_INTERVAL <= args.interval <= MAX_INTERVAL):
         raise UsageError(

@@ -63,7 +63,7 @@ def start(args: argparse.Namespace, rest: list[str]) -> int:
 
 async def _diff(args: argparse.Namespace, out: Printer) -> int:
     from flagtui.cli.drift import differences
-    from flagtui.cli.session import open_client
+    from flagtui.cli.runner import open_client
     from flagtui.config import load_config, select_profile
 
     config = load_config()

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
-from flagtui.api import AdminClient
 from flagtui.cli.done import done
 from flagtui.cli.output import Printer
 from flagtui.cli.session import scriptable
+
+if TYPE_CHECKING:
+    from flagtui.api import AdminClient
 
 
 def options(p: argparse.ArgumentParser) -> None:

@@ -24,15 +24,12 @@ again; any other error ends it with its exit code.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import math
 import sys
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from flagtui.api import AdminClient
-from flagtui.archive.source import ArchiveSource, failure_source
 from flagtui.cli.exits import (
     FAILURES_FOUND,
     INCOMPLETE,
@@ -47,8 +44,12 @@ from flagtui.cli.reveal import REVEAL_HELP, shown_delivery
 from flagtui.cli.session import scriptable
 from flagtui.cli.since import duration, since_cutoff
 from flagtui.display import clean
-from flagtui.triage.records import Failure, FailureWindow, labels
-from flagtui.triage.source import FailureSource, LiveSource
+
+if TYPE_CHECKING:  # the client, the models and the archive: imported when the command runs
+    from flagtui.api import AdminClient
+    from flagtui.archive.source import ArchiveSource
+    from flagtui.triage.records import Failure, FailureWindow
+    from flagtui.triage.source import FailureSource
 
 MIN_INTERVAL = 1.0
 # A delivery's columns (as `integration deliveries`), with where it was read from: archive or live.
@@ -120,6 +121,8 @@ def sourced(failure: Failure, *, reveal: bool) -> dict[str, Any]:
 def named(window: FailureWindow, *, reveal: bool) -> list[dict[str, Any]]:
     """The table's rows: each delivery with its integration's label (`Deploy alerts
     (webhook)`, the id beside two alike), as a person reads it in a mail."""
+    from flagtui.triage.records import labels
+
     names = labels(window.integrations)
     return [
         {"integration": names.get(f.integration.id, f"#{f.integration.id}")}
@@ -129,6 +132,10 @@ def named(window: FailureWindow, *, reveal: bool) -> list[dict[str, Any]]:
 
 
 async def failures(client: AdminClient, out: Printer, args: argparse.Namespace) -> int:
+    import asyncio  # loaded by then: the command runs in its loop (not imported for --help)
+
+    from flagtui.archive.source import ArchiveSource, failure_source
+
     if args.limit < 1:
         raise UsageError(f"--limit: at least 1 (it is {args.limit})")
     if not (math.isfinite(args.interval) and args.interval >= MIN_INTERVAL):
@@ -164,6 +171,8 @@ async def failures(client: AdminClient, out: Printer, args: argparse.Namespace) 
 async def _connect(client: AdminClient, source: FailureSource) -> Exception | None:
     """Connect; with an archive, a server that cannot be reached is returned (the archive
     answers), not raised."""
+    from flagtui.triage.source import LiveSource
+
     try:
         await client.connect()
     except Exception as exc:
@@ -284,7 +293,10 @@ async def _follow(
 ) -> int:
     """Print the window's failures (from now, or --since; oldest first), then each new one as
     it appears, until stopped."""
+    import asyncio
+
     from flagtui.archive.collector import Collector
+    from flagtui.archive.source import ArchiveSource
 
     start = f"{since:%Y-%m-%d %H:%M:%S} UTC" if since else "the start"
     say(

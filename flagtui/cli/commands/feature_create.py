@@ -5,11 +5,14 @@ the server's feature types; every environment starts off, without strategies."""
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
-from flagtui.api import AdminClient
 from flagtui.cli.done import done
 from flagtui.cli.output import Printer
 from flagtui.cli.session import scriptable
+
+if TYPE_CHECKING:
+    from flagtui.api import AdminClient
 
 
 def options(p: argparse.ArgumentParser) -> None:

@@ -4,17 +4,17 @@ archived flags with `--archived`."""
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 from collections.abc import Awaitable
+from typing import TYPE_CHECKING
 
-from flagtui.api import AdminClient
-from flagtui.api.errors import RateLimited
-from flagtui.api.feature_query import FeatureQuery
-from flagtui.api.models import Feature, FeaturePage
 from flagtui.cli.exits import UsageError
 from flagtui.cli.output import Printer, say
 from flagtui.cli.session import scriptable
+
+if TYPE_CHECKING:
+    from flagtui.api import AdminClient
+    from flagtui.api.models import Feature, FeaturePage
 
 FEATURE_COLUMNS = ("project", "name", "type", "stale", "createdAt")
 FEATURE_PAGE = 100
@@ -68,6 +68,9 @@ async def feature_list(client: AdminClient, out: Printer, args: argparse.Namespa
 async def _searched(client: AdminClient, args: argparse.Namespace, offset: int) -> FeaturePage:
     """Real Unleash answers 15 feature searches a minute: a listing of more pages than that waits
     for the next search, saying so on stderr, rather than ending half-way."""
+    import asyncio  # loaded by then: the command runs in its loop (not imported for --help)
+
+    from flagtui.api import FeatureQuery, RateLimited
 
     def search() -> Awaitable[FeaturePage]:
         return client.features.search(

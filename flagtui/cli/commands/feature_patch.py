@@ -1,19 +1,21 @@
 """`flagtui feature patch`: change a flag with a JSON patch, from `--set FIELD=VALUE` or a file.
 
 A write: it names its action (`write_action`), so a read-only profile is refused before any
-request; `--dry-run` prints the request instead of sending it (`session.DryRunTransport`).
+request; `--dry-run` prints the request instead of sending it (`runner.DryRunTransport`).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from flagtui.api import AdminClient, InvalidArgument, validation
 from flagtui.cli.exits import UsageError
 from flagtui.cli.output import Printer
 from flagtui.cli.session import read_json_input, scriptable
+
+if TYPE_CHECKING:
+    from flagtui.api import AdminClient
 
 
 def options(p: argparse.ArgumentParser) -> None:
@@ -32,6 +34,8 @@ def options(p: argparse.ArgumentParser) -> None:
 def set_operations(assignments: list[str]) -> list[dict[str, Any]]:
     """`--set FIELD=VALUE` as replace operations; VALUE is JSON when it parses, else a string.
     A value JSON cannot carry (NaN, too deep) is refused here, naming the option's field."""
+    from flagtui.api import InvalidArgument, validation
+
     ops = []
     for assignment in assignments:
         field, sep, raw = assignment.partition("=")

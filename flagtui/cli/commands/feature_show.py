@@ -6,12 +6,13 @@ disabled ones marked), reading each environment's variants when the record leave
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
-from flagtui.api import AdminClient, FlagtuiError
-from flagtui.api.rollouts import in_order
-from flagtui.cli.output import Printer
-from flagtui.cli.rollout_output import rollout_lines, segment_names
 from flagtui.cli.session import scriptable
+
+if TYPE_CHECKING:
+    from flagtui.api import AdminClient
+    from flagtui.cli.output import Printer
 
 
 def options(p: argparse.ArgumentParser) -> None:
@@ -21,6 +22,10 @@ def options(p: argparse.ArgumentParser) -> None:
 
 
 async def feature_show(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
+    from flagtui.api import FlagtuiError
+    from flagtui.api.rollouts import in_order
+    from flagtui.cli.rollout_output import rollout_lines, segment_names
+
     feature = await client.features.get(args.project, args.name)
     out.one(feature)
     if out.is_json or out.format == "csv" or feature.environments is None:

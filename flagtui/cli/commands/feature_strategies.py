@@ -5,12 +5,14 @@ segments' names), a table says it in words."""
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
-from flagtui.api import AdminClient
-from flagtui.api.rollouts import in_order
 from flagtui.cli.output import Printer
 from flagtui.cli.rollout_output import COLUMNS, segment_names, strategy_rows
 from flagtui.cli.session import scriptable
+
+if TYPE_CHECKING:
+    from flagtui.api import AdminClient
 
 
 def options(p: argparse.ArgumentParser) -> None:
@@ -21,6 +23,8 @@ def options(p: argparse.ArgumentParser) -> None:
 
 
 async def feature_strategies(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
+    from flagtui.api.rollouts import in_order
+
     if args.env:
         strategies = await client.rollouts.list(args.project, args.name, args.env)
         per_environment = {args.env: strategies}

@@ -4,11 +4,14 @@ sent, said)."""
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
-from flagtui.api import AdminClient, NothingToSend
 from flagtui.cli.done import done, unchanged
 from flagtui.cli.output import Printer
 from flagtui.cli.session import scriptable
+
+if TYPE_CHECKING:
+    from flagtui.api import AdminClient
 
 
 def options(p: argparse.ArgumentParser) -> None:
@@ -18,6 +21,8 @@ def options(p: argparse.ArgumentParser) -> None:
 
 
 async def feature_uncomplete(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
+    from flagtui.api import NothingToSend
+
     try:
         await client.features.uncomplete(args.project, args.name)
     except NothingToSend as already:

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
-from flagtui.api import AdminClient
-from flagtui.api.models import IntegrationEvent
 from flagtui.cli.exits import UsageError
 from flagtui.cli.output import Printer
 from flagtui.cli.reveal import REVEAL_HELP, shown_deliveries
 from flagtui.cli.session import scriptable
+
+if TYPE_CHECKING:
+    from flagtui.api import AdminClient
+    from flagtui.api.models import IntegrationEvent
 
 DELIVERY_COLUMNS = ("integrationId", "id", "createdAt", "state", "event.type", "stateDetails")
 DELIVERY_PAGE = 100  # real Unleash answers 50 to a limit over 100: a larger --limit is paged

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
-from flagtui.api import AdminClient
 from flagtui.cli.output import Printer
 from flagtui.cli.reveal import REVEAL_HELP
 from flagtui.cli.session import scriptable
-from flagtui.masking import masked_addon, sensitive_names
+
+if TYPE_CHECKING:
+    from flagtui.api import AdminClient
 
 
 def options(p: argparse.ArgumentParser) -> None:
@@ -19,6 +21,8 @@ def options(p: argparse.ArgumentParser) -> None:
 async def integration_list(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
     """Parameters masked unless --reveal: Unleash masks those its providers mark sensitive,
     not a body template or headers that hold a secret."""
+    from flagtui.masking import masked_addon, sensitive_names
+
     listed = await client.integrations.list()
     if args.reveal:
         out.many(listed.addons)

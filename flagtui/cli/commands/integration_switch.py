@@ -4,12 +4,14 @@ first, its deliveries stop)."""
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
-from flagtui.api import AdminClient
 from flagtui.cli.output import Printer
 from flagtui.cli.reveal import REVEAL_HELP
 from flagtui.cli.session import confirm, scriptable
-from flagtui.masking import masked_addon
+
+if TYPE_CHECKING:
+    from flagtui.api import AdminClient
 
 
 def enable_options(p: argparse.ArgumentParser) -> None:
@@ -35,6 +37,8 @@ def _options(p: argparse.ArgumentParser, verb: str) -> None:
 
 
 async def integration_switch(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
+    from flagtui.masking import masked_addon
+
     enabled = args.verb == "enable"
     if not enabled:
         confirm(args, f"disable integration {args.id} (its deliveries stop)", str(args.id))

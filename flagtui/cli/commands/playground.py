@@ -14,17 +14,17 @@ answers one context at a time).
 from __future__ import annotations
 
 import argparse
-import asyncio
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from flagtui.api import AdminClient
-from flagtui.api.errors import NotFoundError
-from flagtui.api.models import Feature, Segment
-from flagtui.api.playground import PlaygroundFlag
 from flagtui.cli.exits import UsageError
 from flagtui.cli.output import Printer
 from flagtui.cli.session import scriptable
-from flagtui.preview import Preview, PreviewError
+
+if TYPE_CHECKING:
+    from flagtui.api import AdminClient
+    from flagtui.api.models import Feature, Segment
+    from flagtui.api.playground import PlaygroundFlag
+    from flagtui.preview import Preview
 
 COLUMNS = ("project", "name", "enabled", "variant", "server.enabled", "server.variant", "agrees")
 POPULATION_COLUMNS = ("project", "name", "users", "enabled", "variants")
@@ -74,6 +74,8 @@ def context_of(pairs: list[str]) -> dict[str, Any]:
 
 
 async def playground(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
+    from flagtui.preview import Preview, PreviewError
+
     if args.users is not None and not 1 <= args.users <= MAX_USERS:
         raise UsageError(f"--users: from 1 to {MAX_USERS:,}")
     context = context_of(args.context or [])
@@ -127,6 +129,8 @@ async def _server_answers(
     client: AdminClient, args: argparse.Namespace, context: dict[str, Any]
 ) -> dict[str, PlaygroundFlag] | None:
     """The server's playground answer per flag name; None where the server has no playground."""
+    from flagtui.api.errors import NotFoundError
+
     projects = [args.project] if args.project else None
     try:
         answer = await client.playground.evaluate(args.env, context, projects=projects)
@@ -155,6 +159,8 @@ async def _flags(
 
 async def _records(client: AdminClient, wanted: list[tuple[str, str]]) -> dict[str, Feature]:
     """The flags' records, and those of the flags they depend on (in the same project)."""
+    import asyncio
+
     gate = asyncio.Semaphore(READS_AT_ONCE)
 
     async def read(project: str, name: str) -> Feature:

@@ -21,6 +21,7 @@ def own_parser() -> argparse.ArgumentParser:
 
 
 def start(args: argparse.Namespace, rest: list[str]) -> int:
+    options = own_parser().parse_args(rest)  # before the server's import: --help needs none
     from flagtui.sandbox.server import run_sandbox_command
 
-    return run_sandbox_command(own_parser().parse_args(rest))
+    return run_sandbox_command(options)

@@ -4,12 +4,14 @@ others; checked against the server's catalog before anything is sent (or asked).
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
-from flagtui.api import AdminClient, rollout_rules
-from flagtui.api.models import Strategy
 from flagtui.cli.output import Printer
 from flagtui.cli.rollout_target import confirm_in_production, done_with, target_options
 from flagtui.cli.strategy_options import built, strategy_options
+
+if TYPE_CHECKING:
+    from flagtui.api import AdminClient
 
 
 def options(p: argparse.ArgumentParser) -> None:
@@ -18,6 +20,9 @@ def options(p: argparse.ArgumentParser) -> None:
 
 
 async def strategy_add(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
+    from flagtui.api import rollout_rules
+    from flagtui.api.models import Strategy
+
     catalog = await client.rollouts.catalog()
     kind = rollout_rules.strategy_type(args.type, catalog, adding=True)
     wanted = built(args, Strategy(name=kind.name, disabled=args.disabled or None), catalog)

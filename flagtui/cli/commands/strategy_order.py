@@ -4,8 +4,8 @@ evaluated first, in the order given; the others after them, as they were."""
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
-from flagtui.api import AdminClient, NothingToSend
 from flagtui.cli.output import Printer
 from flagtui.cli.rollout_target import (
     SHORT_ID,
@@ -17,6 +17,9 @@ from flagtui.cli.rollout_target import (
 )
 from flagtui.rollout_words import strategy_lines
 
+if TYPE_CHECKING:
+    from flagtui.api import AdminClient
+
 
 def options(p: argparse.ArgumentParser) -> None:
     target_options(p, strategy_order, "reorder strategies")
@@ -24,6 +27,8 @@ def options(p: argparse.ArgumentParser) -> None:
 
 
 async def strategy_order(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
+    from flagtui.api import NothingToSend
+
     current = await client.rollouts.list(args.project, args.name, args.environment)
     where = f"{args.name}/{args.environment}"
     first = [str(find_strategy(current, key, where).id) for key in args.strategies]

@@ -5,8 +5,8 @@ said."""
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
-from flagtui.api import AdminClient
 from flagtui.cli.output import Printer
 from flagtui.cli.rollout_target import (
     confirm_in_production,
@@ -14,6 +14,9 @@ from flagtui.cli.rollout_target import (
     find_strategy,
     target_options,
 )
+
+if TYPE_CHECKING:
+    from flagtui.api import AdminClient
 
 
 def options(p: argparse.ArgumentParser) -> None:

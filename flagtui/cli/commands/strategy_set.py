@@ -5,8 +5,8 @@ catalog before anything is sent (or asked). Already as asked: nothing is sent.""
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
-from flagtui.api import AdminClient, NothingToSend, rollout_rules
 from flagtui.cli.output import Printer
 from flagtui.cli.rollout_target import (
     confirm_in_production,
@@ -17,6 +17,9 @@ from flagtui.cli.rollout_target import (
 )
 from flagtui.cli.strategy_options import built, strategy_options
 
+if TYPE_CHECKING:
+    from flagtui.api import AdminClient
+
 
 def options(p: argparse.ArgumentParser) -> None:
     target_options(p, strategy_set, "update strategy")
@@ -25,6 +28,8 @@ def options(p: argparse.ArgumentParser) -> None:
 
 
 async def strategy_set(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
+    from flagtui.api import NothingToSend, rollout_rules
+
     catalog = await client.rollouts.catalog()
     current = await strategy_of(client, args)
     wanted = built(args, current, catalog)

@@ -5,8 +5,8 @@ Unleash does; that is said."""
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
-from flagtui.api import AdminClient, NothingToSend
 from flagtui.cli.output import Printer
 from flagtui.cli.rollout_output import segment_names
 from flagtui.cli.rollout_target import (
@@ -16,6 +16,9 @@ from flagtui.cli.rollout_target import (
     nothing_sent,
     target_options,
 )
+
+if TYPE_CHECKING:
+    from flagtui.api import AdminClient
 
 
 def disable_options(p: argparse.ArgumentParser) -> None:
@@ -33,6 +36,8 @@ def _options(p: argparse.ArgumentParser, verb: str) -> None:
 
 
 async def strategy_switch(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
+    from flagtui.api import NothingToSend
+
     strategies = await client.rollouts.list(args.project, args.name, args.environment)
     target = find_strategy(strategies, args.strategy, f"{args.name}/{args.environment}")
     verb = "disable" if args.disabling else "enable"

@@ -5,13 +5,16 @@ only a flag that has some already can change them (exit 5 otherwise)."""
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
-from flagtui.api import AdminClient, variant_rules
 from flagtui.cli import rollout_input
 from flagtui.cli.exits import UsageError
 from flagtui.cli.output import Printer
 from flagtui.cli.rollout_target import confirm_in_production, done_with, target_options
 from flagtui.rollout_words import variants_text
+
+if TYPE_CHECKING:
+    from flagtui.api import AdminClient
 
 
 def options(p: argparse.ArgumentParser) -> None:
@@ -28,6 +31,8 @@ def options(p: argparse.ArgumentParser) -> None:
 
 
 async def variants_set(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
+    from flagtui.api import variant_rules
+
     if bool(args.variant) == args.clear:
         raise UsageError("give --variant NAME[=WEIGHT] (repeatable), or --clear")
     given = rollout_input.variants(

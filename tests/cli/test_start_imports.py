@@ -1,0 +1,81 @@
+"""What a command's start imports (issue 26): `--version`, `--help`, a noun's or a command's
+`--help` and a usage error load no UI, HTTP, model or database library. Asserted on the modules
+`python -X importtime` lists, never on times (bench/figures/commands.py times them)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from .processes import command_env
+
+# Textual, the client's HTTP and models, the delivery archive's database layer; asyncio, which
+# only a command that runs needs (its loop).
+HEAVY = (
+    "textual", "rich", "httpx", "httpcore", "pydantic", "pydantic_core", "sqlalchemy", "asyncio",
+    "starlette", "uvicorn",
+)  # fmt: skip
+
+
+def imported(argv: list[str], env: dict[str, str] | None = None) -> tuple[int, set[str]]:
+    """The exit code of `python -X importtime -m flagtui ARGV`, and every module it imported."""
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "flagtui", *argv],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+    )
+    rows = [line.split("|") for line in done.stderr.splitlines() if line.startswith("import time:")]
+    modules = {row[2].strip() for row in rows if row[1].strip().isdigit()}
+    assert modules, done.stderr  # importtime's rows were read: an empty set proves nothing
+    return done.returncode, modules
+
+
+@pytest.mark.parametrize(
+    ("argv", "code"),
+    [
+        (["--version"], 0),
+        (["--help"], 0),
+        (["feature", "--help"], 0),
+        (["feature", "list", "--help"], 0),
+        (["failures", "--help"], 0),
+        (["collect", "--help"], 0),
+        (["event", "search", "--help"], 0),
+        (["sandbox", "--help"], 0),
+        (["feature", "list", "--no-such-option"], 2),
+        (["feature", "show"], 2),  # its arguments missing
+        (["no-such-command"], 2),
+    ],
+    ids=lambda value: " ".join(value) if isinstance(value, list) else f"exit {value}",
+)
+def test_a_start_that_sends_nothing_imports_no_heavy_library(argv, code):
+    exit_code, modules = imported(argv)
+    assert exit_code == code
+    assert "flagtui.cli.parser" in modules  # the command line was built
+    assert sorted(m for m in modules if m.partition(".")[0] in HEAVY) == []
+
+
+def test_every_commands_options_load_without_a_heavy_library():
+    """Each command's module is imported for its `--help` (its options are there): what it
+    needs to run is imported when it runs."""
+    code = (
+        "import sys, flagtui.cli.parser;"
+        " [c.load() for c in flagtui.cli.parser.command_line()[1].values()];"
+        " print(sorted(m for m, module in sys.modules.items()"
+        f" if module is not None and m.partition('.')[0] in {HEAVY!r}))"  # None: blocked
+    )
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert loaded.stdout.strip() == "[]", loaded.stderr
+
+
+def test_a_command_that_runs_never_loads_httpxs_own_command_line(cli_env, sandbox):
+    """httpx imports its command-line client (click, pygments, rich) when click is installed:
+    flagtui/__init__.py blocks it before any module imports httpx. The runner imports httpx
+    before the client, so a guard set by the client came too late."""
+    exit_code, modules = imported(["type", "list", "-o", "json"], command_env(cli_env, sandbox))
+    assert exit_code == 0
+    assert {"flagtui.api.client", "httpx"} <= modules  # it ran: the client was imported
+    assert sorted(m for m in modules if m.partition(".")[0] in ("click", "pygments", "rich")) == []
