@@ -1,7 +1,9 @@
-"""A production rollout set to 10 % from the TUI's strategy form on real Unleash (issue 25): the
+"""The TUI's strategy form on real Unleash (issue 25). A production rollout set to 10 %: the
 review shows the request and the preview (10,000 synthetic userIds, `u-1` … `u-10000`, with the
 SDKs' engine), the event log records the update, and the official SDK, once it has the new
-state, turns the flag on for exactly as many of those users as the preview said. The flag is
+state, turns the flag on for exactly as many of those users as the preview said. A constraint
+`userId IN [u-1]`: the preview says u-1 on and u-2 off before sending, the server's playground
+agrees for the flag as it was, and the SDK then answers the same. Each flag is
 new (`form-…`, made with `flagtui feature create`) and archived at the end, never deleted."""
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from real_intent import (
     wait_for_flag_events,
     wait_for_stage,
 )
-from textual.widgets import Input, OptionList
+from textual.widgets import Input, OptionList, Select
 
 from flagtui.api import AdminClient
 from flagtui.config import Profile
@@ -92,6 +94,61 @@ async def set_rollout_in_the_form(real_unleash, flag: str, tmp_path: Path) -> in
     finally:
         await client.aclose()
     return previewed
+
+
+async def add_user_constraint_in_the_form(real_unleash, flag: str, tmp_path: Path) -> str:
+    """`userId IN [u-1]` added to the flag's production strategy in the form and sent; the
+    review's body, read before sending."""
+    client = AdminClient(real_unleash.url, real_unleash.token, profile="real")
+    app = FlagtuiApp(client, Profile(name="real", url=real_unleash.url), state_path=tmp_path / "s")
+    try:
+        async with app.run_test(size=(140, 50), notifications=True) as pilot:
+            await settle(app, pilot)
+            app.push_screen(FeatureDetailScreen(PROJECT, flag))
+            await settle(app, pilot)
+            await pilot.press("S")
+            await settle(app, pilot)
+            await pick(app, pilot, "production")
+            await pick(app, pilot, "")
+            form = app.screen
+            assert isinstance(form, StrategyFormScreen)
+            form.query_one("#c-field", Input).value = "userId"
+            await settle(app, pilot)
+            form.query_one("#c-operator", Select).value = "IN"
+            form.query_one("#c-values", Input).value = "u-1"
+            await pilot.click("#c-add")
+            await settle(app, pilot)
+            await pilot.press("ctrl+r")
+            await settle(app, pilot)
+            assert isinstance(app.screen, ConfirmModal)
+            body = str(visible_text(app, ".dialog-body"))
+            await pilot.press("tab", "enter")
+            await settle(app, pilot)
+    finally:
+        await client.aclose()
+    return body
+
+
+def test_a_user_id_constraint_from_the_form(
+    flagtui, admin, sdk, form_flag, real_unleash, tmp_path: Path
+):
+    production = sdk("production")
+    assert flagtui("feature", "enable", PROJECT, form_flag, "production", "--yes").code == 0
+    production.wait_until(form_flag, True)
+    mark = newest_event_id(admin)
+    body = asyncio.run(add_user_constraint_in_the_form(real_unleash, form_flag, tmp_path))
+    lines = body.splitlines()
+    said = {
+        user: next(line for line in lines if f"userId={user}:" in line) for user in ("u-1", "u-2")
+    }
+    assert said["u-1"].split("→")[1].strip().startswith("on")  # the preview, before sending
+    assert said["u-2"].split("→")[1].strip().startswith("off")
+    assert body.count("(agrees)") == 2  # the server's playground, for the flag as it was
+    expected = [("feature-strategy-update", "production")]
+    assert wait_for_flag_events(admin, form_flag, mark, expected) == expected
+    production.wait_for_revision(flag_events_since(admin, form_flag, mark)[-1]["id"])
+    assert production.evaluate(form_flag, {"userId": "u-1"}) is True
+    assert production.evaluate(form_flag, {"userId": "u-2"}) is False
 
 
 def test_production_rollout_to_ten_percent_from_the_form(
