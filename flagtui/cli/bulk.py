@@ -26,7 +26,7 @@ from flagtui.cli.exits import (
     classify,
     envelope,
 )
-from flagtui.cli.output import Printer
+from flagtui.cli.output import Printer, say
 from flagtui.display import clean
 
 MAX_FLAGS = 1000
@@ -103,7 +103,7 @@ async def each(names: list[str], one: One) -> list[dict[str, Any]]:
     return list(await asyncio.gather(*(outcome(name) for name in names)))
 
 
-def say(out: Printer, results: list[dict[str, Any]]) -> int:
+def outcomes(out: Printer, results: list[dict[str, Any]]) -> int:
     """Every flag's outcome; the exit code of the worst (0 when each is done or unchanged)."""
     for row in results:
         row.setdefault("detail", row.get("done") or "")
@@ -112,8 +112,7 @@ def say(out: Printer, results: list[dict[str, Any]]) -> int:
     counts: dict[str, int] = {}
     for row in results:
         counts[row["outcome"]] = counts.get(row["outcome"], 0) + 1
-    if not out.is_json:
-        summary = ", ".join(f"{n} {outcome}" for outcome, n in counts.items())
-        unsent = "; nothing was sent" if "planned" in counts else ""
-        print(clean(f"flagtui: {len(results)} flags: {summary}{unsent}"), file=sys.stderr)
+    summary = ", ".join(f"{n} {outcome}" for outcome, n in counts.items())
+    unsent = "; nothing was sent" if "planned" in counts else ""
+    say(out, f"{len(results)} flags: {summary}{unsent}", {"flags": len(results), **counts})
     return next((code for code in WORST_FIRST if code in codes), OK)

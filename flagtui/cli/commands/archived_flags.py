@@ -45,7 +45,7 @@ async def feature_archive(client: AdminClient, out: Printer, args: argparse.Name
     if sys.stdin.isatty() and not (args.yes or args.dry_run):
         bulk.show_plan(what, names)
     confirm(args, what, f"{len(names)} flags")
-    return bulk.say(out, await bulk.each(names, archive))
+    return bulk.outcomes(out, await bulk.each(names, archive))
 
 
 async def feature_revive(client: AdminClient, out: Printer, args: argparse.Namespace) -> int:
@@ -59,7 +59,7 @@ async def feature_revive(client: AdminClient, out: Printer, args: argparse.Names
 
     if not bulk.is_bulk(args):
         return await _one(out, args, names[0], revive)
-    return bulk.say(out, await bulk.each(names, revive))
+    return bulk.outcomes(out, await bulk.each(names, revive))
 
 
 async def _one(out: Printer, args: argparse.Namespace, name: str, change: bulk.One) -> int:

@@ -8,7 +8,6 @@ SDK last saw it (per environment) and whether it is on in production. Archive fr
 from __future__ import annotations
 
 import argparse
-import sys
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -32,6 +31,7 @@ def options(p: argparse.ArgumentParser) -> None:
 
 async def feature_stale(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
     from flagtui.api.feature_query import FeatureQuery
+    from flagtui.cli.output import say
 
     lifetimes = {t.id: t.lifetime_days for t in await client.feature_types.list()}
     flags: list[Feature] = []
@@ -52,7 +52,8 @@ async def feature_stale(client: AdminClient, out: Printer, args: argparse.Namesp
     now = datetime.now(UTC)
     out.many([_row(flag, lifetimes, now) for flag in flags])
     if len(flags) < total:
-        print(f"flagtui: showing the oldest {len(flags)} of {total} stale flags", file=sys.stderr)
+        said = f"showing the oldest {len(flags)} of {total} stale flags"
+        say(out, said, {"complete": False, "shown": len(flags), "total": total})
 
 
 def _row(flag: Feature, lifetimes: dict[str, int | None], now: datetime) -> dict[str, Any]:

@@ -60,4 +60,4 @@ async def feature_switch(client: AdminClient, out: Printer, args: argparse.Names
         if sys.stdin.isatty() and not (args.yes or args.dry_run):
             bulk.show_plan(what, names)
         confirm(args, what, args.environment)
-    return bulk.say(out, await bulk.each(names, switch))
+    return bulk.outcomes(out, await bulk.each(names, switch))
