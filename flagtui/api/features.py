@@ -181,14 +181,20 @@ class Features:
         self._core.require_writable(plan.action)
         if type is not None:
             intent.check_types([type], await self._feature_types.list())
-        body = {"name": name, "projectId": project}
-        await self._core.check("POST", "/api/admin/features/validate", json=body)
+        await self.check_name(project, name)
         created = await self._core.write(plan.action, plan.method, plan.path, _FEATURE, plan.body)
         assert created is not None
         try:
             return await self.get(project, name)
         except errors.FlagtuiError:
             return created
+
+    async def check_name(self, project: str, name: str) -> None:
+        """The name as the server's validation route judges it for a new flag in `project`
+        (taken by a live or an archived flag: ConflictError); changes nothing."""
+        validation.flag_name(name)
+        body = {"name": name, "projectId": project}
+        await self._core.check("POST", "/api/admin/features/validate", json=body)
 
     async def patch(
         self, project: str, feature: str, ops: Iterable[PatchOperation | Mapping[str, Any]]

@@ -41,6 +41,10 @@ class PaletteAction:
 
 
 PALETTE_ACTIONS: tuple[PaletteAction, ...] = (
+    PaletteAction("Create a flag", "Features: a new flag in the area's project (its name "
+                  "checked by the server), then its detail for the rollout",
+                  ("create flag", "new flag", "add flag", "feature flag"),
+                  action="create_flag", area="features", write=True),
     PaletteAction("Patch a flag…", "Change a flag's description, type, stale or impression data",
                   ("patch", "edit", "description", "stale", "impression data", "type"),
                   action="edit", flag="live", write=True),

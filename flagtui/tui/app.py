@@ -225,7 +225,8 @@ class FlagtuiApp(App[int]):
         self.server_label, self.connect_failure = server.label, None
         # Keys that depend on the server (an Enterprise area's writes) are known only now: a
         # key bar drawn before the answer would keep showing them hidden.
-        self.screen.refresh_bindings()
+        for screen in self.screen_stack:  # the screens under a modal too
+            screen.refresh_bindings()
         if isinstance(self.screen, ConnectScreen):  # connected on a retry
             self.switch_area(self.area or DEFAULT_AREA)
         self._redraw_failures()

@@ -76,7 +76,7 @@ class FeaturesScreen(AreaScreen):
     page_status = getters.query_one("#page-status", Static)
     project_slot = getters.query_one("#project-slot", Container)
     filter_bar = getters.query_one("#toolbar-filters", Horizontal)
-    WRITE_ACTIONS = frozenset({EnvironmentToggle.ACTION})
+    WRITE_ACTIONS = frozenset({EnvironmentToggle.ACTION, "create_flag"})
     BINDINGS: ClassVar = [
         Binding("enter", "open", "Open", id="features.open", tooltip="Show the feature's detail"),
         EnvironmentToggle.binding("features.toggle"),
@@ -91,6 +91,8 @@ class FeaturesScreen(AreaScreen):
         Binding("r", "reload", "Reload", id="features.reload", tooltip="Read the page again"),
         Binding("a", "archived", "Archived", id="features.archived",
                 tooltip="Show the archived flags (again: the live ones)"),
+        Binding("C", "create_flag", "Create flag", id="features.create",
+                tooltip="A new flag in this project, then its detail for the rollout"),
     ]  # fmt: skip
 
     def __init__(self) -> None:
@@ -368,6 +370,25 @@ class FeaturesScreen(AreaScreen):
         feature: Feature | None = self.table.selected_record
         if feature is not None and self.project:
             self.env_toggle.toggle(self.project, feature)
+
+    @work(exclusive=True, group="create-flag-types", exit_on_error=False)
+    async def action_create_flag(self) -> None:
+        """The form, with the server's feature types; the new flag's detail once created."""
+        from flagtui.tui.screens.create_flag import CreateFlagScreen
+        from flagtui.tui.screens.feature_detail import FeatureDetailScreen
+
+        project = self.project
+        if project is None:
+            self.notify("Pick a project first (the project picker above the table).")
+            return
+        types = await self.flagtui.client.feature_types.list()
+
+        def created(name: str | None) -> None:
+            if name:
+                self.load_page(fresh=True)
+                self.app.push_screen(FeatureDetailScreen(project, name))
+
+        self.app.push_screen(CreateFlagScreen(project, types), created)
 
     @on(DataTable.RowSelected)
     def action_open(self) -> None:
