@@ -15,7 +15,18 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Static
 
-Hint = tuple[str, str, str, bool]  # key, key as shown, description, enabled
+Hint = tuple[str, str, str, bool, str]  # key, key as shown, description, enabled, binding id
+PALETTE = "palette"
+# When the bar is narrower than every key, these give way first, in this order: the palette
+# (ctrl+p works on every screen), then keys a screen offers beside its main ones (`?` lists
+# every key of the screen). Help, Quit, Back and the screen's main keys stay; what still does
+# not fit is cut at the end.
+GIVE_WAY = (
+    PALETTE,
+    "features.create", "features.archived",
+    "events.types", "events.search",
+    "failures.grouped", "failures.follow",
+)  # fmt: skip
 
 
 def hints_of(screen: Screen[Any]) -> list[Hint]:
@@ -25,12 +36,30 @@ def hints_of(screen: Screen[Any]) -> list[Hint]:
     for _node, binding, enabled, _tooltip in active.values():
         if binding.show and binding.action not in hints:
             display = screen.app.get_key_display(binding)
-            hints[binding.action] = (binding.key, display, binding.description, enabled)
+            hints[binding.action] = (binding.key, display, binding.description, enabled,
+                                     binding.id or "")  # fmt: skip
     palette = active.get(screen.app.COMMAND_PALETTE_BINDING)
     if screen.app.ENABLE_COMMAND_PALETTE and palette is not None:
         binding = palette[1]
-        hints.setdefault(binding.action, (binding.key, "^p", "palette", palette[2]))
+        hints.setdefault(binding.action, (binding.key, "^p", "palette", palette[2], PALETTE))
     return list(hints.values())
+
+
+def cells(hint: Hint) -> int:
+    """The hint's width on the bar: ` key ` then `description `."""
+    return len(hint[1]) + len(hint[2]) + 3
+
+
+def fitted(hints: list[Hint], width: int) -> list[Hint]:
+    """The hints, those of GIVE_WAY left out (in its order) until the rest fit `width`."""
+    if width <= 0:
+        return hints
+    kept = list(hints)
+    for gives_way in GIVE_WAY:
+        if sum(map(cells, kept)) <= width:
+            break
+        kept = [hint for hint in kept if hint[4] != gives_way]
+    return kept
 
 
 class KeyBar(Static):
@@ -61,17 +90,21 @@ class KeyBar(Static):
     def _bindings_changed(self, _screen: Screen[Any]) -> None:
         self.call_after_refresh(self._show)
 
+    def on_resize(self) -> None:
+        self._hints = []  # another width may fit other keys
+        self._show()
+
     def _show(self) -> None:
         if not self.is_attached:
             return
-        hints = hints_of(self.screen)
+        hints = fitted(hints_of(self.screen), self.size.width)
         if hints == self._hints:
             return
         self._hints = hints
         parts: list[Content] = []
         self._spans = []
         x = 0
-        for key, display, description, enabled in hints:
+        for key, display, description, enabled, _id in hints:
             part = Content.assemble(
                 (f" {display} ", "bold $footer-key-foreground on $footer-key-background"),
                 (f"{description} ", "$footer-description-foreground"),
