@@ -145,6 +145,7 @@ async def _every_call(client: AdminClient) -> set[str]:
 async def _rollout_calls(client: AdminClient) -> set[str]:
     """A new flag and every rollout operation on it, one after another (each needs the one
     before); their names."""
+    await client.features.check_name("default", "openapi-rollout")
     flag = (await client.features.create("default", "openapi-rollout", type="release")).name
     catalog = await client.rollouts.catalog()
     await client.strategy_types.list()
@@ -185,6 +186,7 @@ async def _rollout_calls(client: AdminClient) -> set[str]:
     assert flag in {f.name for f in answered}
     return {
         "playground.evaluate",
+        "features.check_name",
         "features.create",
         "rollouts.catalog",
         "strategy_types.list",
