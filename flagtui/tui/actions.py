@@ -90,6 +90,10 @@ PALETTE_ACTIONS: tuple[PaletteAction, ...] = (
     PaletteAction("Disable a flag's strategy…", "Disable one strategy of one environment (the "
                   "request shown first; production asks)", ("strategy", "disable strategy",
                   "activation strategy"), action="disable_strategy", flag="live", write=True),
+    PaletteAction("Edit a flag's variants…", "The variants of one environment: names, weights, "
+                  "payloads, stickiness (the request and a preview shown first; production asks)",
+                  ("variant", "variants", "weight", "payload", "a/b", "experiment"),
+                  action="edit_variants", flag="live", write=True),
     PaletteAction("Read a flag's rollout…", "Opens the flag's detail: each environment's "
                   "strategies, constraints, segments and variants in words (reads only)",
                   ("rollout", "strategy", "variant", "constraint", "segment", "targeting"),

@@ -30,7 +30,7 @@ from flagtui.tui.format import put, safe, when
 from flagtui.tui.rerunnable_reads import read
 from flagtui.tui.screens.base import AreaScreen
 from flagtui.tui.screens.env_toggle import EnvironmentToggle
-from flagtui.tui.screens.rollout_keys import RolloutKeys
+from flagtui.tui.screens.rollout_keys import RolloutKeys, VariantsKey
 from flagtui.tui.widgets.archive_confirm import archive_modal, revive_modal
 from flagtui.tui.widgets.confirm import ConfirmModal
 from flagtui.tui.widgets.feature_view import FeatureView
@@ -48,7 +48,15 @@ class FeatureDetailScreen(AreaScreen):
     view = getters.query_one(FeatureView)
     recent_events = getters.query_one("#recent-events", PlainStatic)
     WRITE_ACTIONS = frozenset(
-        {"edit", "archive", "uncomplete", "revive", EnvironmentToggle.ACTION, *RolloutKeys.ACTIONS}
+        {
+            "edit",
+            "archive",
+            "uncomplete",
+            "revive",
+            EnvironmentToggle.ACTION,
+            *RolloutKeys.ACTIONS,
+            *VariantsKey.ACTIONS,
+        }
     )
     BINDINGS: ClassVar = [
         Binding("escape", "app.pop_screen", "Back", id="detail.back", tooltip="Back to the list"),
@@ -65,6 +73,7 @@ class FeatureDetailScreen(AreaScreen):
         Binding("h", "event_log", "Event log", id="detail.events",
                 tooltip="The event log filtered to this flag"),
         *RolloutKeys.bindings(),  # last: the key bar keeps the older keys where room is short
+        *VariantsKey.bindings(),
     ]  # fmt: skip
 
     def __init__(
@@ -75,6 +84,7 @@ class FeatureDetailScreen(AreaScreen):
         super().__init__()
         self.env_toggle = EnvironmentToggle(self, self.load)
         self.rollout_keys = RolloutKeys(self, self.load)
+        self.variants_key = VariantsKey(self, self.load)
         self.project = project
         self.feature_name = name
         self.feature: Feature | None = None
@@ -165,7 +175,9 @@ class FeatureDetailScreen(AreaScreen):
             return False
         if action == "toggle_environment" and (self.feature is None or archived):
             return False  # the full record says each environment's state; archived: 400
-        if action in RolloutKeys.ACTIONS and (self.feature is None or archived):
+        if action in RolloutKeys.ACTIONS | VariantsKey.ACTIONS and (
+            self.feature is None or archived
+        ):
             return False  # the full record lists each environment's strategies
         if action == "archive" and (self.feature is None or archived):
             return False
@@ -229,6 +241,10 @@ class FeatureDetailScreen(AreaScreen):
     def action_disable_strategy(self) -> None:
         if self.feature is not None:
             self.rollout_keys.disable(self.project, self.feature)
+
+    def action_edit_variants(self) -> None:
+        if self.feature is not None:
+            self.variants_key.edit(self.project, self.feature)
 
     def action_uncomplete(self) -> None:
         def answered(yes: bool | None) -> None:
