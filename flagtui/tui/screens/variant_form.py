@@ -212,7 +212,7 @@ class VariantFormScreen(IOScreenMixin, Screen[bool]):
         shown = plan.shown()  # exactly the request, as `0`/`D` show theirs
         request = Text(f"{shown['method']} {shown['path']}\n", style="bold")
         request.append(json.dumps(shown["body"], ensure_ascii=False) + "\n")
-        body = Text.assemble(said, "\n\nSends this request:\n", request, "\n", preview)
+        body = Text.assemble(said, "\n\n", preview, "\nSends this request:\n", request)
         self.show_error("")
 
         def answered(yes: bool | None) -> None:
