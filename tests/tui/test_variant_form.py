@@ -150,3 +150,16 @@ async def test_read_only_refuses_before_any_request(make_app, client: AdminClien
         assert app.screen is detail
         assert "profile sandbox is read-only: Variants is not offered." in toast_text(app)
         assert app.client.requests_sent == sent
+
+
+async def test_the_palette_word_variant_reaches_the_form(make_app) -> None:
+    for read_only in (False, True):
+        app = make_app(read_only=read_only)
+        async with app.run_test(size=(100, 40)) as pilot:
+            await settle(app, pilot)
+            await pilot.press("ctrl+p")
+            await settle(app, pilot)
+            app.screen.query_one(Input).value = "variant"
+            await settle(app, pilot)
+            shown = "Edit a flag's variants…" in screen_text(app)
+            assert shown is not read_only  # a read-only profile is offered no write
