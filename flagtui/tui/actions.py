@@ -115,6 +115,10 @@ PALETTE_ACTIONS: tuple[PaletteAction, ...] = (
                   "order (J in the detail moves one down)", ("strategy", "reorder", "order",
                   "move strategy", "sort order"), action="move_strategy_up", flag="live",
                   write=True),
+    PaletteAction("Edit a flag's variants…", "The variants of one environment: names, weights, "
+                  "payloads, stickiness (the request and a preview shown first; production asks)",
+                  ("variant", "variants", "weight", "payload", "a/b", "experiment"),
+                  action="edit_variants", flag="live", write=True),
     PaletteAction("Read a flag's rollout…", "Opens the flag's detail: each environment's "
                   "strategies, constraints, segments and variants in words (reads only)",
                   ("rollout", "strategy", "variant", "constraint", "segment", "targeting"),

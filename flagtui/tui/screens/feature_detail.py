@@ -32,7 +32,12 @@ from flagtui.tui.format import put, safe, when
 from flagtui.tui.rerunnable_reads import read
 from flagtui.tui.screens.base import AreaScreen
 from flagtui.tui.screens.env_toggle import EnvironmentToggle
-from flagtui.tui.screens.rollout_keys import STRATEGY_ACTIONS, RolloutKeys, strategy_bindings
+from flagtui.tui.screens.rollout_keys import (
+    STRATEGY_ACTIONS,
+    RolloutKeys,
+    VariantsKey,
+    strategy_bindings,
+)
 from flagtui.tui.screens.strategy_keys import StrategyKeys
 from flagtui.tui.widgets.archive_confirm import archive_modal, revive_modal
 from flagtui.tui.widgets.confirm import ConfirmModal
@@ -59,6 +64,7 @@ class FeatureDetailScreen(AreaScreen):
             EnvironmentToggle.ACTION,
             *RolloutKeys.ACTIONS,
             *STRATEGY_ACTIONS,
+            *VariantsKey.ACTIONS,
         }
     )
     BINDINGS: ClassVar = [
@@ -77,6 +83,7 @@ class FeatureDetailScreen(AreaScreen):
                 tooltip="The event log filtered to this flag"),
         *RolloutKeys.bindings(),  # last: the key bar keeps the older keys where room is short
         *strategy_bindings(),
+        *VariantsKey.bindings(),
     ]  # fmt: skip
 
     def __init__(
@@ -88,6 +95,7 @@ class FeatureDetailScreen(AreaScreen):
         self.env_toggle = EnvironmentToggle(self, self.load)
         self.rollout_keys = RolloutKeys(self, self.load)
         self.strategy_keys = StrategyKeys(self.rollout_keys)
+        self.variants_key = VariantsKey(self, self.load)
         self.project = project
         self.feature_name = name
         self.feature: Feature | None = None
@@ -178,7 +186,9 @@ class FeatureDetailScreen(AreaScreen):
             return False
         if action == "toggle_environment" and (self.feature is None or archived):
             return False  # the full record says each environment's state; archived: 400
-        if action in RolloutKeys.ACTIONS | STRATEGY_ACTIONS and (self.feature is None or archived):
+        if action in RolloutKeys.ACTIONS | STRATEGY_ACTIONS | VariantsKey.ACTIONS and (
+            self.feature is None or archived
+        ):
             return False  # the full record lists each environment's strategies
         if action == "archive" and (self.feature is None or archived):
             return False
@@ -268,6 +278,10 @@ class FeatureDetailScreen(AreaScreen):
     def action_move_strategy_down(self) -> None:
         if self.feature is not None:
             self.strategy_keys.move(self.project, self.feature, 1)
+
+    def action_edit_variants(self) -> None:
+        if self.feature is not None:
+            self.variants_key.edit(self.project, self.feature)
 
     def action_uncomplete(self) -> None:
         def answered(yes: bool | None) -> None:

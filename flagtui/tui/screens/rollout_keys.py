@@ -291,3 +291,63 @@ def strategy_bindings() -> list[Binding]:
         Binding("J", MOVE_STRATEGY_DOWN, "Strategy down", id="detail.strategy-down",
                 tooltip="Move one strategy down in its environment's order"),
     ]  # fmt: skip
+
+
+# -- environment variants (issue 25, item 2): `V` opens the form --------------------------------
+
+
+class VariantsKey:
+    """`V` on `screen`: pick an environment, read its variants and the server's catalog, open
+    `VariantFormScreen`; `written()` runs when the form sent something."""
+
+    ACTION = "edit_variants"
+    ACTIONS = frozenset({ACTION})
+
+    def __init__(self, screen: AreaScreen, written: Callable[[], object]) -> None:
+        self.screen = screen
+        self.written = written
+
+    @classmethod
+    def bindings(cls) -> list[Binding]:
+        return [
+            Binding("V", cls.ACTION, "Variants", id="detail.variants",
+                    tooltip="Edit the variants of one environment (shows the request and a"
+                    " preview first; production asks)"),
+        ]  # fmt: skip
+
+    def edit(self, project: str, feature: Feature) -> None:
+        envs = list(feature.environments or [])
+        if feature.is_archived or not envs:
+            said = f"{feature.name} has no environment whose variants could be set."
+            self.screen.flagtui.notify(said, severity="warning")
+            return
+
+        def counted(env: FeatureEnvironment) -> str:
+            n = len(env.variants or []) or env.variant_count or 0
+            return f"{n} variant{'' if n == 1 else 's'}"
+
+        labels = [environment_label(e, counted(e)) for e in envs]
+        title = f"Edit the variants of {feature.name} in which environment?"
+
+        def picked(index: int) -> None:
+            if not self.screen.still_sending(ROLLOUT_GROUP):
+                self.screen.run_worker(
+                    self._open(project, feature, envs[index]),
+                    group=ROLLOUT_GROUP, exclusive=True, exit_on_error=False,
+                )  # fmt: skip
+
+        RolloutKeys(self.screen, self.written)._pick(title, labels, picked)
+
+    async def _open(self, project: str, feature: Feature, env: FeatureEnvironment) -> None:
+        from flagtui.tui.screens.variant_form import VariantFormScreen  # it imports this module
+
+        rollouts = self.screen.flagtui.client.rollouts
+        catalog = await rollouts.catalog()
+        stored = await rollouts.variants(project, feature.name, env.name)
+
+        def closed(sent: bool | None) -> None:
+            if sent:
+                self.written()
+
+        form = VariantFormScreen(project, feature, env, stored, catalog)
+        self.screen.app.push_screen(form, closed)
