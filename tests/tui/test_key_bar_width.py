@@ -17,6 +17,9 @@ CASES = {
                  ["= Grouped", "^p palette"]),
     "features": (["⏎ Open", "t Toggle", "n/p Page", "r Reload", "? Help", "q Quit"],
                  ["C Create flag", "^p palette"]),
+    # a flag's detail (entered from the features area below)
+    "detail": (["esc Back", "e Edit", "t Toggle", "A Archive", "r Reload", "y Copy", "? Help",
+                "q Quit"], ["0 Roll back to 0 %"]),
 }  # fmt: skip
 
 
@@ -24,9 +27,13 @@ CASES = {
 async def test_help_and_quit_stay_on_a_narrow_bar(area, make_app, tmp_path) -> None:
     kept, given_way = CASES[area]
     for width in (80, 120):
-        app = app_in(make_app, tmp_path, area, shown_url="http://sandbox.test:4242")
+        app = app_in(make_app, tmp_path, "features" if area == "detail" else area,
+                     shown_url="http://sandbox.test:4242")  # fmt: skip
         async with app.run_test(size=(width, 30)) as pilot:
             await settle(pilot)
+            if area == "detail":
+                await pilot.press("enter")
+                await settle(pilot)
             bar = str(visible_text(app, "KeyBar"))
         for key in kept:
             assert key in bar, (width, bar)

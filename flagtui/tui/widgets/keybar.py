@@ -26,6 +26,9 @@ GIVE_WAY = (
     "features.create", "features.archived",
     "events.types", "events.search",
     "failures.grouped", "failures.follow",
+    "detail.strategy-down", "detail.strategy-up", "detail.remove-strategy",
+    "detail.enable-strategy", "detail.variants", "detail.edit-strategy", "detail.add-strategy",
+    "detail.events", "detail.disable-strategy", "detail.roll-back", "detail.uncomplete",
 )  # fmt: skip
 
 
