@@ -54,7 +54,6 @@ def _module_source(path: Path) -> str:
     return path.read_text(encoding="utf-8")
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups (its hook is not trylast)
 def pytest_configure(config: pytest.Config) -> None:
     """A suite started as a background job (`cmd &` in a script, `nohup`) inherits SIGINT
     ignored, and so would every flagtui the tests start: a Ctrl-C test would then wait for a
@@ -65,6 +64,7 @@ def pytest_configure(config: pytest.Config) -> None:
         signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups (its hook is not trylast)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if uses_a_shared_server(item):
