@@ -42,13 +42,17 @@ def highlight(app: FlagtuiApp, key: str, selector: str = "ResourceTable") -> Non
     table.move_cursor(row=table.get_row_index(key))
 
 
-async def confirm_switch(app: FlagtuiApp, pilot: Any, question: str) -> None:
+async def confirm_switch(
+    app: FlagtuiApp, pilot: Any, question: str, *, failures: bool = False
+) -> None:
+    """`failures`: the switch's write is expected to fail (the screen says how): its worker's
+    error is not the test's, whether it ends before the wait starts or during it."""
     await pilot.press("x")
     await pilot.pause()
     assert isinstance(app.screen, ConfirmModal)
     assert question in visible_text(app, ".dialog-title")
     await pilot.click("#confirm")
-    await settle(pilot)
+    await settle_app(app, pilot, failures=failures)
 
 
 async def test_disable_and_enable_from_the_failures_screen(make_app, client, tmp_path) -> None:
@@ -134,7 +138,7 @@ async def test_a_refusal_is_said_and_the_screen_reads_again(make_app, client, tm
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await settle_app(app, pilot, failures=True)  # its deliveries are not the viewer's
         highlight(app, str(hook.id))
-        await confirm_switch(app, pilot, f"Disable {hook.label}?")
+        await confirm_switch(app, pilot, f"Disable {hook.label}?", failures=True)
         said = toast_text(app)
         assert "Request failed" in said and "PUT /api/admin/addons/" in said
         assert isinstance(app.screen, IntegrationsScreen)
@@ -155,7 +159,7 @@ async def test_an_unknown_outcome_says_so_and_reads_what_the_server_holds(
             await settle(pilot)
             highlight(app, str(hook.id))
             drop.methods.add("PUT")
-            await confirm_switch(app, pilot, f"Disable {hook.label}?")
+            await confirm_switch(app, pilot, f"Disable {hook.label}?", failures=True)
             said = toast_text(app)
             assert "Outcome unknown" in said
             # read again: the server did apply it, and the screen shows so
