@@ -28,6 +28,8 @@ def test_twenty_flags_archived_in_one_plan_each_with_its_event(flagtui, admin, m
     names = [f"bulk-{run}-{i:02d}" for i in range(COUNT)]
     for name in names:
         assert flagtui("feature", "create", PROJECT, name).code == 0
+    for name in names:  # written after the answer: an archive before it would be overwritten
+        wait_for_stage(admin, PROJECT, name, "initial")
     missing = f"bulk-{run}-missing"
     mark = newest_event_id(admin)
 
