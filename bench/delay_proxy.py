@@ -84,9 +84,16 @@ def serve(upstream: str, rtt_s: float, tls: ssl.SSLContext | None = None) -> Non
     parts = urlsplit(upstream)
     host, port = parts.hostname or "127.0.0.1", parts.port or 80
 
-    async def handle(client_r: asyncio.StreamReader, client_w: asyncio.StreamWriter) -> None:
+    async def relay(
+        client_r: asyncio.StreamReader,
+        client_w: asyncio.StreamWriter,
+        to: tuple[str, int],
+        connect_s: float = 0.0,
+    ) -> None:
+        """Client to `to` and back, each chunk half a round trip late; `connect_s` first."""
+        await asyncio.sleep(connect_s)
         try:
-            server_r, server_w = await asyncio.open_connection(host, port)
+            server_r, server_w = await asyncio.open_connection(*to)
         except OSError:
             client_w.close()
             return
@@ -96,6 +103,9 @@ def serve(upstream: str, rtt_s: float, tls: ssl.SSLContext | None = None) -> Non
             _forward(client_r, server_w, rtt_s / 2, say=True),
             _forward(server_r, client_w, rtt_s / 2),
         )
+
+    async def handle(client_r: asyncio.StreamReader, client_w: asyncio.StreamWriter) -> None:
+        await relay(client_r, client_w, (host, port))
 
     async def end_tls(client_r: asyncio.StreamReader, client_w: asyncio.StreamWriter) -> None:
         try:
@@ -107,18 +117,7 @@ def serve(upstream: str, rtt_s: float, tls: ssl.SSLContext | None = None) -> Non
 
     async def delayed_tls(client_r: asyncio.StreamReader, client_w: asyncio.StreamWriter) -> None:
         """The network between the app and TLS's end: TCP's handshake, then each flight."""
-        await asyncio.sleep(rtt_s)
-        try:
-            tls_r, tls_w = await asyncio.open_connection("127.0.0.1", tls_port)
-        except OSError:
-            client_w.close()
-            return
-        _nodelay(client_w)
-        _nodelay(tls_w)
-        await asyncio.gather(
-            _forward(client_r, tls_w, rtt_s / 2, say=True),
-            _forward(tls_r, client_w, rtt_s / 2),
-        )
+        await relay(client_r, client_w, ("127.0.0.1", tls_port), connect_s=rtt_s)
 
     tls_port = 0
 
