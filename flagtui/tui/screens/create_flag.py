@@ -26,10 +26,10 @@ from flagtui.api.errors import FlagtuiError, InvalidArgument, OutcomeUnknown
 from flagtui.api.models import FeatureType
 from flagtui.tui.format import safe
 from flagtui.tui.screens.base import IOScreenMixin, describe_error
-from flagtui.tui.screens.rollout_keys import shown_requests
 from flagtui.tui.widgets.confirm import ConfirmModal
 from flagtui.tui.widgets.header import FlagtuiHeader
 from flagtui.tui.widgets.keybar import KeyBar
+from flagtui.tui.widgets.request_text import shown_requests
 from flagtui.tui.widgets.text import MessageLine, PlainLabel
 
 WRITE = "create-flag"

@@ -13,7 +13,6 @@ its BINDINGS and `RolloutKeys.ACTIONS` in its WRITE_ACTIONS. Read-only profiles 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Coroutine, Sequence
 from contextlib import suppress
 from typing import TYPE_CHECKING, Any
@@ -29,6 +28,7 @@ from flagtui.api.rollout_requests import PlannedWrite
 from flagtui.rollout_words import strategy_lines
 from flagtui.tui.widgets.choice_picker import ChoicePicker
 from flagtui.tui.widgets.confirm import ConfirmModal
+from flagtui.tui.widgets.request_text import shown_requests
 
 if TYPE_CHECKING:
     from flagtui.tui.context import FlagtuiContext
@@ -40,17 +40,6 @@ GRADUAL = "flexibleRollout"
 
 def is_gradual(s: Strategy) -> bool:
     return s.name == GRADUAL
-
-
-def shown_requests(plans: Sequence[PlannedWrite]) -> Text:
-    """Each request as it is sent: its line, then its JSON body."""
-    out = Text()
-    for plan in plans:
-        shown = plan.shown()
-        out.append(f"{shown['method']} {shown['path']}\n", style="bold")
-        if shown["body"] is not None:
-            out.append(json.dumps(shown["body"], ensure_ascii=False) + "\n")
-    return out
 
 
 def environment_label(env: FeatureEnvironment, counted: str) -> str:

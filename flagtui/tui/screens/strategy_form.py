@@ -4,7 +4,9 @@ The type is one the server lists (`GET /api/admin/strategies`: deprecated ones a
 for a new strategy; an edited strategy keeps its type), with its parameters; a gradual rollout
 (flexibleRollout) has its rollout %, stickiness (default, random, or a context field the server
 marks for stickiness) and groupId. Constraints on the server's context fields
-(`ConstraintEditor`), segments attached by name.
+(`ConstraintEditor`), segments attached by name, and the strategy's variants (`VariantRow`, as
+the environment-variants form has them; they take the strategy's stickiness, as the web UI
+gives them, unless they had their own).
 
 ctrl+r checks everything against the server's catalog (`rollout_rules`: a refusal names the
 field and nothing is sent), then shows exactly the request (`PlannedWrite.shown()`) and what it
@@ -26,9 +28,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Input, Select, SelectionList
+from textual.widgets import Button, Input, Select, SelectionList
 
-from flagtui.api import rollout_requests, rollout_rules
+from flagtui.api import rollout_requests, rollout_rules, variant_rules
 from flagtui.api.errors import (
     FlagtuiError,
     InvalidArgument,
@@ -36,13 +38,13 @@ from flagtui.api.errors import (
     NothingToSend,
     OutcomeUnknown,
 )
-from flagtui.api.models import Feature, FeatureEnvironment, Strategy, StrategyType
+from flagtui.api.models import Feature, FeatureEnvironment, Strategy, StrategyType, Variant
 from flagtui.api.rollout_catalog import RolloutCatalog
 from flagtui.api.rollout_requests import PlannedWrite
 from flagtui.preview import PreviewError
 from flagtui.tui.format import safe
 from flagtui.tui.screens.base import IOScreenMixin, describe_error
-from flagtui.tui.screens.rollout_keys import GRADUAL, shown_requests
+from flagtui.tui.screens.rollout_keys import GRADUAL
 from flagtui.tui.screens.strategy_preview import (
     Outlook,
     contexts_of,
@@ -51,10 +53,12 @@ from flagtui.tui.screens.strategy_preview import (
     proposed,
     server_note,
 )
+from flagtui.tui.screens.variant_rows import VariantRow, mark_row_refusal, show_row_shares
 from flagtui.tui.widgets.confirm import ConfirmModal
 from flagtui.tui.widgets.constraint_editor import ConstraintEditor
 from flagtui.tui.widgets.header import FlagtuiHeader
 from flagtui.tui.widgets.keybar import KeyBar
+from flagtui.tui.widgets.request_text import shown_requests
 from flagtui.tui.widgets.strategy_params import ParameterFields
 from flagtui.tui.widgets.text import MessageLine, PlainLabel
 
@@ -72,6 +76,7 @@ class StrategyFormScreen(IOScreenMixin, Screen[bool]):
     DEFAULT_CSS = """
     StrategyFormScreen #strategy-form { padding: 0 1; }
     StrategyFormScreen SelectionList { height: auto; max-height: 6; }
+    StrategyFormScreen #strategy-variants { height: auto; }
     """
     type_select = getters.query_one("#type", Select)
     title_box = getters.query_one("#title", Input)
@@ -83,6 +88,8 @@ class StrategyFormScreen(IOScreenMixin, Screen[bool]):
     BINDINGS: ClassVar = [
         Binding("ctrl+r", "review", "Review & send", id="strategy.review", priority=True,
                 tooltip="Check the strategy, show the request and its preview, then send it"),
+        Binding("ctrl+n", "add_variant", "Add variant", id="strategy.add-variant", priority=True,
+                tooltip="Add a row to the strategy's variants"),
         Binding("escape", "cancel", "Cancel", id="strategy.cancel", tooltip="Back without change"),
     ]  # fmt: skip
 
@@ -143,6 +150,13 @@ class StrategyFormScreen(IOScreenMixin, Screen[bool]):
                     *((safe(s.name), s.id, s.id in attached) for s in self.catalog.segments),
                     id="segments",
                 )
+                yield PlainLabel(
+                    "Variants (ctrl+n adds one): name · weight % (empty: shares the rest)"
+                    " · payload type · value"
+                )
+                with Vertical(id="strategy-variants"):
+                    for variant in (existing.variants or []) if existing else []:
+                        yield VariantRow(variant)
                 yield PlainLabel("Preview for userIds (comma-separated) and more context")
                 yield Input("u-1, u-2", id="preview-users", compact=True)
                 yield Input(placeholder="KEY=VALUE … (sessionId, remoteAddress, properties)",
@@ -154,6 +168,7 @@ class StrategyFormScreen(IOScreenMixin, Screen[bool]):
         kind = self.type_select.value
         self.params.show_type(self.catalog.strategy_type(kind) if isinstance(kind, str) else None)
         self.title_box.focus()
+        self.show_variant_shares()
         self.call_after_refresh(self.remember_untouched)
 
     def remember_untouched(self) -> None:
@@ -184,8 +199,47 @@ class StrategyFormScreen(IOScreenMixin, Screen[bool]):
             parameters=self.params.values(kind),
             constraints=list(self.editor.constraints),
             segments=list(self.segment_list.selected),
-            variants=list(base.variants or []) if base else [],  # variants: another form
+            variants=self.typed_variants(),
         )
+
+    @property
+    def variant_rows(self) -> list[VariantRow]:
+        return list(self.query(VariantRow).results(VariantRow))
+
+    def typed_variants(self) -> list[Variant]:
+        """The rows as variants; without a stickiness of their own they take the strategy's."""
+        kept = self.existing.variants if self.existing else None
+        sticky = kept[0].stickiness if kept else None
+        return [
+            row.typed(i).model_copy(update={"stickiness": sticky})
+            for i, row in enumerate(self.variant_rows)
+        ]
+
+    # -- the variants' rows ------------------------------------------------------------------------
+
+    async def action_add_variant(self) -> None:
+        row = VariantRow()
+        await self.query_one("#strategy-variants").mount(row)  # composed: its inputs exist
+        row.query_one(".v-name", Input).focus()
+
+    @on(Button.Pressed, ".v-remove")
+    def _remove_variant(self, event: Button.Pressed) -> None:
+        for row in self.variant_rows:
+            if event.button in row.query(Button).results(Button):
+                row.remove()
+        self.call_after_refresh(self.show_variant_shares)
+
+    @on(Input.Changed, ".v-weight")
+    def show_variant_shares(self) -> None:
+        """Each variant's weight as it will be stored, once the rows add up."""
+        try:
+            sticky = str(self.params.values(GRADUAL).get("stickiness") or "default")
+            checked = variant_rules.variants(
+                self.typed_variants(), self.catalog, default_stickiness=sticky
+            )
+        except InvalidArgument:
+            checked = []
+        show_row_shares(self.variant_rows, checked)
 
     def checked(self) -> tuple[Strategy, PlannedWrite]:
         draft = self.draft()
@@ -225,12 +279,14 @@ class StrategyFormScreen(IOScreenMixin, Screen[bool]):
             )
         except InvalidArgument as exc:
             self.params.show_refusal(exc)
+            mark_row_refusal(self.variant_rows, exc.field)
             self.form_error.update(f"Not sent — {exc}")
             return
         except NothingToSend:
             self.form_error.update("Nothing changed: no request to send.")
             return
         self.params.show_refusal(None)
+        mark_row_refusal(self.variant_rows, None)
         self.form_error.update("Previewing with the SDKs' engine…")
         self.preview_then_ask(strategy, plan, contexts)
 
@@ -323,6 +379,7 @@ class StrategyFormScreen(IOScreenMixin, Screen[bool]):
             self.form_error.update(f"Not applied — {describe_error(error)}")
             if isinstance(error, InvalidArgument):
                 self.params.show_refusal(error)
+                mark_row_refusal(self.variant_rows, error.field)
         super().io_failed(group, error)
 
     def action_cancel(self) -> None:

@@ -16,9 +16,11 @@ from flagtui.api.errors import InvalidArgument
 from flagtui.api.models import Feature, Segment, Strategy
 from flagtui.api.playground import PlaygroundFlag
 from flagtui.preview import Change, Evaluation, Population, Preview, PreviewError, before_after
+from flagtui.tui.format import clean
 
 USERS = 10_000
 APP_NAME = "flagtui-preview"  # the server's playground needs one; appName=… in the context sets it
+NO_VARIANT = "disabled"  # the engine's name for "no variant" (off, or a flag without variants)
 STANDARD = ("userId", "sessionId", "remoteAddress", "currentTime", "appName")
 
 
@@ -100,11 +102,19 @@ def _asked(context: Mapping[str, Any]) -> str:
 
 def _said(e: Evaluation) -> str:
     state = "on" if e.enabled else "off"
-    return f"{state}, variant {e.variant}" if e.variant != "disabled" else state
+    return f"{state}, variant {clean(e.variant)}" if e.variant != NO_VARIANT else state
 
 
 def _share(p: Population) -> str:
     return f"{p.enabled:,} of {p.users:,} ({p.share:.1%})"
+
+
+def _split(p: Population) -> str:
+    named = sorted((clean(name), n) for name, n in p.variants.items() if name != NO_VARIANT)
+    if p.variants.get(NO_VARIANT):
+        named.append(("no variant", p.variants[NO_VARIANT]))
+    counts = ", ".join(f"{name} {n:,}" for name, n in named)
+    return counts or "none"
 
 
 def server_note(flag: PlaygroundFlag | None, local: Evaluation) -> str:
@@ -132,6 +142,8 @@ def outlook_text(o: Outlook | PreviewError, environment: str, server: Sequence[s
         if per_context:
             out.append(f"    {server[i]}\n", style="dim")
     out.append(f"  {USERS:,} synthetic userIds on: {_share(o.before)} → {_share(o.after)}\n")
+    if {*o.before.variants, *o.after.variants} - {NO_VARIANT}:
+        out.append(f"  per variant: {_split(o.before)} → {_split(o.after)}\n")
     if server and not per_context:
         out.append(f"  {server[0]}\n", style="dim")
     return out

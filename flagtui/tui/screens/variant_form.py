@@ -11,7 +11,6 @@ Esc with edits asks first. Read-only profiles never open it; the client refuses 
 from __future__ import annotations
 
 import asyncio
-import json
 from typing import ClassVar
 
 from rich.text import Text
@@ -29,10 +28,16 @@ from flagtui.api.rollout_catalog import RolloutCatalog
 from flagtui.rollout_words import variants_text
 from flagtui.tui.screens.base import IOScreenMixin, describe_error
 from flagtui.tui.screens.variant_preview import preview_text
-from flagtui.tui.screens.variant_rows import VariantRow, percent, typed_variants
+from flagtui.tui.screens.variant_rows import (
+    VariantRow,
+    mark_row_refusal,
+    show_row_shares,
+    typed_variants,
+)
 from flagtui.tui.widgets.confirm import ConfirmModal
 from flagtui.tui.widgets.header import FlagtuiHeader
 from flagtui.tui.widgets.keybar import KeyBar
+from flagtui.tui.widgets.request_text import shown_requests
 from flagtui.tui.widgets.text import MessageLine, PlainLabel
 
 GROUP = "variants-write"
@@ -140,15 +145,13 @@ class VariantFormScreen(IOScreenMixin, Screen[bool]):
             checked = variant_rules.variants(self.typed(), self.catalog, environment=True)
         except InvalidArgument:
             checked = []
-        for i, row in enumerate(self.rows):
-            line = row.query_one(".v-share", MessageLine)
-            shown = checked[i].weight if i < len(checked) else None
-            line.update(f"= {percent(shown)} %" if shown is not None else "")
+        show_row_shares(self.rows, checked)
 
-    def action_add_row(self) -> None:
+    async def action_add_row(self) -> None:
         row = VariantRow()
-        self.query_one("#variant-form").mount(row, before=self.query_one("#preview-row"))
-        self.call_after_refresh(lambda: row.query_one(".v-name", Input).focus())
+        form = self.query_one("#variant-form")
+        await form.mount(row, before=self.query_one("#preview-row"))  # composed: inputs exist
+        row.query_one(".v-name", Input).focus()
 
     @on(Button.Pressed, ".v-remove")
     def remove_row(self, event: Button.Pressed) -> None:
@@ -164,20 +167,10 @@ class VariantFormScreen(IOScreenMixin, Screen[bool]):
         for line in self.query(".error-line").results(MessageLine):
             line.update("")
         self.query_one("#form-error", MessageLine).update(message)
-        if field is None or not field.startswith("variants"):
-            return
-        head, _, rest = field.partition("].")
-        if field.endswith("stickiness"):
+        if field is not None and field.endswith("stickiness"):
             self.query_one("#stickiness-error", MessageLine).update(f"↑ {message}")
-        elif "[" in head and rest:
-            index = int(head.partition("[")[2])
-            rows = self.rows
-            if index < len(rows):
-                rows[index].query_one(".v-error", MessageLine).update(f"↑ {rest}: refused")
-                with_field = rest.split(".")[0] if rest.split(".")[0] != "payload" else "value"
-                if rest.startswith("payload.type"):
-                    with_field = "type"
-                rows[index].field(with_field).focus()
+        else:
+            mark_row_refusal(self.rows, field)
 
     def has_edits(self) -> bool:
         try:
@@ -209,10 +202,9 @@ class VariantFormScreen(IOScreenMixin, Screen[bool]):
         said = f"{self.feature.name} in {self.env_name} gets these variants instead of its own."
         if self.environment.type == "production":
             said = f"{self.env_name} is a production environment. {said}"
-        shown = plan.shown()  # exactly the request, as `0`/`D` show theirs
-        request = Text(f"{shown['method']} {shown['path']}\n", style="bold")
-        request.append(json.dumps(shown["body"], ensure_ascii=False) + "\n")
-        body = Text.assemble(said, "\n\n", preview, "\nSends this request:\n", request)
+        body = Text.assemble(
+            said, "\n\n", preview, "\nSends this request:\n", shown_requests([plan])
+        )
         self.show_error("")
 
         def answered(yes: bool | None) -> None:

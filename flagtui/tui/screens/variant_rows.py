@@ -114,3 +114,33 @@ def typed_variants(rows: Sequence[VariantRow], stickiness: str) -> list[Variant]
     return [
         row.typed(i).model_copy(update={"stickiness": stickiness}) for i, row in enumerate(rows)
     ]
+
+
+def show_row_shares(rows: Sequence[VariantRow], checked: Sequence[Variant]) -> None:
+    """Each row's weight as it will be stored (`checked`: none while the rows do not add up)."""
+    for i, row in enumerate(rows):
+        shown = checked[i].weight if i < len(checked) else None
+        row.query_one(".v-share", MessageLine).update(
+            f"= {percent(shown)} %" if shown is not None else ""
+        )
+
+
+def mark_row_refusal(rows: Sequence[VariantRow], field: str | None) -> None:
+    """A refusal naming a row's field (`variants[1].weight`) said under that row, its input
+    focused; every row's earlier mark cleared."""
+    for row in rows:
+        row.query_one(".v-error", MessageLine).update("")
+    head, _, rest = (field or "").partition("].")
+    if not head.startswith("variants[") or not rest:
+        return
+    index = int(head.partition("[")[2])
+    if index >= len(rows):
+        return
+    rows[index].query_one(".v-error", MessageLine).update(f"↑ {rest}: refused")
+    named = rest.split(".")[0]
+    if rest.startswith("payload.type"):
+        named = "type"
+    elif named == "payload":
+        named = "value"
+    if named in {"name", "weight", "type", "value"}:
+        rows[index].field(named).focus()
