@@ -21,6 +21,13 @@ def row(form: object, index: int) -> VariantRow:
     return list(form.query(VariantRow).results(VariantRow))[index]  # type: ignore[attr-defined]
 
 
+def count(said: str, variant: str) -> int:
+    """`blue 2,956` in the preview's words, as a number."""
+    found = re.search(rf"{variant} ([\d,]+)", said)
+    assert found, said
+    return int(found[1].replace(",", ""))
+
+
 async def test_two_strategy_variants_shared_previewed_and_stored(
     make_app, client: AdminClient, sandbox
 ) -> None:
@@ -44,12 +51,14 @@ async def test_two_strategy_variants_shared_previewed_and_stored(
         assert '"name": "green", "weight": 700' in body
         split = next(line for line in str(body).splitlines() if "per variant:" in line)
         after = split.split("→")[1]
-        blue, green = (int(re.search(rf"{v} ([\d,]+)", after)[1].replace(",", "")) for v in ("blue", "green"))  # type: ignore[index]  # fmt: skip
+        blue, green = (count(after, v) for v in ("blue", "green"))
         # users the flag's first strategy (10 %, no variants) takes get no variant
         assert "no variant" in after and 8_500 < blue + green < 9_500
         assert 0.25 < blue / (blue + green) < 0.35
     added = (await client.rollouts.list(DEMO, name, ENVIRONMENT))[-1]
-    stored = [(v.name, v.weight, v.payload.value if v.payload else None) for v in added.variants or []]  # fmt: skip
+    stored = [
+        (v.name, v.weight, v.payload.value if v.payload else None) for v in added.variants or []
+    ]
     assert stored == [("blue", 300, "#00f"), ("green", 700, None)]
     page = await client.events.search(feature=name, limit=5)
     assert page.events[0].type == "feature-strategy-add"
