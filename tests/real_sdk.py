@@ -120,6 +120,10 @@ class SdkWatch:
         """What the application gets for `flag` in `context` (a userId, properties, ...)."""
         return bool(self._client.is_enabled(flag, context))
 
+    def variant(self, flag: str, context: dict[str, Any]) -> str:
+        """The variant the application gets for `flag` in `context` ("disabled": none)."""
+        return str(self._client.get_variant(flag, context)["name"])
+
     def revision(self) -> int:
         return revision_of(str(self._cache.get(ETAG, "")))
 

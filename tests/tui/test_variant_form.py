@@ -163,3 +163,28 @@ async def test_the_palette_word_variant_reaches_the_form(make_app) -> None:
             await settle(app, pilot)
             shown = "Edit a flag's variants…" in screen_text(app)
             assert shown is not read_only  # a read-only profile is offered no write
+
+
+async def test_a_flag_without_environment_variants_is_told_at_once(
+    make_app, client: AdminClient
+) -> None:
+    """Unleash refuses environment variants on a flag that has none (deprecated for strategy
+    variants); the form would only lose what was typed, so V says so before any request."""
+    name = next(
+        f.name
+        for f in await client.features.list(PROJECT)
+        if f.environments and not any(e.variant_count for e in f.environments)
+    )
+    app = make_app()
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        app.push_screen(FeatureDetailScreen(PROJECT, name))
+        await settle(app, pilot)
+        detail = app.screen
+        sent = app.client.requests_sent
+        await pilot.press("V")
+        await settle(app, pilot)
+        assert app.screen is detail
+        said = " ".join(toast_text(app).split())
+        assert f"Nothing sent: {name} has no environment variants" in said
+        assert "S edits one, N adds one" in said
+        assert app.client.requests_sent == sent

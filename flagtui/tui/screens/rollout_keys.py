@@ -13,6 +13,7 @@ its BINDINGS and `RolloutKeys.ACTIONS` in its WRITE_ACTIONS. Read-only profiles 
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Coroutine, Sequence
 from contextlib import suppress
 from typing import TYPE_CHECKING, Any
@@ -287,7 +288,9 @@ def strategy_bindings() -> list[Binding]:
 
 class VariantsKey:
     """`V` on `screen`: pick an environment, read its variants and the server's catalog, open
-    `VariantFormScreen`; `written()` runs when the form sent something."""
+    `VariantFormScreen`; `written()` runs when the form sent something. A flag with no
+    environment variants anywhere is told so at once: Unleash (6.10.1 to 8.2.0, and the
+    sandbox) refuses them there, so a form would only lose what was typed."""
 
     ACTION = "edit_variants"
     ACTIONS = frozenset({ACTION})
@@ -311,6 +314,10 @@ class VariantsKey:
             self.screen.flagtui.notify(said, severity="warning")
             return
 
+        if all(e.variants == [] or (e.variants is None and e.variant_count == 0) for e in envs):
+            self._none_anywhere(feature)
+            return
+
         def counted(env: FeatureEnvironment) -> str:
             n = len(env.variants or []) or env.variant_count or 0
             return f"{n} variant{'' if n == 1 else 's'}"
@@ -327,12 +334,26 @@ class VariantsKey:
 
         RolloutKeys(self.screen, self.written)._pick(title, labels, picked)
 
+    def _none_anywhere(self, feature: Feature) -> None:
+        said = (
+            f"Nothing sent: {feature.name} has no environment variants, and Unleash changes"
+            " them only on a flag that has some already (it deprecated them for strategy"
+            " variants). Give a strategy its variants: S edits one, N adds one."
+        )
+        self.screen.flagtui.notify(said, severity="warning", timeout=10)
+
     async def _open(self, project: str, feature: Feature, env: FeatureEnvironment) -> None:
         from flagtui.tui.screens.variant_form import VariantFormScreen  # it imports this module
 
         rollouts = self.screen.flagtui.client.rollouts
         catalog = await rollouts.catalog()
         stored = await rollouts.variants(project, feature.name, env.name)
+        others = [e.name for e in feature.environments or [] if e.name != env.name]
+        if not stored and not any(
+            await asyncio.gather(*(rollouts.variants(project, feature.name, o) for o in others))
+        ):  # the record did not say (8.x lists no variants per environment): read, then said
+            self._none_anywhere(feature)
+            return
 
         def closed(sent: bool | None) -> None:
             if sent:
