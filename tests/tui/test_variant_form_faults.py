@@ -5,7 +5,6 @@ Faults: faults.py's `FaultApp` and `DropAnswers`."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from starlette.responses import JSONResponse
