@@ -5,10 +5,11 @@ its own (the TUI's marked rows and the CLI's several names alike).
 archived flags), so each flag is known to be there, already as asked (nothing to send), or not
 changeable (archived, unknown: refused, and why). `send` sends the planned flags with real
 Unleash's batch route (`bulk_changes`), BATCH names a request, or one request per flag, at most
-CONCURRENT at once, where the server lacks the route (404 or 405). A batch route is all or
-nothing on the server, so its one status proves no flag's outcome: every flag sent is read
-again, and its outcome says what is now true of it (done), or why it is not (refused), or that
-nothing proves either (unknown: re-read before sending again).
+CONCURRENT at once, where the server lacks the route (404 or 405), or where one flag refused
+the whole batch (400, 404, 409: the others are read again and those unchanged sent alone). A
+batch route is all or nothing on the server, so its one status proves no flag's outcome: every
+flag sent is read again, and its outcome says what is now true of it (done), or why it is not
+(refused), or that nothing proves either (unknown: re-read before sending again).
 """
 
 from __future__ import annotations
@@ -33,6 +34,10 @@ BATCH = 100  # names in one batch request
 CONCURRENT = 4
 FEW = 3  # up to this many names off the live list are looked up one by one (2 reads each)
 ARCHIVE_PAGES = 5  # else the archived flags are paged through (feature searches: rationed)
+
+# A batch refused so may be refused for one of its flags (unknown, archived, changed since the
+# plan): the others are then sent alone. A refusal of the caller (401, 403, 429) is not retried.
+ONE_FLAG_REFUSES = (errors.ValidationError, errors.NotFoundError, errors.ConflictError)
 
 Step = Literal["send", "unchanged", "refused"]
 Said = Literal["done", "unchanged", "refused", "unknown"]
@@ -110,10 +115,13 @@ class Bulk:
                     await self._send(change, request)
                     continue
                 except errors.ApiError as exc:
-                    if not (isinstance(exc, errors.NotFoundError) or exc.status == 405):
+                    if _route_missing(exc):
+                        batch_missing = True
+                    elif isinstance(exc, ONE_FLAG_REFUSES):
+                        chunk = await self._not_yet(plan, chunk, exc, failed)
+                    else:
                         failed.update(dict.fromkeys(chunk, exc))
                         continue
-                    batch_missing = _route_missing(exc)
             failed.update(await self._one_by_one(plan, chunk))
         return await self._judged(plan, failed)
 
@@ -121,6 +129,23 @@ class Bulk:
 
     async def _send(self, change: Change, request: Request) -> None:
         await self._core.write(change.action, request.method, request.path, json=request.body)
+
+    async def _not_yet(
+        self,
+        plan: Plan,
+        names: list[str],
+        refusal: errors.ApiError,
+        failed: dict[str, errors.FlagtuiError],
+    ) -> list[str]:
+        """After a batch refused (one flag can refuse it all): those not changed, read again,
+        to be sent one by one so each gets its own answer. If the read fails, none is sent:
+        each keeps the batch's refusal."""
+        try:
+            proven = await self._proven(plan.project, plan.change, names)
+        except errors.FlagtuiError:
+            failed.update(dict.fromkeys(names, refusal))
+            return []
+        return [n for n in names if n not in proven]
 
     async def _one_by_one(self, plan: Plan, names: list[str]) -> dict[str, errors.FlagtuiError]:
         """Each flag its own request (the batch route missing, or refusing one of them)."""
