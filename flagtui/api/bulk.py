@@ -275,7 +275,7 @@ def _outcome(
     if unread is not None:
         why = f"sent; the read that would prove it failed: {_message(unread)}"
     elif error is not None:
-        why = _message(error)
+        why = f"{_message(error)}; a read just after shows it is not {change.result}"
     else:
         why = f"the server took the request, yet a read shows it is not {change.result}"
     check = errors.OutcomeUnknown.CHECK

@@ -127,3 +127,24 @@ async def test_a_read_only_profile_plans_nothing(sandbox):
         with pytest.raises(errors.ReadOnlyProfile):
             await locked.bulk.plan(PROJECT, Change("archive"), ["x"])
         assert locked.requests_sent == 0
+
+
+@pytest.mark.parametrize("forward", [True, False])
+async def test_a_batch_whose_answer_is_lost_is_judged_by_reading_again(sandbox, admin, forward):
+    """A gateway's 504: sent to the server (forward) or not; the one status says neither."""
+    from gateway import Gateway, gateway_page
+
+    names = await live_names(admin, 3)
+    with Gateway(sandbox.url, answer=gateway_page(504), method="POST", forward=forward) as gw:
+        async with AdminClient(gw.url, sandbox.admin_token) as client:
+            plan = await client.bulk.plan(PROJECT, Change("archive"), names)
+            outcomes = await client.bulk.send(plan)
+    assert gw.count("POST") == (1 if forward else 0)
+    if forward:  # applied: proven by the archived flags
+        assert [o.outcome for o in outcomes] == ["done"] * 3
+    else:  # not applied, and nothing says so for sure: re-read before sending again
+        assert [o.outcome for o in outcomes] == ["unknown"] * 3
+        assert all(errors.OutcomeUnknown.CHECK in o.detail for o in outcomes)
+        assert all("a read just after shows it is not archived" in o.detail for o in outcomes)
+        for name in names:
+            assert not (await admin.features.get(PROJECT, name)).is_archived

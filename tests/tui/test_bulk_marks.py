@@ -121,3 +121,29 @@ async def test_nothing_marked_says_how_to_mark(make_app, tmp_path) -> None:
         await settle(pilot)
         assert isinstance(app.screen, FeaturesScreen)
         assert "No flag is marked: space marks the highlighted flag" in toast_text(app)
+
+
+async def test_each_flags_outcome_is_said_one_refused_by_name(make_app, client, tmp_path):
+    names = await first_names(client, 3)
+    off = Change("disable", "development")
+    await client.bulk.send(await client.bulk.plan(PROJECT, off, names))
+    app = app_in(make_app, tmp_path, "features")
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(pilot)
+        await pilot.press("space", "space", "space", "B")
+        await settle(pilot)
+        await choose(app, pilot, "Switch on in")
+        await choose(app, pilot, "development")
+        assert "Enable 3 of 3 marked flags in development?" in screen_text(app)
+        await client.features.archive(PROJECT, names[1])  # by someone else, meanwhile
+        await pilot.press("tab", "enter")
+        await settle(pilot)
+        assert isinstance(app.screen, BulkResult)
+        result = screen_text(app)
+        assert "Enable feature: 2 done, 1 refused" in result
+        assert result.count("now on in development") == 2
+        assert f"refused   {names[1]}" in result
+        assert "Cannot perform this operation on archived features" in result
+    for name in (names[0], names[2]):
+        flag = await client.features.get(PROJECT, name)
+        assert next(e.enabled for e in flag.environments or [] if e.name == "development")
