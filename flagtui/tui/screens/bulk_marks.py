@@ -173,6 +173,6 @@ class BulkMarks:
 
     async def _send(self, plan: Plan) -> None:
         outcomes = await self.screen.flagtui.client.bulk.send(plan)
-        self.marked.clear()
+        self.clear()
         self.screen.app.push_screen(BulkResult(plan, outcomes))
         self.changed()

@@ -313,6 +313,7 @@ class FeaturesScreen(AreaScreen):
     def _project_changed(self, event: Select.Changed) -> None:
         if isinstance(event.value, str) and event.value != self.project:
             self.project = self.flagtui.project = event.value
+            self.marks.clear()  # marks name flags of one project
             self.restart()
 
     @on(Select.Changed, "#type, #state, #stage, #sort")
