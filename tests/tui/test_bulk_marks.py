@@ -147,3 +147,16 @@ async def test_each_flags_outcome_is_said_one_refused_by_name(make_app, client, 
     for name in (names[0], names[2]):
         flag = await client.features.get(PROJECT, name)
         assert next(e.enabled for e in flag.environments or [] if e.name == "development")
+
+
+async def test_read_only_marks_nothing_and_sends_nothing(make_app, tmp_path) -> None:
+    app = app_in(make_app, tmp_path, "features", read_only=True)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(pilot)
+        sent = app.client.requests_sent
+        await pilot.press("space", "B")
+        await settle(pilot)
+        assert isinstance(app.screen, FeaturesScreen)
+        assert not any(row[0].startswith("● ") for row in rows(app))
+        assert "is not offered" in toast_text(app)
+        assert app.client.requests_sent == sent
