@@ -70,10 +70,6 @@ class Change:
             "unstale": "not marked stale",
         }[self.verb]
 
-    def wants_live(self) -> bool:
-        """Every change but revive is made to a live flag."""
-        return self.verb != "revive"
-
     def already(self, flag: Feature) -> str | None:
         """Why a live flag (or, for revive, one that is live) needs nothing: None if it does."""
         if self.verb == "revive":
@@ -81,19 +77,13 @@ class Change:
         if self.verb == "archive":
             return None
         if self.verb in ("stale", "unstale"):
-            stale = bool(flag.stale)
-            return (
-                ("already stale" if stale else "not stale")
-                if stale == (self.verb == "stale")
-                else None
-            )
+            if bool(flag.stale) != (self.verb == "stale"):
+                return None
+            return "already stale" if flag.stale else "not stale"
         enabled = self.enabled_in(flag)
-        if enabled is None:
-            return None  # the flag lacks the environment: the server says so, per flag
-        state = "on" if enabled else "off"
-        return (
-            f"already {state} in {self.environment}" if enabled == (self.verb == "enable") else None
-        )
+        if enabled is None or enabled != (self.verb == "enable"):
+            return None  # to change (lacking the environment: the server says so, per flag)
+        return f"already {'on' if enabled else 'off'} in {self.environment}"
 
     def enabled_in(self, flag: Feature) -> bool | None:
         env = next((e for e in flag.environments or [] if e.name == self.environment), None)
