@@ -6,6 +6,8 @@ what the server is) and, on it, one resource object per area, each declaring its
     client.features         list, get, get_or_archived, search, held, prefetch, create, patch,
                             uncomplete, set_environment_enabled, archive, revive
     client.archived         a project's archived flags: list, find, revive_many
+    client.bulk             one change to many flags: plan (reads only), send (each flag's
+                            outcome proven by a read afterwards)
     client.events           search
     client.integrations     list, set_enabled, events (deliveries)
     client.environments     list, link, remove
@@ -32,6 +34,7 @@ from collections.abc import Sequence
 import httpx
 
 from flagtui.api.access import Access
+from flagtui.api.bulk import Bulk
 from flagtui.api.change_requests import ChangeRequests
 from flagtui.api.core import Core
 from flagtui.api.environments import Environments
@@ -80,6 +83,7 @@ class AdminClient:
         self.events = Events(core)
         self.integrations = Integrations(core)
         self.environments = Environments(core)
+        self.bulk = Bulk(core, self.features, self.environments)
         self.projects = Projects(core)
         self.users = Users(core)
         self.access = Access(core)

@@ -43,6 +43,16 @@ class NothingToSend(FlagtuiError):
         super().__init__(f"{feature} is {state}: {action} was not sent.")
 
 
+class ArchivedFlag(FlagtuiError):
+    """A change only a live flag can take, asked of an archived one (real Unleash answers 400
+    ArchivedFeatureError): nothing was sent."""
+
+    def __init__(self, feature: str, action: str) -> None:
+        self.feature = feature
+        self.action = action
+        super().__init__(f"{feature} is archived: {action} was not sent (revive it first).")
+
+
 class NotConnected(FlagtuiError):
     """A request failed while `connect()` failed too: the connection error says why."""
 

@@ -1,18 +1,17 @@
-"""Several flags in one command (`feature archive|revive PROJECT NAME... | --stdin`): the plan
-first (`--dry-run` prints it, each request unsent), asked once, then one request per flag, a few
-at a time; each flag's own outcome is said (done, nothing to do, refused and why, unknown and how
-to check), never all or nothing. One name without --stdin stays the one-flag command.
-
-Per-flag requests, not Unleash's bulk routes: each flag is read first (already archived? there at
-all?) and its outcome is its own, where a bulk route refuses or applies the whole list at once.
+"""Several flags in one command (`feature archive|revive|enable|disable|mark-stale|unmark-stale
+PROJECT NAME... | --stdin`): the plan first (`--dry-run` prints it: each flag's step and the
+request that would carry it, unsent), asked once, then sent by `client.bulk` (Unleash's batch
+route where the server has it, one request per flag otherwise); each flag's own outcome is said
+(done, nothing to do, refused and why, unknown and how to check), proven by a read afterwards,
+never all or nothing. One name without --stdin stays the one-flag command.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Awaitable, Callable
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from flagtui.cli.exits import (
     AUTH,
@@ -29,14 +28,15 @@ from flagtui.cli.exits import (
 from flagtui.cli.output import Printer, say
 from flagtui.display import clean
 
+if TYPE_CHECKING:
+    from flagtui.api import AdminClient
+    from flagtui.api.bulk import Outcome, Plan
+    from flagtui.api.bulk_changes import Change
+
 MAX_FLAGS = 1000
-# Requests in flight at once: a server's rate limits are shared with the people using it.
-CONCURRENT = 4
 # The exit code of a mixed result: the outcome that most needs a person's eyes first.
 WORST_FIRST = (OUTCOME_UNKNOWN, UNREACHABLE, AUTH, NOT_FOUND, NOT_SUPPORTED, USAGE)
 COLUMNS = ("featureName", "outcome", "detail")
-
-One = Callable[[str], Awaitable[dict[str, Any]]]
 
 
 def add_names(p: argparse.ArgumentParser) -> None:
@@ -65,48 +65,94 @@ def is_bulk(args: argparse.Namespace) -> bool:
     return bool(args.stdin) or len(args.name) > 1
 
 
-def show_plan(what: str, names: list[str]) -> None:
-    """On a terminal, before asking: every flag the change will touch."""
+async def change_many(
+    client: AdminClient,
+    out: Printer,
+    args: argparse.Namespace,
+    names: list[str],
+    change: Change,
+    ask: Callable[[Plan], tuple[str, str] | None],
+) -> int:
+    """Plan, ask (`ask` gives what to confirm and the word to type, or None), send, report."""
+    from flagtui.cli.session import confirm
+
+    plan = await client.bulk.plan(args.project, change, names)
+    if args.dry_run:
+        return outcomes(out, _planned_rows(plan))
+    asked = ask(plan) if plan.to_send else None  # nothing to send: nothing to ask
+    if asked is not None:
+        what, word = asked
+        if sys.stdin.isatty() and not args.yes:
+            _show_plan(what, plan)
+        confirm(args, what, word)
+    return outcomes(out, [_row(plan, o) for o in await client.bulk.send(plan)])
+
+
+def _show_plan(what: str, plan: Plan) -> None:
+    """On a terminal, before asking: every flag and what will happen to it."""
     print(clean(f"{what}:"), file=sys.stderr)
-    for name in names:
-        print(clean(f"  {name}"), file=sys.stderr)
+    for p in plan.flags:
+        print(clean(f"  {p.feature}: {p.detail}"), file=sys.stderr)
 
 
-async def each(names: list[str], one: One) -> list[dict[str, Any]]:
-    """`one` for every flag, CONCURRENT at a time; each flag's outcome as a record."""
-    import asyncio  # here: the command line loads this module to add its options
+def _planned_rows(plan: Plan) -> list[dict[str, Any]]:
+    """A dry run's rows: the request each flag would go in, or why it needs none."""
+    from flagtui.api.bulk import Outcome
 
-    from flagtui.api import NothingToSend
-    from flagtui.cli.runner import DryRunStop, request_shown
+    carried = {n: r for r in plan.requests for n in r.body["features"]}
+    rows = []
+    for p in plan.flags:
+        request = carried.get(p.feature)
+        if request is None:
+            unsent = Outcome(p.feature, "unchanged", p.detail, p.before)
+            if p.step == "refused":
+                unsent = Outcome(p.feature, "refused", p.detail, p.before, p.error)
+            rows.append(_row(plan, unsent))
+            continue
+        sent = {
+            "dryRun": True,
+            "method": request.method,
+            "path": request.path,
+            "body": request.body,
+        }
+        detail = f"would send {request.method} {request.path}"
+        rows.append({"featureName": p.feature, "outcome": "planned", "detail": detail, **sent})
+    return rows
 
-    gate = asyncio.Semaphore(CONCURRENT)
 
-    async def outcome(name: str) -> dict[str, Any]:
-        async with gate:
-            try:
-                return {"featureName": name, "outcome": "done", **await one(name)}
-            except NothingToSend as already:
-                return {"featureName": name, "outcome": "unchanged", "detail": str(already)}
-            except DryRunStop as stop:
-                sent = request_shown(stop.request)
-                detail = f"would send {sent['method']} {sent['path']}"
-                return {"featureName": name, "outcome": "planned", "detail": detail, **sent}
-            except Exception as exc:  # this flag's outcome, not the command's
-                _, code = classify(exc)
-                said = "unknown" if code == OUTCOME_UNKNOWN else "refused"
-                if code == UNREACHABLE:
-                    said = "failed"
-                error = envelope(exc)["error"]
-                return {"featureName": name, "outcome": said, "detail": error["message"],
-                        "exitCode": code, "error": error}  # fmt: skip
+def _row(plan: Plan, outcome: Outcome) -> dict[str, Any]:
+    row: dict[str, Any] = {"featureName": outcome.feature, "outcome": outcome.outcome,
+                           "detail": outcome.detail}  # fmt: skip
+    if outcome.outcome == "done":
+        row.update(done=plan.change.event, project=plan.project, **_facts(plan, outcome))
+    elif outcome.outcome in ("refused", "unknown"):
+        code = OUTCOME_UNKNOWN
+        if outcome.error is not None:
+            _, code = classify(outcome.error)
+            row["error"] = envelope(outcome.error)["error"]
+        if outcome.outcome == "unknown":
+            code = OUTCOME_UNKNOWN
+        elif code == UNREACHABLE:
+            row["outcome"] = "failed"
+        row["exitCode"] = code
+    return row
 
-    return list(await asyncio.gather(*(outcome(name) for name in names)))
+
+def _facts(plan: Plan, outcome: Outcome) -> dict[str, Any]:
+    """What the change did to this flag, beyond its event."""
+    change = plan.change
+    was_on = [e.name for e in (outcome.before and outcome.before.environments) or [] if e.enabled]
+    if change.verb == "archive":
+        return {"wasEnabledIn": was_on}
+    if change.verb == "revive":
+        return {"wasEnabledIn": was_on, "enabledIn": []}
+    if change.environment is not None:
+        return {"environment": change.environment}
+    return {"stale": change.verb == "stale"}
 
 
 def outcomes(out: Printer, results: list[dict[str, Any]]) -> int:
     """Every flag's outcome; the exit code of the worst (0 when each is done or unchanged)."""
-    for row in results:
-        row.setdefault("detail", row.get("done") or "")
     out.many(results)
     codes = {row["exitCode"] for row in results if "exitCode" in row}
     counts: dict[str, int] = {}

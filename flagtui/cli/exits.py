@@ -78,6 +78,7 @@ def _kinds() -> list[tuple[type[BaseException], str, int]]:
         (errors.ConflictError, "invalid-request", USAGE),
         (errors.ContentTypeError, "invalid-request", USAGE),
         (errors.InvalidArgument, "invalid-argument", USAGE),
+        (errors.ArchivedFlag, "invalid-request", USAGE),
         (errors.ReadOnlyProfile, "read-only", USAGE),
         (ConfigError, "configuration", USAGE),
         (UsageError, "usage", USAGE),

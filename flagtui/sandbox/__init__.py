@@ -46,6 +46,9 @@ enterprise-only operations), with these choices:
   a name of another project's feature 403; unknown or live names are skipped. A revived
   feature restarts its lifecycle at `initial` with every environment disabled and records
   feature-revived (no data). See `archive`.
+- Project batch routes (real Unleash 6.10-8.2): POST /projects/:p/archive, /stale and
+  /bulk_features/environments/:env/on|off, each flag with its one-flag route's events; the
+  switch is all or none. See `bulk_writes`.
 - Uncomplete on a feature that is not completed: 200, nothing changes, no event.
 - Feature type lifetime: 200 with the type; null/0 = never; 7.0 is 7 (real Unleash); negative,
   fractional or above 2147483647: 400; unknown type 404; staleness re-evaluated in the request.

@@ -27,6 +27,7 @@ from flagtui.sandbox import (
     access,
     addon_config,
     archive,
+    bulk_writes,
     catalog,
     change_requests,
     client_api,
@@ -217,6 +218,7 @@ def routes() -> list[Route]:
     project = "/api/admin/projects/{project}"
     feature = f"{project}/features/{{feature}}"
     env = f"{feature}/environments/{{environment}}"
+    bulk_env = f"{project}/bulk_features/environments/{{environment}}"
     return [
         Route("/health", health, methods=["GET"]),
         Route("/docs/openapi.json", openapi, methods=["GET"]),
@@ -232,6 +234,12 @@ def routes() -> list[Route]:
         ApiRoute("/api/admin/search/features", "GET", features.search_features),
         ApiRoute("/api/admin/features/{feature}/tags", "GET", features.feature_tags),
         ApiRoute(f"{project}/revive", "POST", archive.revive, write=True, body=True),
+        ApiRoute(
+            f"{project}/archive", "POST", bulk_writes.archive_many, write=True, body=True, ok=202
+        ),
+        ApiRoute(f"{project}/stale", "POST", bulk_writes.mark_stale, write=True, body=True, ok=202),
+        ApiRoute(f"{bulk_env}/on", "POST", bulk_writes.switch_many_on, write=True, body=True),
+        ApiRoute(f"{bulk_env}/off", "POST", bulk_writes.switch_many_off, write=True, body=True),
         ApiRoute("/api/admin/environments/project/{project}", "GET", projects.project_environments),
         ApiRoute(
             f"{project}/environments/{{environment}}",

@@ -14,6 +14,7 @@ feature-revived.
 
 from __future__ import annotations
 
+import sqlite3
 from typing import Any
 
 from flagtui.sandbox.clock import now_iso
@@ -23,7 +24,7 @@ from flagtui.sandbox.features import feature_row
 from flagtui.sandbox.inputs import Call, require_object
 
 
-def _names(body: Any) -> list[str]:
+def names_in(body: Any) -> list[str]:
     features = require_object(body).get("features")
     if not isinstance(features, list) or not all(isinstance(f, str) for f in features):
         raise bad_request('"features" must be an array of feature names')
@@ -34,36 +35,31 @@ def archive_feature(call: Call) -> None:
     project, name = call.path["project"], call.path["feature"]
     with call.db.write() as conn:
         feature_row(conn, project, name)  # 404 for an unknown feature
-        now = now_iso()
-        conn.execute(
-            "INSERT INTO lifecycle_stages (feature, stage, entered_at) VALUES (?, 'archived', ?)",
-            (name, now),
-        )
-        conn.execute(
-            "UPDATE features SET archived_at = ?, stage = 'archived', stage_entered_at = ?"
-            " WHERE name = ?",
-            (now, now, name),
-        )
-        record(conn, call.caller, "feature-archived", project=project, feature=name)
+        archive_in(conn, call, project, name)
+
+
+def archive_in(conn: sqlite3.Connection, call: Call, project: str, name: str) -> None:
+    """One known flag archived, in the caller's transaction: stage, mark, event."""
+    now = now_iso()
+    conn.execute(
+        "INSERT INTO lifecycle_stages (feature, stage, entered_at) VALUES (?, 'archived', ?)",
+        (name, now),
+    )
+    conn.execute(
+        "UPDATE features SET archived_at = ?, stage = 'archived', stage_entered_at = ?"
+        " WHERE name = ?",
+        (now, now, name),
+    )
+    record(conn, call.caller, "feature-archived", project=project, feature=name)
 
 
 def revive(call: Call) -> None:
     project = call.path["project"]
-    names = _names(call.body)
+    names = names_in(call.body)
     with call.db.write() as conn:
         if conn.execute("SELECT 1 FROM projects WHERE id = ?", (project,)).fetchone() is None:
             raise not_found(f"Active project with id {project} does not exist")
-        marks = ",".join("?" * len(names))
-        rows = conn.execute(
-            f"SELECT name, project, archived_at FROM features WHERE name IN ({marks})", names
-        ).fetchall()
-        elsewhere = sorted({r["project"] for r in rows if r["project"] != project})
-        if elsewhere:
-            raise ApiError(
-                403,
-                f"The features exist, but their projects ({', '.join(elsewhere)}) do not"
-                f" match the project in the request URL ({project}).",
-            )
+        rows = rows_in_project(conn, project, names)
         now = now_iso()
         for row in rows:
             if row["archived_at"] is None:
@@ -82,3 +78,20 @@ def revive(call: Call) -> None:
             )
             conn.execute("UPDATE feature_environments SET enabled = 0 WHERE feature = ?", (name,))
             record(conn, call.caller, "feature-revived", project=project, feature=name)
+
+
+def rows_in_project(conn: sqlite3.Connection, project: str, names: list[str]) -> list[sqlite3.Row]:
+    """The named features that exist (unknown names left out), as real Unleash's project batch
+    routes check them: a name of another project's feature refuses the whole request (403)."""
+    marks = ",".join("?" * len(names))
+    rows = conn.execute(
+        f"SELECT name, project, archived_at, stale FROM features WHERE name IN ({marks})", names
+    ).fetchall()
+    elsewhere = sorted({r["project"] for r in rows if r["project"] != project})
+    if elsewhere:
+        raise ApiError(
+            403,
+            f"The features exist, but their projects ({', '.join(elsewhere)}) do not"
+            f" match the project in the request URL ({project}).",
+        )
+    return rows

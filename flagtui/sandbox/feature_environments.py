@@ -31,37 +31,44 @@ def switch_off(call: Call) -> None:
 
 
 def _switch(call: Call, enabled: bool) -> None:
-    project, name = call.path["project"], call.path["feature"]
-    environment = call.path["environment"]
     with call.db.write() as conn:
-        row = feature_row(conn, project, name)
-        linked = conn.execute(
-            "SELECT 1 FROM project_environments WHERE project = ? AND environment = ?",
-            (project, environment),
-        ).fetchone()
-        if linked is None:
-            raise not_found(f"Could not find environment {environment} for feature: {name}")
-        if row["archived_at"] is not None:
-            raise ApiError(
-                400, "Cannot perform this operation on archived features", "ArchivedFeatureError"
-            )
-        scope = {"project": project, "feature": name, "environment": environment}
-        if enabled:
-            _default_strategy_unless_active(conn, call, name, environment)
-        current = conn.execute(
-            "SELECT enabled FROM feature_environments WHERE feature = ? AND environment = ?",
-            (name, environment),
-        ).fetchone()
-        if bool(current and current["enabled"]) == enabled:
-            return  # nothing changed (a missing setting is off): no event, as in real Unleash
-        conn.execute(
-            "INSERT INTO feature_environments (feature, environment, enabled, last_seen_at,"
-            " variants) VALUES (?, ?, ?, NULL, '[]') ON CONFLICT (feature, environment)"
-            " DO UPDATE SET enabled = excluded.enabled",
-            (name, environment, int(enabled)),
+        switch_in(conn, call, call.path["feature"], call.path["environment"], enabled)
+
+
+def switch_in(
+    conn: sqlite3.Connection, call: Call, name: str, environment: str, enabled: bool
+) -> None:
+    """One flag of `call`'s project switched, in the caller's transaction (the bulk route
+    switches several in one, all or none)."""
+    project = call.path["project"]
+    row = feature_row(conn, project, name)
+    linked = conn.execute(
+        "SELECT 1 FROM project_environments WHERE project = ? AND environment = ?",
+        (project, environment),
+    ).fetchone()
+    if linked is None:
+        raise not_found(f"Could not find environment {environment} for feature: {name}")
+    if row["archived_at"] is not None:
+        raise ApiError(
+            400, "Cannot perform this operation on archived features", "ArchivedFeatureError"
         )
-        kind = "feature-environment-enabled" if enabled else "feature-environment-disabled"
-        record(conn, call.caller, kind, **scope)
+    scope = {"project": project, "feature": name, "environment": environment}
+    if enabled:
+        _default_strategy_unless_active(conn, call, name, environment)
+    current = conn.execute(
+        "SELECT enabled FROM feature_environments WHERE feature = ? AND environment = ?",
+        (name, environment),
+    ).fetchone()
+    if bool(current and current["enabled"]) == enabled:
+        return  # nothing changed (a missing setting is off): no event, as in real Unleash
+    conn.execute(
+        "INSERT INTO feature_environments (feature, environment, enabled, last_seen_at,"
+        " variants) VALUES (?, ?, ?, NULL, '[]') ON CONFLICT (feature, environment)"
+        " DO UPDATE SET enabled = excluded.enabled",
+        (name, environment, int(enabled)),
+    )
+    kind = "feature-environment-enabled" if enabled else "feature-environment-disabled"
+    record(conn, call.caller, kind, **scope)
 
 
 def _default_strategy_unless_active(

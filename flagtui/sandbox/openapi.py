@@ -143,6 +143,27 @@ DOCS: dict[tuple[str, str], Doc] = {
         (404,),
         body=_obj({"features": {"type": "array", "items": STRING}}, ["features"]),
     ),
+    ("POST", f"{PROJECT}/archive"): Doc(
+        "Archive features (202; unknown or archived names are skipped; feature-archived each)",
+        body=_obj({"features": {"type": "array", "items": STRING}}, ["features"]),
+    ),
+    ("POST", f"{PROJECT}/stale"): Doc(
+        "Mark features stale or not stale (202; unknown names are skipped)",
+        body=_obj(
+            {"features": {"type": "array", "items": STRING}, "stale": {"type": "boolean"}},
+            ["features", "stale"],
+        ),
+    ),
+    ("POST", f"{PROJECT}/bulk_features/environments/{{environment}}/on"): Doc(
+        "Switch features on in an environment, all or none (the first refusal refuses all)",
+        (404,),
+        body=_obj({"features": {"type": "array", "items": STRING}}, ["features"]),
+    ),
+    ("POST", f"{PROJECT}/bulk_features/environments/{{environment}}/off"): Doc(
+        "Switch features off in an environment, all or none (the first refusal refuses all)",
+        (404,),
+        body=_obj({"features": {"type": "array", "items": STRING}}, ["features"]),
+    ),
     ("GET", "/api/admin/search/features"): Doc(
         "Search features",
         (400,),

@@ -120,6 +120,7 @@ async def _every_call(client: AdminClient) -> set[str]:
         await call
         assert client.requests_sent, name
     rollouts = await _rollout_calls(client)
+    await _bulk_calls(client)
     # every parameter of the reads that take several: the GET event route (dates and author
     # choose it) and the feature search's filters and sorting
     await client.events.search(
@@ -139,7 +140,25 @@ async def _every_call(client: AdminClient) -> set[str]:
         ),
         fresh=True,
     )
-    return set(calls) | rollouts | {"aclose", "features.held", "use_token"}  # these send nothing
+    bulk = {"bulk.plan", "bulk.send"}
+    return set(calls) | rollouts | bulk | {"aclose", "features.held", "use_token"}  # no requests
+
+
+async def _bulk_calls(client: AdminClient) -> None:
+    """Each change to many flags, planned and sent by its batch route."""
+    from flagtui.api.bulk_changes import Change
+
+    names = [f.name for f in (await client.features.list("payments"))[5:7]]
+    for change in (
+        Change("stale"),
+        Change("unstale"),
+        Change("enable", "development"),
+        Change("disable", "development"),
+        Change("archive"),
+        Change("revive"),
+    ):
+        outcomes = await client.bulk.send(await client.bulk.plan("payments", change, names))
+        assert all(o.outcome in ("done", "unchanged") for o in outcomes), outcomes
 
 
 async def _rollout_calls(client: AdminClient) -> set[str]:

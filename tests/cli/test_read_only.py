@@ -19,6 +19,8 @@ def test_read_only_profile_is_refused_before_any_request(run, cli_env):
         ["feature", "revive", "default", "x"],
         ["feature", "enable", "default", "x", "production", "--yes"],
         ["feature", "disable", "default", "x", "production", "--yes"],
+        ["feature", "mark-stale", "default", "x", "y"],
+        ["feature", "unmark-stale", "default", "x"],
         ["env", "remove", "default", "qa", "--yes"],
         ["env", "link", "default", "qa"],
         ["access", "grant", "default", "--role", "4", "--user", "1"],

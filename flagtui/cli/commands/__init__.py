@@ -90,6 +90,12 @@ COMMANDS = (
     Entry("feature stale",
           "a project's stale and potentially stale flags, oldest first: age, type lifetime,"
           " creator, last seen, on in production", "feature_stale"),
+    Entry("feature mark-stale",
+          "mark flags stale (several names or --stdin: one plan, each flag's own outcome)",
+          "feature_mark_stale", options="mark_options"),
+    Entry("feature unmark-stale",
+          "mark flags not stale (several names or --stdin: one plan, each flag's own outcome)",
+          "feature_mark_stale", options="unmark_options"),
     Entry("feature create",
           "create a flag, its name checked by the server first; every environment starts off",
           "feature_create"),

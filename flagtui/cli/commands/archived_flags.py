@@ -5,7 +5,7 @@ delivery archive of `collect`), by Unleash's own routes, as the web UI does. Sev
 from __future__ import annotations
 
 import argparse
-import sys
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from flagtui.cli import bulk
@@ -13,6 +13,7 @@ from flagtui.cli.session import confirm, scriptable
 
 if TYPE_CHECKING:
     from flagtui.api import AdminClient
+    from flagtui.api.bulk import Plan
     from flagtui.api.models import Feature
     from flagtui.cli.output import Printer
 
@@ -30,39 +31,50 @@ def revive_options(p: argparse.ArgumentParser) -> None:
 
 
 async def feature_archive(client: AdminClient, out: Printer, args: argparse.Namespace) -> int:
-    """Unleash's archive (DELETE), as the web UI's: feature-archived, lifecycle `archived`."""
+    """Unleash's archive, as the web UI's: feature-archived, lifecycle `archived`."""
+    from flagtui.api.bulk_changes import Change
+
     names = bulk.names_of(args)
+    if bulk.is_bulk(args):
+
+        def ask(plan: Plan) -> tuple[str, str]:
+            count = len(plan.to_send)
+            where = f"in project {args.project} (SDKs stop receiving them)"
+            return f"archive {count} flags {where}", f"{count} flags"
+
+        return await bulk.change_many(client, out, args, names, Change("archive"), ask)
 
     async def archive(name: str) -> dict[str, Any]:
         before = await client.features.archive(args.project, name)
         return {"done": "feature-archived", "project": args.project, **_was_on(before)}
 
-    if not bulk.is_bulk(args):
-        what = f"archive {names[0]} in project {args.project} (SDKs stop receiving it)"
-        confirm(args, what, names[0])
-        return await _one(out, args, names[0], archive)
-    what = f"archive {len(names)} flags in project {args.project} (SDKs stop receiving them)"
-    if sys.stdin.isatty() and not (args.yes or args.dry_run):
-        bulk.show_plan(what, names)
-    confirm(args, what, f"{len(names)} flags")
-    return bulk.outcomes(out, await bulk.each(names, archive))
+    what = f"archive {names[0]} in project {args.project} (SDKs stop receiving it)"
+    confirm(args, what, names[0])
+    return await _one(out, args, names[0], archive)
 
 
 async def feature_revive(client: AdminClient, out: Printer, args: argparse.Namespace) -> int:
     """Unleash's revive: the flag comes back with every environment off, said in the answer."""
+    from flagtui.api.bulk_changes import Change
+
     names = bulk.names_of(args)
+    if bulk.is_bulk(args):
+        return await bulk.change_many(client, out, args, names, Change("revive"), lambda plan: None)
 
     async def revive(name: str) -> dict[str, Any]:
         before = await client.features.revive(args.project, name)
         revived = {"project": args.project, **_was_on(before), "enabledIn": []}
         return {"done": "feature-revived", **revived}
 
-    if not bulk.is_bulk(args):
-        return await _one(out, args, names[0], revive)
-    return bulk.outcomes(out, await bulk.each(names, revive))
+    return await _one(out, args, names[0], revive)
 
 
-async def _one(out: Printer, args: argparse.Namespace, name: str, change: bulk.One) -> int:
+async def _one(
+    out: Printer,
+    args: argparse.Namespace,
+    name: str,
+    change: Callable[[str], Awaitable[dict[str, Any]]],
+) -> int:
     from flagtui.api import NothingToSend
     from flagtui.cli.done import done, unchanged
 

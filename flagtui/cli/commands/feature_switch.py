@@ -5,14 +5,14 @@ once, each flag's outcome its own (cli/bulk.py)."""
 from __future__ import annotations
 
 import argparse
-import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from flagtui.cli import bulk
 from flagtui.cli.session import confirm, scriptable
 
 if TYPE_CHECKING:
     from flagtui.api import AdminClient
+    from flagtui.api.bulk import Plan
     from flagtui.cli.output import Printer
 
 
@@ -33,31 +33,30 @@ def _options(p: argparse.ArgumentParser, verb: str) -> None:
 
 async def feature_switch(client: AdminClient, out: Printer, args: argparse.Namespace) -> int:
     """`feature enable|disable`: in an environment of type production, confirm first."""
+    from flagtui.api.bulk_changes import Change
     from flagtui.cli.done import done
 
     names = bulk.names_of(args)
     enabled = args.verb == "enable"
     state = "on" if enabled else "off"
+    if bulk.is_bulk(args):
+
+        def ask(plan: Plan) -> tuple[str, str] | None:
+            if not plan.production:
+                return None
+            count = len(plan.to_send)
+            what = f"switch {count} flags {state} in production environment {args.environment}"
+            return what, args.environment
+
+        change = Change("enable" if enabled else "disable", args.environment)
+        return await bulk.change_many(client, out, args, names, change, ask)
+
     event = "feature-environment-enabled" if enabled else "feature-environment-disabled"
-
-    async def switch(name: str) -> dict[str, Any]:
-        await client.features.set_environment_enabled(args.project, name, args.environment, enabled)
-        return {"done": event, "project": args.project, "environment": args.environment}
-
     envs = await client.environments.list(args.project)
     env = next((e for e in envs if e.name == args.environment), None)
-    production = env is not None and env.type == "production"
-    if not bulk.is_bulk(args):
-        if production:
-            what = f"switch {names[0]} {state} in production environment {args.environment}"
-            confirm(args, what, args.environment)
-        await switch(names[0])
-        done(out, event, project=args.project, featureName=names[0], environment=args.environment)
-        return 0
-    what = f"switch {len(names)} flags {state} in environment {args.environment}"
-    if production:
-        what = f"switch {len(names)} flags {state} in production environment {args.environment}"
-        if sys.stdin.isatty() and not (args.yes or args.dry_run):
-            bulk.show_plan(what, names)
+    if env is not None and env.type == "production":
+        what = f"switch {names[0]} {state} in production environment {args.environment}"
         confirm(args, what, args.environment)
-    return bulk.outcomes(out, await bulk.each(names, switch))
+    await client.features.set_environment_enabled(args.project, names[0], args.environment, enabled)
+    done(out, event, project=args.project, featureName=names[0], environment=args.environment)
+    return 0

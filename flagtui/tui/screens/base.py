@@ -110,7 +110,7 @@ class IOScreenMixin:
         for binding in getattr(type(self), "BINDINGS", []):
             if (
                 isinstance(binding, Binding)
-                and binding.action in self.WRITE_ACTIONS
+                and binding.action.partition("(")[0] in self.WRITE_ACTIONS  # `bulk('mark')`
                 and event.key in binding.key.split(",")
             ):
                 self.flagtui.notify(

@@ -10,7 +10,8 @@ sent again (the flag list says whether it exists). Esc with something typed asks
 
 from __future__ import annotations
 
-from typing import ClassVar
+from collections.abc import Callable
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual import getters, on, work
@@ -31,6 +32,9 @@ from flagtui.tui.widgets.header import FlagtuiHeader
 from flagtui.tui.widgets.keybar import KeyBar
 from flagtui.tui.widgets.request_text import shown_requests
 from flagtui.tui.widgets.text import MessageLine, PlainLabel
+
+if TYPE_CHECKING:
+    from flagtui.tui.screens.base import AreaScreen
 
 WRITE = "create-flag"
 NAME_CHECK = "create-flag-name"
@@ -182,3 +186,23 @@ def _said(error: FlagtuiError) -> str:
     if isinstance(error, InvalidArgument):
         return error.limit
     return str(getattr(error, "message", None) or error)
+
+
+async def create_flag_from(
+    screen: AreaScreen, project: str | None, created: Callable[[], object]
+) -> None:
+    """From a list of flags: the form, with the server's feature types; once created,
+    `created()` (the list reads its page again) and the new flag's detail."""
+    from flagtui.tui.screens.feature_detail import FeatureDetailScreen
+
+    if project is None:
+        screen.notify("Pick a project first (the project picker above the table).")
+        return
+    types = await screen.flagtui.client.feature_types.list()
+
+    def done(name: str | None) -> None:
+        if name:
+            created()
+            screen.app.push_screen(FeatureDetailScreen(project, name))
+
+    screen.app.push_screen(CreateFlagScreen(project, types), done)

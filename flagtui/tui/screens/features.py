@@ -1,7 +1,8 @@
 """Features: one page (50) of a project's flags at a time, searched, filtered and sorted by the
 server. Enter opens the feature's detail; `t` switches the highlighted flag on or off in one
 environment (`env_toggle`). `a` shows the archived flags (the stage filter set to
-"archived") and back; an archived flag opens like any other and can be revived from its detail."""
+"archived") and back; an archived flag opens like any other and can be revived from its detail.
+Space and `*` mark flags, `B` changes all the marked ones after a plan (`bulk_marks`)."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from flagtui.contract import LIFECYCLE_STAGES
 from flagtui.tui.format import counted, env_flags, options, short_names, staleness, when
 from flagtui.tui.rerunnable_reads import read
 from flagtui.tui.screens.base import AreaScreen
+from flagtui.tui.screens.bulk_marks import BulkMarks
 from flagtui.tui.screens.env_toggle import EnvironmentToggle
 from flagtui.tui.screens.features_layout import COLUMNS, FEATURES, features_body, search_box
 from flagtui.tui.typing_pause import after_typing_pause
@@ -45,9 +47,9 @@ SORTS = [
 ]
 
 
-def feature_row(feature: Feature, short: dict[str, str]) -> Row:
+def feature_row(feature: Feature, short: dict[str, str], name: str | None = None) -> Row:
     cells = (
-        feature.name,
+        name or feature.name,
         feature.type or "",
         "archived" if feature.is_archived else feature.lifecycle.stage if feature.lifecycle else "",
         staleness(feature),
@@ -76,7 +78,7 @@ class FeaturesScreen(AreaScreen):
     page_status = getters.query_one("#page-status", Static)
     project_slot = getters.query_one("#project-slot", Container)
     filter_bar = getters.query_one("#toolbar-filters", Horizontal)
-    WRITE_ACTIONS = frozenset({EnvironmentToggle.ACTION, "create_flag"})
+    WRITE_ACTIONS = frozenset({EnvironmentToggle.ACTION, "create_flag", BulkMarks.ACTION})
     BINDINGS: ClassVar = [
         Binding("enter", "open", "Open", id="features.open", tooltip="Show the feature's detail"),
         EnvironmentToggle.binding("features.toggle"),
@@ -93,11 +95,13 @@ class FeaturesScreen(AreaScreen):
                 tooltip="Show the archived flags (again: the live ones)"),
         Binding("C", "create_flag", "Create flag", id="features.create",
                 tooltip="A new flag in this project, then its detail for the rollout"),
+        *BulkMarks.BINDINGS,
     ]  # fmt: skip
 
     def __init__(self) -> None:
         super().__init__()
         self.env_toggle = EnvironmentToggle(self, lambda: self.load_page(fresh=True))
+        self.marks = BulkMarks(self, lambda: self.load_page(fresh=True), self.redraw_times)
         self.project: str | None = None
         self.page = 0
         self.total = 0
@@ -290,7 +294,7 @@ class FeaturesScreen(AreaScreen):
             rows = kept[1]
         else:
             short = short_names({e.name for f in self.features for e in f.environments or []})
-            rows = [feature_row(f, short) for f in self.features]
+            rows = [feature_row(f, short, self.marks.label(f.name)) for f in self.features]
             self._rows_of[id(self.features)] = self.features, rows
         # Names get the width the other columns leave, so 80 columns need no horizontal scroll.
         self.table.set_rows(rows, self.features)
@@ -309,6 +313,7 @@ class FeaturesScreen(AreaScreen):
     def _project_changed(self, event: Select.Changed) -> None:
         if isinstance(event.value, str) and event.value != self.project:
             self.project = self.flagtui.project = event.value
+            self.marks.clear()  # marks name flags of one project
             self.restart()
 
     @on(Select.Changed, "#type, #state, #stage, #sort")
@@ -371,24 +376,15 @@ class FeaturesScreen(AreaScreen):
         if feature is not None and self.project:
             self.env_toggle.toggle(self.project, feature)
 
+    def action_bulk(self, what: str) -> None:
+        self.marks.act(what, self.project, self.table.selected_record, self._filters())
+
     @work(exclusive=True, group="create-flag-types", exit_on_error=False)
     async def action_create_flag(self) -> None:
         """The form, with the server's feature types; the new flag's detail once created."""
-        from flagtui.tui.screens.create_flag import CreateFlagScreen
-        from flagtui.tui.screens.feature_detail import FeatureDetailScreen
+        from flagtui.tui.screens.create_flag import create_flag_from
 
-        project = self.project
-        if project is None:
-            self.notify("Pick a project first (the project picker above the table).")
-            return
-        types = await self.flagtui.client.feature_types.list()
-
-        def created(name: str | None) -> None:
-            if name:
-                self.load_page(fresh=True)
-                self.app.push_screen(FeatureDetailScreen(project, name))
-
-        self.app.push_screen(CreateFlagScreen(project, types), created)
+        await create_flag_from(self, self.project, lambda: self.load_page(fresh=True))
 
     @on(DataTable.RowSelected)
     def action_open(self) -> None:

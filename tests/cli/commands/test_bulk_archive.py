@@ -43,9 +43,10 @@ def test_names_from_stdin_with_dry_run_print_the_plan_and_send_nothing(run, serv
     plan = run("feature", "archive", PROJECT, "--stdin", "--dry-run", "-o", "json")
     assert plan.code == 0, plan.err
     assert [row["featureName"] for row in plan.json] == names  # each once
-    for row, name in zip(plan.json, names, strict=True):
-        assert row["outcome"] == "planned" and row["method"] == "DELETE"
-        assert row["path"] == f"/api/admin/projects/{PROJECT}/features/{name}"
+    for row in plan.json:  # one batch request carries them all (real Unleash's route)
+        assert row["outcome"] == "planned" and row["method"] == "POST"
+        assert row["path"] == f"/api/admin/projects/{PROJECT}/archive"
+        assert row["body"] == {"features": names}
     assert event_count(server) == before
     assert all(stage_and_environments(server, name)[0] == "live" for name in names)
 

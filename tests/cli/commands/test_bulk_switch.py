@@ -31,6 +31,8 @@ def test_several_flags_switched_off_each_with_its_event(run, server):
 
 def test_production_asks_once_for_the_whole_plan(run, server, monkeypatch):
     names = [a_live_flag(server, offset) for offset in range(2)]
+    for name in names:
+        server.post(f"/api/admin/projects/{PROJECT}/features/{name}/environments/production/off")
     before = event_count(server)
     refused = run("feature", "enable", PROJECT, *names, "production", "-o", "json")
     assert refused.code == 2 and refused.error["kind"] == "not-confirmed"
@@ -51,3 +53,16 @@ def test_one_unknown_flag_is_refused_by_name_while_the_others_are_done(run, serv
     assert rows[name]["outcome"] == "done"
     assert rows["no-such-flag"]["outcome"] == "refused"
     assert enabled_in(server, name, "development") is False
+
+
+def test_flags_already_as_asked_are_unchanged_and_nothing_is_asked(run, server):
+    name = a_live_flag(server, 0)
+    server.post(f"/api/admin/projects/{PROJECT}/features/{name}/environments/production/on")
+    before = event_count(server)
+    result = run("feature", "enable", PROJECT, name, "no-such-flag", "production", "-o", "json")
+    assert result.code == 4, result.err  # no --yes needed: nothing would be sent
+    rows = {row["featureName"]: row for row in result.json}
+    assert rows[name]["outcome"] == "unchanged"
+    assert "already on in production" in rows[name]["detail"]
+    assert rows["no-such-flag"]["outcome"] == "refused"
+    assert event_count(server) == before

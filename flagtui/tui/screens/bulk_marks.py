@@ -1,0 +1,178 @@
+"""Marked flags and one change to all of them, from the features table: space marks the
+highlighted flag (again: unmarks it), `*` marks every flag matching the filter (all its pages),
+`B` picks the change (archive, revive, switch on or off in an environment, mark stale or not),
+then one plan screen lists every flag and what will happen to it (`bulk_screens`), asked once,
+production by typing the environment's name; then one screen says each flag's outcome.
+
+A part the features screen holds (as `EnvironmentToggle`): its bindings go in the screen's
+BINDINGS, `ACTION` in its WRITE_ACTIONS, and the screen draws a mark on the rows named in
+`marked`. The plan and the send are `client.bulk`'s, the CLI's too."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from textual.binding import Binding
+from textual.widgets import DataTable
+
+from flagtui.api.bulk_changes import Change
+from flagtui.api.feature_query import FeatureQuery
+from flagtui.api.models import Feature
+from flagtui.contract import PAGE_MAX
+from flagtui.tui.screens.bulk_screens import BulkResult, plan_confirmation
+from flagtui.tui.widgets.choice_picker import ChoicePicker
+
+if TYPE_CHECKING:
+    from flagtui.api.bulk import Plan
+    from flagtui.tui.screens.base import AreaScreen
+
+MAX_MARKED = 1000  # as the command line's limit
+MARK = "● "
+CHANGES: list[tuple[str, str]] = [
+    ("Archive (SDKs stop receiving them)", "archive"),
+    ("Revive (every environment comes back off)", "revive"),
+    ("Switch on in an environment…", "enable"),
+    ("Switch off in an environment…", "disable"),
+    ("Mark stale", "stale"),
+    ("Mark not stale", "unstale"),
+]
+BULK_GROUP = "bulk-send"  # the write's worker group
+
+
+class BulkMarks:
+    """`changed()` runs once a change was sent (the screen reads its page again); `redraw()`
+    when the marks changed (the screen draws its rows again)."""
+
+    ACTION = "bulk"  # the screen's `action_bulk(what)` calls `act`: a write action (hidden
+    # on a read-only profile, marks included: nothing could be done with them). Not in the key
+    # bar, which has no room left at 80 columns: Help (`?`) lists them.
+    BINDINGS: list[Binding] = [
+        Binding("space", "bulk('mark')", "Mark", show=False, id="features.mark",
+                tooltip="Mark the flag for a change to many (again: unmark it)"),
+        Binding("asterisk", "bulk('mark_all')", "Mark all", show=False, id="features.mark-all",
+                tooltip="Mark every flag matching the filter, on every page (again: none)"),
+        Binding("B", "bulk('change')", "Bulk change", show=False, id="features.bulk",
+                tooltip="One change to every marked flag: a plan first, then each flag's outcome"),
+    ]  # fmt: skip
+
+    def __init__(
+        self, screen: AreaScreen, changed: Callable[[], object], redraw: Callable[[], object]
+    ) -> None:
+        self.screen = screen
+        self.changed = changed
+        self.redraw = redraw
+        self.marked: dict[str, Feature] = {}
+
+    def act(
+        self, what: str, project: str | None, highlighted: Feature | None, query: dict[str, Any]
+    ) -> None:
+        """The screen's `bulk(what)` action; `query`: the filter's, for marking all."""
+        if project is None:
+            return
+        if what == "mark" and highlighted is not None:
+            self.toggle(highlighted)
+            self.screen.query_one(DataTable).action_cursor_down()  # the next one, to mark on
+        elif what == "mark_all":
+            self.mark_all(query)
+        elif what == "change":
+            self.choose(project)
+
+    def label(self, name: str) -> str:
+        return f"{MARK}{name}" if name in self.marked else name
+
+    def toggle(self, feature: Feature) -> None:
+        if self.marked.pop(feature.name, None) is None:
+            self.marked[feature.name] = feature
+        self.redraw()
+
+    def clear(self) -> None:
+        self.marked.clear()
+        self.redraw()
+
+    def mark_all(self, query: dict[str, Any]) -> None:
+        """Every flag the filter matches; if all are marked already, none."""
+        self.screen.run_worker(
+            self._mark_all(query), group="bulk-mark-all", exclusive=True, exit_on_error=False
+        )
+
+    async def _mark_all(self, query: dict[str, Any]) -> None:
+        found: dict[str, Feature] = {}
+        offset, total = 0, 1
+        while offset < total and len(found) < MAX_MARKED:
+            q = FeatureQuery(**query, offset=offset, limit=PAGE_MAX)
+            page = await self.screen.flagtui.client.features.search(q)
+            found.update((f.name, f) for f in page.features)
+            offset, total = offset + PAGE_MAX, page.total
+        if found and found.keys() <= self.marked.keys():
+            self.clear()
+            self.screen.flagtui.notify(f"{len(found)} flags unmarked")
+            return
+        self.marked.update(found)
+        cut = f" (the first {MAX_MARKED} of {total})" if total > len(found) else ""
+        self.screen.flagtui.notify(f"{len(self.marked)} flags marked{cut}")
+        self.redraw()
+
+    def choose(self, project: str) -> None:
+        """Which change, for the marked flags."""
+        if not self.marked:
+            self.screen.flagtui.notify(
+                "No flag is marked: space marks the highlighted flag, * every flag matching the"
+                " filter.",
+                severity="warning",
+            )
+            return
+
+        def picked(index: int | None) -> None:
+            if index is None:
+                return
+            verb = CHANGES[index][1]
+            if verb in ("enable", "disable"):
+                self.screen.run_worker(
+                    self._pick_environment(project, verb),
+                    group="bulk-plan",
+                    exclusive=True,
+                    exit_on_error=False,
+                )
+            else:
+                self.plan(project, Change(verb))  # type: ignore[arg-type]
+
+        title = f"Change {len(self.marked)} marked flags in project {project}"
+        self.screen.app.push_screen(ChoicePicker(title, [c[0] for c in CHANGES]), picked)
+
+    async def _pick_environment(self, project: str, verb: str) -> None:
+        envs = await self.screen.flagtui.client.environments.list(project)
+
+        def picked(index: int | None) -> None:
+            if index is not None:
+                self.plan(project, Change(verb, envs[index].name))  # type: ignore[arg-type]
+
+        state = "on" if verb == "enable" else "off"
+        labels = [f"{e.name} ({e.type})" if e.type else e.name for e in envs]
+        title = f"Switch {len(self.marked)} flags {state} in which environment?"
+        self.screen.app.push_screen(ChoicePicker(title, labels), picked)
+
+    def plan(self, project: str, change: Change) -> None:
+        self.screen.run_worker(
+            self._plan(project, change), group="bulk-plan", exclusive=True, exit_on_error=False
+        )
+
+    async def _plan(self, project: str, change: Change) -> None:
+        plan = await self.screen.flagtui.client.bulk.plan(project, change, list(self.marked))
+        if not plan.to_send:
+            self.screen.app.push_screen(BulkResult.unsent(plan))
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes and not self.screen.still_sending(BULK_GROUP):
+                self.screen.run_worker(
+                    self._send(plan), group=BULK_GROUP, exclusive=True, exit_on_error=False
+                )
+
+        self.screen.app.push_screen(plan_confirmation(plan), answered)
+
+    async def _send(self, plan: Plan) -> None:
+        outcomes = await self.screen.flagtui.client.bulk.send(plan)
+        self.clear()
+        self.screen.app.push_screen(BulkResult(plan, outcomes))
+        self.changed()

@@ -1,0 +1,120 @@
+"""The two screens of a change to many flags (`bulk_marks`): the plan, asked once (every flag
+and what will happen to it; production environments highlighted, and a change that reaches one
+asks for its name typed), and the result (each flag's outcome: done, unchanged, refused and
+why, unknown and how to check). Flag names and server messages are data (`format.put`)."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button
+
+from flagtui.api.bulk import Outcome, Plan
+from flagtui.api.models import Feature
+from flagtui.tui.format import put
+from flagtui.tui.widgets.confirm import ConfirmModal, TypedConfirmModal
+from flagtui.tui.widgets.text import PlainLabel, PlainStatic
+
+PRODUCTION = "bold reverse red"
+STYLES = {"send": "bold", "done": "green", "unchanged": "dim", "refused": "red", "unknown": "red"}
+
+
+def production_envs(flag: Feature | None) -> list[str]:
+    """The flag's production environments it is on in (archiving stops SDKs getting it there)."""
+    envs = (flag.environments if flag else None) or []
+    return [e.name for e in envs if e.enabled and e.type == "production"]
+
+
+def _production_reached(plan: Plan) -> str | None:
+    """The production environment the change reaches, if any: the one to type."""
+    if plan.change.environment is not None:
+        return plan.change.environment if plan.production else None
+    if plan.change.verb != "archive":
+        return None
+    sent = (p.before for p in plan.flags if p.step == "send")
+    return next((env for flag in sent for env in production_envs(flag)), None)
+
+
+def plan_text(plan: Plan) -> Text:
+    out = Text()
+    for p in plan.flags:
+        put(out, f"{p.step:<9} ", STYLES[p.step])
+        put(out, p.feature, "bold")
+        on_in = production_envs(p.before) if plan.change.verb == "archive" else []
+        if on_in and p.step == "send":
+            put(out, "  on in ")
+            put(out, ", ".join(on_in), PRODUCTION)
+        put(out, f"\n          {p.detail}\n")
+    return out
+
+
+def plan_confirmation(plan: Plan) -> ConfirmModal:
+    change = plan.change
+    count = len(plan.to_send)
+    what = change.action.replace(" feature", "")
+    where = f" in {change.environment}" if change.environment else ""
+    title = f"{what.capitalize()} {count} of {len(plan.flags)} marked flags{where}?"
+    typed = _production_reached(plan)
+    label = f"{what.capitalize()} {count}"
+    if typed is None:
+        return ConfirmModal(title, plan_text(plan), confirm_label=label)
+    body = plan_text(plan)
+    put(body, "\nThis reaches the production environment ")
+    put(body, typed, PRODUCTION)
+    put(body, ".")
+    return TypedConfirmModal(title, body, typed, confirm_label=label)
+
+
+def outcome_text(outcomes: list[Outcome]) -> Text:
+    out = Text()
+    for o in outcomes:
+        put(out, f"{o.outcome:<9} ", STYLES[o.outcome])
+        put(out, o.feature, "bold")
+        put(out, f"\n          {o.detail}\n")
+    return out
+
+
+class BulkResult(ModalScreen[None]):
+    """Each flag's outcome; Escape or Enter closes."""
+
+    BINDINGS = [
+        Binding(
+            "escape", "close_result", "Close", id="bulk-result.close", tooltip="Back to the flags"
+        )
+    ]
+
+    def __init__(self, plan: Plan, outcomes: list[Outcome], *, title: str = "") -> None:
+        super().__init__(classes="form review")
+        counts: dict[str, int] = {}
+        for o in outcomes:
+            counts[o.outcome] = counts.get(o.outcome, 0) + 1
+        said = ", ".join(f"{n} {outcome}" for outcome, n in counts.items())
+        self.title_text = title or f"{plan.change.action.capitalize()}: {said}"
+        self.outcomes = outcomes
+
+    @classmethod
+    def unsent(cls, plan: Plan) -> BulkResult:
+        """A plan with nothing to send: why, flag by flag."""
+        outcomes = [
+            Outcome(p.feature, "unchanged" if p.step == "unchanged" else "refused", p.detail)
+            for p in plan.flags
+        ]
+        return cls(plan, outcomes, title="Nothing to send: no marked flag needs this change")
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield PlainLabel(self.title_text, classes="dialog-title")
+            yield PlainStatic(outcome_text(self.outcomes), classes="dialog-body")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Close", id="close")
+
+    def on_mount(self) -> None:
+        self.query_one("#close").focus()
+
+    @on(Button.Pressed, "#close")
+    def action_close_result(self) -> None:
+        self.dismiss(None)
