@@ -17,7 +17,7 @@ from flagtui.tui.widgets.choice_picker import ChoicePicker
 from flagtui.tui.widgets.confirm import ConfirmModal, TypedConfirmModal
 
 from .areas import app_in, rows, settle
-from .helpers import screen_text, toast_text
+from .helpers import screen_text, toast_text, visible_text
 
 PROJECT = "payments"
 
@@ -117,6 +117,8 @@ async def test_nothing_marked_says_how_to_mark(make_app, tmp_path) -> None:
     app = app_in(make_app, tmp_path, "features")
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await settle(pilot)
+        bar = visible_text(app, "KeyBar")  # at 80 columns: the way to the marks, Help, Quit
+        assert "B Bulk change" in bar and "? Help" in bar and "q Quit" in bar
         await pilot.press("B")
         await settle(pilot)
         assert isinstance(app.screen, FeaturesScreen)

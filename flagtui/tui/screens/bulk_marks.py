@@ -45,14 +45,15 @@ class BulkMarks:
     when the marks changed (the screen draws its rows again)."""
 
     ACTION = "bulk"  # the screen's `action_bulk(what)` calls `act`: a write action (hidden
-    # on a read-only profile, marks included: nothing could be done with them). Not in the key
-    # bar, which has no room left at 80 columns: Help (`?`) lists them.
+    # on a read-only profile, marks included: nothing could be done with them). Space and `*`
+    # are not in the key bar, which has no room left at 80 columns (Help, `?`, lists them);
+    # `B` is: with nothing marked it says how to mark, so the bar leads to all three.
     BINDINGS: list[Binding] = [
         Binding("space", "bulk('mark')", "Mark", show=False, id="features.mark",
                 tooltip="Mark the flag for a change to many (again: unmark it)"),
         Binding("asterisk", "bulk('mark_all')", "Mark all", show=False, id="features.mark-all",
                 tooltip="Mark every flag matching the filter, on every page (again: none)"),
-        Binding("B", "bulk('change')", "Bulk change", show=False, id="features.bulk",
+        Binding("B", "bulk('change')", "Bulk change", id="features.bulk",
                 tooltip="One change to every marked flag: a plan first, then each flag's outcome"),
     ]  # fmt: skip
 

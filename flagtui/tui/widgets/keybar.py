@@ -23,7 +23,7 @@ PALETTE = "palette"
 # not fit is cut at the end.
 GIVE_WAY = (
     PALETTE,
-    "features.create", "features.archived",
+    "features.create", "features.archived",  # before the bulk key: marks need it at hand
     "events.types", "events.search",
     "failures.grouped", "failures.follow",
     "detail.strategy-down", "detail.strategy-up", "detail.remove-strategy",
