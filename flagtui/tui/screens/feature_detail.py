@@ -38,6 +38,11 @@ from flagtui.tui.screens.rollout_keys import (
     VariantsKey,
     strategy_bindings,
 )
+from flagtui.tui.screens.segment_names import (
+    KNOWN_SEGMENT_NAMES,
+    read_segment_names,
+    segment_ids,
+)
 from flagtui.tui.screens.strategy_keys import StrategyKeys
 from flagtui.tui.widgets.archive_confirm import archive_modal, revive_modal
 from flagtui.tui.widgets.confirm import ConfirmModal
@@ -119,24 +124,32 @@ class FeatureDetailScreen(AreaScreen):
     @work(exclusive=True, group="feature", exit_on_error=False)
     @read
     async def load(self) -> None:
-        """The flag, and the segments' names read at the same time (no extra wait)."""
+        """The flag, and the segments' names read at the same time. The flag is shown as it
+        arrives when the names an earlier detail read (this server's) name each of its
+        segments: segments are few and rarely renamed, and reading them may take long on a
+        big server (usage counts over every strategy). The fresh names follow, and redraw the
+        strategies only if one of theirs changed."""
         client = self.flagtui.client
-        names = asyncio.ensure_future(self.read_segment_names())
+        names = asyncio.ensure_future(read_segment_names(client))
         try:
             feature = await client.features.get_or_archived(self.project, self.feature_name)
         except BaseException:
             names.cancel()
             raise
-        self.segment_names = await names or self.segment_names
-        self.show(feature)
-
-    async def read_segment_names(self) -> dict[int, str]:
-        """Every segment's name; {} when the server refuses (403: the token may not list
-        them; 404: no segments there) or fails: the ids are shown instead."""
-        try:
-            return {s.id: s.name for s in await self.flagtui.client.segments.list()}
-        except FlagtuiError:
-            return {}
+        known = KNOWN_SEGMENT_NAMES.get(client, {})
+        used = segment_ids(feature)
+        if used <= known.keys():
+            self.segment_names = known
+            self.show(feature)
+        fresh = await names
+        if fresh:
+            KNOWN_SEGMENT_NAMES[client] = fresh
+        if not used <= known.keys():
+            self.segment_names = fresh or self.segment_names
+            self.show(feature)
+        elif fresh and any(fresh.get(i) != known.get(i) for i in used):
+            self.segment_names = fresh
+            self.view.show(feature, complete=not feature.is_archived, segment_names=fresh)
 
     def show_read_failure(self, group: str, error: BaseException) -> None:
         if group == "feature-events":

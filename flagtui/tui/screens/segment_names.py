@@ -1,0 +1,36 @@
+"""The segments' names a feature's detail shows its strategies' segments by: read beside the
+flag, and kept per client (a server and token) so the next detail need not wait for them."""
+
+from __future__ import annotations
+
+import math
+import weakref
+from collections.abc import Mapping
+
+from flagtui.api import AdminClient
+from flagtui.api.errors import FlagtuiError
+from flagtui.api.models import Feature
+
+KNOWN_SEGMENT_NAMES: weakref.WeakKeyDictionary[AdminClient, Mapping[int, str]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+async def read_segment_names(client: AdminClient) -> dict[int, str]:
+    """Every segment's name; {} when the server refuses (403: the token may not list them;
+    404: no segments there) or fails: the ids are shown instead."""
+    try:
+        return {s.id: s.name for s in await client.segments.list()}
+    except FlagtuiError:
+        return {}
+
+
+def segment_ids(feature: Feature) -> set[int]:
+    """The segments the flag's strategies use (a number that is no id is left out)."""
+    return {
+        int(i)
+        for env in feature.environments or []
+        for strategy in env.strategies or []
+        for i in strategy.segments or []
+        if math.isfinite(i)
+    }
