@@ -4,13 +4,17 @@ in production, last seen), and when they were read."""
 
 from __future__ import annotations
 
+import sqlite3
+
 import httpx
 from textual.widgets import Input
 
 from flagtui.tui.screens.stale_flags import StaleFlagsScreen
 from testkit.pilot import settle
 
-from .helpers import visible_text
+from .helpers import screen_text, visible_text
+from .hostile import HOSTILE, MARKUP_TYPE, hostile_feature
+from .hostile import PROJECT as HOSTILE_PROJECT
 from .palette_keys import run_from_palette
 
 PROJECT = "default"
@@ -59,3 +63,25 @@ async def test_seeded_stale_flags_appear_with_their_facts(make_app, sandbox) -> 
     for env in flag["environments"]:  # last seen, per environment (times shown in UTC)
         seen = env.get("lastSeenAt")
         assert f"{env['name']} {seen[:10] if seen else 'never'}" in row, row
+
+
+async def test_hostile_type_and_creator_are_shown_as_data(make_app, client, sandbox) -> None:
+    name = await hostile_feature(client, sandbox.db_path)
+    with sqlite3.connect(sandbox.db_path) as conn:
+        conn.execute(
+            "UPDATE users SET name = ? WHERE id = (SELECT created_by FROM features WHERE name = ?)",
+            (HOSTILE, name),
+        )
+    await client.features.patch(
+        HOSTILE_PROJECT, name, [{"op": "replace", "path": "/stale", "value": True}]
+    )
+    app = make_app()
+    async with app.run_test(size=(200, 60)) as pilot:
+        await settle(app, pilot)
+        app.push_screen(StaleFlagsScreen(HOSTILE_PROJECT))
+        await settle(app, pilot)
+        shown = screen_text(app)
+        [row] = [line for line in visible_text(app, "#stale").splitlines() if f" {name} " in line]
+    assert "\x1b" not in shown and "\x07" not in shown and "\u202e" not in shown
+    assert MARKUP_TYPE in row and "7 days" in row  # the type's lifetime, beside it
+    assert "␛]52;c" in row  # the creator's name, its escape drawn as a visible symbol
