@@ -65,6 +65,8 @@ async def test_two_servers_show_exactly_the_seeded_differences(make_app, two_pro
         rows = await compare(app, pilot, "staging", "prod")
         header = visible_text(app, "#drift").splitlines()[0]
         status = visible_text(app, "#drift-status")
+        sides = visible_text(app, "#drift-sides").split()
+    assert sides == ["staging", "prod", PROJECT]  # the three fields side by side, each seen
     assert "staging" in header and "prod" in header
     assert "4 differences between profiles staging and prod (project default)" in status
     assert "read at" in status

@@ -64,6 +64,10 @@ def columns(left: str, right: str) -> list[Column]:
 
 class DriftScreen(AreaScreen):
     AREA = "features"
+    DEFAULT_CSS = """
+    DriftScreen #drift-sides { height: auto; }
+    DriftScreen #drift-sides Input { width: 1fr; margin-right: 1; }
+    """
     status_line = getters.query_one("#drift-status", PlainStatic)
     BINDINGS: ClassVar = [
         Binding("escape", "app.pop_screen", "Back", id="drift.back", tooltip="Back"),
