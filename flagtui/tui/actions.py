@@ -6,7 +6,9 @@ a query against the title and the words, and runs the entry:
 - `flag` set: a picker asks for a flag (fed by the server's feature search), then the flag's
   detail opens and runs `action` (a `FeatureDetailScreen.action_<action>`) once it is read;
 - `area` set: that area opens, then runs `action` on its screen, if any;
-- neither: `action` is an app action (`FlagtuiApp.action_<action>`).
+- `screen` set ("module:Class", imported when picked): that view opens over the current
+  area, made with the area's project (`Class(project)`);
+- none of these: `action` is an app action (`FlagtuiApp.action_<action>`).
 `write` entries are hidden on read-only profiles; `enterprise_only` ones say they need it.
 
 To add an action: ONE entry below, naming an action that exists (a string naming a method
@@ -31,6 +33,7 @@ class PaletteAction:
     action: str | None = None
     area: str | None = None
     flag: FlagKind | None = None
+    screen: str | None = None
     write: bool = False
     enterprise_only: bool = False
 
@@ -126,6 +129,15 @@ PALETTE_ACTIONS: tuple[PaletteAction, ...] = (
     PaletteAction("Who gets a flag? (CLI: flagtui playground)", "Opens the flag's detail, its "
                   "rules in words; evaluating a context is the CLI's `flagtui playground`",
                   ("playground", "who gets", "evaluate", "context"), flag="live"),
+    # many flags, many servers (issue 27, items 2 and 3)
+    PaletteAction("Stale flags of the project", "The stale and potentially stale flags, oldest "
+                  "first: age, type lifetime, creator, last seen, on in production",
+                  ("stale", "potentially stale", "cleanup", "clean up", "old flags", "unused"),
+                  screen="flagtui.tui.screens.stale_flags:StaleFlagsScreen"),
+    PaletteAction("Drift between servers or environments", "Two profiles, or two environments "
+                  "of this server: flags on one side only, types, on/off, strategies, variants",
+                  ("drift", "diff", "compare", "differences", "staging", "servers"),
+                  screen="flagtui.tui.screens.drift:DriftScreen"),
     PaletteAction("Link an environment to the project", "Project environments: link one "
                   "back", ("link environment", "add environment"),
                   action="link_environment", area="environments", write=True),

@@ -8,6 +8,7 @@ and the current screen's keys; this provider adds the registry's actions next to
 from __future__ import annotations
 
 from functools import partial
+from importlib import import_module
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from textual.app import SystemCommand
@@ -27,6 +28,8 @@ if TYPE_CHECKING:
 
     from flagtui.tui.context import FlagtuiContext
 
+
+DEFAULT_PROJECT = "default"  # Unleash's own, there on every server: before a project is picked
 
 # Offered by the palette otherwise (the registry's "Switch profile…"), or meaningless in it.
 NOT_IN_PALETTE = frozenset({"app.profile", "app.leave-field"})
@@ -87,6 +90,10 @@ async def perform(app: App[Any], entry: PaletteAction) -> None:
 
         project = cast("FlagtuiContext", app).project
         app.push_screen(FlagPickerModal(entry.title, entry.flag, project), picked)
+    elif entry.screen is not None:
+        module, _, name = entry.screen.partition(":")
+        view = getattr(import_module(module), name)
+        app.push_screen(view(cast("FlagtuiContext", app).project or DEFAULT_PROJECT))
     elif entry.area is not None:
         await cast(PaletteHost, app).switch_area(entry.area)
         if entry.action is not None:

@@ -1,7 +1,7 @@
 """`flagtui diff -P A -P B [--project P]`: what differs between two servers (one Unleash per
 stage); `flagtui diff [-P A] --env E1 --env E2`: between two environments of one. Flags on one
 side only, their type, and per environment: on or off, the strategies as they evaluate, the
-variants (cli/drift.py). Reads only; each side's flags are read in full, 8 at a time."""
+variants (fleet/drift.py). Reads only; each side's flags are read in full, 8 at a time."""
 
 from __future__ import annotations
 
@@ -12,12 +12,8 @@ from typing import TYPE_CHECKING
 from flagtui.cli.output import FORMATS
 
 if TYPE_CHECKING:
-    from flagtui.api import AdminClient
-    from flagtui.api.models import Feature
-    from flagtui.cli.drift import Side
     from flagtui.cli.output import Printer
-
-CONCURRENT_READS = 8
+    from flagtui.fleet.drift import Side
 
 
 def options(p: argparse.ArgumentParser) -> None:
@@ -62,9 +58,9 @@ def start(args: argparse.Namespace, rest: list[str]) -> int:
 
 
 async def _diff(args: argparse.Namespace, out: Printer) -> int:
-    from flagtui.cli.drift import differences
     from flagtui.cli.runner import open_client
     from flagtui.config import load_config, select_profile
+    from flagtui.fleet.drift import differences, read_side, words
 
     config = load_config()
     names = args.profiles or [None]
@@ -74,65 +70,19 @@ async def _diff(args: argparse.Namespace, out: Printer) -> int:
         async with open_client(profile) as client:
             await client.connect()
             if len(profiles) == 2:
-                sides.append(await _read(client, args.project, profile.name, None))
+                sides.append(await read_side(client, args.project, profile.name, None))
             else:
                 for env in args.envs:
-                    sides.append(await _read(client, args.project, env, env))
+                    sides.append(await read_side(client, args.project, env, env))
     left, right = sides
     found = differences(left, right)
     out.columns = ("project", "featureName", "what", left.label, right.label)
     if out.is_json or out.format == "csv":
         out.many(found)
     else:  # a person reads strategies and variants in words, as the detail shows them
-        out.many([{**row, left.label: _words(row[left.label]),
-                   right.label: _words(row[right.label])} for row in found])  # fmt: skip
+        out.many([{**row, left.label: words(row[left.label]),
+                   right.label: words(row[right.label])} for row in found])  # fmt: skip
     if not out.is_json:
         print(f"flagtui: {len(found)} differences between {left.label} and {right.label}",
               file=sys.stderr)  # fmt: skip
     return 0
-
-
-async def _read(client: AdminClient, project: str | None, label: str, env: str | None) -> Side:
-    import asyncio
-
-    from flagtui.api import errors
-    from flagtui.cli.drift import Side
-
-    projects = [project] if project else [p.id for p in await client.projects.list()]
-    listed = [(p, f.name) for p in projects for f in await client.features.list(p)]
-    gate = asyncio.Semaphore(CONCURRENT_READS)
-
-    async def full(project: str, name: str) -> Feature:
-        async with gate:
-            return await client.features.get(project, name)
-
-    flags = await asyncio.gather(*(full(p, name) for p, name in listed))
-    try:
-        segments = {s.id: s.name for s in await client.segments.list()}
-    except (errors.NotSupported, errors.NotFoundError):
-        segments = {}
-    return Side(
-        label, {(p, f.name): f for (p, _), f in zip(listed, flags, strict=True)}, segments, env
-    )
-
-
-def _words(value: object) -> object:
-    """A side's strategies or variants (drift's shapes) in the detail's words; else as is."""
-    from flagtui.api.rollout_models import Strategy, Variant
-    from flagtui.rollout_words import strategy_lines, variant_text
-
-    if not isinstance(value, list):
-        return "absent" if value is None else value
-    if not value:
-        return "none"
-    if "weight" in value[0] or "weightType" in value[0]:
-        return "; ".join(variant_text(Variant.model_validate(v)) for v in value)
-    said = []
-    for shape in value:
-        segments = shape.get("segments") or []
-        strategy = Strategy.model_validate({k: v for k, v in shape.items() if k != "segments"})
-        lines = [line.strip() for line in strategy_lines(strategy, {})]
-        if segments:
-            lines.append("in segments " + ", ".join(segments))
-        said.append(" ".join(lines))
-    return " | ".join(said)

@@ -13,8 +13,7 @@ import pytest
 
 from flagtui.config import store_token
 from flagtui.sandbox import SandboxServer
-
-PROJECT = "default"
+from testkit.drift_seed import PROJECT, seed_differences
 
 
 @pytest.fixture
@@ -35,36 +34,6 @@ def two_profiles(cli_env: Path, monkeypatch, sandbox, prod) -> None:
     )
     store_token("staging", sandbox.admin_token)
     store_token("prod", prod.admin_token)
-
-
-def seed_differences(prod: SandboxServer) -> set[tuple[str, str]]:
-    """Changes made on prod only; the differences `diff` must find, as (flag, what)."""
-    http = httpx.Client(base_url=prod.url, headers={"Authorization": prod.admin_token})
-    flags = sorted(
-        f["name"] for f in http.get(f"/api/admin/projects/{PROJECT}/features").json()["features"]
-    )
-    only, typed, switched, rolled = flags[:4]
-    base = f"/api/admin/projects/{PROJECT}/features"
-    http.delete(f"{base}/{only}").raise_for_status()  # archived: no longer live on prod
-    http.patch(
-        f"{base}/{typed}", json=[{"op": "replace", "path": "/type", "value": "kill-switch"}]
-    ).raise_for_status()
-    envs = {e["name"]: e["enabled"] for e in http.get(f"{base}/{switched}").json()["environments"]}
-    state = "off" if envs["development"] else "on"
-    http.post(f"{base}/{switched}/environments/development/{state}").raise_for_status()
-    strategy = {
-        "name": "flexibleRollout",
-        "parameters": {"rollout": "37", "stickiness": "default", "groupId": rolled},
-    }
-    http.post(
-        f"{base}/{rolled}/environments/production/strategies", json=strategy
-    ).raise_for_status()
-    return {
-        (only, "present"),
-        (typed, "type"),
-        (switched, "enabled in development"),
-        (rolled, "strategies in production"),
-    }
 
 
 def test_two_servers_differ_exactly_where_they_were_made_to(run, two_profiles, prod):

@@ -1,15 +1,18 @@
 """What differs between two sides (two servers, or two environments of one): flags on one side
 only, a different type, and per environment the enabled state, the strategies (as they evaluate:
-ids, sort numbers and titles left out, segments by name) and the variants. Pure: the command
-reads both sides, this compares what it read."""
+ids, sort numbers and titles left out, segments by name) and the variants. `read_side` reads
+one side through the admin client; `differences` compares two as read; `words` says a side's
+strategies or variants as the detail does (for a person; JSON keeps the shapes)."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from flagtui.api import AdminClient
     from flagtui.api.models import Feature, FeatureEnvironment
     from flagtui.api.rollout_models import Strategy, Variant
 
@@ -23,6 +26,31 @@ class Side:
     flags: dict[tuple[str, str], Feature]
     segment_names: dict[int, str]
     environment: str | None = None
+
+
+CONCURRENT_READS = 8
+
+
+async def read_side(client: AdminClient, project: str | None, label: str, env: str | None) -> Side:
+    """Every live flag of the project (None: of every project) in full, 8 reads at a time."""
+    from flagtui.api import errors
+
+    projects = [project] if project else [p.id for p in await client.projects.list()]
+    listed = [(p, f.name) for p in projects for f in await client.features.list(p)]
+    gate = asyncio.Semaphore(CONCURRENT_READS)
+
+    async def full(project: str, name: str) -> Feature:
+        async with gate:
+            return await client.features.get(project, name)
+
+    flags = await asyncio.gather(*(full(p, name) for p, name in listed))
+    try:
+        segments = {s.id: s.name for s in await client.segments.list()}
+    except (errors.NotSupported, errors.NotFoundError):
+        segments = {}
+    return Side(
+        label, {(p, f.name): f for (p, _), f in zip(listed, flags, strict=True)}, segments, env
+    )
 
 
 def differences(left: Side, right: Side) -> list[dict[str, Any]]:
@@ -95,3 +123,26 @@ def _variants(env: FeatureEnvironment | None) -> list[dict[str, Any]] | None:
 
 def _variant(variant: Variant) -> dict[str, Any]:
     return variant.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+
+def words(value: object) -> object:
+    """A side's strategies or variants (this module's shapes) in the detail's words; else as
+    is (None: absent)."""
+    from flagtui.api.rollout_models import Strategy, Variant
+    from flagtui.rollout_words import strategy_lines, variant_text
+
+    if not isinstance(value, list):
+        return "absent" if value is None else value
+    if not value:
+        return "none"
+    if "weight" in value[0] or "weightType" in value[0]:
+        return "; ".join(variant_text(Variant.model_validate(v)) for v in value)
+    said = []
+    for shape in value:
+        segments = shape.get("segments") or []
+        strategy = Strategy.model_validate({k: v for k, v in shape.items() if k != "segments"})
+        lines = [line.strip() for line in strategy_lines(strategy, {})]
+        if segments:
+            lines.append("in segments " + ", ".join(segments))
+        said.append(" ".join(lines))
+    return " | ".join(said)

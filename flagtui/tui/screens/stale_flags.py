@@ -1,0 +1,111 @@
+"""The stale-flag view: a project's stale and potentially stale flags, oldest first, with what
+the monthly clean-up weighs (age against the type's lifetime, the creator, when SDKs last saw
+it per environment, where it is on in production). Read through `flagtui.fleet.stale`, as
+`flagtui feature stale` is. Enter opens the flag's detail.
+
+Bulk archive from here is the features table's row marking (issue 27 item 1): this view's
+records are the stale rows (`table.selected_record`, each a dict with "name"), one per flag, so
+marking can take the names from them."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any, ClassVar
+
+from textual import getters, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+
+from flagtui.fleet.stale import read_stale
+from flagtui.tui.format import counted, lifetime, moment, when
+from flagtui.tui.rerunnable_reads import read
+from flagtui.tui.screens.base import AreaScreen
+from flagtui.tui.widgets.focus import focus_now
+from flagtui.tui.widgets.table import Column, FilteredTable, ResourceTable
+from flagtui.tui.widgets.text import PlainStatic
+
+COLUMNS = [
+    Column("name", "Name", max=32, middle=True),
+    Column("state", "State"),
+    Column("age", "Age"),
+    Column("type", "Type", max=14),
+    Column("lifetime", "Lifetime"),
+    Column("creator", "Created by", max=18),
+    Column("prod", "On in production", max=20),
+    Column("seen", "Last seen", flex=True),
+]
+
+
+def last_seen(row: dict[str, Any]) -> str:
+    """Per environment: "production 2026-11-02 10:14 UTC, development never"."""
+    seen = row["lastSeenIn"]
+    if not seen:
+        return "never" if row["lastSeenAt"] is None else when(_parse(row["lastSeenAt"]))
+    return ", ".join(f"{env} {when(_parse(at)) if at else 'never'}" for env, at in seen.items())
+
+
+def _parse(text: str) -> datetime:
+    return datetime.fromisoformat(text)
+
+
+def cells(row: dict[str, Any]) -> tuple[str, ...]:
+    age = "?" if row["ageDays"] is None else counted(row["ageDays"], "day")
+    return (
+        row["name"],
+        row["state"],
+        age,
+        row["type"] or "",
+        lifetime(row["lifetimeDays"]),
+        row["createdBy"] or "unknown",
+        ", ".join(row["onInProduction"]) or "no",
+        last_seen(row),
+    )
+
+
+class StaleFlagsScreen(AreaScreen):
+    AREA = "features"
+    table = getters.query_one(ResourceTable)
+    status_line = getters.query_one("#stale-status", PlainStatic)
+    BINDINGS: ClassVar = [
+        Binding("escape", "app.pop_screen", "Back", id="stale.back", tooltip="Back"),
+        Binding("enter", "open", "Open", id="stale.open", tooltip="The selected flag's detail"),
+        Binding("r", "reload", "Reload", id="stale.reload", tooltip="Read the stale flags again"),
+    ]  # fmt: skip
+
+    def __init__(self, project: str) -> None:
+        super().__init__()
+        self.project = project
+
+    def compose_body(self) -> ComposeResult:
+        yield PlainStatic(
+            f"Stale flags of project {self.project}: reading…",
+            id="stale-status",
+            classes="status-line",
+        )
+        yield FilteredTable(ResourceTable(COLUMNS, id="stale"))
+
+    def on_mount(self) -> None:
+        focus_now(self.table)
+        self.load()
+
+    @work(exclusive=True, group="stale", exit_on_error=False)
+    @read
+    async def load(self) -> None:
+        stale = await read_stale(self.flagtui.client, self.project)
+        self.table.set_rows([(row["name"], cells(row)) for row in stale.rows], stale.rows)
+        shown = counted(len(stale.rows), "stale flag")
+        cut = "" if stale.complete else f" (the oldest of {stale.total})"
+        read_at = moment(datetime.now(UTC))
+        self.status_line.update(
+            f"{shown}{cut} of project {self.project}, oldest first; read at {read_at}"
+        )
+
+    def action_reload(self) -> None:
+        self.load()
+
+    def action_open(self) -> None:
+        from flagtui.tui.screens.feature_detail import FeatureDetailScreen
+
+        row: dict[str, Any] | None = self.table.selected_record
+        if row is not None:
+            self.app.push_screen(FeatureDetailScreen(self.project, row["name"]))

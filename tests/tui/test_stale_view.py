@@ -1,0 +1,87 @@
+"""The stale-flag view, opened from the palette: the project's stale and potentially stale
+flags as the server counts them, each with its facts (state, age, type lifetime, creator, on
+in production, last seen), and when they were read."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import httpx
+from textual.widgets import Input
+
+from flagtui.tui.screens.stale_flags import StaleFlagsScreen
+from testkit.pilot import settle
+
+from .helpers import screen_text, visible_text
+from .hostile import HOSTILE, MARKUP_TYPE, hostile_feature
+from .hostile import PROJECT as HOSTILE_PROJECT
+from .palette_keys import run_from_palette
+
+PROJECT = "default"
+
+
+def stale_at_server(http: httpx.Client) -> dict[str, dict]:
+    params = {"project": f"IS:{PROJECT}", "state": "IS_ANY_OF:stale,potentially-stale",
+              "limit": 1000}  # fmt: skip
+    found = http.get("/api/admin/search/features", params=params).json()["features"]
+    return {f["name"]: f for f in found}
+
+
+async def test_seeded_stale_flags_appear_with_their_facts(make_app, sandbox) -> None:
+    http = httpx.Client(base_url=sandbox.url, headers={"Authorization": sandbox.admin_token})
+    base = f"/api/admin/projects/{PROJECT}/features"
+    marked = sorted(f["name"] for f in http.get(base).json()["features"])[0]
+    http.patch(
+        f"{base}/{marked}", json=[{"op": "replace", "path": "/stale", "value": True}]
+    ).raise_for_status()
+    expected = stale_at_server(http)
+    lifetimes = {
+        t["id"]: t["lifetimeDays"] for t in http.get("/api/admin/feature-types").json()["types"]
+    }
+    app = make_app()
+    async with app.run_test(size=(200, 60)) as pilot:
+        await settle(app, pilot)
+        app.project = PROJECT
+        await run_from_palette(app, pilot, "stale flags", "Stale flags of the project")
+        assert isinstance(app.screen, StaleFlagsScreen)
+        await settle(app, pilot)
+        assert not isinstance(app.screen.focused, Input)
+        lines = [line for line in visible_text(app, "#stale").splitlines()[1:] if line.strip()]
+        status = visible_text(app, "#stale-status")
+    assert f"of project {PROJECT}, oldest first; read at" in status
+    assert {line.split()[0] for line in lines} == set(expected) and marked in expected
+    [row] = [line for line in lines if line.split()[0] == marked]
+    flag = expected[marked]
+    assert " stale " in row and "potentially" not in row
+    assert flag["type"] in row
+    days = lifetimes[flag["type"]]
+    assert (f"{days} days" if days else "never") in row
+    on_in_prod = [e["name"] for e in flag["environments"]
+                  if e["enabled"] and e["type"] == "production"]  # fmt: skip
+    assert (", ".join(on_in_prod) or " no ") in row
+    assert flag["createdBy"]["name"] in row
+    for env in flag["environments"]:  # last seen, per environment (times shown in UTC)
+        seen = env.get("lastSeenAt")
+        assert f"{env['name']} {seen[:10] if seen else 'never'}" in row, row
+
+
+async def test_hostile_type_and_creator_are_shown_as_data(make_app, client, sandbox) -> None:
+    name = await hostile_feature(client, sandbox.db_path)
+    with sqlite3.connect(sandbox.db_path) as conn:
+        conn.execute(
+            "UPDATE users SET name = ? WHERE id = (SELECT created_by FROM features WHERE name = ?)",
+            (HOSTILE, name),
+        )
+    await client.features.patch(
+        HOSTILE_PROJECT, name, [{"op": "replace", "path": "/stale", "value": True}]
+    )
+    app = make_app()
+    async with app.run_test(size=(200, 60)) as pilot:
+        await settle(app, pilot)
+        app.push_screen(StaleFlagsScreen(HOSTILE_PROJECT))
+        await settle(app, pilot)
+        shown = screen_text(app)
+        [row] = [line for line in visible_text(app, "#stale").splitlines() if f" {name} " in line]
+    assert "\x1b" not in shown and "\x07" not in shown and "\u202e" not in shown
+    assert MARKUP_TYPE in row and "7 days" in row  # the type's lifetime, beside it
+    assert "␛]52;c" in row  # the creator's name, its escape drawn as a visible symbol
