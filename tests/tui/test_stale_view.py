@@ -9,7 +9,9 @@ import sqlite3
 import httpx
 from textual.widgets import Input
 
+from flagtui.tui.screens.bulk_screens import BulkResult
 from flagtui.tui.screens.stale_flags import StaleFlagsScreen
+from flagtui.tui.widgets.confirm import ConfirmModal, TypedConfirmModal
 from testkit.pilot import settle
 
 from .helpers import screen_text, visible_text
@@ -85,3 +87,37 @@ async def test_hostile_type_and_creator_are_shown_as_data(make_app, client, sand
     assert "\x1b" not in shown and "\x07" not in shown and "\u202e" not in shown
     assert MARKUP_TYPE in row and "7 days" in row  # the type's lifetime, beside it
     assert "␛]52;c" in row  # the creator's name, its escape drawn as a visible symbol
+
+
+async def test_archive_listed_shows_the_plan_then_each_flags_outcome(
+    make_app, client, sandbox
+) -> None:
+    """`A`: every listed flag archived after one plan (a flag on in production asks for that
+    environment's name typed); each flag's outcome; the server then lists none of them."""
+    http = httpx.Client(base_url=sandbox.url, headers={"Authorization": sandbox.admin_token})
+    expected = stale_at_server(http)
+    app = make_app()
+    async with app.run_test(size=(200, 60), notifications=True) as pilot:
+        await settle(app, pilot)
+        app.project = PROJECT
+        await run_from_palette(app, pilot, "stale flags", "Stale flags of the project")
+        await settle(app, pilot)
+        await pilot.press("A")
+        await settle(app, pilot)
+        modal = app.screen
+        assert isinstance(modal, ConfirmModal), screen_text(app)
+        plan = screen_text(app)
+        n = len(expected)
+        assert f"Archive {n} of {n} listed stale flags?" in plan
+        assert all(name in plan for name in expected)
+        if isinstance(modal, TypedConfirmModal):  # one of them is on in production
+            await pilot.press(*modal.expected, "enter")
+        else:
+            await pilot.press("tab", "enter")
+        await settle(app, pilot)
+        assert isinstance(app.screen, BulkResult), screen_text(app)
+        assert f"Archive feature: {n} done" in screen_text(app)
+    assert stale_at_server(http) == {}
+    for name in expected:  # each one archived, not gone
+        found = await client.archived.find(PROJECT, name)
+        assert found is not None and found.is_archived, name

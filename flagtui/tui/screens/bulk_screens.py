@@ -52,12 +52,12 @@ def plan_text(plan: Plan) -> Text:
     return out
 
 
-def plan_confirmation(plan: Plan) -> ConfirmModal:
+def plan_confirmation(plan: Plan, flags: str = "marked flags") -> ConfirmModal:
     change = plan.change
     count = len(plan.to_send)
     what = change.action.replace(" feature", "")
     where = f" in {change.environment}" if change.environment else ""
-    title = f"{what.capitalize()} {count} of {len(plan.flags)} marked flags{where}?"
+    title = f"{what.capitalize()} {count} of {len(plan.flags)} {flags}{where}?"
     typed = _production_reached(plan)
     label = f"{what.capitalize()} {count}"
     if typed is None:

@@ -3,9 +3,9 @@ the monthly clean-up weighs (age against the type's lifetime, the creator, when 
 it per environment, where it is on in production). Read through `flagtui.fleet.stale`, as
 `flagtui feature stale` is. Enter opens the flag's detail.
 
-Bulk archive from here is the features table's row marking (issue 27 item 1): this view's
-records are the stale rows (`table.selected_record`, each a dict with "name"), one per flag, so
-marking can take the names from them."""
+`A` archives every flag listed, as the features table's marked flags are (`client.bulk`): the
+plan first (each flag and its step; a flag on in production asks for that environment's name
+typed), then each flag's outcome, and the list read again."""
 
 from __future__ import annotations
 
@@ -16,14 +16,17 @@ from textual import getters, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 
+from flagtui.api.bulk_changes import Change
 from flagtui.fleet.stale import read_stale
 from flagtui.tui.format import counted, lifetime, moment, when
 from flagtui.tui.rerunnable_reads import read
 from flagtui.tui.screens.base import AreaScreen
+from flagtui.tui.screens.bulk_screens import BulkResult, plan_confirmation
 from flagtui.tui.widgets.focus import focus_now
 from flagtui.tui.widgets.table import Column, FilteredTable, ResourceTable
 from flagtui.tui.widgets.text import PlainStatic
 
+ARCHIVE_GROUP = "stale-archive"  # the write's worker group: one at a time
 COLUMNS = [
     Column("name", "Name", max=32, middle=True),
     Column("state", "State"),
@@ -70,11 +73,15 @@ class StaleFlagsScreen(AreaScreen):
         Binding("escape", "app.pop_screen", "Back", id="stale.back", tooltip="Back"),
         Binding("enter", "open", "Open", id="stale.open", tooltip="The selected flag's detail"),
         Binding("r", "reload", "Reload", id="stale.reload", tooltip="Read the stale flags again"),
+        Binding("A", "archive_listed", "Archive", id="stale.archive",
+                tooltip="Archive every flag listed: the plan first, then each flag's outcome"),
     ]  # fmt: skip
+    WRITE_ACTIONS = frozenset({"archive_listed"})
 
     def __init__(self, project: str) -> None:
         super().__init__()
         self.project = project
+        self.listed: list[str] = []  # the flags shown: what `A` archives
 
     def compose_body(self) -> ComposeResult:
         yield PlainStatic(
@@ -93,6 +100,7 @@ class StaleFlagsScreen(AreaScreen):
     async def load(self) -> None:
         stale = await read_stale(self.flagtui.client, self.project)
         self.table.set_rows([(row["name"], cells(row)) for row in stale.rows], stale.rows)
+        self.listed = [row["name"] for row in stale.rows]
         shown = counted(len(stale.rows), "stale flag")
         cut = "" if stale.complete else f" (the oldest of {stale.total})"
         read_at = moment(datetime.now(UTC))
@@ -109,3 +117,29 @@ class StaleFlagsScreen(AreaScreen):
         row: dict[str, Any] | None = self.table.selected_record
         if row is not None:
             self.app.push_screen(FeatureDetailScreen(self.project, row["name"]))
+
+    def action_archive_listed(self) -> None:
+        names = list(self.listed)
+        if not names:
+            self.flagtui.notify("No stale flag is listed: nothing to archive.", severity="warning")
+        elif not self.still_sending(ARCHIVE_GROUP):
+            self.run_worker(self.plan_archive(names), group="stale-plan", exclusive=True,
+                            exit_on_error=False)  # fmt: skip
+
+    async def plan_archive(self, names: list[str]) -> None:
+        client = self.flagtui.client
+        plan = await client.bulk.plan(self.project, Change("archive"), names)
+        if not plan.to_send:
+            self.app.push_screen(BulkResult.unsent(plan))
+            return
+
+        async def send() -> None:
+            outcomes = await client.bulk.send(plan)
+            self.app.push_screen(BulkResult(plan, outcomes))
+            self.load()
+
+        def answered(yes: bool | None) -> None:
+            if yes and not self.still_sending(ARCHIVE_GROUP):
+                self.run_worker(send(), group=ARCHIVE_GROUP, exclusive=True, exit_on_error=False)
+
+        self.app.push_screen(plan_confirmation(plan, "listed stale flags"), answered)
