@@ -151,3 +151,17 @@ def test_delete_with_yes_deletes_it_and_records_the_event(run, server):
     event = newest_event(server)
     assert event["type"] == "addon-config-deleted"
     assert run("integration", "delete", str(new_id), "--yes").code != 0  # gone: 404
+
+
+def test_edit_dry_run_masks_a_new_secret(run, server):
+    new_id = create(run, "-o", "json").json["id"]
+    other = "https://hooks.example.test/T1/other-s3cr3t"
+    for output in ("json", "table"):
+        result = run("integration", "edit", str(new_id), "--param", f"url={other}",
+                     "--dry-run", "-o", output)  # fmt: skip
+        assert result.code == 0, result.err
+        assert other not in result.out + result.err
+    sent = run("integration", "edit", str(new_id), "--param", f"url={other}", "--dry-run").json
+    assert (sent["method"], sent["path"]) == ("PUT", f"/api/admin/addons/{new_id}")
+    assert sent["body"]["parameters"]["url"] == "*****"
+    assert sent["body"]["events"] == ["feature-created"]  # the rest sent as it is
