@@ -10,12 +10,18 @@ import getpass
 import sys
 from typing import TYPE_CHECKING, Any
 
-from flagtui.api.errors import InvalidArgument
-
 if TYPE_CHECKING:
     from flagtui.api.models import AddonProvider
 
 MASK = "*****"
+
+
+def refused(field: str, limit: str) -> Exception:
+    """The client's error naming the field, imported when raised: loading the options must
+    stay light (tests/cli/test_start_imports.py)."""
+    from flagtui.api.errors import InvalidArgument
+
+    return InvalidArgument(field, limit)
 
 
 def add_options(p: argparse.ArgumentParser, *, creating: bool) -> None:
@@ -40,7 +46,7 @@ def provider_named(providers: list[AddonProvider], name: str) -> AddonProvider:
     found = next((p for p in providers if p.name == name), None)
     if found is None:
         offered = ", ".join(p.name for p in providers) or "none"
-        raise InvalidArgument("provider", f"{name!r} is not offered by the server ({offered})")
+        raise refused("provider", f"{name!r} is not offered by the server ({offered})")
     return found
 
 
@@ -55,7 +61,7 @@ def changes(args: argparse.Namespace, provider: AddonProvider, *, creating: bool
         offered = provider.events
         for event in args.event:
             if offered is not None and event not in offered:
-                raise InvalidArgument(f"--event {event}", f"not an event {provider.name} sends")
+                raise refused(f"--event {event}", f"not an event {provider.name} sends")
         body["events"] = args.event
     elif creating:
         body["events"] = []
@@ -66,7 +72,7 @@ def changes(args: argparse.Namespace, provider: AddonProvider, *, creating: bool
     if args.description is not None or creating:
         body["description"] = args.description or ""
     if args.disabled and getattr(args, "enabled", False):
-        raise InvalidArgument("--enabled/--disabled", "give one of them")
+        raise refused("--enabled/--disabled", "give one of them")
     if args.disabled or creating:
         body["enabled"] = not args.disabled
     elif args.enabled:
@@ -84,39 +90,37 @@ def _parameters(given: list[str], provider: AddonProvider, *, creating: bool) ->
         spec = specs.get(key)
         if spec is None:
             takes = ", ".join(specs) or "none"
-            raise InvalidArgument(
+            raise refused(
                 f"--param {key}", f"not a parameter of {provider.name} (it takes: {takes})"
             )
         if not has_value:
             if not spec.sensitive:
-                raise InvalidArgument(f"--param {key}", "needs a value: KEY=VALUE")
+                raise refused(f"--param {key}", "needs a value: KEY=VALUE")
             value = _ask(key)
         if spec.required and not value.strip():
-            raise InvalidArgument(f"--param {key}", f"required by {provider.name}: not empty")
+            raise refused(f"--param {key}", f"required by {provider.name}: not empty")
         values[key] = value
     if creating:
         for spec in specs.values():
             if spec.required and spec.name not in values:
                 if not spec.sensitive:
-                    raise InvalidArgument(
+                    raise refused(
                         f"--param {spec.name}", f"required by {provider.name}; give KEY=VALUE"
                     )
                 values[spec.name] = _ask(spec.name)
                 if not values[spec.name].strip():
-                    raise InvalidArgument(f"--param {spec.name}", "required: not empty")
+                    raise refused(f"--param {spec.name}", "required: not empty")
     return values
 
 
 def _ask(key: str) -> str:
     """A secret, without echo; off a terminal there is nobody to ask."""
     if not sys.stdin.isatty():
-        raise InvalidArgument(
-            f"--param {key}", "secret: give KEY=VALUE, or run on a terminal to be asked"
-        )
+        raise refused(f"--param {key}", "secret: give KEY=VALUE, or run on a terminal to be asked")
     try:
         return getpass.getpass(f"{key} (not shown): ")
     except (EOFError, KeyboardInterrupt):
-        raise InvalidArgument(f"--param {key}", "not entered") from None
+        raise refused(f"--param {key}", "not entered") from None
 
 
 def shown_body(body: Any, secrets: set[str]) -> Any:

@@ -7,12 +7,9 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-import httpx
-
 from flagtui.cli import integration_input
 from flagtui.cli.done import done
 from flagtui.cli.output import Printer
-from flagtui.cli.runner import DryRunStop
 from flagtui.cli.session import scriptable
 
 if TYPE_CHECKING:
@@ -61,11 +58,15 @@ async def integration_edit(client: AdminClient, out: Printer, args: argparse.Nam
 
 async def _masked_dry_run(write: Awaitable[Addon], secrets: set[str]) -> Addon:
     """The write; under --dry-run, the stopped request again with its secrets masked."""
+    import json
+
+    import httpx
+
+    from flagtui.cli.runner import DryRunStop
+
     try:
         return await write
     except DryRunStop as stop:
-        import json
-
         sent = stop.request
         body = json.loads(sent.content) if sent.content else None
         shown = integration_input.shown_body(body, secrets)
