@@ -11,6 +11,7 @@ server keeps the stored value for a masked one. The sandbox serves the route the
 from __future__ import annotations
 
 import builtins
+from typing import Any
 
 from flagtui.api import capabilities, errors, validation
 from flagtui.api.core import Core
@@ -60,6 +61,34 @@ class Integrations:
         updated = await self._core.write(action, "PUT", path, _ADDON, body)
         assert updated is not None
         return updated.model_copy(update={"parameters": current.parameters})
+
+    async def create(self, body: dict[str, Any]) -> Addon:
+        """A new integration configuration: `body` holds the WRITABLE keys (checked by the caller
+        against the provider's definition). Real Unleash answers with the stored secrets: mask
+        them before showing the record."""
+        created = await self._core.write(
+            "create integration", "POST", "/api/admin/addons", _ADDON, body
+        )
+        assert created is not None
+        return created
+
+    async def update(self, current: Addon, changes: dict[str, Any]) -> Addon:
+        """Replace `current` (as listed: secrets masked, which the server keeps) with `changes`
+        applied; `parameters` in `changes` are merged into the current ones."""
+        wire = current.model_dump(mode="json", by_alias=True, exclude_unset=True)
+        body = {k: wire[k] for k in WRITABLE if wire.get(k) is not None}
+        body.update({k: v for k, v in changes.items() if k != "parameters"})
+        body["parameters"] = {**body.get("parameters", {}), **changes.get("parameters", {})}
+        path = f"/api/admin/addons/{seg(current.id)}"
+        updated = await self._core.write("edit integration", "PUT", path, _ADDON, body)
+        assert updated is not None
+        return updated
+
+    async def delete(self, addon_id: int) -> None:
+        """Delete one configuration. Unleash deletes its delivery history with it, and a
+        delivery in flight can race the delete: disabling is the safer way to stop one."""
+        validation.non_negative("id", addon_id)
+        await self._core.write("delete integration", "DELETE", f"/api/admin/addons/{seg(addon_id)}")
 
     async def events(
         self, addon_id: int | str, *, limit: int = PAGE_DEFAULT, offset: int = 0

@@ -252,6 +252,7 @@ class AddonProvider(Record):
     display_name: str | None = None
     description: str | None = None
     parameters: list[AddonParameterSpec] | None = None
+    events: list[str] | None = None
 
 
 class Addon(Record):

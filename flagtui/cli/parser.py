@@ -21,7 +21,7 @@ from typing import Any
 
 from flagtui import __version__
 from flagtui.cli.commands import COMMANDS, NOUNS, Entry
-from flagtui.cli.completion import profile_names
+from flagtui.cli.completion import attach_cached_names, completing, profile_names
 from flagtui.cli.exits import EXIT_CODES_HELP
 from flagtui.cli.output import FORMATS
 
@@ -51,6 +51,8 @@ class CommandParser(argparse.ArgumentParser):
             entry, self.entry = self.entry, None
             module = importlib.import_module(f"flagtui.cli.commands.{entry.module}")
             getattr(module, entry.options)(self)
+            if completing():
+                attach_cached_names(self)
         return self
 
     def verbs(self) -> dict[str, CommandParser]:

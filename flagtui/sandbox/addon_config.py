@@ -1,4 +1,5 @@
-"""PUT /api/admin/addons/:id: replace an integration's configuration (enable, disable, edit).
+"""POST /api/admin/addons, PUT and DELETE /api/admin/addons/:id: create, replace (enable,
+disable, edit) and delete an integration's configuration.
 
 As real Unleash 8.2 does (addon-service `updateAddon`): an unknown id is 404 before the body
 is looked at; the body is provider, enabled (default true), description, parameters, events,
@@ -7,6 +8,13 @@ parameters present; a sensitive parameter sent as `*****` keeps the stored value
 is 200 with the record, and `addon-config-updated` is recorded with the record before and after,
 both without parameters. One difference: real Unleash answers with the stored secrets; the
 sandbox masks them, as its list does.
+
+Creation validates the body the same way (no id to look up) and answers 200 with the record
+(the OpenAPI document's status for it), recording `addon-config-created` without parameters.
+Deletion: an unknown id is 404; otherwise 200 with no body, the configuration and its delivery
+history gone (real Unleash's integration_events rows go with the addon, by foreign key), and
+`addon-config-deleted` recorded with pre-data `{id}`. Where the contract is silent, the sandbox
+chooses: a `*****` sent on creation is stored as it is (there is nothing to keep).
 """
 
 from __future__ import annotations
@@ -17,6 +25,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from flagtui.sandbox import shapes
+from flagtui.sandbox.clock import now_iso
 from flagtui.sandbox.db import dumps
 from flagtui.sandbox.errors import bad_request, not_found
 from flagtui.sandbox.events import record
@@ -99,6 +108,45 @@ def update_addon(call: Call) -> shapes.Addon:
             pre_data=_without_parameters(_addon(row)),
         )
     return updated
+
+
+def create_addon(call: Call) -> shapes.Addon:
+    new = _checked(require_object(call.body))
+    with call.db.write() as conn:
+        cursor = conn.execute(
+            "INSERT INTO addons (provider, description, enabled, events, projects, environments,"
+            " parameters, created_at, behaviour) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                new["provider"],
+                new["description"],
+                int(new["enabled"]),
+                *(dumps(new[key]) for key in _LISTS),
+                dumps(new["parameters"]),
+                now_iso(),
+                "reliable",  # every delivery of a created one succeeds
+            ),
+        )
+        getattr(conn, "cached", {}).pop("subscriptions", None)
+        after = conn.execute(
+            f"SELECT {ADDON_COLUMNS} FROM addons WHERE id = ?", (cursor.lastrowid,)
+        )
+        created = _addon(after.fetchone())
+        record(conn, call.caller, "addon-config-created", data=_without_parameters(created))
+    return created
+
+
+def delete_addon(call: Call) -> None:
+    raw_id = call.path["id"]
+    with call.db.write() as conn:
+        found = None
+        if raw_id.isascii() and raw_id.isdigit() and len(raw_id) <= 10:
+            found = conn.execute("SELECT id FROM addons WHERE id = ?", (int(raw_id),)).fetchone()
+        if found is None:
+            raise not_found(f"Could not find addon with id {raw_id}")
+        conn.execute("DELETE FROM integration_events WHERE addon_id = ?", (found["id"],))
+        conn.execute("DELETE FROM addons WHERE id = ?", (found["id"],))
+        getattr(conn, "cached", {}).pop("subscriptions", None)
+        record(conn, call.caller, "addon-config-deleted", pre_data={"id": found["id"]})
 
 
 def _without_parameters(addon: Mapping[str, Any]) -> dict[str, Any]:

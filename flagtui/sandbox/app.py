@@ -269,6 +269,17 @@ def routes() -> list[Route]:
         ApiRoute(f"{project}/change-requests/{{id}}", "DELETE", change_requests.delete, write=True),
         ApiRoute("/api/admin/addons", "GET", integrations.list_addons),
         ApiRoute(
+            "/api/admin/addons",
+            "POST",
+            addon_config.create_addon,
+            write=True,
+            body=True,
+            admin=True,
+        ),
+        ApiRoute(
+            "/api/admin/addons/{id}", "DELETE", addon_config.delete_addon, write=True, admin=True
+        ),
+        ApiRoute(
             "/api/admin/addons/{id}",
             "PUT",
             addon_config.update_addon,

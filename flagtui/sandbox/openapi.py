@@ -99,6 +99,17 @@ class Doc:
 
 PROJECT = "/api/admin/projects/{project}"
 FEATURE = f"{PROJECT}/features/{{feature}}"
+_ADDON_BODY = _obj(
+    {
+        "provider": STRING,
+        "enabled": {"type": "boolean"},
+        "description": STRING,
+        "parameters": {"type": "object"},
+        **{k: {"type": "array", "items": STRING} for k in ("events", "projects", "environments")},
+    },
+    ["provider", "enabled"],
+)
+
 DOCS: dict[tuple[str, str], Doc] = {
     ("GET", "/api/admin/ui-config"): Doc("Version and edition"),
     ("GET", "/api/admin/projects"): Doc("List projects"),
@@ -220,19 +231,11 @@ DOCS: dict[tuple[str, str], Doc] = {
     ("PUT", "/api/admin/addons/{id}"): Doc(
         "Update an integration (masked secrets keep their stored value)",
         (400, 404),
-        body=_obj(
-            {
-                "provider": STRING,
-                "enabled": {"type": "boolean"},
-                "description": STRING,
-                "parameters": {"type": "object"},
-                **{
-                    k: {"type": "array", "items": STRING}
-                    for k in ("events", "projects", "environments")
-                },
-            },
-            ["provider", "enabled"],
-        ),
+        body=_ADDON_BODY,
+    ),
+    ("POST", "/api/admin/addons"): Doc("Create an integration", (400,), body=_ADDON_BODY),
+    ("DELETE", "/api/admin/addons/{id}"): Doc(
+        "Delete an integration and its delivery history", (404,)
     ),
     ("GET", "/api/admin/addons/{id}/events"): Doc(
         "Integration events of an integration, newest first (ADMIN permission)",

@@ -12,7 +12,6 @@ the app.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -20,17 +19,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from platformdirs import user_cache_dir
 from rich.text import Text
 
+from flagtui.row_cache_file import VERSION, cache_key, cache_path, default_cache_dir
 from flagtui.tui.files import read_object, replace_quietly
 
-VERSION = 1
+__all__ = ["VERSION", "CachedRows", "RowCache", "default_cache_dir"]
 MAX_ROWS = 200  # the first page is what a start shows; more is never drawn from here
-
-
-def default_cache_dir() -> Path:
-    return Path(user_cache_dir("flagtui", appauthor=False)) / "rows"
 
 
 @dataclass(frozen=True)
@@ -47,9 +42,8 @@ def _plain(cell: object) -> str:
 
 class RowCache:
     def __init__(self, directory: Path, profile: str, server_url: str) -> None:
-        digest = hashlib.sha256(f"{profile}\0{server_url.rstrip('/')}".encode())
-        self.key = digest.hexdigest()
-        self.path = directory / f"rows-{self.key[:32]}.json"
+        self.key = cache_key(profile, server_url)
+        self.path = cache_path(directory, self.key)
         self._saved: dict[str, object] = {}  # what this run last wrote, per area
 
     def _read(self) -> dict[str, Any]:

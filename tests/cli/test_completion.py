@@ -69,3 +69,22 @@ def test_each_shell_gets_a_script_naming_flagtui(shell):
     )
     assert done.returncode == 0, done.stderr
     assert "flagtui" in done.stdout and "_ARGCOMPLETE" in done.stdout
+
+
+def test_project_and_flag_names_come_from_the_tuis_row_cache(config, tmp_path, monkeypatch):
+    from flagtui.row_cache_file import default_cache_dir
+    from flagtui.tui.row_cache import RowCache
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    cache = RowCache(default_cache_dir(), "staging", "https://staging.example")
+    rows = [("checkout-v2", ["checkout-v2", "release"]), ("search-beta", ["search-beta", "x"])]
+    cache.save("features", "default", rows)
+
+    def names(line: str) -> list[str]:  # the long options are offered beside them
+        return [word for word in tab(line, config) if not word.startswith("-")]
+
+    assert names("flagtui feature show ") == ["default"]
+    assert names("flagtui feature show default ") == ["checkout-v2", "search-beta"]
+    assert tab("flagtui feature show default ch", config) == ["checkout-v2"]
+    assert names("flagtui feature show other ") == []  # another project: not cached
+    assert names("flagtui feature show -P prod-eu default ") == []  # another profile

@@ -86,3 +86,64 @@ async def test_viewers_may_not_change_integrations(viewer, admin):
     answer = await viewer.put("/api/admin/addons/1", json={**writable(before), "enabled": False})
     assert answer.status_code == 403
     assert (await addon(admin, 1))["enabled"] is True
+
+
+NEW = {
+    "provider": "webhook",
+    "parameters": {"url": "https://hooks.example.test/new"},
+    "events": ["feature-created"],
+}
+
+
+async def test_create_answers_the_record_masked_and_records_it_without_parameters(
+    admin, sandbox_app
+):
+    answer = await admin.post("/api/admin/addons", json={**NEW, "unknown": "dropped"})
+    assert answer.status_code == 200
+    created = answer.json()
+    assert created["parameters"]["url"] == "*****"
+    assert (created["enabled"], created["events"], created["projects"]) == (
+        True,
+        ["feature-created"],
+        [],
+    )
+    assert "unknown" not in created
+    assert "hooks.example.test/new" in stored_parameters(sandbox_app, created["id"])
+    event = (await events_of(admin, type="addon-config-created"))[0]
+    assert event["data"] == {k: v for k, v in created.items() if k != "parameters"}
+
+
+@pytest.mark.parametrize(
+    ("body", "said"),
+    [
+        ({**NEW, "provider": "nosuch"}, "nosuch"),
+        ({**NEW, "parameters": {}}, "url"),
+        ({**NEW, "events": "feature-created"}, "events"),
+        ({k: v for k, v in NEW.items() if k != "provider"}, "provider"),
+    ],
+)
+async def test_create_refuses_a_bad_body_with_400_naming_it(admin, body, said):
+    answer = await admin.post("/api/admin/addons", json=body)
+    assert answer.status_code == 400
+    assert said in answer.text
+    assert await events_of(admin, type="addon-config-created") == []
+
+
+async def test_delete_removes_it_and_its_deliveries_and_records_the_id(admin, sandbox_app):
+    assert (await admin.get("/api/admin/addons/1/events")).json()["integrationEvents"]
+    answer = await admin.delete("/api/admin/addons/1")
+    assert answer.status_code == 200
+    listed = (await admin.get("/api/admin/addons")).json()["addons"]
+    assert all(a["id"] != 1 for a in listed)
+    with sqlite3.connect(sandbox_app.state.db_path) as conn:
+        left = conn.execute("SELECT count(*) FROM integration_events WHERE addon_id = 1")
+        assert left.fetchone()[0] == 0
+    event = (await events_of(admin, type="addon-config-deleted"))[0]
+    assert event["preData"] == {"id": 1}
+
+
+@pytest.mark.parametrize("addon_id", ["99999", "abc"])
+async def test_delete_of_an_unknown_id_is_404(admin, addon_id):
+    answer = await admin.delete(f"/api/admin/addons/{addon_id}")
+    assert answer.status_code == 404
+    assert await events_of(admin, type="addon-config-deleted") == []

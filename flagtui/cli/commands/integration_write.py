@@ -1,0 +1,85 @@
+"""`flagtui integration create|edit`: configure an integration from the terminal. The options
+are checked against the provider's definition the server lists before anything is sent (see
+`integration_input`); secrets are masked in every output, --dry-run's request included."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+from flagtui.cli import integration_input
+from flagtui.cli.done import done
+from flagtui.cli.output import Printer
+from flagtui.cli.session import scriptable
+
+if TYPE_CHECKING:
+    from collections.abc import Awaitable
+
+    from flagtui.api import AdminClient
+    from flagtui.api.models import Addon
+
+
+def create_options(p: argparse.ArgumentParser) -> None:
+    scriptable(p, integration_create, write="create integration")
+    p.add_argument("provider", help="see `flagtui integration providers`")
+    integration_input.add_options(p, creating=True)
+
+
+def edit_options(p: argparse.ArgumentParser) -> None:
+    scriptable(p, integration_edit, write="edit integration")
+    p.add_argument("id", type=int)
+    integration_input.add_options(p, creating=False)
+
+
+async def integration_create(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
+    providers = (await client.integrations.list()).providers
+    provider = integration_input.provider_named(providers, args.provider)
+    body = integration_input.changes(args, provider, creating=True)
+    secrets = integration_input.secret_names(provider)
+    created = await _masked_dry_run(client.integrations.create(body), secrets)
+    _said(out, "addon-config-created", created)
+
+
+async def integration_edit(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
+    from flagtui.api.errors import NotFoundError
+
+    listed = await client.integrations.list()
+    current = next((a for a in listed.addons if a.id == args.id), None)
+    if current is None:
+        raise NotFoundError(
+            "PUT", f"/api/admin/addons/{args.id}", message=f"Could not find addon with id {args.id}"
+        )
+    provider = integration_input.provider_named(listed.providers, current.provider)
+    changes = integration_input.changes(args, provider, creating=False)
+    secrets = integration_input.secret_names(provider)
+    updated = await _masked_dry_run(client.integrations.update(current, changes), secrets)
+    _said(out, "addon-config-updated", updated)
+
+
+async def _masked_dry_run(write: Awaitable[Addon], secrets: set[str]) -> Addon:
+    """The write; under --dry-run, the stopped request again with its secrets masked."""
+    import json
+
+    import httpx
+
+    from flagtui.cli.runner import DryRunStop
+
+    try:
+        return await write
+    except DryRunStop as stop:
+        sent = stop.request
+        body = json.loads(sent.content) if sent.content else None
+        shown = integration_input.shown_body(body, secrets)
+        raise DryRunStop(httpx.Request(sent.method, sent.url, json=shown)) from None
+
+
+def _said(out: Printer, event: str, addon: Addon) -> None:
+    """What was stored, without any parameter (real Unleash answers with the secrets)."""
+    done(
+        out,
+        event,
+        id=addon.id,
+        provider=addon.provider,
+        enabled=addon.enabled,
+        events=",".join(addon.events or []),
+    )
