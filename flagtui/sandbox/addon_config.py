@@ -9,8 +9,9 @@ is 200 with the record, and `addon-config-updated` is recorded with the record b
 both without parameters. One difference: real Unleash answers with the stored secrets; the
 sandbox masks them, as its list does.
 
-Creation validates the body the same way (no id to look up) and answers 200 with the record
-(the OpenAPI document's status for it), recording `addon-config-created` without parameters.
+Creation validates the body the same way (no id to look up) and answers 201 with the record
+(as real Unleash 6.10.1, 7.5.1 and 8.2.0 do; the 7.5.0 OpenAPI document says 200), recording
+`addon-config-created` without parameters.
 Deletion: an unknown id is 404; otherwise 200 with no body, the configuration and its delivery
 history gone (real Unleash's integration_events rows go with the addon, by foreign key), and
 `addon-config-deleted` recorded with pre-data `{id}`. Where the contract is silent, the sandbox

@@ -275,6 +275,7 @@ def routes() -> list[Route]:
             write=True,
             body=True,
             admin=True,
+            ok=201,  # as real Unleash 6.10.1, 7.5.1 and 8.2.0 answer it
         ),
         ApiRoute(
             "/api/admin/addons/{id}", "DELETE", addon_config.delete_addon, write=True, admin=True

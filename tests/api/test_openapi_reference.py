@@ -121,6 +121,7 @@ async def _every_call(client: AdminClient) -> set[str]:
         assert client.requests_sent, name
     rollouts = await _rollout_calls(client)
     await _bulk_calls(client)
+    await _integration_writes(client)
     # every parameter of the reads that take several: the GET event route (dates and author
     # choose it) and the feature search's filters and sorting
     await client.events.search(
@@ -141,7 +142,17 @@ async def _every_call(client: AdminClient) -> set[str]:
         fresh=True,
     )
     bulk = {"bulk.plan", "bulk.send"}
-    return set(calls) | rollouts | bulk | {"aclose", "features.held", "use_token"}  # no requests
+    integrations = {"integrations.create", "integrations.update", "integrations.delete"}
+    return set(calls) | rollouts | bulk | integrations | {"aclose", "features.held", "use_token"}
+
+
+async def _integration_writes(client: AdminClient) -> None:
+    """An integration created, edited and deleted (each needs the one before)."""
+    body = {"provider": "webhook", "enabled": False, "parameters": {"url": "http://x.test/h"},
+            "events": ["feature-created"], "projects": ["*"], "environments": ["*"]}  # fmt: skip
+    created = await client.integrations.create(body)
+    await client.integrations.update(created, {"description": "openapi"})
+    await client.integrations.delete(created.id)
 
 
 async def _bulk_calls(client: AdminClient) -> None:
