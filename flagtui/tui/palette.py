@@ -120,6 +120,7 @@ class ActionsProvider(Provider):
             score = max(by_title, by_word)
             if score <= 0:
                 continue
+            score += by_title / 1000  # among equals, the entry whose title has the word first
             shown = matcher.highlight(title) if by_title >= by_word else Content(title)
             said = entry.help if by_title >= by_word else f"{entry.help} ({', '.join(entry.words)})"
             yield Hit(score, shown, self._run(entry), text=title, help=said)

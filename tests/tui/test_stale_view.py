@@ -44,7 +44,7 @@ async def test_seeded_stale_flags_appear_with_their_facts(make_app, sandbox) -> 
     async with app.run_test(size=(200, 60)) as pilot:
         await settle(app, pilot)
         app.project = PROJECT
-        await run_from_palette(app, pilot, "stale flags", "Stale flags of the project")
+        await run_from_palette(app, pilot, "stale", "Stale flags of the project")
         assert isinstance(app.screen, StaleFlagsScreen)
         await settle(app, pilot)
         assert not isinstance(app.screen.focused, Input)
@@ -100,7 +100,7 @@ async def test_archive_listed_shows_the_plan_then_each_flags_outcome(
     async with app.run_test(size=(200, 60), notifications=True) as pilot:
         await settle(app, pilot)
         app.project = PROJECT
-        await run_from_palette(app, pilot, "stale flags", "Stale flags of the project")
+        await run_from_palette(app, pilot, "stale", "Stale flags of the project")
         await settle(app, pilot)
         await pilot.press("A")
         await settle(app, pilot)
