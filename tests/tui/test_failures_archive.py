@@ -35,7 +35,8 @@ async def test_archive_rows_say_their_source_and_the_window_its_gaps(
     ]  # one every 20 minutes: 72 in the last day
     hook = await datadog(client)
     gaps = [
-        Gap(hook.id, now - timedelta(hours=3), now - timedelta(hours=2, minutes=30)),
+        # 23 h ago: yesterday for most of the day, so the span carries its date (the long case)
+        Gap(hook.id, now - timedelta(hours=23), now - timedelta(hours=22, minutes=30)),
         Gap(2, now - timedelta(hours=9), now - timedelta(hours=8)),
         Gap(hook.id, now - timedelta(days=3), now - timedelta(days=2)),  # not in 24h
     ]
