@@ -29,27 +29,32 @@ Read-only profiles are enforced in the core's `write`, once, before any request 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import httpx
 
-from flagtui.api.access import Access
-from flagtui.api.bulk import Bulk
-from flagtui.api.change_requests import ChangeRequests
 from flagtui.api.core import Core
-from flagtui.api.environments import Environments
-from flagtui.api.events import Events
-from flagtui.api.feature_types import FeatureTypes
-from flagtui.api.features import Features
 from flagtui.api.health import Health
-from flagtui.api.integrations import Integrations
 from flagtui.api.models import ServerInfo
-from flagtui.api.playground import Playground
-from flagtui.api.projects import Projects
-from flagtui.api.rollout_catalogs import ContextFields, Segments, StrategyTypes
-from flagtui.api.rollouts import Rollouts
 from flagtui.api.transport import DEFAULT_RETRY_DELAYS
-from flagtui.api.users import Users
+
+if TYPE_CHECKING:
+    from flagtui.api.access import Access
+    from flagtui.api.archived_flags import ArchivedFlags
+    from flagtui.api.bulk import Bulk
+    from flagtui.api.change_requests import ChangeRequests
+    from flagtui.api.environments import Environments
+    from flagtui.api.events import Events
+    from flagtui.api.feature_types import FeatureTypes
+    from flagtui.api.features import Features
+    from flagtui.api.integrations import Integrations
+    from flagtui.api.playground import Playground
+    from flagtui.api.projects import Projects
+    from flagtui.api.rollout_catalogs import ContextFields, Segments, StrategyTypes
+    from flagtui.api.rollouts import Rollouts
+    from flagtui.api.users import Users
 
 
 class AdminClient:
@@ -67,7 +72,7 @@ class AdminClient:
         search_budget: tuple[int, float] | None = None,
     ) -> None:
         """`search_budget` (searches, seconds) replaces real Unleash's feature search limit."""
-        core = self._core = Core(
+        self._core = Core(
             base_url,
             token,
             profile=profile,
@@ -77,22 +82,103 @@ class AdminClient:
             retry_delays=retry_delays,
             transport=transport,
         )
-        self.feature_types = FeatureTypes(core)
-        self.features = Features(core, self.feature_types, search_budget)
-        self.archived = self.features.archived
-        self.events = Events(core)
-        self.integrations = Integrations(core)
-        self.environments = Environments(core)
-        self.bulk = Bulk(core, self.features, self.environments)
-        self.projects = Projects(core)
-        self.users = Users(core)
-        self.access = Access(core)
-        self.change_requests = ChangeRequests(core)
-        self.strategy_types = StrategyTypes(core)
-        self.context_fields = ContextFields(core)
-        self.segments = Segments(core)
-        self.playground = Playground(core)
-        self.rollouts = Rollouts(core, self.strategy_types, self.context_fields, self.segments)
+        self._search_budget = search_budget
+
+    # Each area is made (and its module imported) when first used: a command that lists flags
+    # imports neither the bulk nor the rollout nor the Enterprise areas (issue 26).
+    @functools.cached_property
+    def feature_types(self) -> FeatureTypes:
+        from flagtui.api.feature_types import FeatureTypes
+
+        return FeatureTypes(self._core)
+
+    @functools.cached_property
+    def features(self) -> Features:
+        from flagtui.api.features import Features
+
+        return Features(self._core, self.feature_types, self._search_budget)
+
+    @property
+    def archived(self) -> ArchivedFlags:
+        return self.features.archived
+
+    @functools.cached_property
+    def events(self) -> Events:
+        from flagtui.api.events import Events
+
+        return Events(self._core)
+
+    @functools.cached_property
+    def integrations(self) -> Integrations:
+        from flagtui.api.integrations import Integrations
+
+        return Integrations(self._core)
+
+    @functools.cached_property
+    def environments(self) -> Environments:
+        from flagtui.api.environments import Environments
+
+        return Environments(self._core)
+
+    @functools.cached_property
+    def bulk(self) -> Bulk:
+        from flagtui.api.bulk import Bulk
+
+        return Bulk(self._core, self.features, self.environments)
+
+    @functools.cached_property
+    def projects(self) -> Projects:
+        from flagtui.api.projects import Projects
+
+        return Projects(self._core)
+
+    @functools.cached_property
+    def users(self) -> Users:
+        from flagtui.api.users import Users
+
+        return Users(self._core)
+
+    @functools.cached_property
+    def access(self) -> Access:
+        from flagtui.api.access import Access
+
+        return Access(self._core)
+
+    @functools.cached_property
+    def change_requests(self) -> ChangeRequests:
+        from flagtui.api.change_requests import ChangeRequests
+
+        return ChangeRequests(self._core)
+
+    @functools.cached_property
+    def strategy_types(self) -> StrategyTypes:
+        from flagtui.api.rollout_catalogs import StrategyTypes
+
+        return StrategyTypes(self._core)
+
+    @functools.cached_property
+    def context_fields(self) -> ContextFields:
+        from flagtui.api.rollout_catalogs import ContextFields
+
+        return ContextFields(self._core)
+
+    @functools.cached_property
+    def segments(self) -> Segments:
+        from flagtui.api.rollout_catalogs import Segments
+
+        return Segments(self._core)
+
+    @functools.cached_property
+    def playground(self) -> Playground:
+        from flagtui.api.playground import Playground
+
+        return Playground(self._core)
+
+    @functools.cached_property
+    def rollouts(self) -> Rollouts:
+        from flagtui.api.rollouts import Rollouts
+
+        return Rollouts(self._core, self.strategy_types, self.context_fields, self.segments)
 
     async def __aenter__(self) -> AdminClient:
         return self

@@ -7,16 +7,21 @@ Nothing here imports Textual except to launch the TUI (an import-linter contract
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import argparse
 
 
 def tui_args(argv: Sequence[str]) -> argparse.Namespace | None:
     """`flagtui` and `flagtui -P NAME` open the TUI: read without building every command's
     parser and importing their modules (a few hundredths of a second of every start). None for
     anything else, which the full parser reads."""
+    import argparse
+
     only = argparse.ArgumentParser(add_help=False, exit_on_error=False)
     only.add_argument("-P", "--profile")
     try:
@@ -46,6 +51,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         for command in commands.values():
             command.load()
         complete(parser)
+    if (sys.argv[1:] if argv is None else list(argv)) == ["--version"]:
+        # The one start that needs no parser: building it costs more than Python's own start.
+        from flagtui import __version__
+
+        print(f"flagtui {__version__}")
+        return 0
     tui = tui_args(sys.argv[1:] if argv is None else argv)
     if tui is not None:
         from flagtui.tui.launch import run_tui

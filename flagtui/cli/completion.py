@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import tomllib
 from typing import Any
 
 SHELLS = ("bash", "zsh", "fish")
@@ -29,6 +28,8 @@ def complete(parser: argparse.ArgumentParser) -> None:
 
 def profile_names(**_: Any) -> list[str]:
     """The config file's profiles: the values -P takes (none when it cannot be read)."""
+    import tomllib  # here: every start builds the parser, few complete a profile name
+
     from flagtui.profile import config_path
 
     try:
@@ -40,6 +41,8 @@ def profile_names(**_: Any) -> list[str]:
 
 
 def _config() -> dict[str, Any]:
+    import tomllib
+
     from flagtui.profile import config_path
 
     try:

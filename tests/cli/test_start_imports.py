@@ -54,8 +54,17 @@ def imported(argv: list[str], env: dict[str, str] | None = None) -> tuple[int, s
 def test_a_start_that_sends_nothing_imports_no_heavy_library(argv, code):
     exit_code, modules = imported(argv)
     assert exit_code == code
-    assert "flagtui.cli.parser" in modules  # the command line was built
+    assert "flagtui.cli" in modules  # flagtui started: an empty set proves nothing
     assert sorted(m for m in modules if m.partition(".")[0] in HEAVY) == []
+
+
+def test_version_builds_no_parser():
+    """`--version` prints and exits before the command line is built (its parsers cost more
+    than Python's own start)."""
+    exit_code, modules = imported(["--version"])
+    assert exit_code == 0
+    assert "argparse" not in modules
+    assert "flagtui.cli.parser" not in modules
 
 
 def test_every_commands_options_load_without_a_heavy_library():
@@ -79,3 +88,16 @@ def test_a_command_that_runs_never_loads_httpxs_own_command_line(cli_env, sandbo
     assert exit_code == 0
     assert {"flagtui.api.client", "httpx"} <= modules  # it ran: the client was imported
     assert sorted(m for m in modules if m.partition(".")[0] in ("click", "pygments", "rich")) == []
+
+
+def test_a_list_imports_only_its_area_of_the_client(cli_env, sandbox):
+    """The client makes each area when first used: listing flags imports neither the bulk,
+    the rollout, the access nor the change-request areas, nor the UI or the archive."""
+    exit_code, modules = imported(
+        ["feature", "list", "--project", "default", "-o", "json"], command_env(cli_env, sandbox)
+    )
+    assert exit_code == 0
+    assert "flagtui.api.features" in modules  # it ran
+    unused = ("bulk", "rollouts", "access", "change_requests", "playground", "integrations")
+    assert sorted(m for m in modules if m.removeprefix("flagtui.api.") in unused) == []
+    assert sorted(m for m in modules if m.partition(".")[0] in ("textual", "sqlalchemy")) == []
