@@ -39,7 +39,9 @@ WORST_FIRST = (OUTCOME_UNKNOWN, UNREACHABLE, AUTH, NOT_FOUND, NOT_SUPPORTED, USA
 COLUMNS = ("featureName", "outcome", "detail")
 
 
-def add_names(p: argparse.ArgumentParser) -> None:
+def add_project_and_names(p: argparse.ArgumentParser) -> None:
+    """A bulk verb's arguments: the project, then its flags (or --stdin)."""
+    p.add_argument("project")
     p.add_argument("name", nargs="*", help="one flag or several")
     p.add_argument(
         "--stdin", action="store_true", help="read the flags' names from stdin, one a line"

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from textual.widgets import Input, OptionList
+from textual.widgets import Input
 
 from flagtui.api import AdminClient
 from flagtui.api.models import Strategy
@@ -15,37 +15,11 @@ from flagtui.tui.app import FlagtuiApp
 from flagtui.tui.screens.feature_detail import FeatureDetailScreen
 from flagtui.tui.screens.variant_form import VariantFormScreen
 from flagtui.tui.screens.variant_rows import VariantRow
-from flagtui.tui.widgets.choice_picker import ChoicePicker
 from flagtui.tui.widgets.confirm import ConfirmModal
 from testkit.pilot import settle
 
 from .helpers import screen_text, toast_text, visible_text
-
-PROJECT = "payments"
-
-
-async def holder(client: AdminClient) -> tuple[str, str]:
-    """A flag of the demo with variants in one environment (Unleash writes only those)."""
-    return next(
-        (f.name, e.name)
-        for f in await client.features.list(PROJECT)
-        for e in f.environments or []
-        if e.variant_count and e.enabled  # on: the preview gives a variant
-    )
-
-
-async def open_form(app: FlagtuiApp, pilot: Any, name: str, env: str) -> VariantFormScreen:
-    app.push_screen(FeatureDetailScreen(PROJECT, name))
-    await settle(app, pilot)
-    await pilot.press("V")
-    await settle(app, pilot)
-    if isinstance(app.screen, ChoicePicker):
-        index = next(i for i, label in enumerate(app.screen.labels) if label.startswith(f"{env} "))
-        app.screen.query_one(OptionList).highlighted = index
-        await pilot.press("enter")
-        await settle(app, pilot)
-    assert isinstance(app.screen, VariantFormScreen), screen_text(app)
-    return app.screen
+from .variant_flows import PROJECT, holder, open_form
 
 
 async def type_rows(app: FlagtuiApp, pilot: Any, rows: list[tuple[str, str]]) -> None:

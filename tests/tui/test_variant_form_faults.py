@@ -8,47 +8,22 @@ from __future__ import annotations
 from typing import Any
 
 from starlette.responses import JSONResponse
-from textual.widgets import Input, OptionList
+from textual.widgets import Input
 
 from flagtui.api import AdminClient
-from flagtui.tui.screens.feature_detail import FeatureDetailScreen
 from flagtui.tui.screens.variant_form import VariantFormScreen
 from flagtui.tui.screens.variant_rows import VariantRow
-from flagtui.tui.widgets.choice_picker import ChoicePicker
 from flagtui.tui.widgets.confirm import ConfirmModal
 
 from .faults import DropAnswers, settle
 from .helpers import screen_text, visible_text
+from .variant_flows import PROJECT, holder, open_form
 
-PROJECT = "payments"
 PATH = "/api/admin/projects/payments/features/{}/environments/{}/variants"
 
 
-async def holder(client: AdminClient) -> tuple[str, str]:
-    """A demo flag with variants in one environment (Unleash changes only those)."""
-    return next(
-        (f.name, e.name)
-        for f in await client.features.list(PROJECT)
-        for e in f.environments or []
-        if e.variant_count
-    )
-
-
 async def send_half_and_half(app: Any, pilot: Any, name: str, env: str) -> VariantFormScreen:
-    await settle(app, pilot)
-    app.push_screen(FeatureDetailScreen(PROJECT, name))
-    await settle(app, pilot)
-    await pilot.press("V")
-    await settle(app, pilot)
-    if isinstance(app.screen, ChoicePicker):
-        labels = app.screen.labels
-        app.screen.query_one(OptionList).highlighted = next(
-            i for i, label in enumerate(labels) if label.startswith(f"{env} ")
-        )
-        await pilot.press("enter")
-        await settle(app, pilot)
-    form = app.screen
-    assert isinstance(form, VariantFormScreen), screen_text(app)
+    form = await open_form(app, pilot, name, env, failures=True)
     while len(form.rows) < 2:
         await pilot.press("ctrl+n")
         await settle(app, pilot)

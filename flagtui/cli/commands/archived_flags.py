@@ -20,14 +20,12 @@ if TYPE_CHECKING:
 
 def archive_options(p: argparse.ArgumentParser) -> None:
     scriptable(p, feature_archive, write="archive feature", destructive=True, columns=bulk.COLUMNS)
-    p.add_argument("project")
-    bulk.add_names(p)
+    bulk.add_project_and_names(p)
 
 
 def revive_options(p: argparse.ArgumentParser) -> None:
     scriptable(p, feature_revive, write="revive feature", columns=bulk.COLUMNS)
-    p.add_argument("project")
-    bulk.add_names(p)
+    bulk.add_project_and_names(p)
 
 
 async def feature_archive(client: AdminClient, out: Printer, args: argparse.Namespace) -> int:

@@ -18,14 +18,12 @@ if TYPE_CHECKING:
 
 def mark_options(p: argparse.ArgumentParser) -> None:
     scriptable(p, mark_stale, write="mark stale", columns=bulk.COLUMNS)
-    p.add_argument("project")
-    bulk.add_names(p)
+    bulk.add_project_and_names(p)
 
 
 def unmark_options(p: argparse.ArgumentParser) -> None:
     scriptable(p, mark_stale, write="mark not stale", columns=bulk.COLUMNS)
-    p.add_argument("project")
-    bulk.add_names(p)
+    bulk.add_project_and_names(p)
 
 
 async def mark_stale(client: AdminClient, out: Printer, args: argparse.Namespace) -> int:

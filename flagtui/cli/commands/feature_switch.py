@@ -26,8 +26,7 @@ def disable_options(p: argparse.ArgumentParser) -> None:
 
 def _options(p: argparse.ArgumentParser, verb: str) -> None:
     scriptable(p, feature_switch, write=f"{verb} feature", destructive=True, columns=bulk.COLUMNS)
-    p.add_argument("project")
-    bulk.add_names(p)
+    bulk.add_project_and_names(p)
     p.add_argument("environment", metavar="ENV")
 
 
