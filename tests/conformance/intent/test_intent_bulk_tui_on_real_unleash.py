@@ -17,11 +17,9 @@ from real_intent import (
     wait_for_flag_events,
     wait_for_stage,
 )
+from real_tui import real_app
 from textual.widgets import Input, OptionList
 
-from flagtui.api import AdminClient
-from flagtui.config import Profile
-from flagtui.tui.app import FlagtuiApp
 from flagtui.tui.screens.bulk_screens import BulkResult
 from flagtui.tui.screens.features import FeaturesScreen
 from flagtui.tui.widgets.choice_picker import ChoicePicker
@@ -37,29 +35,23 @@ COUNT = 20
 async def archive_marked(real_unleash, prefix: str, tmp_path: Path) -> tuple[str, str]:
     """The features search for `prefix`, every match marked and archived: the plan's question
     and the result screen, as shown."""
-    client = AdminClient(real_unleash.url, real_unleash.token, profile="real")
-    app = FlagtuiApp(client, Profile(name="real", url=real_unleash.url), state_path=tmp_path / "s")
-    try:
-        async with app.run_test(size=(140, 70), notifications=True) as pilot:
-            await settle(app, pilot)
-            screen = app.screen
-            assert isinstance(screen, FeaturesScreen), screen_text(app)
-            screen.query_one("#search", Input).value = prefix
-            await settle(app, pilot)
-            await pilot.press("asterisk", "B")
-            await settle(app, pilot)
-            assert isinstance(app.screen, ChoicePicker), screen_text(app)
-            app.screen.query_one(OptionList).highlighted = 0  # Archive
-            await pilot.press("enter")
-            await settle(app, pilot)
-            assert isinstance(app.screen, ConfirmModal), screen_text(app)
-            question = screen_text(app)
-            await pilot.press("tab", "enter")
-            await settle(app, pilot)
-            assert isinstance(app.screen, BulkResult), screen_text(app)
-            return question, screen_text(app)
-    finally:
-        await client.aclose()
+    async with real_app(real_unleash, tmp_path, (140, 70)) as (app, pilot):
+        screen = app.screen
+        assert isinstance(screen, FeaturesScreen), screen_text(app)
+        screen.query_one("#search", Input).value = prefix
+        await settle(app, pilot)
+        await pilot.press("asterisk", "B")
+        await settle(app, pilot)
+        assert isinstance(app.screen, ChoicePicker), screen_text(app)
+        app.screen.query_one(OptionList).highlighted = 0  # Archive
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert isinstance(app.screen, ConfirmModal), screen_text(app)
+        question = screen_text(app)
+        await pilot.press("tab", "enter")
+        await settle(app, pilot)
+        assert isinstance(app.screen, BulkResult), screen_text(app)
+        return question, screen_text(app)
 
 
 def test_twenty_marked_flags_archived_from_the_tui(admin, real_unleash, tmp_path: Path):

@@ -23,14 +23,10 @@ from real_intent import (
     wait_for_flag_events,
     wait_for_stage,
 )
-from textual.widgets import Input, OptionList, Select
+from real_tui import on_detail, real_app
+from textual.widgets import Input, Select
 
-from flagtui.api import AdminClient
-from flagtui.config import Profile
-from flagtui.tui.app import FlagtuiApp
-from flagtui.tui.screens.feature_detail import FeatureDetailScreen
 from flagtui.tui.screens.strategy_form import StrategyFormScreen
-from flagtui.tui.widgets.choice_picker import ChoicePicker
 from flagtui.tui.widgets.confirm import ConfirmModal
 from testkit.pilot import settle
 from tests.tui.helpers import visible_text
@@ -50,82 +46,46 @@ def form_flag(flagtui, admin) -> Iterator[str]:
     admin.delete(f"/api/admin/projects/{PROJECT}/features/{name}")  # archives
 
 
-async def pick(app: FlagtuiApp, pilot, starts: str) -> None:
-    """The picker's line that starts with `starts` (an environment, a strategy)."""
-    if isinstance(app.screen, ChoicePicker):
-        labels = app.screen.labels
-        app.screen.query_one(OptionList).highlighted = next(
-            i for i, label in enumerate(labels) if label.startswith(starts)
-        )
-        await pilot.press("enter")
-        await settle(app, pilot)
-
-
 async def set_rollout_in_the_form(real_unleash, flag: str, tmp_path: Path) -> int:
     """The form's rollout set to 10 % and sent; how many of the synthetic users the review's
     preview said would get the flag after."""
-    client = AdminClient(real_unleash.url, real_unleash.token, profile="real")
-    app = FlagtuiApp(client, Profile(name="real", url=real_unleash.url), state_path=tmp_path / "s")
-    try:
-        async with app.run_test(size=(140, 50), notifications=True) as pilot:
-            await settle(app, pilot)
-            app.push_screen(FeatureDetailScreen(PROJECT, flag))
-            await settle(app, pilot)
-            await pilot.press("S")
-            await settle(app, pilot)
-            await pick(app, pilot, "production")
-            await pick(app, pilot, "")  # its one strategy
-            assert isinstance(app.screen, StrategyFormScreen)
-            app.screen.query_one("#rollout", Input).value = "10"
-            await pilot.press("ctrl+r")
-            await settle(app, pilot)
-            assert isinstance(app.screen, ConfirmModal)
-            body = str(visible_text(app, ".dialog-body"))
-            joined = "".join(body.split())  # the request is wrapped to the dialog's width
-            assert (
-                f"PUT/api/admin/projects/{PROJECT}/features/{flag}/environments/production"
-                in joined
-            )
-            assert '"rollout":"10"' in joined
-            previewed, population = (int(n.replace(",", "")) for n in SHARE.search(body).groups())
-            assert population == USERS
-            await pilot.press("tab", "enter")
-            await settle(app, pilot)
-    finally:
-        await client.aclose()
+    async with real_app(real_unleash, tmp_path) as (app, pilot):
+        await on_detail(app, pilot, flag, "S", "production", "")  # its one strategy
+        assert isinstance(app.screen, StrategyFormScreen)
+        app.screen.query_one("#rollout", Input).value = "10"
+        await pilot.press("ctrl+r")
+        await settle(app, pilot)
+        assert isinstance(app.screen, ConfirmModal)
+        body = str(visible_text(app, ".dialog-body"))
+        joined = "".join(body.split())  # the request is wrapped to the dialog's width
+        assert f"PUT/api/admin/projects/{PROJECT}/features/{flag}/environments/production" in joined
+        assert '"rollout":"10"' in joined
+        previewed, population = (int(n.replace(",", "")) for n in SHARE.search(body).groups())
+        assert population == USERS
+        await pilot.press("tab", "enter")
+        await settle(app, pilot)
     return previewed
 
 
 async def add_user_constraint_in_the_form(real_unleash, flag: str, tmp_path: Path) -> str:
     """`userId IN [u-1]` added to the flag's production strategy in the form and sent; the
     review's body, read before sending."""
-    client = AdminClient(real_unleash.url, real_unleash.token, profile="real")
-    app = FlagtuiApp(client, Profile(name="real", url=real_unleash.url), state_path=tmp_path / "s")
-    try:
-        async with app.run_test(size=(140, 50), notifications=True) as pilot:
-            await settle(app, pilot)
-            app.push_screen(FeatureDetailScreen(PROJECT, flag))
-            await settle(app, pilot)
-            await pilot.press("S")
-            await settle(app, pilot)
-            await pick(app, pilot, "production")
-            await pick(app, pilot, "")
-            form = app.screen
-            assert isinstance(form, StrategyFormScreen)
-            form.query_one("#c-field", Input).value = "userId"
-            await settle(app, pilot)
-            form.query_one("#c-operator", Select).value = "IN"
-            form.query_one("#c-values", Input).value = "u-1"
-            await pilot.click("#c-add")
-            await settle(app, pilot)
-            await pilot.press("ctrl+r")
-            await settle(app, pilot)
-            assert isinstance(app.screen, ConfirmModal)
-            body = str(visible_text(app, ".dialog-body"))
-            await pilot.press("tab", "enter")
-            await settle(app, pilot)
-    finally:
-        await client.aclose()
+    async with real_app(real_unleash, tmp_path) as (app, pilot):
+        await on_detail(app, pilot, flag, "S", "production", "")
+        form = app.screen
+        assert isinstance(form, StrategyFormScreen)
+        form.query_one("#c-field", Input).value = "userId"
+        await settle(app, pilot)
+        form.query_one("#c-operator", Select).value = "IN"
+        form.query_one("#c-values", Input).value = "u-1"
+        await pilot.click("#c-add")
+        await settle(app, pilot)
+        await pilot.press("ctrl+r")
+        await settle(app, pilot)
+        assert isinstance(app.screen, ConfirmModal)
+        body = str(visible_text(app, ".dialog-body"))
+        await pilot.press("tab", "enter")
+        await settle(app, pilot)
     return body
 
 

@@ -26,17 +26,15 @@ from real_intent import (
     wait_for_flag_events,
     wait_for_stage,
 )
-from textual.widgets import Input, OptionList
+from real_tui import on_detail, real_app
+from textual.widgets import Input
 
-from flagtui.api import AdminClient
-from flagtui.config import Profile
 from flagtui.tui.app import FlagtuiApp
 from flagtui.tui.screens.create_flag import CreateFlagScreen
 from flagtui.tui.screens.feature_detail import FeatureDetailScreen
 from flagtui.tui.screens.strategy_form import StrategyFormScreen
 from flagtui.tui.screens.variant_form import VariantFormScreen
 from flagtui.tui.screens.variant_rows import VariantRow
-from flagtui.tui.widgets.choice_picker import ChoicePicker
 from flagtui.tui.widgets.confirm import ConfirmModal
 from testkit.pilot import settle
 from tests.tui.helpers import screen_text, toast_text, visible_text
@@ -78,22 +76,6 @@ def legacy_variants_flag(enabled_flag) -> str:
             (json.dumps(legacy), enabled_flag),
         )
     return enabled_flag
-
-
-def open_app(real_unleash, tmp_path: Path) -> tuple[AdminClient, FlagtuiApp]:
-    client = AdminClient(real_unleash.url, real_unleash.token, profile="real")
-    app = FlagtuiApp(client, Profile(name="real", url=real_unleash.url), state_path=tmp_path / "s")
-    return client, app
-
-
-async def pick(app: FlagtuiApp, pilot, starts: str) -> None:
-    if isinstance(app.screen, ChoicePicker):
-        labels = app.screen.labels
-        app.screen.query_one(OptionList).highlighted = next(
-            i for i, label in enumerate(labels) if label.startswith(starts)
-        )
-        await pilot.press("enter")
-        await settle(app, pilot)
 
 
 async def type_rows(app: FlagtuiApp, pilot, add_key: str | None) -> None:
@@ -138,19 +120,14 @@ def test_a_flag_created_from_the_tui(admin, sdk, real_unleash, tmp_path: Path):
     mark = newest_event_id(admin)
 
     async def create() -> str:
-        client, app = open_app(real_unleash, tmp_path)
-        try:
-            async with app.run_test(size=(140, 50), notifications=True) as pilot:
-                await settle(app, pilot)
-                await pilot.press("C")
-                await settle(app, pilot)
-                assert isinstance(app.screen, CreateFlagScreen), screen_text(app)
-                app.screen.name_box.value = name
-                await review_and_send(app, pilot)
-                assert isinstance(app.screen, FeatureDetailScreen), screen_text(app)
-                return str(toast_text(app))
-        finally:
-            await client.aclose()
+        async with real_app(real_unleash, tmp_path) as (app, pilot):
+            await pilot.press("C")
+            await settle(app, pilot)
+            assert isinstance(app.screen, CreateFlagScreen), screen_text(app)
+            app.screen.name_box.value = name
+            await review_and_send(app, pilot)
+            assert isinstance(app.screen, FeatureDetailScreen), screen_text(app)
+            return str(toast_text(app))
 
     try:
         assert f"Flag {name} created in {PROJECT}" in asyncio.run(create())
@@ -171,22 +148,13 @@ def test_environment_variants_from_the_form(
     mark = newest_event_id(admin)
 
     async def set_variants() -> str:
-        client, app = open_app(real_unleash, tmp_path)
-        try:
-            async with app.run_test(size=(140, 50), notifications=True) as pilot:
-                await settle(app, pilot)
-                app.push_screen(FeatureDetailScreen(PROJECT, enabled_flag))
-                await settle(app, pilot)
-                await pilot.press("V")
-                await settle(app, pilot)
-                await pick(app, pilot, "production")
-                assert isinstance(app.screen, VariantFormScreen), screen_text(app)
-                await type_rows(app, pilot, None)
-                body = await review_and_send(app, pilot)
-                assert f"Variants of {enabled_flag} set in production" in toast_text(app)
-                return body
-        finally:
-            await client.aclose()
+        async with real_app(real_unleash, tmp_path) as (app, pilot):
+            await on_detail(app, pilot, enabled_flag, "V", "production")
+            assert isinstance(app.screen, VariantFormScreen), screen_text(app)
+            await type_rows(app, pilot, None)
+            body = await review_and_send(app, pilot)
+            assert f"Variants of {enabled_flag} set in production" in toast_text(app)
+            return body
 
     body = asyncio.run(set_variants())
     assert "production is a production environment." in body
@@ -204,21 +172,11 @@ def test_strategy_variants_from_the_form(admin, sdk, enabled_flag, real_unleash,
     mark = newest_event_id(admin)
 
     async def set_variants() -> str:
-        client, app = open_app(real_unleash, tmp_path)
-        try:
-            async with app.run_test(size=(140, 60), notifications=True) as pilot:
-                await settle(app, pilot)
-                app.push_screen(FeatureDetailScreen(PROJECT, enabled_flag))
-                await settle(app, pilot)
-                await pilot.press("S")
-                await settle(app, pilot)
-                await pick(app, pilot, "production")
-                await pick(app, pilot, "")  # its one strategy
-                assert isinstance(app.screen, StrategyFormScreen), screen_text(app)
-                await type_rows(app, pilot, "ctrl+n")
-                return await review_and_send(app, pilot)
-        finally:
-            await client.aclose()
+        async with real_app(real_unleash, tmp_path, (140, 60)) as (app, pilot):
+            await on_detail(app, pilot, enabled_flag, "S", "production", "")  # its one strategy
+            assert isinstance(app.screen, StrategyFormScreen), screen_text(app)
+            await type_rows(app, pilot, "ctrl+n")
+            return await review_and_send(app, pilot)
 
     body = asyncio.run(set_variants())
     previewed = counts(body.partition("per variant:")[2].partition("→")[2])
@@ -237,19 +195,11 @@ def test_a_flag_without_environment_variants_is_told_before_any_request(
     mark = newest_event_id(admin)
 
     async def press_v() -> str:
-        client, app = open_app(real_unleash, tmp_path)
-        try:
-            async with app.run_test(size=(140, 50), notifications=True) as pilot:
-                await settle(app, pilot)
-                app.push_screen(FeatureDetailScreen(PROJECT, enabled_flag))
-                await settle(app, pilot)
-                await pilot.press("V")
-                await settle(app, pilot)
-                await pick(app, pilot, "production")  # 8.x lists no variants per environment
-                assert isinstance(app.screen, FeatureDetailScreen), screen_text(app)
-                return " ".join(toast_text(app).split())
-        finally:
-            await client.aclose()
+        async with real_app(real_unleash, tmp_path) as (app, pilot):
+            # 8.x lists no variants per environment: the key reads them, then asks which
+            await on_detail(app, pilot, enabled_flag, "V", "production")
+            assert isinstance(app.screen, FeatureDetailScreen), screen_text(app)
+            return " ".join(toast_text(app).split())
 
     said = asyncio.run(press_v())
     assert f"Nothing sent: {enabled_flag} has no environment variants" in said
