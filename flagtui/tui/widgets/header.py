@@ -4,6 +4,7 @@ the header of the screen on top probes it, so its recovery shows without a keypr
 
 from __future__ import annotations
 
+import functools
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, cast
 
@@ -38,8 +39,8 @@ class FlagtuiHeader(Vertical):
         yield Static(id="area-bar")
 
     def on_mount(self) -> None:
-        self.watch(self.app, "server_label", self.show_context)
-        self.watch(self.app, "connection_note", self.show_context)
+        self.watch(self.app, "server_label", self.show_context)  # shown now (init)
+        self.watch(self.app, "connection_note", self.show_context, init=False)
         self._show_area_bar()
         self._probing: Worker[None] | None = None
         self.set_interval(PROBE_CHECK_S, self._probe_if_down)
@@ -80,10 +81,16 @@ class FlagtuiHeader(Vertical):
         self.context_line.update(Content("").join(parts))
 
     def _show_area_bar(self) -> None:
-        """`1 Flags 2 Types ...`, the current area highlighted; each label is clickable."""
-        parts = []
-        for area in AREAS:
-            style = "reverse bold " if area.name == self.area else ""
-            markup = f"[{style}@click=app.switch_area('{area.name}')]$label[/]"
-            parts.append(Content.from_markup(markup, label=f"{area.key} {area.short}"))
-        self.area_bar.update(Content(" ").join([Content(""), *parts]))
+        self.area_bar.update(area_bar(self.area))
+
+
+@functools.cache
+def area_bar(current: str) -> Content:
+    """`1 Flags 2 Types ...`, the current area highlighted; each label is clickable. Made once
+    per area: every screen's header shows one, and parsing its markup cost each Enter."""
+    parts = []
+    for area in AREAS:
+        style = "reverse bold " if area.name == current else ""
+        markup = f"[{style}@click=app.switch_area('{area.name}')]$label[/]"
+        parts.append(Content.from_markup(markup, label=f"{area.key} {area.short}"))
+    return Content(" ").join([Content(""), *parts])

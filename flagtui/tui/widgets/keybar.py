@@ -82,16 +82,26 @@ class KeyBar(Static):
         super().__init__()
         self._hints: list[Hint] = []
         self._spans: list[tuple[int, int, str]] = []  # x from, x to, key
+        self._due = False  # a redraw is asked for after the next refresh
 
     def on_mount(self) -> None:
         self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
-        self._show()
+        if self.size.width:  # else its first Resize draws it, its width known
+            self._show()
 
     def on_unmount(self) -> None:
         self.screen.bindings_updated_signal.unsubscribe(self)
 
     def _bindings_changed(self, _screen: Screen[Any]) -> None:
-        self.call_after_refresh(self._show)
+        # Once however often they change before the next refresh: a screen pushed signals a
+        # few times (focus, mount, the server known), and each read walks the focus chain.
+        if not self._due:
+            self._due = True
+            self.call_after_refresh(self._show_due)
+
+    def _show_due(self) -> None:
+        self._due = False
+        self._show()
 
     def on_resize(self) -> None:
         self._hints = []  # another width may fit other keys
