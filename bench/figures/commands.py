@@ -49,6 +49,7 @@ class Case:
 # `failures` from an archive in 0.15 s. Imports: half of what the wall budget leaves after
 # Python's own start (about 0.03 s here), the other half for the work.
 PYTHON_START_S = 0.03
+FLOOR_SCRIPT = ROOT / "bench" / "floor_feature_list.py"
 CASES = tuple(
     Case(key, argv, wall, round((wall - PYTHON_START_S) / 2 * 1000), code)
     for key, argv, wall, code in (
@@ -69,6 +70,7 @@ COMMAND_TARGETS = {
 COMMAND_KEYS = [
     "cmd_python_s", "cmd_python_import_ms",
     *(k for c in CASES for k in (f"cmd_{c.key}_s", f"cmd_{c.key}_import_ms")),
+    "cmd_feature_list_curl_jq_s", "cmd_feature_list_floor_s",
     "cmd_help_slowest_s",
 ]  # fmt: skip
 
@@ -118,8 +120,29 @@ def bench_commands(demo: Sandbox, runs: int) -> dict[str, Any]:
             return sum(times.values()) / 1000
         return sum(us for name, us in times.items() if name not in pythons_own) / 1000
 
+    # The yardsticks of `feature list`, the same two requests: curl + jq (the issue's), and
+    # Python with flagtui's libraries and nothing of flagtui (bench/floor_feature_list.py).
+    page = f"{demo.url}/api/admin/search/features?sortBy=name&sortOrder=asc&offset=0&limit=100"
+    yardsticks = {
+        "feature_list_curl_jq": [
+            "bash", "-o", "pipefail", "-c",
+            f"curl -sf -H 'Authorization: {demo.token}' '{demo.url}/api/admin/ui-config'"
+            f" '{page}&project=IS%3Adefault' | jq . > /dev/null",
+        ],
+        "feature_list_floor": [PY, str(FLOOR_SCRIPT), demo.url, demo.token],
+    }  # fmt: skip
+    if not (shutil.which("curl") and shutil.which("jq")):
+        del yardsticks["feature_list_curl_jq"]
+
+    def yardstick(key: str) -> float:
+        t0 = time.perf_counter()
+        run(yardsticks[key], 0)
+        return time.perf_counter() - t0
+
     try:
         run([FLAGTUI, "collect", "--once"], 0)  # the archive `failures` reads
+        for command in yardsticks.values():  # uncounted: writes the bytecode
+            run(command, 0)
         for case in (FLOOR, *CASES):  # uncounted: writes the bytecode
             run(argv(case), case.code)
         walls: dict[str, list[float]] = {}
@@ -128,6 +151,8 @@ def bench_commands(demo: Sandbox, runs: int) -> dict[str, Any]:
             for case in (FLOOR, *CASES):
                 walls.setdefault(case.key, []).append(wall(case))
                 imports.setdefault(case.key, []).append(import_ms(case))
+            for key in yardsticks:
+                walls.setdefault(key, []).append(yardstick(key))
             log(f"commands {i}: " + ", ".join(f"{k} {v[-1]:.3f}s" for k, v in walls.items()))
         helps = {words: _help_wall(words, env, home) for words in _every_command()}
     finally:
@@ -137,6 +162,8 @@ def bench_commands(demo: Sandbox, runs: int) -> dict[str, Any]:
     for case in (FLOOR, *CASES):
         results[f"cmd_{case.key}_s"] = rnd(median(walls[case.key]))
         results[f"cmd_{case.key}_import_ms"] = rnd(median(imports[case.key]), 1)
+    for key in ("feature_list_curl_jq", "feature_list_floor"):
+        results[f"cmd_{key}_s"] = rnd(median(walls[key])) if key in walls else None
     results["cmd_help_slowest_s"] = rnd(helps[slowest])
     results["commands_bytecode"] = _bytecode()
     results["commands_detail"] = {

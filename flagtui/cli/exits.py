@@ -11,7 +11,6 @@ when an error is classified, so `--help`, `--version` and a usage error never lo
 from __future__ import annotations
 
 import functools
-import json
 import sys
 from typing import Any
 
@@ -131,6 +130,8 @@ def report(exc: BaseException, *, as_json: bool) -> int:
     """Say what failed on stderr, the one way the output format asks for; the exit code."""
     _, code = classify(exc)
     if as_json:
+        import json  # here: --help imports this module for its codes
+
         print(json.dumps(envelope(exc)), file=sys.stderr)
     else:
         print(f"flagtui: {clean(exc)}", file=sys.stderr)

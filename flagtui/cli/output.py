@@ -19,7 +19,6 @@ from flagtui.display import clean
 if TYPE_CHECKING:  # the commands' `--help` imports this module: pydantic only when printing
     from pydantic import BaseModel
 
-FORMATS = ("table", "json", "jsonl", "csv")
 MAX_CELL = 60
 # A field whose null the API gives a meaning: an empty cell would read "not known". JSON keeps
 # the API's null.

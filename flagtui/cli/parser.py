@@ -23,7 +23,7 @@ from flagtui import __version__
 from flagtui.cli.commands import COMMANDS, NOUNS, Entry
 from flagtui.cli.completion import attach_cached_names, completing, profile_names
 from flagtui.cli.exits import EXIT_CODES_HELP
-from flagtui.cli.output import FORMATS
+from flagtui.cli.formats import FORMATS
 
 
 class CommandParser(argparse.ArgumentParser):

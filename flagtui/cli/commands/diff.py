@@ -9,7 +9,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from flagtui.cli.output import FORMATS
+from flagtui.cli.formats import FORMATS
 
 if TYPE_CHECKING:
     from flagtui.cli.output import Printer
