@@ -3,21 +3,31 @@
 `AdminClient` (client.py) is a small core (core.py, over transport.py) and one resource object
 per area (features.py, archived_flags.py, events.py, integrations.py, ...), each declaring its
 methods once: `client.features.search(FeatureQuery(project="p"))`, `client.events.search()`.
+
+Its names are imported when first asked for (`from flagtui.api import AdminClient` works as
+ever): a module that needs one light part of the package (its errors, its models) does not
+load the client and its HTTP library with it (issue 26).
 """
 
-from flagtui.api.client import AdminClient
-from flagtui.api.errors import (
-    ApiError,
-    FlagtuiError,
-    InvalidArgument,
-    NothingToSend,
-    NotSupported,
-    OutcomeUnknown,
-    RateLimited,
-    ReadOnlyProfile,
-    RequestTimeout,
-)
-from flagtui.api.feature_query import FeatureQuery
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from flagtui.api.client import AdminClient
+    from flagtui.api.errors import (
+        ApiError,
+        FlagtuiError,
+        InvalidArgument,
+        NothingToSend,
+        NotSupported,
+        OutcomeUnknown,
+        RateLimited,
+        ReadOnlyProfile,
+        RequestTimeout,
+    )
+    from flagtui.api.feature_query import FeatureQuery
 
 __all__ = [
     "AdminClient",
@@ -32,3 +42,13 @@ __all__ = [
     "ReadOnlyProfile",
     "RequestTimeout",
 ]
+_MODULE_OF = {"AdminClient": "client", "FeatureQuery": "feature_query"}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in __all__:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module = importlib.import_module(f"flagtui.api.{_MODULE_OF.get(name, 'errors')}")
+    value = getattr(module, name)
+    globals()[name] = value  # asked once
+    return value

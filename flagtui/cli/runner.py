@@ -13,57 +13,35 @@ import atexit
 import gc
 import json
 import os
-import ssl
 import sys
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, cast
 
-import httpx
-
-from flagtui.api import AdminClient, ReadOnlyProfile
+from flagtui.api.errors import ReadOnlyProfile
 from flagtui.cli.exits import OK, report
 from flagtui.cli.output import Printer, default_format
+from flagtui.cli.session import DryRunStop
 from flagtui.config import Profile, check_ca_bundle, load_config, resolve_token, select_profile
 from flagtui.display import clean
 
 if TYPE_CHECKING:
+    import httpx
+
+    from flagtui.api import AdminClient
     from flagtui.cli.session import Command
 
 
-# POSTs that change nothing: the event search, and the name check a flag's creation asks first.
-READING_POSTS = ("/events/search", "/api/admin/features/validate")
-
-
-class DryRunStop(Exception):
-    """The write a --dry-run would have sent, stopped before it left."""
-
-    def __init__(self, request: httpx.Request) -> None:
-        self.request = request
-        super().__init__(f"{request.method} {request.url.path}")
-
-
-class DryRunTransport(httpx.AsyncBaseTransport):
-    """Reads go to the server (a write may need the record it changes); the first write is
-    stopped here, unsent."""
-
-    def __init__(self, verify: bool | ssl.SSLContext) -> None:
-        self._real = httpx.AsyncHTTPTransport(verify=verify)
-
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        if request.method in ("GET", "HEAD") or request.url.path.endswith(READING_POSTS):
-            return await self._real.handle_async_request(request)
-        raise DryRunStop(request)
-
-    async def aclose(self) -> None:
-        await self._real.aclose()
-
-
 def open_client(profile: Profile, *, dry_run: bool = False) -> AdminClient:
+    """The profile's client (the HTTP library and the models imported now)."""
+    from flagtui.api import AdminClient
+
     check_ca_bundle(profile)
     verify: bool | str = profile.ca_bundle or profile.verify_tls
     transport = None
     if dry_run:
-        context = ssl.create_default_context(cafile=verify) if isinstance(verify, str) else verify
-        transport = DryRunTransport(context)
+        from flagtui.cli.dry_run import DryRunTransport
+
+        transport = DryRunTransport(verify)
     return AdminClient(
         profile.url,
         resolve_token(profile).token,
@@ -73,6 +51,29 @@ def open_client(profile: Profile, *, dry_run: bool = False) -> AdminClient:
         verify=verify,
         transport=transport,
     )
+
+
+class ClientOnDemand:
+    """The profile's client for a command that may answer without the server (`failures`
+    from a fresh archive): made when the command first uses it, so such an answer imports
+    no HTTP library and no model of the client, and sends nothing."""
+
+    def __init__(self, make: Callable[[], AdminClient]) -> None:
+        self._make = make
+        self._client: AdminClient | None = None
+
+    @property
+    def made(self) -> bool:
+        return self._client is not None
+
+    def __getattr__(self, name: str) -> Any:  # only names this class does not have
+        if self._client is None:
+            self._client = self._make()
+        return getattr(self._client, name)
+
+    async def aclose(self) -> None:
+        if self._client is not None:
+            await self._client.aclose()
 
 
 def run(args: argparse.Namespace, command: Command, *, columns: tuple[str, ...] = ()) -> int:
@@ -114,7 +115,14 @@ def _attempt(args: argparse.Namespace, command: Command, printer: Printer) -> in
 async def _run(
     profile: Profile, command: Command, printer: Printer, args: argparse.Namespace
 ) -> int | None:
-    async with open_client(profile, dry_run=getattr(args, "dry_run", False)) as client:
+    dry_run = getattr(args, "dry_run", False)
+    if getattr(args, "client_on_demand", False):
+        on_demand = ClientOnDemand(lambda: open_client(profile, dry_run=dry_run))
+        try:
+            return await command(cast("AdminClient", on_demand), printer, args)
+        finally:
+            await on_demand.aclose()
+    async with open_client(profile, dry_run=dry_run) as client:
         if getattr(args, "connect_first", True):  # `collect` connects itself, and retries
             await client.connect()
         return await command(client, printer, args)

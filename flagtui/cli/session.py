@@ -19,6 +19,8 @@ from flagtui.cli.exits import Refused, UsageError
 from flagtui.display import clean
 
 if TYPE_CHECKING:
+    import httpx
+
     from flagtui.api import AdminClient
     from flagtui.cli.output import Printer
 
@@ -32,10 +34,15 @@ def scriptable(
     columns: tuple[str, ...] = (),
     write: str | None = None,
     destructive: bool = False,
+    client_on_demand: bool = False,
 ) -> None:
     """A scriptable command's first options: its run function and its table's columns; for a
-    write, the action a read-only profile refuses and `--dry-run`; `--yes` if destructive."""
-    parser.set_defaults(run=run, columns=columns, write_action=write)
+    write, the action a read-only profile refuses and `--dry-run`; `--yes` if destructive.
+    `client_on_demand`: the client is made when the command first uses it, not connected
+    first (`runner.ClientOnDemand`)."""
+    parser.set_defaults(
+        run=run, columns=columns, write_action=write, client_on_demand=client_on_demand
+    )
     if write:
         parser.add_argument(
             "--dry-run", action="store_true", help="print the request; send nothing"
@@ -44,6 +51,15 @@ def scriptable(
         parser.add_argument(
             "--yes", action="store_true", help="do not ask (required when not on a terminal)"
         )
+
+
+class DryRunStop(Exception):
+    """The write a --dry-run would have sent, stopped before it left (cli/dry_run.py); the
+    runner prints it."""
+
+    def __init__(self, request: httpx.Request) -> None:
+        self.request = request
+        super().__init__(f"{request.method} {request.url.path}")
 
 
 def confirm(args: argparse.Namespace, what: str, name: str) -> None:

@@ -13,11 +13,10 @@ import stat
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
-from flagtui.api import AdminClient
 from flagtui.config.schema import (
     ConfigTable,
     ProfileTable,
@@ -31,6 +30,9 @@ from flagtui.profile import ENV_PROFILE as ENV_PROFILE
 from flagtui.profile import Profile as Profile
 from flagtui.profile import config_dir as config_dir
 from flagtui.profile import config_path as config_path
+
+if TYPE_CHECKING:
+    from flagtui.api import AdminClient
 
 # Profile names end up in TOML keys, file names of state, messages and the header: keep them plain.
 PROFILE_NAME_RULE = "1 to 64 letters, digits, '.', '-' or '_', starting with a letter or digit"
@@ -207,6 +209,8 @@ def check_ca_bundle(profile: Profile) -> None:
 
 
 def make_client(profile: Profile, credential: Credential) -> AdminClient:
+    from flagtui.api import AdminClient  # here: reading the config needs no HTTP library
+
     check_ca_bundle(profile)
     verify: bool | str = profile.ca_bundle or profile.verify_tls
     return AdminClient(

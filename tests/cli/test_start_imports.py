@@ -86,7 +86,7 @@ def test_a_command_that_runs_never_loads_httpxs_own_command_line(cli_env, sandbo
     before the client, so a guard set by the client came too late."""
     exit_code, modules = imported(["type", "list", "-o", "json"], command_env(cli_env, sandbox))
     assert exit_code == 0
-    assert {"flagtui.api.client", "httpx"} <= modules  # it ran: the client was imported
+    assert {"flagtui.api.core", "httpx"} <= modules  # it ran: the client was imported
     assert sorted(m for m in modules if m.partition(".")[0] in ("click", "pygments", "rich")) == []
 
 
@@ -101,3 +101,15 @@ def test_a_list_imports_only_its_area_of_the_client(cli_env, sandbox):
     unused = ("bulk", "rollouts", "access", "change_requests", "playground", "integrations")
     assert sorted(m for m in modules if m.removeprefix("flagtui.api.") in unused) == []
     assert sorted(m for m in modules if m.partition(".")[0] in ("textual", "sqlalchemy")) == []
+
+
+def test_reading_the_config_and_the_api_errors_loads_no_http_library():
+    """The api package names its parts on first use: a command that reads its profile and may
+    answer without the server (`failures` from a fresh archive) imports no httpx."""
+    code = (
+        "import sys, flagtui.config, flagtui.api.errors, flagtui.cli.runner;"
+        " print(sorted(m for m, module in sys.modules.items() if module is not None"
+        " and (m.partition('.')[0] == 'httpx' or m == 'flagtui.api.client')))"  # None: blocked
+    )
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert loaded.stdout.strip() == "[]", loaded.stderr

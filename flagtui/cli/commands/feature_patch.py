@@ -1,7 +1,7 @@
 """`flagtui feature patch`: change a flag with a JSON patch, from `--set FIELD=VALUE` or a file.
 
 A write: it names its action (`write_action`), so a read-only profile is refused before any
-request; `--dry-run` prints the request instead of sending it (`runner.DryRunTransport`).
+request; `--dry-run` prints the request instead of sending it (`cli/dry_run.py`).
 """
 
 from __future__ import annotations

@@ -62,7 +62,7 @@ async def _masked_dry_run(write: Awaitable[Addon], secrets: set[str]) -> Addon:
 
     import httpx
 
-    from flagtui.cli.runner import DryRunStop
+    from flagtui.cli.session import DryRunStop
 
     try:
         return await write
