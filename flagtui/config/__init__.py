@@ -29,7 +29,7 @@ from flagtui.config.profiles import (
     make_client,
     select_profile,
 )
-from flagtui.config.schema import MAX_TIMEOUT
+from flagtui.config.rules import MAX_TIMEOUT
 from flagtui.config.token_command import Interrupted, stop_token_commands
 from flagtui.config.writing import add_profile
 

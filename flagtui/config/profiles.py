@@ -15,15 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pydantic import ValidationError
-
-from flagtui.config.schema import (
-    ConfigTable,
-    ProfileTable,
-    first_problem,
-    keymap_problem,
-    url_problem,
-)
+from flagtui.config.rules import url_problem
 
 # Defined there (a start reads them before importing this module), used and offered here.
 from flagtui.profile import ENV_PROFILE as ENV_PROFILE
@@ -132,6 +124,11 @@ def parse_config_text(text: str, config: Config) -> None:
 
 
 def _parse_config(raw: dict[str, Any], config: Config) -> None:
+    # pydantic is imported for a config file only: an environment-only start needs none of it.
+    from pydantic import ValidationError
+
+    from flagtui.config.schema import ConfigTable, first_problem, keymap_problem
+
     try:
         table = ConfigTable.model_validate(raw)
     except ValidationError as exc:
@@ -149,6 +146,10 @@ def _parse_config(raw: dict[str, Any], config: Config) -> None:
 
 
 def _parse_profile(path: Path, name: str, values: object) -> Profile:
+    from pydantic import ValidationError
+
+    from flagtui.config.schema import ProfileTable, first_problem
+
     where = f"{path}: [profiles.{name}]"
     try:
         check_profile_name(name, new=False)

@@ -4,35 +4,12 @@ table and the key, and says how to fix it."""
 
 from __future__ import annotations
 
-import math
 import re
 from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, ValidationError
 
-# A request may take at most this long before it is given up (seconds).
-MAX_TIMEOUT = 600.0
-_URL_FORBIDDEN = re.compile(r"[\s\x00-\x1f\x7f-\x9f]")
-
-
-def _bounded_timeout(timeout: float) -> float:
-    # TOML allows nan and inf; neither bounds anything (nan > 0 is False, and so is nan <= 0).
-    if not (math.isfinite(timeout) and 0 < timeout <= MAX_TIMEOUT):
-        raise ValueError(
-            f"timeout must be a number of seconds greater than 0 and at most {MAX_TIMEOUT:g} "
-            f"(it is {timeout!r})"
-        )
-    return timeout
-
-
-def url_problem(url: str) -> str | None:
-    """What is wrong with a server URL (the rule `login` applies too), or None."""
-    if not url.startswith(("http://", "https://")) or _URL_FORBIDDEN.search(url):
-        return (
-            f"url {url!r} must start with http:// or https:// and have no spaces or control "
-            "characters"
-        )
-    return None
+from flagtui.config.rules import ARCHIVE_SCHEMES, URL_FORBIDDEN, bounded_timeout, url_problem
 
 
 def _plain_url(url: str) -> str:
@@ -42,11 +19,8 @@ def _plain_url(url: str) -> str:
     return url
 
 
-ARCHIVE_SCHEMES = ("postgresql://", "postgres://", "sqlite:///")
-
-
 def _archive_url(url: str) -> str:
-    if not url.startswith(ARCHIVE_SCHEMES) or _URL_FORBIDDEN.search(url):
+    if not url.startswith(ARCHIVE_SCHEMES) or URL_FORBIDDEN.search(url):
         raise ValueError(
             f"archive_url must start with postgresql:// (or sqlite:/// for a file) and have no"
             f" spaces or control characters (it is {url.split('@')[-1]!r})"
@@ -62,7 +36,7 @@ class ProfileTable(BaseModel):
     url: Annotated[str, AfterValidator(_plain_url)]
     read_only: bool = False
     production: bool = False
-    timeout: Annotated[int | float, AfterValidator(_bounded_timeout)] = 10.0
+    timeout: Annotated[int | float, AfterValidator(bounded_timeout)] = 10.0
     verify_tls: bool = True
     ca_bundle: str | None = None
     token_command: str | None = None

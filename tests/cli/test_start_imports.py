@@ -113,3 +113,16 @@ def test_reading_the_config_and_the_api_errors_loads_no_http_library():
     )
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert loaded.stdout.strip() == "[]", loaded.stderr
+
+
+def test_a_profile_from_the_environment_alone_loads_no_pydantic(tmp_path):
+    """With no config file (UNLEASH_URL alone) the profile is checked without pydantic: the
+    config file's schema is what needs it."""
+    code = (
+        "import sys, flagtui.config as c; c.select_profile(c.load_config(), None);"
+        " print(sorted(m for m in sys.modules if m.partition('.')[0] == 'pydantic'))"
+    )
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path)}
+    env["UNLEASH_URL"] = "http://127.0.0.1:9"
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert loaded.stdout.strip() == "[]", loaded.stderr
