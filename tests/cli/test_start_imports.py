@@ -82,8 +82,8 @@ def test_every_commands_options_load_without_a_heavy_library():
 
 def test_a_command_that_runs_never_loads_httpxs_own_command_line(cli_env, sandbox):
     """httpx imports its command-line client (click, pygments, rich) when click is installed:
-    flagtui/__init__.py blocks it before any module imports httpx. The runner imports httpx
-    before the client, so a guard set by the client came too late."""
+    flagtui/__init__.py blocks it before any module imports httpx (a guard set by the client
+    came too late while the runner imported httpx first)."""
     exit_code, modules = imported(["type", "list", "-o", "json"], command_env(cli_env, sandbox))
     assert exit_code == 0
     assert {"flagtui.api.core", "httpx"} <= modules  # it ran: the client was imported
