@@ -89,9 +89,7 @@ class ResourceTable(KeptRenderingTable, Generic[R]):
         self.filter_text = ""
         # The rows given to set_rows (kept, so their id is not reused) and what became of them.
         self._converted: LRUCache[int, tuple[Sequence[Row], Prepared]] = LRUCache(KEPT_PAGES)
-        self._fitted: LRUCache[tuple[object, ...], Fitted] = LRUCache(
-            KEPT_PAGES
-        )
+        self._fitted: LRUCache[tuple[object, ...], Fitted] = LRUCache(KEPT_PAGES)
 
     def on_mount(self) -> None:
         self._show()
