@@ -39,6 +39,11 @@ class Timeout(Exception):
     pass
 
 
+def _take_terminal() -> None:
+    """In the child, after its new session began: its stdin becomes its controlling terminal."""
+    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+
 class Term:
     def __init__(
         self,
@@ -48,7 +53,10 @@ class Term:
         rows: int = 24,
         cwd: str | None = None,
         record: bool = False,
+        controlling: bool = False,
     ) -> None:
+        """`controlling`: the terminal is the program's controlling terminal, as a shell's is
+        for its job (Ctrl-C then sends SIGINT to it whenever it leaves the terminal's ISIG on)."""
         self.screen = pyte.Screen(cols, rows)
         self.stream = pyte.ByteStream(self.screen)
         master, slave = os.openpty()
@@ -63,6 +71,7 @@ class Term:
             cwd=cwd,
             start_new_session=True,
             close_fds=True,
+            preexec_fn=_take_terminal if controlling else None,
         )
         os.close(slave)
         self.fd = master

@@ -5,6 +5,7 @@ registry's actions, see palette.py), and switching to another profile without le
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from functools import partial
@@ -26,10 +27,11 @@ from flagtui.tui.context import FlagtuiContext
 from flagtui.tui.failure_sources import SharedFailureSource
 from flagtui.tui.format import Clock, Ink, clean, health_note
 from flagtui.tui.global_keys import APP_BINDINGS
-from flagtui.tui.hang_up import leave_on_signals, stop_listening
-from flagtui.tui.opening import Opener
+from flagtui.tui.hang_up import ctrl_c_interrupts, leave_on_signals, stop_listening
+from flagtui.tui.opening import Opened, Opener, Pending
 from flagtui.tui.row_cache import RowCache, default_cache_dir
 from flagtui.tui.screens.features_layout import COLUMNS, FEATURES, EarlyFeaturesScreen
+from flagtui.tui.screens.opening_frame import OpeningScreen
 from flagtui.tui.state import UiState, default_state_path
 from flagtui.tui.type_ahead import TypeAhead
 
@@ -82,17 +84,20 @@ class FlagtuiApp(App[int]):
         profile: Profile,
         *,
         opener: Opener | None = None,
+        cached: bool = True,
         state_path: Path | None = None,
         cache_dir: Path | None = None,
     ) -> None:
         """With no `client`, `opener` makes it once the first frame is on screen: `profile` is
-        then the one the start expects (`start_hint.py`), and that frame shows its cached rows.
+        then the one the start expects (`start_hint.py`), and that frame shows its cached rows;
+        with `cached` False, only what the start names (`provisional`): the frame has no rows.
         `cache_dir`: where the last rows are kept (by default beside `state_path` when one is
         given, so an app with a state of its own never sees another's rows)."""
         super().__init__()
         Ink.plain = self.no_color or self.native_ansi_color  # then as the theme changes
         self.profile = profile
         self._opener = opener
+        self._cached_first = cached
         self.opened = client is not None
         if client is not None:
             self.client = client
@@ -133,13 +138,16 @@ class FlagtuiApp(App[int]):
         self.ui_state.set("project", value)
 
     def get_default_screen(self) -> Screen[None]:
-        """Left at once for the remembered area; before the client exists, its cached rows."""
+        """Left at once for the remembered area; before the client exists, its cached rows, or
+        the header and "connecting…"."""
+        if self.opened:
+            return Screen()
         cached = None
         area, project = self.ui_state.get("area") or DEFAULT_AREA, self.project
-        if not self.opened and area == FEATURES and project:
+        if self._cached_first and area == FEATURES and project:
             cached = self.row_cache.load(FEATURES, len(COLUMNS), project)
         if cached is None:
-            return Screen()
+            return OpeningScreen(area)
         return EarlyFeaturesScreen(cached.rows, cached.saved_at)
 
     def on_mount(self) -> None:
@@ -154,6 +162,25 @@ class FlagtuiApp(App[int]):
 
     def _open(self) -> None:
         opened = self._opener() if self._opener else None
+        if isinstance(opened, Pending):  # its note on screen first, then the command runs
+            if isinstance(self.screen, OpeningScreen):
+                self.screen.say(f"{opened.note}; Ctrl-C to cancel")
+            self.call_after_refresh(self._resume, opened)
+            return
+        self._opened(opened)
+
+    def _resume(self, pending: Pending) -> None:
+        # In this thread (keys typed meanwhile wait for the area, as during the imports); the
+        # terminal's Ctrl-C is a signal again until the command is done, to stop it.
+        try:
+            with ctrl_c_interrupts():
+                opened = pending.resume()
+        except KeyboardInterrupt:  # just after the command, while the client was being made
+            self.exit(return_code=130)
+            return
+        self._opened(opened)
+
+    def _opened(self, opened: Opened | None) -> None:
         if opened is None:
             self.exit(return_code=2)
             return
@@ -255,8 +282,12 @@ class FlagtuiApp(App[int]):
         self.screen.show_failure(message)
 
     def _redraw_failures(self) -> None:
-        from flagtui.tui.screens.failures import FailuresScreen
-
+        # Not imported to find none: its import (triage, the feature detail, the SDK's engine)
+        # cost a first start 0.1-0.25 s between the connect answer and the first page's rows.
+        failures = sys.modules.get("flagtui.tui.screens.failures")
+        if failures is None:  # no failures view was ever built
+            return
+        FailuresScreen = failures.FailuresScreen
         for screen in self.screen_stack:
             if isinstance(screen, FailuresScreen):
                 screen.show()

@@ -94,3 +94,25 @@ def remember(directory: Path, inputs: StartInputs, profile_name: str) -> None:
     hints.pop(inputs.digest, None)
     hints[inputs.digest] = profile_name
     replace_quietly(path, json.dumps(dict(list(hints.items())[-KEPT:])))
+
+
+def provisional(inputs: StartInputs | None, profile_arg: str | None) -> Profile:
+    """For a first frame's header only, until the config is validated: the profile this start
+    names (`-P`, default_profile, the only one, or UNLEASH_URL's), as its table says, unchecked.
+    "…" where nothing names one (validation will say why)."""
+    config = inputs.config if inputs is not None else {}
+    tables = config.get("profiles")
+    tables = tables if isinstance(tables, dict) else {}
+    env_url = os.environ.get("UNLEASH_URL")
+    name = profile_arg or config.get("default_profile")
+    if not isinstance(name, str):
+        name = next(iter(tables)) if len(tables) == 1 else ENV_PROFILE if env_url else "…"
+    table = tables.get(name)
+    table = table if isinstance(table, dict) else {}
+    url = table.get("url")
+    return Profile(
+        name=name,
+        url=url if isinstance(url, str) else env_url or "",
+        read_only=table.get("read_only") is True,
+        production=table.get("production") is True,
+    )

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from flagtui.config import load_config, select_profile
-from flagtui.tui.start_hint import HINTS_FILE, recall, remember, start_inputs
+from flagtui.tui.start_hint import HINTS_FILE, provisional, recall, remember, start_inputs
 
 from .helpers import write_config
 
@@ -106,3 +106,34 @@ def test_hints_hold_profile_names_and_digests_only(tmp_path, monkeypatch):
     assert "prod" in written and "staging" in written
     for secret in ("secret-token-9f2", "example.com", "10.0.0.7", "postgresql", "archive@"):
         assert secret not in written
+
+
+@pytest.mark.parametrize(
+    ("profile_arg", "env_url", "name", "url"),
+    [
+        (None, None, "prod", "https://unleash.example.com/"),  # default_profile
+        ("staging", None, "staging", "http://10.0.0.7:4242"),
+        ("gone", "http://env.test", "gone", "http://env.test"),  # validation will refuse it
+    ],
+)
+def test_a_first_frame_names_the_profile_validation_will_pick(
+    isolated, monkeypatch, profile_arg, env_url, name, url
+):
+    """A first start's header before validation: the profile as the config names it."""
+    write_config(isolated, TWO_PROFILES)
+    if env_url:
+        monkeypatch.setenv("UNLEASH_URL", env_url)
+    shown = provisional(start_inputs(profile_arg), profile_arg)
+    assert (shown.name, shown.url) == (name, url)
+    assert shown.production is (name == "prod") and shown.read_only is (name == "prod")
+    if name in ("prod", "staging"):
+        validated = select_profile(load_config(), profile_arg)
+        assert (validated.name, validated.url) == (shown.name, shown.url)
+
+
+def test_a_first_frame_without_config_names_the_environment_profile(isolated, monkeypatch):
+    monkeypatch.setenv("UNLEASH_URL", "http://env.test")
+    shown = provisional(start_inputs(None), None)
+    assert (shown.name, shown.url) == ("env", "http://env.test")
+    monkeypatch.delenv("UNLEASH_URL")
+    assert provisional(start_inputs(None), None).name == "…"

@@ -77,15 +77,19 @@ async def test_the_first_frame_shows_the_cached_rows_before_the_client_exists(
         assert "t Toggle" in screen_text(app)
 
 
-async def test_without_cached_rows_the_first_frame_is_empty_and_the_area_follows(
+async def test_without_cached_rows_the_first_frame_is_the_header_and_the_area_follows(
     sandbox, tmp_path
 ) -> None:
+    """Before: an empty screen until the opener had run (issue 26: a first start showed
+    nothing for as long as its imports took)."""
     project = await first_project(sandbox)
     opener = Opener(sandbox)
     app = opener.app = early_app(sandbox, tmp_path, project, opener)
     async with app.run_test(size=(100, 24)) as pilot:
         await settle(app, pilot)
-        assert opener.seen["screen"].strip() == ""
+        first = opener.seen["screen"]
+        assert "sandbox" in first and "· connecting…" in first and "1 Flags" in first
+        assert first.count("connecting…") == 2  # the header's, and the status line's
         assert "page 1/" in visible_text(app, "#page-status")
 
 

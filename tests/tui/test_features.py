@@ -176,3 +176,42 @@ async def test_read_only_profile_hides_and_refuses_writes(make_app, client) -> N
         assert app.screen is detail
     after = await client.features.get(feature.project, feature.name)
     assert after.lifecycle is not None and after.lifecycle.stage == "completed"
+
+
+async def test_a_page_read_again_that_came_back_the_same_keeps_its_rows(
+    make_app, client, monkeypatch
+) -> None:
+    """A page read from the server again (r; or on return from a detail, once the client's copy
+    is 30 s old) that came back the same is shown with the rows already built (before: all built
+    again, and so converted, fitted and clipped again, on the next PageDown to it too). A row
+    that did change is built and drawn anew."""
+    from flagtui.tui.screens import features as features_module
+
+    built: list[str] = []
+    feature_row = features_module.feature_row
+    monkeypatch.setattr(
+        features_module,
+        "feature_row",
+        lambda feature, *args: built.append(feature.name) or feature_row(feature, *args),
+    )
+    project = await first_project(client)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        table = app.screen.query_one(ResourceTable)
+        shown, page = table._all, app.screen.features
+        built.clear()
+        await pilot.press("r")
+        await settle(app, pilot)
+        assert app.screen.features is not page  # read again
+        assert built == [] and table._all is shown
+        feature = table.selected_record
+        assert feature is not None
+        flipped = [{"op": "replace", "path": "/stale", "value": not feature.stale}]
+        await client.features.patch(project, feature.name, flipped)
+        await pilot.press("r")
+        await settle(app, pilot)
+        assert built and table._all is not shown
+        lines = visible_text(app, "ResourceTable").splitlines()
+        row = next(line for line in lines if feature.name in line)
+        assert (" stale " in row) is (not feature.stale)

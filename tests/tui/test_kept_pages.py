@@ -61,3 +61,25 @@ async def test_a_cell_changed_in_place_is_drawn_anew() -> None:
         await pilot.pause()
         shown = visible_text(app, "ResourceTable")
         assert "before" in shown and "after!" not in shown
+
+
+async def test_a_page_shown_again_reuses_what_its_rows_show(monkeypatch) -> None:
+    """Its cells' keys for the kept lines are worked out once per page (not a time: a count of
+    the work). Before, every page change worked out all of them again (600 on a PageDown)."""
+    from flagtui.tui.widgets import table as table_module
+
+    worked: list[object] = []
+    shown = table_module.shown
+    monkeypatch.setattr(table_module, "shown", lambda cell: worked.append(cell) or shown(cell))
+    app = TableApp()
+    first, second = page("alpha"), page("bravo")
+    async with app.run_test(size=(60, 8)) as pilot:
+        table = app.query_one(ResourceTable)
+        table.set_rows(first)
+        table.set_rows(second)
+        await pilot.pause()
+        worked.clear()
+        table.set_rows(first)
+        await pilot.pause()
+        assert "alpha-0" in visible_text(app, "ResourceTable")
+        assert worked == []

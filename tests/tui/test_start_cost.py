@@ -85,3 +85,14 @@ async def test_the_first_area_is_shown_without_parsing_the_stylesheets_again(mak
         await settle(app, pilot)
         assert "Lifetime" in screen_text(app)
     assert reparsed == []
+
+
+async def test_the_connect_answer_does_not_import_the_failures_view(make_app, monkeypatch):
+    """Before the fix the app imported it to look for one to redraw (none at a start): triage,
+    the feature detail and the SDK's engine came with it, before the first page's rows."""
+    monkeypatch.delitem(sys.modules, "flagtui.tui.screens.failures", raising=False)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        assert "page 1/" in screen_text(app)
+        assert "flagtui.tui.screens.failures" not in sys.modules

@@ -288,17 +288,28 @@ class FeaturesScreen(AreaScreen):
     def show_rows(self) -> list[Row]:
         """The client answers a search it holds with the same page, so a page shown again (
         PageUp, PageDown) finds its rows ready, which the table then shows without converting
-        them again."""
-        kept = self._rows_of.get(id(self.features))
-        if kept is not None and kept[0] is self.features:
-            rows = kept[1]
-        else:
+        them again; so does a page read again that came back the same."""
+        rows = self._kept_rows(self.features)
+        if rows is None:
             short = short_names({e.name for f in self.features for e in f.environments or []})
             rows = [feature_row(f, short, self.marks.label(f.name)) for f in self.features]
             self._rows_of[id(self.features)] = self.features, rows
         # Names get the width the other columns leave, so 80 columns need no horizontal scroll.
         self.table.set_rows(rows, self.features)
         return rows
+
+    def _kept_rows(self, features: list[Feature]) -> list[Row] | None:
+        kept = self._rows_of.get(id(features))
+        if kept is not None and kept[0] is features:
+            return kept[1]
+        # Read again, as on return from a detail: the same features are the same rows (else
+        # the next PageDown to this page converted, fitted and clipped them all again).
+        for key in list(self._rows_of.keys()):
+            earlier = self._rows_of.get(key)
+            if earlier is not None and earlier[0] == features:
+                self._rows_of[id(features)] = features, earlier[1]
+                return earlier[1]
+        return None
 
     def redraw_times(self) -> None:
         self._rows_of.clear()

@@ -27,6 +27,8 @@ from flagtui.tui.widgets.datatable_internals import Cell, KeptRenderingTable, Pr
 from flagtui.tui.widgets.focus import focus_now
 
 Row = tuple[str, Sequence[Cell]]
+Fitted = tuple[Prepared, list[int], Prepared, dict[str, tuple[object, ...]]]
+"""The rows given, the columns' widths, the rows clipped to them, what each row shows."""
 R = TypeVar("R")
 MIN_FLEX = 10  # the flexible column's narrowest, unless it says otherwise
 KEPT_PAGES = 8  # pages of rows kept ready to show (converted, fitted and clipped)
@@ -87,9 +89,7 @@ class ResourceTable(KeptRenderingTable, Generic[R]):
         self.filter_text = ""
         # The rows given to set_rows (kept, so their id is not reused) and what became of them.
         self._converted: LRUCache[int, tuple[Sequence[Row], Prepared]] = LRUCache(KEPT_PAGES)
-        self._fitted: LRUCache[tuple[object, ...], tuple[Prepared, list[int], Prepared]] = LRUCache(
-            KEPT_PAGES
-        )
+        self._fitted: LRUCache[tuple[object, ...], Fitted] = LRUCache(KEPT_PAGES)
 
     def on_mount(self) -> None:
         self._show()
@@ -175,7 +175,7 @@ class ResourceTable(KeptRenderingTable, Generic[R]):
         memo = (id(self._all), self.size.width, needle)
         fitted = self._fitted.get(memo)
         if fitted is not None and fitted[0] is self._all:
-            _, widths, rows = fitted
+            _, widths, rows, shown_rows = fitted
         else:
             widths = self._fit(self._all)
             rows = self._clipped(
@@ -188,14 +188,17 @@ class ResourceTable(KeptRenderingTable, Generic[R]):
                 ],
                 widths,
             )
-            self._fitted[memo] = self._all, widths, rows
+            # What each row shows, as `_render_line` keys it: worked out once per page (600
+            # cells' keys were a sixth of a PageDown's own work).
+            shown_rows = {key: tuple(map(shown, cells)) for key, cells in rows}
+            self._fitted[memo] = self._all, widths, rows, shown_rows
         current = [row.key.value for row in self.ordered_rows]
         if widths == self._widths and current == [key for key, _ in rows]:
             for key, cells in rows:
                 for spec, old, new in zip(self.specs, self.get_row(key), cells, strict=True):
                     if shown(old) != shown(new):  # Text equality ignores its style
                         self.update_cell(key, spec.key, new)
-            self._shown = {key: tuple(map(shown, cells)) for key, cells in rows}
+            self._shown = shown_rows
             return
         keep = self.selected_key
         self.clear(columns=widths != self._widths)
@@ -203,7 +206,7 @@ class ResourceTable(KeptRenderingTable, Generic[R]):
             for spec, width in zip(self.specs, widths, strict=True):
                 self.add_column(spec.label, key=spec.key, width=width)
             self._widths = widths
-        self._shown = {key: tuple(map(shown, cells)) for key, cells in rows}
+        self._shown = shown_rows
         self._add_rows(rows)
         if keep is not None and keep in self.rows:
             self.move_cursor(row=self.get_row_index(keep), animate=False)
