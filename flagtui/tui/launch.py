@@ -4,10 +4,11 @@ its first frame is on screen.
 A start whose inputs are those of an earlier one (`start_hint.py`) draws that profile's cached
 rows first; any other start on a terminal draws the header and "connecting…" (its profile as
 the config names it, unvalidated). Then, inside the app, the config is validated, the token read
-(a token_command's note shown meanwhile) and the client made. Without a terminal (nothing to
-draw on) it validates first. Either way a problem with the config or credentials is one line
-naming the file and the fix (exit 2), said once the terminal is back; Ctrl-C or SIGTERM while a
-token_command runs stops it and exits 130 or 143, without a traceback.
+and the client made. Without a terminal (nothing to draw on), and for a profile whose token
+comes from a token_command (it may ask the terminal for a passphrase), it validates first.
+Either way a problem with the config or credentials is one line naming the file and the fix
+(exit 2), said once the terminal is back; Ctrl-C or SIGTERM while a token_command runs stops
+it and exits 130 or 143, without a traceback.
 """
 
 from __future__ import annotations
@@ -22,7 +23,14 @@ from flagtui.tui.app import FlagtuiApp
 from flagtui.tui.format import clean
 from flagtui.tui.opening import Opened, Pending
 from flagtui.tui.row_cache import default_cache_dir
-from flagtui.tui.start_hint import StartInputs, provisional, recall, remember, start_inputs
+from flagtui.tui.start_hint import (
+    StartInputs,
+    asks_token_command,
+    provisional,
+    recall,
+    remember,
+    start_inputs,
+)
 
 if TYPE_CHECKING:
     from flagtui.config import ConfigError, Interrupted
@@ -96,7 +104,11 @@ def run_tui(args: argparse.Namespace) -> int:
             return Pending(opened.note, partial(kept, opened.resume))
         return opened
 
-    if not (sys.stdin.isatty() and sys.stdout.isatty()):  # validated first, said before the app
+    named = provisional(inputs, args.profile)
+    terminal = sys.stdin.isatty() and sys.stdout.isatty()
+    if not terminal or (expected is None and asks_token_command(named)):
+        # Validated first, said before the app: with no terminal nothing is drawn; a
+        # token_command may ask the terminal for a passphrase before the app takes it.
         first = kept(lambda: open_first(args, inputs))
         if first is None:
             return said(failed[0])
@@ -105,6 +117,6 @@ def run_tui(args: argparse.Namespace) -> int:
     elif expected is not None:  # the cached rows first; validated once they are on screen
         app = FlagtuiApp(None, expected, opener=opener)
     else:  # the header and "connecting…" first (no rows: the profile is only what is named)
-        app = FlagtuiApp(None, provisional(inputs, args.profile), opener=opener, cached=False)
+        app = FlagtuiApp(None, named, opener=opener, cached=False)
     app.run()
     return said(failed[0]) if failed else app.return_code or 0

@@ -80,7 +80,7 @@ def recall(directory: Path, inputs: StartInputs) -> Profile | None:
             return None
     except TypeError:  # a key Profile does not have: not what validated
         return None
-    if profile.token_command and not env_token_applies(profile):
+    if asks_token_command(profile):
         return None
     return profile
 
@@ -110,9 +110,17 @@ def provisional(inputs: StartInputs | None, profile_arg: str | None) -> Profile:
     table = tables.get(name)
     table = table if isinstance(table, dict) else {}
     url = table.get("url")
+    command = table.get("token_command")
     return Profile(
         name=name,
         url=url if isinstance(url, str) else env_url or "",
         read_only=table.get("read_only") is True,
         production=table.get("production") is True,
+        token_command=command if isinstance(command, str) else None,
     )
+
+
+def asks_token_command(profile: Profile) -> bool:
+    """Whether opening `profile` runs its token_command: then it runs before the app takes the
+    terminal, which the command may need (a passphrase prompt on /dev/tty)."""
+    return bool(profile.token_command) and not env_token_applies(profile)
