@@ -15,7 +15,6 @@ import json
 from datetime import datetime
 from typing import Any
 
-from pydantic import ValidationError
 from sqlalchemy import (
     Boolean,
     ColumnElement,
@@ -25,14 +24,15 @@ from sqlalchemy import (
     and_,
     cast,
     func,
-    not_,
     select,
 )
 from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.sql.functions import FunctionElement
+from sqlalchemy.sql.sqltypes import NullType
 
 from flagtui.api.models import IntegrationEvent
 from flagtui.archive import schema
+from flagtui.archive.stored import archived_delivery
 from flagtui.triage.records import Failure, FailureGroup, Gap, IntegrationRef
 
 D = schema.deliveries
@@ -74,6 +74,25 @@ def _sqlite_readable(element: Any, compiler: Any, **kw: Any) -> str:
     column = compiler.process(element.clauses, **kw)
     # IS, not =: strftime of what is not a time is NULL, and NOT (NULL = x) would not count it.
     return f"(strftime('%Y-%m-%d %H:%M:%S', {column}) IS substr({column}, 1, 19))"
+
+
+class unreadable_time(FunctionElement[bool]):
+    """`readable_time` negated as SQLite's partial index of unreadable failures says it (NOT
+    …, where SQLAlchemy would write `… = 0`; untyped, as a Boolean would get `= 1` appended):
+    the count then reads that index."""
+
+    type = NullType()  # type: ignore[assignment]
+    inherit_cache = True
+
+
+@compiles(unreadable_time, "postgresql")
+def _pg_unreadable(element: Any, compiler: Any, **kw: Any) -> str:
+    return "false"
+
+
+@compiles(unreadable_time, "sqlite")
+def _sqlite_unreadable(element: Any, compiler: Any, **kw: Any) -> str:
+    return f"NOT {_sqlite_readable(element, compiler, **kw)}"
 
 
 READABLE = readable_time(D.c.created_at)
@@ -131,7 +150,7 @@ def failures(
 
 def unreadable_times(conn: Connection, server: str) -> int:
     """Failures of the server whose time cannot be read: left out of every read."""
-    where = and_(D.c.server == server, schema.FAILED, not_(READABLE))
+    where = and_(D.c.server == server, schema.FAILED, unreadable_time(D.c.created_at))
     return int(conn.execute(select(func.count()).select_from(D).where(where)).scalar_one())
 
 
@@ -240,17 +259,12 @@ def _json(text: str | None) -> Any:
 
 
 def _delivery(row: Any) -> IntegrationEvent:
-    event, details = _json(row.event), _json(row.details)
-    wire = {
-        "id": str(row.delivery_id),
-        "integrationId": row.integration_id,
-        "createdAt": row.created_at,
-        "state": row.state,
-        "stateDetails": row.state_details,
-        "event": event,
-        "details": details if isinstance(details, dict) else None,
-    }
-    try:
-        return IntegrationEvent.model_validate(wire)
-    except ValidationError:  # an event this flagtui cannot read: the delivery without it
-        return IntegrationEvent.model_validate(wire | {"event": None})
+    return archived_delivery(
+        row.delivery_id,
+        row.integration_id,
+        row.created_at,
+        row.state,
+        row.state_details,
+        _json(row.event),
+        _json(row.details),
+    )

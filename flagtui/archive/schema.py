@@ -29,6 +29,7 @@ from sqlalchemy import (
     Table,
     Text,
     TypeDecorator,
+    text,
     true,
 )
 from sqlalchemy.engine import Dialect
@@ -129,3 +130,15 @@ failures_by_time = Index(
 
 # How far back the archive reaches (`covers_since`), per integration and in all.
 deliveries_by_time = Index("deliveries_by_time", deliveries.c.server, deliveries.c.created_at)
+
+# SQLite only (migration 5): the failures whose time cannot be read, counted by every answer
+# (`queries.unreadable_times`, whose WHERE holds this predicate term for term); an empty index
+# in a sound archive, where testing every failure's time took 0.12 s a million deliveries.
+unreadable_times = Index(
+    "deliveries_unreadable_times",
+    deliveries.c.server,
+    sqlite_where=text(
+        "failed = 1"
+        " AND NOT (strftime('%Y-%m-%d %H:%M:%S', created_at) IS substr(created_at, 1, 19))"
+    ),
+).ddl_if(dialect="sqlite")
