@@ -4,9 +4,12 @@ SQL, for the failures view and `flagtui failures`, which then never import SQLAl
 the signature and the answer of its namesake in `queries` (PostgreSQL, and the writes, keep
 SQLAlchemy). The SQL is the text SQLAlchemy renders for those queries on SQLite, so both use
 the same indexes (a partial index only serves a WHERE that holds its predicate term for term).
+The failures' reads name their index (INDEXED BY): an archive has no statistics (ANALYZE), and
+without them SQLite reads every row of the server by its key instead (0.35 s a million).
 
-The file is read as SQLAlchemy wrote it: times as UTC text ("2026-11-26 12:00:00.000000"),
-booleans as 0/1, JSON as text. `open_current` opens it only when it is at the newest schema
+The file is read as SQLAlchemy wrote it: a delivery's times as microseconds since 1970
+(`schema.UtcTime`), other times as UTC text ("2026-11-26 12:00:00.000000"), booleans as 0/1,
+JSON as text. `open_current` opens it only when it is at the newest schema
 version (`version.LATEST`); an older one is migrated through SQLAlchemy first, once.
 """
 
@@ -21,13 +24,16 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from flagtui.archive.micros import from_micros, to_micros
 from flagtui.archive.version import LATEST
 from flagtui.triage.records import Failure, FailureGroup, Gap, IntegrationRef
 
 BUSY_TIMEOUT = 30  # seconds, as the engine's (engine.py): a collector's write may hold the lock
 WHOLE_SERVER = 0  # schema.WHOLE_SERVER
-READABLE = "(strftime('%Y-%m-%d %H:%M:%S', created_at) IS substr(created_at, 1, 19))"
-UNREADABLE = f"NOT {READABLE}"  # migration 5's index predicate, with `failed = 1`
+READABLE = "(typeof(created_at) = 'integer')"
+UNREADABLE = "typeof(created_at) != 'integer'"  # the unreadable-times index's, with `failed = 1`
+OF_SERVER = "server_id = (SELECT id FROM servers WHERE url = ?)"
+FAILURES = "INDEXED BY deliveries_failures_by_time"  # see the module's docstring
 _TIME = re.compile(r"(\d+)-(\d+)-(\d+)(?: (\d+):(\d+):(\d+)(?:\.(\d{1,6}))?)?")
 
 
@@ -80,7 +86,7 @@ def reading(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
 
 
 def _time(text: Any) -> datetime:
-    """A stored time as SQLAlchemy's SQLite DateTime reads it back, aware (UTC)."""
+    """A stored time (not a delivery's) as SQLAlchemy's SQLite DateTime reads it, aware (UTC)."""
     found = _TIME.match(text) if isinstance(text, str) else None
     if found is None:
         raise ValueError(f"not a time: {text!r}")
@@ -114,11 +120,11 @@ def integrations(conn: sqlite3.Connection, server: str) -> list[IntegrationRef]:
 def _failures_where(
     server: str, since: datetime | None, integration_id: int | None, key: str | None
 ) -> tuple[str, list[Any]]:
-    clauses = ["server = ?", "failed = 1", READABLE]
+    clauses = [OF_SERVER, "failed = 1", READABLE]
     values: list[Any] = [server]
     if since is not None:
         clauses.append("created_at >= ?")
-        values.append(_bound(since))
+        values.append(to_micros(since))
     if integration_id is not None:
         clauses.append("integration_id = ?")
         values.append(integration_id)
@@ -143,19 +149,24 @@ def failures(
 
     where, values = _failures_where(server, since, integration_id, key)
     rows = conn.execute(
-        "SELECT integration_id, delivery_id, created_at, state, state_details,"
-        " CAST(event AS TEXT), CAST(details AS TEXT) FROM deliveries"
-        f" WHERE {where} ORDER BY created_at DESC, delivery_id DESC LIMIT ?",
+        "SELECT d.integration_id, d.delivery_id, d.created_at, d.state, d.state_details,"
+        " CAST(e.event AS TEXT), CAST(d.details AS TEXT) FROM"
+        " (SELECT integration_id, delivery_id, created_at, state, state_details, event_row,"
+        f" details FROM deliveries {FAILURES} WHERE {where}"
+        " ORDER BY created_at DESC, delivery_id DESC"
+        " LIMIT ?) AS d LEFT OUTER JOIN events e ON e.id = d.event_row"
+        " ORDER BY d.created_at DESC, d.delivery_id DESC",
         [*values, limit],
     ).fetchall()
-    total = conn.execute(f"SELECT count(*) FROM deliveries WHERE {where}", values).fetchone()[0]
+    total = conn.execute(f"SELECT count(*) FROM deliveries {FAILURES} WHERE {where}", values)
+    total = total.fetchone()[0]
     found = []
     for integration_id_, delivery_id, created, state, state_details, event, details in rows:
         with contextlib.suppress(ValueError):  # JSONDecodeError included
             delivery = archived_delivery(
                 delivery_id,
                 integration_id_,
-                _time(created),
+                from_micros(created),
                 state,
                 state_details,
                 None if event is None else json.loads(event),
@@ -169,7 +180,8 @@ def unreadable_times(conn: sqlite3.Connection, server: str) -> int:
     """As `queries.unreadable_times` (migration 5's index answers it)."""
     return int(
         conn.execute(
-            f"SELECT count(*) FROM deliveries WHERE server = ? AND failed = 1 AND {UNREADABLE}",
+            "SELECT count(*) FROM deliveries INDEXED BY deliveries_unreadable_times"
+            f" WHERE {OF_SERVER} AND failed = 1 AND {UNREADABLE}",
             (server,),
         ).fetchone()[0]
     )
@@ -181,11 +193,14 @@ def groups(
     where, values = _failures_where(server, since, None, None)
     rows = conn.execute(
         "SELECT integration_id, error_key, count(*), min(created_at), max(created_at),"
-        f" max(state_details) FROM deliveries WHERE {where} GROUP BY integration_id, error_key",
+        f" max(state_details) FROM deliveries {FAILURES} WHERE {where}"
+        " GROUP BY integration_id, error_key",
         values,
     ).fetchall()
     found = [
-        FailureGroup(_ref(refs, i), key, example or "", count, _time(first), _time(last))
+        FailureGroup(
+            _ref(refs, i), key, example or "", count, from_micros(first), from_micros(last)
+        )
         for i, key, count, first, last, example in rows
     ]
     found.sort(key=lambda g: g.last_seen, reverse=True)
@@ -209,9 +224,9 @@ def gaps(
 
 def oldest_stored(conn: sqlite3.Connection, server: str) -> datetime | None:
     found = conn.execute(
-        f"SELECT min(created_at) FROM deliveries WHERE server = ? AND {READABLE}", (server,)
+        f"SELECT min(created_at) FROM deliveries WHERE {OF_SERVER} AND {READABLE}", (server,)
     ).fetchone()[0]
-    return _maybe_time(found)
+    return None if found is None else from_micros(found)
 
 
 def stored(
@@ -224,7 +239,7 @@ def stored(
     marks = ", ".join("?" * len(ids))
     rows = conn.execute(
         "SELECT integration_id, delivery_id FROM deliveries"
-        f" WHERE server = ? AND delivery_id IN ({marks})",
+        f" WHERE {OF_SERVER} AND delivery_id IN ({marks})",
         [server, *ids],
     ).fetchall()
     return {(int(i), int(d)) for i, d in rows} & set(keys)
@@ -232,7 +247,7 @@ def stored(
 
 def newest_id(conn: sqlite3.Connection, server: str) -> int | None:
     found = conn.execute(
-        "SELECT max(delivery_id) FROM deliveries WHERE server = ?", (server,)
+        f"SELECT max(delivery_id) FROM deliveries WHERE {OF_SERVER}", (server,)
     ).fetchone()[0]
     return None if found is None else int(found)
 
@@ -253,13 +268,13 @@ def histogram(
 ) -> dict[int, list[int]]:
     """As `queries.histogram`."""
     width = (until - since).total_seconds() / buckets
-    epoch = "((julianday(created_at) - 2440587.5) * 86400.0)"
+    epoch = "(created_at / 1000000.0)"
     bucket = f"floor(({epoch} - ?) / ?)"
     rows = conn.execute(
-        f"SELECT integration_id, {bucket} AS bucket, count(*) FROM deliveries"
-        f" WHERE server = ? AND failed = 1 AND {READABLE}"
+        f"SELECT integration_id, {bucket} AS bucket, count(*) FROM deliveries {FAILURES}"
+        f" WHERE {OF_SERVER} AND failed = 1 AND {READABLE}"
         " AND created_at >= ? AND created_at < ? GROUP BY integration_id, bucket",
-        (since.timestamp(), width, server, _bound(since), _bound(until)),
+        (since.timestamp(), width, server, to_micros(since), to_micros(until)),
     ).fetchall()
     counts = {ref.id: [0] * buckets for ref in integrations(conn, server)}
     for integration_id, index, count in rows:
