@@ -3,9 +3,10 @@ integrations, and the collector's CPU time per poll of 20 integrations (against 
 
 The archive is built once with bulk inserts (a few executemany transactions, no collector) in
 the layout migration 6 made (events shared by the 20 deliveries of one flag change, times in
-microseconds) into .tmp/bench/archive-<hash>.db; the hash covers the archive's schema and migrations, so a
-change there rebuilds it. 30 days of deliveries, newest now at build time; the reads ask for
-the 24 hours before the newest delivery, so a cached archive measures the same window.
+microseconds) into .tmp/bench/archive-<hash>.db; the hash covers the archive's schema and
+migrations, so a change there rebuilds it. 30 days of deliveries, newest now at build time;
+the reads ask for the 24 hours before the newest delivery, so a cached archive measures the
+same window.
 """
 
 from __future__ import annotations
