@@ -93,6 +93,7 @@ class Archive:
     def __init__(self, engine: Engine, server_url: str) -> None:
         self.engine = engine
         self.server = server_key(server_url)
+        self._server_id: int | None = None
         applied: list[int] = []
         with engine.begin() as conn:
             self.version = migrate(conn, applied)
@@ -124,14 +125,18 @@ class Archive:
                 yield conn
 
     def server_id(self, conn: Connection) -> int:
-        """The server's id in `servers`, added when missing (in the caller's write)."""
+        """The server's id in `servers`, added when missing (in the caller's write). An id
+        found stored is kept (it never changes): every walk's store asked for it again."""
+        if self._server_id is not None:
+            return self._server_id
         servers = schema.servers
         find = select(servers.c.id).where(servers.c.url == self.server)
         found = conn.execute(find).scalar()
-        if found is None:
-            conn.execute(_insert(conn, servers).values(url=self.server).on_conflict_do_nothing())
-            found = conn.execute(find).scalar_one()
-        return int(found)
+        if found is not None:
+            self._server_id = int(found)
+            return self._server_id
+        conn.execute(_insert(conn, servers).values(url=self.server).on_conflict_do_nothing())
+        return int(conn.execute(find).scalar_one())  # not kept: this write may be rolled back
 
     def insert_deliveries(self, conn: Connection, rows: Sequence[dict[str, Any]]) -> int:
         """Insert `delivery_row`s not yet stored, each event once (the row of an event already
