@@ -163,7 +163,7 @@ def main() -> int:
             ("requests", lambda: bench_requests(sandbox("demo"))),
             ("client", lambda: bench_client(sandbox("large"), 3 if q else 7)),
             ("unleash", lambda: bench_unleash(sandbox("large"), 300 if q else 500, notes)),
-            ("archive", lambda: bench_archive(tmp, 3 if q else 7)),
+            ("archive", lambda: bench_archive(tmp, 3 if q else 7, scale=not q)),
             ("archive_view", lambda: bench_archive_view(sandbox("demo"), 3 if q else 7)),
             ("preview", lambda: bench_preview(sandbox("demo"), 7 if q else 21, 3 if q else 5)),
             ("commands", lambda: bench_commands(sandbox("demo"), 3 if q else 7)),

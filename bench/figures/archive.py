@@ -1,10 +1,12 @@
 """8. The delivery archive: the failures view's reads on 1,000,000 deliveries across 20
 integrations, and the collector's CPU time per poll of 20 integrations (against the sandbox).
 
-The archive is built once with bulk inserts (a few executemany transactions, no collector)
-into .tmp/bench/archive-<hash>.db; the hash covers the archive's schema and migrations, so a
-change there rebuilds it. 30 days of deliveries, newest now at build time; the reads ask for
-the 24 hours before the newest delivery, so a cached archive measures the same window.
+The archive is built once with bulk inserts (a few executemany transactions, no collector) in
+the layout migration 6 made (events shared by the 20 deliveries of one flag change, times in
+microseconds) into .tmp/bench/archive-<hash>.db; the hash covers the archive's schema and
+migrations, so a change there rebuilds it. 30 days of deliveries, newest now at build time;
+the reads ask for the 24 hours before the newest delivery, so a cached archive measures the
+same window.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from flagtui.api import AdminClient
 from flagtui.archive import schema
 from flagtui.archive.collector import Collector
 from flagtui.archive.location import sqlite_url
+from flagtui.archive.micros import to_micros
 from flagtui.archive.source import ArchiveSource
 from flagtui.archive.store import Archive
 from flagtui.sandbox import create_database
@@ -58,31 +61,38 @@ ARCHIVE_KEYS = [
     "archive_histogram_24h_s", "archive_failures_in_24h", "archive_mb_per_million",
     "collector_cpu_ms_idle_poll", "collector_cpu_ms_100_new", "collect_stop_said_s",
     "collect_stop_exit_s",
+    # archive_scale.py, full runs only
+    "archive_first_page_24h_10m_s", "archive_first_page_cold_10m_s", "archive_grouped_24h_10m_s",
+    "archive_10m_over_1m", "archive_failures_in_24h_10m", "archive_10m_build_s",
 ]  # fmt: skip
 
 
-def _archive_version() -> str:
-    h = hashlib.sha256(repr((DELIVERIES, INTEGRATIONS, DAYS, FAILURE_RATE, ERRORS)).encode())
+def _archive_version(deliveries: int, days: int) -> str:
+    h = hashlib.sha256(repr((deliveries, INTEGRATIONS, days, FAILURE_RATE, ERRORS)).encode())
     archive = ROOT / "flagtui" / "archive"
     for path in [archive / "schema.py", *sorted((archive / "migrations").glob("*.py"))]:
         h.update(path.read_bytes())
     return h.hexdigest()[:12]
 
 
-def archive_database() -> Path:
+def archive_database(deliveries: int = DELIVERIES, days: int = DAYS) -> tuple[Path, float | None]:
+    """The cached archive of `deliveries` over `days`, and the seconds building it took now
+    (None: it was cached)."""
     CACHE.mkdir(parents=True, exist_ok=True)
-    cached = CACHE / f"archive-{_archive_version()}.db"
+    size = "" if deliveries == DELIVERIES else f"{deliveries // 1_000_000}m-"
+    cached = CACHE / f"archive-{size}{_archive_version(deliveries, days)}.db"
     if cached.exists():
-        return cached
-    for old in CACHE.glob("archive-*.db*"):
+        return cached, None
+    pattern = f"archive-{size}*.db*" if size else "archive-[0-9a-f]*.db*"
+    for old in CACHE.glob(pattern):
         old.unlink()
     part = cached.with_suffix(".part")
     part.unlink(missing_ok=True)
-    log(f"building the 1,000,000-delivery archive into {cached} (once; about a minute)")
+    log(f"building the {deliveries:,}-delivery archive into {cached} (once)")
     t0 = time.perf_counter()
     Archive.open(sqlite_url(part), SERVER).close()  # the schema, through the migrations
-    newest = datetime.now(UTC).replace(tzinfo=None)
-    step = timedelta(days=DAYS) / DELIVERIES
+    newest = datetime.now(UTC)
+    step = timedelta(days=days) / deliveries
     rng = random.Random(13)
     with contextlib.closing(sqlite3.connect(part)) as conn, conn:
         conn.execute("PRAGMA journal_mode=DELETE")  # one file, complete once closed
@@ -91,31 +101,40 @@ def archive_database() -> Path:
             "INSERT INTO integrations VALUES (?,?,?,?,?,?)",
             [(SERVER, i, "webhook", f"bench hook {i}", True, None) for i in range(1, 21)],
         )
-        rows = []
-        for n in range(DELIVERIES):
+        conn.execute("INSERT INTO servers (id, url) VALUES (1, ?)", (SERVER,))
+        events, rows = [], []
+        for n in range(deliveries):
+            # One flag change is delivered to every integration: 20 deliveries share its event.
             integration = n % INTEGRATIONS + 1
             failed = rng.random() < FAILURE_RATE
             details = rng.choice(ERRORS) if failed else "Webhook request was successful"
-            when = (newest - step * (DELIVERIES - n)).isoformat(sep=" ")
-            event = {
-                "id": n,
-                "createdAt": when,
-                "type": "feature-metadata-updated",
-                "createdBy": "bench",
-                "project": "default",
-                "featureName": f"f-{n % 997}",
-            }
+            when = newest - step * (deliveries - n)
+            micros = to_micros(when)
+            change = n // INTEGRATIONS
+            if integration == 1:
+                event = {
+                    "id": change,
+                    "createdAt": when.isoformat(),
+                    "type": "feature-metadata-updated",
+                    "createdBy": "bench",
+                    "project": "default",
+                    "featureName": f"f-{change % 997}",
+                }
+                events.append((change + 1, 1, change, json.dumps(event)))
             rows.append(
-                (SERVER, integration, n + 1, when, "failed" if failed else "success", failed,
-                 details, error_key(details), json.dumps(event), None, when)
+                (1, integration, n + 1, micros, "failed" if failed else "success", failed,
+                 details, error_key(details) if failed else "", change + 1, None, micros)
             )  # fmt: skip
             if len(rows) == 100_000:
+                conn.executemany("INSERT INTO events VALUES (?,?,?,?)", events)
                 conn.executemany("INSERT INTO deliveries VALUES (?,?,?,?,?,?,?,?,?,?,?)", rows)
+                events.clear()
                 rows.clear()
         conn.execute("ANALYZE")
     part.rename(cached)
-    log(f"archive built in {time.perf_counter() - t0:.1f}s")
-    return cached
+    took = time.perf_counter() - t0
+    log(f"archive built in {took:.1f}s")
+    return cached, took
 
 
 def _timed(runs: int, read: Any) -> list[float]:
@@ -134,7 +153,7 @@ def _timed(runs: int, read: Any) -> list[float]:
 
 def bench_archive_reads(tmp: Path, runs: int) -> dict[str, Any]:
     path = tmp / "archive.db"
-    shutil.copyfile(archive_database(), path)
+    shutil.copyfile(archive_database()[0], path)
     # The file as built (bulk inserts into a fresh file): its size is what the rows cost.
     mb_per_million = path.stat().st_size / 1e6 * (1_000_000 / DELIVERIES)
     source = ArchiveSource(sqlite_url(path), SERVER)
@@ -246,5 +265,11 @@ def bench_collector(tmp: Path, runs: int) -> dict[str, Any]:
     }
 
 
-def bench_archive(tmp: Path, runs: int) -> dict[str, Any]:
-    return bench_archive_reads(tmp, runs) | bench_collector(tmp, runs)
+def bench_archive(tmp: Path, runs: int, *, scale: bool = False) -> dict[str, Any]:
+    """`scale` (full runs): the reads on 10,000,000 deliveries too (archive_scale.py)."""
+    results = bench_archive_reads(tmp, runs)
+    if scale:
+        from bench.figures.archive_scale import bench_archive_scale
+
+        results |= bench_archive_scale(runs, results["archive_first_page_24h_s"])
+    return results | bench_collector(tmp, runs)

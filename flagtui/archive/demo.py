@@ -21,6 +21,7 @@ from flagtui.api import AdminClient
 from flagtui.api.models import IntegrationEvent
 from flagtui.archive import schema
 from flagtui.archive.collector import Collector
+from flagtui.archive.queries import of_server
 from flagtui.archive.store import Archive, delivery_row
 from flagtui.triage.records import Gap
 
@@ -30,11 +31,18 @@ DEMO_INTERVAL = 5.0
 
 def rekey(archive: Archive, old_keys: list[str]) -> None:
     """Make rows stored under an earlier run's URL this run's."""
-    tables: list[Table] = [schema.integrations, schema.deliveries, schema.gaps]
+    tables: list[Table] = [schema.integrations, schema.gaps]
     with archive.engine.begin() as conn:
         for table in tables:
             conn.execute(
                 update(table).where(table.c.server.in_(old_keys)).values(server=archive.server)
+            )
+        server_id = archive.server_id(conn)
+        servers = schema.servers
+        old_ids = select(servers.c.id).where(servers.c.url.in_(old_keys)).scalar_subquery()
+        for keyed in (schema.deliveries, schema.events):
+            conn.execute(
+                update(keyed).where(keyed.c.server_id.in_(old_ids)).values(server_id=server_id)
             )
 
 
@@ -73,12 +81,12 @@ def seed(archive: Archive, now: datetime) -> None:
                 deleted_at=now - timedelta(days=2),
             )
         )
-        conn.execute(table.insert(), [delivery_row(archive.server, d, now) for d in deliveries])
+        archive.insert_deliveries(conn, [delivery_row(d, now) for d in deliveries])
         for gap in gaps:
             conn.execute(
                 delete(table).where(
                     and_(
-                        table.c.server == archive.server,
+                        of_server(archive.server),
                         table.c.integration_id == gap.integration_id,
                         table.c.created_at > gap.start,
                         table.c.created_at < gap.end,

@@ -15,7 +15,6 @@ import json
 from datetime import datetime
 from typing import Any
 
-from pydantic import ValidationError
 from sqlalchemy import (
     Boolean,
     ColumnElement,
@@ -25,14 +24,15 @@ from sqlalchemy import (
     and_,
     cast,
     func,
-    not_,
     select,
 )
 from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.sql.functions import FunctionElement
+from sqlalchemy.sql.sqltypes import NullType
 
 from flagtui.api.models import IntegrationEvent
 from flagtui.archive import schema
+from flagtui.archive.stored import archived_delivery
 from flagtui.triage.records import Failure, FailureGroup, Gap, IntegrationRef
 
 D = schema.deliveries
@@ -52,13 +52,12 @@ def _pg_epoch(element: Any, compiler: Any, **kw: Any) -> str:
 
 @compiles(epoch_seconds, "sqlite")
 def _sqlite_epoch(element: Any, compiler: Any, **kw: Any) -> str:
-    return f"((julianday({compiler.process(element.clauses, **kw)}) - 2440587.5) * 86400.0)"
+    return f"({compiler.process(element.clauses, **kw)} / 1000000.0)"  # microseconds
 
 
 class readable_time(FunctionElement[bool]):
-    """True when a timestamp column holds a time SQLAlchemy reads back: on SQLite, the text it
-    writes ("2026-11-26 12:00:00.000000"), a real date (strftime would move Feb 31 to March);
-    PostgreSQL's timestamptz holds nothing else."""
+    """True when a delivery's time column holds a time: on SQLite, an integer (microseconds,
+    `schema.UtcTime`); PostgreSQL's timestamptz holds nothing else."""
 
     type = Boolean()
     inherit_cache = True
@@ -71,12 +70,35 @@ def _pg_readable(element: Any, compiler: Any, **kw: Any) -> str:
 
 @compiles(readable_time, "sqlite")
 def _sqlite_readable(element: Any, compiler: Any, **kw: Any) -> str:
-    column = compiler.process(element.clauses, **kw)
-    # IS, not =: strftime of what is not a time is NULL, and NOT (NULL = x) would not count it.
-    return f"(strftime('%Y-%m-%d %H:%M:%S', {column}) IS substr({column}, 1, 19))"
+    return f"(typeof({compiler.process(element.clauses, **kw)}) = 'integer')"
+
+
+class unreadable_time(FunctionElement[bool]):
+    """`readable_time` negated as SQLite's partial index of unreadable failures says it (where
+    SQLAlchemy would write `… = 0`; untyped, as a Boolean would get `= 1` appended): the count
+    then reads that index."""
+
+    type = NullType()  # type: ignore[assignment]
+    inherit_cache = True
+
+
+@compiles(unreadable_time, "postgresql")
+def _pg_unreadable(element: Any, compiler: Any, **kw: Any) -> str:
+    return "false"
+
+
+@compiles(unreadable_time, "sqlite")
+def _sqlite_unreadable(element: Any, compiler: Any, **kw: Any) -> str:
+    return f"typeof({compiler.process(element.clauses, **kw)}) != 'integer'"
 
 
 READABLE = readable_time(D.c.created_at)
+
+
+def of_server(server: str) -> ColumnElement[bool]:
+    """Deliveries of the server at this URL (its id in `servers`, looked up once by the query)."""
+    servers = schema.servers
+    return D.c.server_id == select(servers.c.id).where(servers.c.url == server).scalar_subquery()
 
 
 def integrations(conn: Connection, server: str) -> list[IntegrationRef]:
@@ -91,7 +113,7 @@ def integrations(conn: Connection, server: str) -> list[IntegrationRef]:
 def _failures_where(
     server: str, since: datetime | None, integration_id: int | None, key: str | None
 ) -> ColumnElement[bool]:
-    clauses = [D.c.server == server, schema.FAILED, READABLE]
+    clauses = [of_server(server), schema.FAILED, READABLE]
     if since is not None:
         clauses.append(D.c.created_at >= since)
     if integration_id is not None:
@@ -115,8 +137,10 @@ def failures(
     where = _failures_where(server, since, integration_id, key)
     # The JSON columns read as text, decoded row by row: one bad row must not fail the page.
     raw = [cast(c, Text).label(c.name) if c.name in _JSON else c for c in D.c]
+    event = cast(schema.events.c.event, Text).label("event")
     rows = conn.execute(
-        select(*raw)
+        select(*raw, event)
+        .select_from(D.outerjoin(schema.events, schema.events.c.id == D.c.event_row))
         .where(where)
         .order_by(D.c.created_at.desc(), D.c.delivery_id.desc())
         .limit(limit)
@@ -131,7 +155,7 @@ def failures(
 
 def unreadable_times(conn: Connection, server: str) -> int:
     """Failures of the server whose time cannot be read: left out of every read."""
-    where = and_(D.c.server == server, schema.FAILED, not_(READABLE))
+    where = and_(of_server(server), schema.FAILED, unreadable_time(D.c.created_at))
     return int(conn.execute(select(func.count()).select_from(D).where(where)).scalar_one())
 
 
@@ -175,7 +199,7 @@ def gaps(
 
 
 def oldest_stored(conn: Connection, server: str) -> datetime | None:
-    where = and_(D.c.server == server, READABLE)
+    where = and_(of_server(server), READABLE)
     return conn.execute(select(func.min(D.c.created_at)).where(where)).scalar()
 
 
@@ -186,7 +210,7 @@ def stored(conn: Connection, server: str, keys: list[tuple[int, int]]) -> set[tu
     ids = sorted({delivery_id for _, delivery_id in keys})
     rows = conn.execute(
         select(D.c.integration_id, D.c.delivery_id).where(
-            D.c.server == server, D.c.delivery_id.in_(ids)
+            of_server(server), D.c.delivery_id.in_(ids)
         )
     ).all()
     return {(int(i), int(d)) for i, d in rows} & set(keys)
@@ -194,7 +218,7 @@ def stored(conn: Connection, server: str, keys: list[tuple[int, int]]) -> set[tu
 
 def newest_id(conn: Connection, server: str) -> int | None:
     """The newest delivery id the archive holds for the server (any integration)."""
-    return conn.execute(select(func.max(D.c.delivery_id)).where(D.c.server == server)).scalar()
+    return conn.execute(select(func.max(D.c.delivery_id)).where(of_server(server))).scalar()
 
 
 def collected_until(conn: Connection, server: str, integration_id: int | None) -> datetime | None:
@@ -217,7 +241,7 @@ def histogram(
     bucket = func.floor((epoch_seconds(D.c.created_at) - since.timestamp()) / width)
     rows = conn.execute(
         select(D.c.integration_id, bucket.label("bucket"), func.count())
-        .where(D.c.server == server, schema.FAILED, READABLE)
+        .where(of_server(server), schema.FAILED, READABLE)
         .where(D.c.created_at >= since, D.c.created_at < until)
         .group_by(D.c.integration_id, bucket)
     ).all()
@@ -240,17 +264,12 @@ def _json(text: str | None) -> Any:
 
 
 def _delivery(row: Any) -> IntegrationEvent:
-    event, details = _json(row.event), _json(row.details)
-    wire = {
-        "id": str(row.delivery_id),
-        "integrationId": row.integration_id,
-        "createdAt": row.created_at,
-        "state": row.state,
-        "stateDetails": row.state_details,
-        "event": event,
-        "details": details if isinstance(details, dict) else None,
-    }
-    try:
-        return IntegrationEvent.model_validate(wire)
-    except ValidationError:  # an event this flagtui cannot read: the delivery without it
-        return IntegrationEvent.model_validate(wire | {"event": None})
+    return archived_delivery(
+        row.delivery_id,
+        row.integration_id,
+        row.created_at,
+        row.state,
+        row.state_details,
+        _json(row.event),
+        _json(row.details),
+    )

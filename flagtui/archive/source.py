@@ -8,31 +8,34 @@ merged in (one row per delivery, each with its origin); when the server cannot b
 the answer says it is incomplete rather than passing for "nothing failed".
 
 The database calls are synchronous; each async method runs them in a worker thread
-(`asyncio.to_thread`) so the TUI's event loop never waits on the disk or the network. The
-database layer (SQLAlchemy) is imported there too, at the first read: choosing a source, and
-starting the TUI or a command, never loads it.
+(`asyncio.to_thread`) so the TUI's event loop never waits on the disk or the network. A SQLite
+archive at the newest schema version is read with the standard library's sqlite3
+(`sqlite_reads`); SQLAlchemy is imported only to migrate an older one, and for PostgreSQL, at
+the first read: choosing a source, and starting the TUI or a command, never loads it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
-from flagtui.api import AdminClient
-from flagtui.api.errors import FlagtuiError
-from flagtui.archive.location import default_archive_path, sqlite_url
-from flagtui.config import Profile
+from flagtui.archive import sqlite_reads
+from flagtui.archive.location import default_archive_path, server_key, sqlite_url
 from flagtui.triage.merge import delivery_key, merge_groups, newest_first
 from flagtui.triage.records import Failure, FailureWindow, Origin, labels
 from flagtui.triage.source import PAGE, FailureSource, LiveSource, count_in_buckets
 
 if TYPE_CHECKING:
-    from sqlalchemy import Connection
+    import sqlite3
 
+    from flagtui.api import AdminClient
     from flagtui.archive.store import Archive
+    from flagtui.config import Profile
 
 # An archive older than this is completed from the live server: three polls of `flagtui
 # collect` at its default 30 s interval, so one slow or failed poll does not count.
@@ -59,8 +62,14 @@ class ArchiveSource:
         self.server_url = server_url
         self.live = live
         self.clock = clock
+        self.server = server_key(server_url)
         self._archive: Archive | None = None
         self._opening = threading.Lock()
+        # sqlite3's connection, once the file is known to be at the newest schema version
+        # (None: not yet opened, or read through SQLAlchemy); one read at a time uses it.
+        self._sqlite: sqlite3.Connection | None = None
+        self._sqlite_tried = False
+        self._one_read = threading.Lock()
 
     @property
     def archive(self) -> Archive:
@@ -72,45 +81,83 @@ class ArchiveSource:
             return self._archive
 
     def close(self) -> None:
-        if self._archive is not None:
-            self._archive.close()
+        with self._opening:
+            if self._sqlite is not None:
+                self._sqlite.close()
+                self._sqlite = None
+            if self._archive is not None:
+                self._archive.close()
+
+    def _sqlite_connection(self) -> sqlite3.Connection | None:
+        """sqlite3 on the archive's file when it is one at the newest schema version; an older
+        one is migrated (through `archive`) first. None: read through SQLAlchemy."""
+        path = sqlite_reads.sqlite_path(self.archive_url)
+        if path is None:
+            return None
+        with self._opening:
+            if self._sqlite_tried:
+                return self._sqlite
+        try:
+            conn = sqlite_reads.open_current(path)
+        except sqlite_reads.NotCurrent:
+            self.archive  # noqa: B018 (opening migrates it, or says why it cannot be opened)
+            try:
+                conn = sqlite_reads.open_current(path)
+            except sqlite_reads.NotCurrent:
+                conn = None
+        conn_used = conn
+        with self._opening:
+            if self._sqlite_tried:  # another thread opened it meanwhile
+                conn_used = self._sqlite
+            else:
+                self._sqlite, self._sqlite_tried = conn, True
+        if conn is not None and conn is not conn_used:
+            conn.close()
+        return conn_used
+
+    @contextmanager
+    def _reading(self) -> Iterator[tuple[ModuleType, Any]]:
+        """The reads (`sqlite_reads` or `queries`) and a connection holding one snapshot."""
+        conn = self._sqlite_connection()
+        if conn is not None:
+            with self._one_read, sqlite_reads.reading(conn):
+                yield sqlite_reads, conn
+            return
+        from flagtui.archive import queries
+
+        with self.archive.reading() as engine_conn:
+            yield queries, engine_conn
 
     def _window(
         self, since: datetime | None, integration_id: int | None, key: str | None, limit: int
     ) -> FailureWindow:
-        from flagtui.archive import queries
-
-        server = self.archive.server
-        with self.archive.reading() as conn:
+        server = self.server
+        with self._reading() as (queries, conn):
             refs = queries.integrations(conn, server)
             by_id = {r.id: r for r in refs}
             found, total, skipped = queries.failures(
                 conn, server, by_id, since, integration_id, key, limit
             )
             window = FailureWindow("archive", since, refs, found, total=total)
-            self._describe(conn, window, integration_id)
+            self._describe(queries, conn, window, integration_id)
         window.unreadable += skipped
         return window
 
     def _grouped(self, since: datetime | None) -> FailureWindow:
-        from flagtui.archive import queries
-
-        server = self.archive.server
-        with self.archive.reading() as conn:
+        server = self.server
+        with self._reading() as (queries, conn):
             refs = queries.integrations(conn, server)
             groups, total = queries.groups(conn, server, {r.id: r for r in refs}, since)
             window = FailureWindow("archive", since, refs, groups=groups, total=total)
-            self._describe(conn, window, None)
+            self._describe(queries, conn, window, None)
         return window
 
     def _describe(
-        self, conn: Connection, window: FailureWindow, integration_id: int | None
+        self, queries: ModuleType, conn: Any, window: FailureWindow, integration_id: int | None
     ) -> None:
         """What every archive answer says of itself: its gaps, how far back it reaches, the
         rows it could not read, and up to when a collector read the server."""
-        from flagtui.archive import queries
-
-        server = self.archive.server
+        server = self.server
         window.gaps = queries.gaps(conn, server, window.since, integration_id)
         window.covers_since = queries.oldest_stored(conn, server)
         window.unreadable = queries.unreadable_times(conn, server)
@@ -121,20 +168,16 @@ class ArchiveSource:
     def _freshness(self, since: datetime) -> FailureWindow:
         """An answer holding only the integrations and the archive's freshness: what deciding
         to read the live server needs, without the window's own reads."""
-        from flagtui.archive import queries
-
-        server = self.archive.server
-        with self.archive.reading() as conn:
+        server = self.server
+        with self._reading() as (queries, conn):
             refs = queries.integrations(conn, server)
             until = queries.collected_until(conn, server, None)
         return FailureWindow("archive", since, refs, collected_until=until, as_of=until)
 
     def _not_stored(self, failures: list[Failure]) -> list[Failure]:
-        from flagtui.archive import queries
-
         keys = [(f.integration.id, int(f.delivery.id)) for f in failures if f.delivery.id.isdigit()]
-        with self.archive.reading() as conn:
-            held = {(i, str(d)) for i, d in queries.stored(conn, self.archive.server, keys)}
+        with self._reading() as (queries, conn):
+            held = {(i, str(d)) for i, d in queries.stored(conn, self.server, keys)}
         return [f for f in failures if delivery_key(f) not in held]
 
     def _unreached(
@@ -147,10 +190,8 @@ class ArchiveSource:
         an id listed by nobody is a delivery the server forgot, or another integration's the
         read did not reach. None when the archive holds no delivery (it never collected): the
         live read answers alone, and says itself what it could not vouch for."""
-        from flagtui.archive import queries
-
-        with self.archive.reading() as conn:
-            newest = queries.newest_id(conn, self.archive.server)
+        with self._reading() as (queries, conn):
+            newest = queries.newest_id(conn, self.server)
         if newest is None:
             return None
         seen = {number for page in live.listed.values() for number, _ in page}
@@ -181,6 +222,8 @@ class ArchiveSource:
         is old; the window is marked incomplete when the server cannot be read."""
         if self.live is None or not self.is_stale(window):
             return []
+        from flagtui.api.errors import FlagtuiError
+
         try:
             live = await self.live.window(
                 since, integration_id=integration_id, key=key, limit=10**9
@@ -209,10 +252,8 @@ class ArchiveSource:
         return added
 
     def _histogram(self, since: datetime, until: datetime, buckets: int) -> dict[int, list[int]]:
-        from flagtui.archive import queries
-
-        with self.archive.reading() as conn:
-            return queries.histogram(conn, self.archive.server, since, until, buckets)
+        with self._reading() as (queries, conn):
+            return queries.histogram(conn, self.server, since, until, buckets)
 
     async def window(
         self,

@@ -7,9 +7,10 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from flagtui.api.models import Addon, IntegrationEvent
+if TYPE_CHECKING:  # annotations only: the archive's reads never load the client's models
+    from flagtui.api.models import Addon, IntegrationEvent
 
 Origin = Literal["archive", "live"]
 

@@ -6,13 +6,15 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Coroutine, Sequence
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from flagtui.api import AdminClient
-from flagtui.api.models import IntegrationEvent
 from flagtui.triage.coverage import unreached, vouched_since
 from flagtui.triage.grouping import error_key, group_failures
 from flagtui.triage.records import Failure, FailureWindow, IntegrationRef, Origin, labels
+
+if TYPE_CHECKING:  # annotations only: an archive's answer never loads the client
+    from flagtui.api import AdminClient
+    from flagtui.api.models import IntegrationEvent
 
 PAGE = 500  # failures held for one view; `FailureWindow.total` counts them all
 SERVER_PAGE = 100  # the most deliveries one request may ask for (the contract's limit)

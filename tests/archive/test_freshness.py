@@ -10,13 +10,14 @@ import sqlite3
 from datetime import UTC, datetime, timedelta
 
 import httpx
-from sqlalchemy import delete, inspect, text
+from sqlalchemy import insert, inspect
 
 from flagtui.api import AdminClient
 from flagtui.archive import schema
 from flagtui.archive.collector import Collector
 from flagtui.archive.engine import create_archive_engine
-from flagtui.archive.migrations import LATEST
+from flagtui.archive.migrations import LATEST, MIGRATIONS, SCHEMA_VERSION
+from flagtui.archive.migrations.ddl import execute
 from flagtui.archive.source import ArchiveSource
 from flagtui.archive.store import Archive
 from flagtui.triage.source import LiveSource
@@ -44,11 +45,12 @@ async def test_each_complete_poll_says_up_to_when_it_read(sandbox, admin_client,
 
 
 def test_an_archive_at_version_1_gains_the_collections_table(archive_url, sandbox):
-    Archive.open(archive_url, sandbox.url).close()
     engine = create_archive_engine(archive_url)
-    with engine.begin() as conn:  # back to what a flagtui with only migration 1 left
-        conn.execute(text("DROP TABLE collections"))
-        conn.execute(delete(schema.schema_version).where(schema.schema_version.c.version >= 2))
+    with engine.begin() as conn:  # what a flagtui with only migration 1 left
+        execute(conn, SCHEMA_VERSION)
+        version, first = MIGRATIONS[0]
+        first(conn)
+        conn.execute(insert(schema.schema_version).values(version=version, applied_at=THEN))
     engine.dispose()
     archive = Archive.open(archive_url, sandbox.url)
     try:

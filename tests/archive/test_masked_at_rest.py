@@ -8,7 +8,19 @@ import json
 from datetime import UTC, datetime
 from pathlib import Path
 
-from sqlalchemy import insert, select
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    Column,
+    MetaData,
+    String,
+    Table,
+    Text,
+    insert,
+    inspect,
+    select,
+)
 
 from flagtui.api.models import IntegrationEvent
 from flagtui.archive import schema
@@ -25,6 +37,22 @@ BODY = '{"auth": "b0dys3cr3t"}'
 SECRETS = ("pa55w0rd", "T0PATHs3cr3t", "q5ecretvalue", "b0dys3cr3t")
 STATE_DETAILS = f"Webhook request to {URL} failed with status code: 503"
 NOW = datetime(2030, 1, 1, tzinfo=UTC)
+# The deliveries table as migration 1 made it (one event per delivery, the server's URL in each).
+V1_DELIVERIES = Table(
+    "deliveries",
+    MetaData(),
+    Column("server", String(512), primary_key=True),
+    Column("integration_id", BigInteger, primary_key=True),
+    Column("delivery_id", BigInteger, primary_key=True),
+    Column("created_at", schema.UtcDateTime, nullable=False),
+    Column("state", String(64), nullable=False),
+    Column("failed", Boolean, nullable=False),
+    Column("state_details", Text),
+    Column("error_key", Text, nullable=False),
+    Column("event", JSON),
+    Column("details", JSON),
+    Column("collected_at", schema.UtcDateTime, nullable=False),
+)
 
 
 def secret_delivery(delivery_id: int) -> IntegrationEvent:
@@ -48,9 +76,16 @@ def secret_delivery(delivery_id: int) -> IntegrationEvent:
 
 def stored_text(archive_url: str) -> str:
     engine = create_archive_engine(archive_url)
+    table, events = schema.deliveries, schema.events
     try:
         with engine.connect() as conn:
-            rows = conn.execute(select(schema.deliveries)).mappings().all()
+            if inspect(conn).has_table("servers"):  # schema version 6 on: events of their own
+                query = select(table, events.c.event).select_from(
+                    table.outerjoin(events, events.c.id == table.c.event_row)
+                )
+            else:
+                query = select(V1_DELIVERIES)
+            rows = conn.execute(query).mappings().all()
     finally:
         engine.dispose()
     return json.dumps([dict(row) for row in rows], default=str, ensure_ascii=False)
@@ -77,7 +112,7 @@ def test_rows_stored_before_masking_are_masked_by_migration_2(archive_url):
         version, first = MIGRATIONS[0]
         first(conn)
         conn.execute(insert(schema.schema_version).values(version=version, applied_at=NOW))
-        rows = [delivery_row(SERVER, secret_delivery(n), NOW) for n in range(1, 1201)]
+        rows = [delivery_row(secret_delivery(n), NOW) | {"server": SERVER} for n in range(1, 1201)]
         for row, n in zip(rows, range(1, 1201), strict=True):  # as stored then: in clear
             plain = secret_delivery(n)
             row["state_details"] = plain.state_details
@@ -85,7 +120,7 @@ def test_rows_stored_before_masking_are_masked_by_migration_2(archive_url):
             row["event"] = (
                 plain.event.model_dump(mode="json", by_alias=True) if plain.event else None
             )
-        conn.execute(insert(schema.deliveries), rows)
+        conn.execute(insert(V1_DELIVERIES), rows)
     engine.dispose()
     assert "q5ecretvalue" in stored_text(archive_url)
     Archive.open(archive_url, SERVER).close()

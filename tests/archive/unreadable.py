@@ -18,8 +18,13 @@ def break_two_failures(path: Path) -> list[tuple[int, int]]:
             " WHERE integration_id = ? AND delivery_id = ?",
             keys[0],
         )
+        db.execute(  # an event row of its own: the others sharing its event stay readable
+            "INSERT INTO events (server_id, event_id, event) SELECT server_id, NULL, '{not json'"
+            " FROM deliveries WHERE integration_id = ? AND delivery_id = ?",
+            keys[1],
+        )
         db.execute(
-            "UPDATE deliveries SET event = '{not json'"
+            "UPDATE deliveries SET event_row = last_insert_rowid()"
             " WHERE integration_id = ? AND delivery_id = ?",
             keys[1],
         )

@@ -25,12 +25,12 @@ WAIT_POLLS = 30  # real Unleash delivers after answering the write: poll until i
 
 
 def _stored(archive: Archive, integration_id: int) -> list[tuple[int, object]]:
-    table = schema.deliveries
+    table, events = schema.deliveries, schema.events
     with archive.reading() as conn:
         rows = conn.execute(
-            select(table.c.delivery_id, table.c.event).where(
-                table.c.integration_id == integration_id
-            )
+            select(table.c.delivery_id, events.c.event)
+            .select_from(table.outerjoin(events, events.c.id == table.c.event_row))
+            .where(table.c.integration_id == integration_id)
         )
         return [(int(r[0]), r[1]) for r in rows]
 

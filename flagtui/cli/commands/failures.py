@@ -114,8 +114,12 @@ async def read_failures(
 
 def sourced(failure: Failure, *, reveal: bool) -> dict[str, Any]:
     """The delivery as the API sends it (secrets masked unless revealed), with where it was
-    read from."""
-    return record(shown_delivery(failure.delivery, reveal=reveal)) | {"source": failure.origin}
+    read from. The archive's rows are printed as stored: they were masked when stored
+    (`archive.store`, migration 2 for those stored before), so they are not masked again."""
+    delivery = failure.delivery
+    if failure.origin != "archive":
+        delivery = shown_delivery(delivery, reveal=reveal)
+    return record(delivery) | {"source": failure.origin}
 
 
 def named(window: FailureWindow, *, reveal: bool) -> list[dict[str, Any]]:
