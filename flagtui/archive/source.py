@@ -165,7 +165,7 @@ class ArchiveSource:
             conn, server, integration_id
         )
 
-    def _freshness(self, since: datetime) -> FailureWindow:
+    def _freshness(self, since: datetime | None) -> FailureWindow:
         """An answer holding only the integrations and the archive's freshness: what deciding
         to read the live server needs, without the window's own reads."""
         server = self.server
@@ -206,6 +206,11 @@ class ArchiveSource:
             if any(between not in seen for between in range(newest + 1, number)):
                 unreached.append(i)
         return unreached
+
+    async def fresh(self) -> bool:
+        """Whether a collector read the server lately enough (`STALE_AFTER`) that the archive
+        answers alone: then nothing needs the server, nor the client's modules."""
+        return not self.is_stale(await asyncio.to_thread(self._freshness, None))
 
     def is_stale(self, window: FailureWindow) -> bool:
         until = window.collected_until

@@ -126,3 +126,15 @@ def test_a_profile_from_the_environment_alone_loads_no_pydantic(tmp_path):
     env["UNLEASH_URL"] = "http://127.0.0.1:9"
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     assert loaded.stdout.strip() == "[]", loaded.stderr
+
+
+def test_failures_from_a_fresh_archive_loads_no_http_library(cli_env, sandbox):
+    """A fresh archive answers alone: the command makes no client, so httpx is never loaded."""
+    from .commands.test_failures_freshness import collect_once
+
+    collect_once(sandbox)
+    env = command_env(cli_env, sandbox) | {"XDG_DATA_HOME": str(cli_env / "data")}  # the archive
+    exit_code, modules = imported(["failures", "-o", "json"], env)
+    assert exit_code == 0
+    assert "flagtui.archive.source" in modules  # it read the archive
+    assert sorted(m for m in modules if m.partition(".")[0] in ("httpx", "sqlalchemy")) == []

@@ -8,9 +8,11 @@ integration). Each record says where it was read from (`source`: archive or live
 An archive's answer says up to when it is known, in every format, on stderr (one line, or a
 JSON `answer` object with JSON output): when a collector last read the server, whether the
 live server was read too (an old archive, see `archive.source`), how many failures the window
-holds and how many are shown. A server that cannot be reached while the archive is fresh is
-said once and the archive answers; when the archive is old too, the answer is incomplete and
-`--fail-on-failures` exits INCOMPLETE unless it found failures. The server's answer alone (no
+holds and how many are shown. A fresh archive (a collector read the server within
+`archive.source.STALE_AFTER`) answers alone: the server is not asked, and the line says so
+(`serverAsked`). An older one is completed from the live server; when the server cannot be
+read then, the answer is incomplete and `--fail-on-failures` exits INCOMPLETE unless it found
+failures. The server's answer alone (no
 archive, or one that never collected it) says as much: how far back it holds every delivery
 (`triage.coverage`), INCOMPLETE when that is later than the window's start.
 
@@ -75,8 +77,9 @@ TABLE_COLUMNS = (
 
 
 def options(p: argparse.ArgumentParser) -> None:
-    scriptable(p, failures, columns=FAILURE_COLUMNS)
-    p.set_defaults(verb=None, connect_first=False)  # an archive answers when the server is down
+    # The client is made only if the server is asked: a fresh archive answers alone.
+    scriptable(p, failures, columns=FAILURE_COLUMNS, client_on_demand=True)
+    p.set_defaults(verb=None)
     p.add_argument("--since", type=duration, help="only failures this recent (15m, 2h, 1d)")
     p.add_argument("--integration", type=int, metavar="ID")
     p.add_argument(
@@ -147,13 +150,16 @@ async def failures(client: AdminClient, out: Printer, args: argparse.Namespace) 
     started = datetime.now(UTC)
     source = failure_source(args.selected_profile, client)
     try:
-        outage = await _connect(client, source)
+        # A fresh archive answers alone (a collector read the server moments ago): the server
+        # is not asked, so its answer costs no HTTP library, no round trip. --follow collects.
+        alone = isinstance(source, ArchiveSource) and not args.follow and await source.fresh()
+        outage = None if alone else await _connect(client, source)
         since = since_cutoff(args.since)  # `--since 0s` is now: nothing older
         if since is None and args.follow:
             since = started
         window = await read_failures(source, client, args, since, server_up=outage is None)
         if isinstance(source, ArchiveSource):
-            _say_answer(source, window, outage, out, started, limit=args.limit)
+            _say_answer(source, window, outage, out, started, limit=args.limit, alone=alone)
         elif not (args.follow and args.since is None):  # from now: nothing yet to vouch for
             _say_live(window, out, limit=args.limit)
         _say_unreadable(window, as_json=out.is_json)
@@ -222,12 +228,16 @@ def _say_answer(
     now: datetime,
     *,
     limit: int,
+    alone: bool = False,
 ) -> None:
+    """`alone`: the archive was fresh, so the server was not asked."""
     until = window.collected_until
     if until is None:
         fresh = "never collected from this server"
     else:
         fresh = f"collected until {until:%Y-%m-%d %H:%M:%S} UTC, {_ago(now, until)}"
+    if alone and not source.is_stale(window):
+        fresh += "; fresh, so the server was not asked"
     # No file name or URL: this line opens the cron mail (README), which leaves the machine.
     parts = [f"from the delivery archive ({fresh})"]
     if not window.complete:
@@ -254,6 +264,7 @@ def _say_answer(
             "unchecked": window.unchecked,
             "unreached": window.unreached,
             "serverUnreachable": str(outage) if outage is not None else None,
+            "serverAsked": not alone or source.is_stale(window),
             "liveAdded": window.live_added,
             "gaps": len(window.gaps),
             "inWindow": window.total,

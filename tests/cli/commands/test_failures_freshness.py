@@ -73,18 +73,21 @@ def test_a_never_collected_archive_reads_the_server_too(run, sandbox, server):
     assert "live server read too" in result.line
 
 
-def test_a_fresh_archive_answers_while_the_server_is_down(run, own_server):
+def test_a_fresh_archive_answers_alone_while_the_server_is_down(run, own_server):
+    """A collector read the server moments ago: the archive answers without asking it (issue
+    26: no HTTP library, no round trip), and says so; the server being down changes nothing."""
     collect_once(own_server)
     own_server.stop()
     found = run("failures", "--fail-on-failures", "-o", "table")
     assert found.code == 1
-    assert "collected until" in found.line  # one line: the outage said once, with it
-    assert "the server could not be read" in found.line
+    assert "collected until" in found.line  # one line: how fresh, and that it answered alone
+    assert "fresh, so the server was not asked" in found.line
     assert "archive" in found.out.splitlines()[1]
     quiet = run("failures", "--integration", "1", "--fail-on-failures", "-o", "json")
     assert quiet.code == 0 and quiet.json == []
     said = answer(quiet.err)
-    assert said["complete"] is True and said["serverUnreachable"]
+    assert said["complete"] is True and said["serverAsked"] is False
+    assert said["serverUnreachable"] is None
 
 
 def test_an_old_archive_and_the_server_down_is_incomplete_not_nothing(run, own_server):
