@@ -162,3 +162,24 @@ async def test_read_only_marks_nothing_and_sends_nothing(make_app, tmp_path) -> 
         assert not any(row[0].startswith("● ") for row in rows(app))
         assert "is not offered" in toast_text(app)
         assert app.client.requests_sent == sent
+
+
+async def test_b_right_after_star_plans_what_star_marks(build: Any, faulty: Any) -> None:
+    """`*` reads every page of the filter: `B` pressed before those reads answer waits for them
+    (it said "No flag is marked" while they ran: seen on real Unleash in a CI run)."""
+    server, fault = faulty
+    app = build(server.url, server.admin_token)
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await settle(pilot)
+        fault.answers_released.clear()  # the marking's reads wait for the server's answer
+        try:
+            await pilot.press("asterisk", "B")
+            for _ in range(5):
+                await pilot.pause()
+            assert isinstance(app.screen, FeaturesScreen)
+            assert "No flag is marked" not in toast_text(app)
+        finally:
+            fault.answers_released.set()
+        await settle(pilot)
+        assert isinstance(app.screen, ChoicePicker), screen_text(app)
+        assert "flags marked" in toast_text(app)

@@ -10,11 +10,13 @@ BINDINGS, `ACTION` in its WRITE_ACTIONS, and the screen draws a mark on the rows
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from textual.binding import Binding
 from textual.widgets import DataTable
+from textual.worker import WorkerError
 
 from flagtui.api.bulk_changes import Change
 from flagtui.api.feature_query import FeatureQuery
@@ -38,6 +40,7 @@ CHANGES: list[tuple[str, str]] = [
     ("Mark not stale", "unstale"),
 ]
 BULK_GROUP = "bulk-send"  # the write's worker group
+MARK_ALL = "bulk-mark-all"  # `*`'s reads
 
 
 class BulkMarks:
@@ -94,7 +97,7 @@ class BulkMarks:
     def mark_all(self, query: dict[str, Any]) -> None:
         """Every flag the filter matches; if all are marked already, none."""
         self.screen.run_worker(
-            self._mark_all(query), group="bulk-mark-all", exclusive=True, exit_on_error=False
+            self._mark_all(query), group=MARK_ALL, exclusive=True, exit_on_error=False
         )
 
     async def _mark_all(self, query: dict[str, Any]) -> None:
@@ -115,7 +118,25 @@ class BulkMarks:
         self.redraw()
 
     def choose(self, project: str) -> None:
-        """Which change, for the marked flags."""
+        """Which change, for the marked flags; after the marking `*` started, if it still runs
+        (`*` then `B` at once: the plan is for what `*` marks, never "no flag is marked")."""
+        marking = next(
+            (
+                w
+                for w in self.screen.workers
+                if w.node is self.screen and w.group == MARK_ALL and not w.is_finished
+            ),
+            None,
+        )
+        if marking is not None:
+
+            async def when_marked() -> None:
+                with contextlib.suppress(WorkerError):  # a failed read is said by the screen
+                    await marking.wait()
+                self.choose(project)
+
+            self.screen.run_worker(when_marked(), group="bulk-after-marking", exit_on_error=False)
+            return
         if not self.marked:
             self.screen.flagtui.notify(
                 "No flag is marked: space marks the highlighted flag, * every flag matching the"
