@@ -130,7 +130,7 @@ def test_a_profile_from_the_environment_alone_loads_no_pydantic(tmp_path):
 
 def test_failures_from_a_fresh_archive_loads_no_http_library(cli_env, sandbox):
     """A fresh archive answers alone: the command makes no client, so httpx is never loaded."""
-    from .commands.test_failures_freshness import collect_once
+    from .commands.helpers import collect_once
 
     collect_once(sandbox)
     env = command_env(cli_env, sandbox) | {"XDG_DATA_HOME": str(cli_env / "data")}  # the archive

@@ -3,12 +3,19 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sqlite3
 from contextlib import closing
 from datetime import UTC, datetime
 
 import httpx
+
+from flagtui.api import AdminClient
+from flagtui.archive.collector import Collector
+from flagtui.archive.location import default_archive_path, sqlite_url
+from flagtui.archive.store import Archive
+from flagtui.sandbox import SandboxServer
 
 from ..conftest import Run, event_count
 from .golden import assert_golden
@@ -77,3 +84,19 @@ def answer(err: str) -> dict:
     lines = [json.loads(line) for line in err.splitlines()]
     assert len(lines) == 1, err
     return lines[0]["answer"]
+
+
+def collect_once(server: SandboxServer, *, clock: datetime | None = None) -> None:
+    """One poll into the profile's default archive file, as `flagtui collect --once` would;
+    `clock`: the time the collector believes it is (an old collection)."""
+
+    async def poll() -> None:
+        archive = Archive.open(sqlite_url(default_archive_path(server.url)), server.url)
+        try:
+            async with AdminClient(server.url, server.admin_token, profile="env") as client:
+                now = (lambda: clock) if clock else (lambda: datetime.now(UTC))
+                await Collector(client, archive, log=lambda _: None, clock=now).poll()
+        finally:
+            archive.close()
+
+    asyncio.run(poll())

@@ -5,38 +5,19 @@ that cuts the answer says so. Real sandboxes and real archives; a stopped sandbo
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from flagtui.api import AdminClient
-from flagtui.archive.collector import Collector
 from flagtui.archive.location import default_archive_path, sqlite_url
 from flagtui.archive.store import Archive
 from flagtui.sandbox import SandboxServer
 
 from ..processes import patch_many
-from .helpers import add_failed_delivery, answer
+from .helpers import add_failed_delivery, answer, collect_once
 
 LONG_AGO = datetime.now(UTC) - timedelta(minutes=30)  # many collection intervals
-
-
-def collect_once(server: SandboxServer, *, clock: datetime | None = None) -> None:
-    """One poll into the profile's default archive file, as `flagtui collect --once` would;
-    `clock`: the time the collector believes it is (an old collection)."""
-
-    async def poll() -> None:
-        archive = Archive.open(sqlite_url(default_archive_path(server.url)), server.url)
-        try:
-            async with AdminClient(server.url, server.admin_token, profile="env") as client:
-                now = (lambda: clock) if clock else (lambda: datetime.now(UTC))
-                await Collector(client, archive, log=lambda _: None, clock=now).poll()
-        finally:
-            archive.close()
-
-    asyncio.run(poll())
 
 
 @pytest.fixture
