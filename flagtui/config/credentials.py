@@ -50,11 +50,6 @@ def token_source(profile: Profile) -> str:
     return "missing"
 
 
-def command_gives_token(profile: Profile) -> bool:
-    """Whether `resolve_token` would run the profile's token_command."""
-    return bool(profile.token_command) and not env_token_applies(profile)
-
-
 def resolve_token(
     profile: Profile, announce: Callable[[str], None] = announce_on_stderr
 ) -> Credential:
@@ -68,7 +63,7 @@ def resolve_token(
                 "token alone"
             )
         return Credential(token, "environment")
-    if command_gives_token(profile):
+    if profile.token_command:
         return Credential(run_token_command(profile, announce), "token_command")
     stored = read_credentials().get(profile.name)
     if stored:

@@ -57,11 +57,6 @@ def announce_on_stderr(running: str) -> None:
     print(f"flagtui: {running}; Ctrl-C to cancel...", file=sys.stderr, flush=True)
 
 
-def running_note(profile: Profile) -> str:
-    """What `announce` is told: that the profile's command runs, and for how long at most."""
-    return f"running the token_command of profile {profile.name!r} (stopped after {TIMEOUT:g} s)"
-
-
 def run_token_command(
     profile: Profile, announce: Callable[[str], None] = announce_on_stderr
 ) -> str:
@@ -74,7 +69,7 @@ def run_token_command(
         raise ConfigError(f"{what} cannot be read ({exc}): fix it in {config_path()}") from None
     if not argv:
         raise ConfigError(f"{what} is empty: fix it in {config_path()}")
-    announce(running_note(profile))
+    announce(f"running the {what} (stopped after {TIMEOUT:g} s)")
     try:
         # Its own process group: one signal reaches everything it starts. stdin is not the
         # terminal (a background group reading it would stop, then hang until the timeout).

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING
 from textual import events, on, work
 from textual.app import App, SystemCommand
 from textual.message import Message
-from textual.notifications import SeverityLevel
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widget import AwaitMount
@@ -25,10 +24,11 @@ from textual.worker import Worker, WorkerState
 from flagtui.tui.areas import AREAS, AREAS_BY_NAME, DEFAULT_AREA, Area
 from flagtui.tui.context import FlagtuiContext
 from flagtui.tui.failure_sources import SharedFailureSource
-from flagtui.tui.format import Clock, Ink, clean, health_note
+from flagtui.tui.format import Clock, Ink, health_note
 from flagtui.tui.global_keys import APP_BINDINGS
-from flagtui.tui.hang_up import ctrl_c_interrupts, leave_on_signals, stop_listening
-from flagtui.tui.opening import Opened, Opener, Pending
+from flagtui.tui.hang_up import leave_on_signals, stop_listening
+from flagtui.tui.opening import Opener
+from flagtui.tui.plain_toasts import PlainToastsApp
 from flagtui.tui.row_cache import RowCache, default_cache_dir
 from flagtui.tui.screens.features_layout import COLUMNS, FEATURES, EarlyFeaturesScreen
 from flagtui.tui.screens.opening_frame import OpeningScreen
@@ -63,7 +63,7 @@ def actions_provider() -> type[Provider]:
     return ActionsProvider
 
 
-class FlagtuiApp(App[int]):
+class FlagtuiApp(PlainToastsApp):
     CSS_PATH = "flagtui.tcss"
     TITLE = "flagtui"
     COMMANDS = App.COMMANDS | {actions_provider}
@@ -162,25 +162,6 @@ class FlagtuiApp(App[int]):
 
     def _open(self) -> None:
         opened = self._opener() if self._opener else None
-        if isinstance(opened, Pending):  # its note on screen first, then the command runs
-            if isinstance(self.screen, OpeningScreen):
-                self.screen.say(f"{opened.note}; Ctrl-C to cancel")
-            self.call_after_refresh(self._resume, opened)
-            return
-        self._opened(opened)
-
-    def _resume(self, pending: Pending) -> None:
-        # In this thread (keys typed meanwhile wait for the area, as during the imports); the
-        # terminal's Ctrl-C is a signal again until the command is done, to stop it.
-        try:
-            with ctrl_c_interrupts():
-                opened = pending.resume()
-        except KeyboardInterrupt:  # just after the command, while the client was being made
-            self.exit(return_code=130)
-            return
-        self._opened(opened)
-
-    def _opened(self, opened: Opened | None) -> None:
         if opened is None:
             self.exit(return_code=2)
             return
@@ -364,24 +345,6 @@ class FlagtuiApp(App[int]):
 
     def action_switch_area(self, name: str) -> None:
         self.switch_area(name)
-
-    def notify(
-        self,
-        message: str,
-        *,
-        title: str = "",
-        severity: SeverityLevel = "information",
-        timeout: float | None = None,
-        markup: bool = True,
-    ) -> None:
-        """Plain text: a toast often carries a server's words (markup off, controls shown)."""
-        super().notify(
-            clean(message, multiline=True),
-            title=clean(title),
-            severity=severity,
-            timeout=timeout,
-            markup=False,
-        )
 
     def action_toggle_utc(self) -> None:
         """Every time in UTC, or local: open screens redraw now, others when shown again."""

@@ -15,13 +15,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
-from functools import partial
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING
 
 from flagtui.tui.app import FlagtuiApp
 from flagtui.tui.format import clean
-from flagtui.tui.opening import Opened, Pending
+from flagtui.tui.opening import Opened
 from flagtui.tui.row_cache import default_cache_dir
 from flagtui.tui.start_hint import (
     StartInputs,
@@ -35,16 +33,11 @@ from flagtui.tui.start_hint import (
 if TYPE_CHECKING:
     from flagtui.config import ConfigError, Interrupted
 
-T = TypeVar("T")
 
-
-def open_profile(args: argparse.Namespace, inputs: StartInputs | None) -> Opened | Pending:
-    """The config validated and the profile chosen, then its token read and its client made (at
-    once, or by `Pending.resume` when a token_command gives the token); raises ConfigError or
-    Interrupted."""
+def open_profile(args: argparse.Namespace, inputs: StartInputs | None) -> Opened:
+    """The config validated, the profile chosen, its token read and its client made; raises
+    ConfigError or Interrupted."""
     from flagtui.config import load_config, make_client, resolve_token, select_profile
-    from flagtui.config.credentials import command_gives_token
-    from flagtui.config.token_command import running_note
 
     config = load_config()
     if config.keymap:
@@ -52,27 +45,10 @@ def open_profile(args: argparse.Namespace, inputs: StartInputs | None) -> Opened
 
         check_keymap(config.keymap, config.path)
     profile = select_profile(config, args.profile)
-
-    def connect() -> Opened:
-        client = make_client(profile, resolve_token(profile, announce=lambda _: None))
-        if inputs is not None:
-            remember(default_cache_dir(), inputs, profile.name)
-        return Opened(client, profile, config.keymap)
-
-    if command_gives_token(profile):
-        return Pending(running_note(profile), connect)
-    return connect()
-
-
-def open_first(args: argparse.Namespace, inputs: StartInputs | None) -> Opened:
-    """Before the app (no terminal to draw on): the token_command announced on stderr."""
-    opened = open_profile(args, inputs)
-    if isinstance(opened, Pending):
-        from flagtui.config.token_command import announce_on_stderr
-
-        announce_on_stderr(opened.note)
-        return opened.resume()  # type: ignore[return-value]  # raises rather than None
-    return opened
+    client = make_client(profile, resolve_token(profile))
+    if inputs is not None:
+        remember(default_cache_dir(), inputs, profile.name)
+    return Opened(client, profile, config.keymap)
 
 
 def said(exc: ConfigError | Interrupted) -> int:
@@ -88,32 +64,26 @@ def run_tui(args: argparse.Namespace) -> int:
     expected = recall(default_cache_dir(), inputs) if inputs else None
     failed: list[ConfigError | Interrupted] = []
 
-    def kept(step: Callable[[], T]) -> T | None:
+    def opener() -> Opened | None:
         """None when the config or the token fails (`failed` keeps why)."""
         from flagtui.config import ConfigError, Interrupted
 
         try:
-            return step()
+            return open_profile(args, inputs)
         except (ConfigError, Interrupted) as exc:
             failed.append(exc)
             return None
-
-    def opener() -> Opened | Pending | None:
-        opened = kept(lambda: open_profile(args, inputs))
-        if isinstance(opened, Pending):
-            return Pending(opened.note, partial(kept, opened.resume))
-        return opened
 
     named = provisional(inputs, args.profile)
     terminal = sys.stdin.isatty() and sys.stdout.isatty()
     if not terminal or (expected is None and asks_token_command(named)):
         # Validated first, said before the app: with no terminal nothing is drawn; a
         # token_command may ask the terminal for a passphrase before the app takes it.
-        first = kept(lambda: open_first(args, inputs))
-        if first is None:
+        opened = opener()
+        if opened is None:
             return said(failed[0])
-        app = FlagtuiApp(first.client, first.profile)
-        app.set_keymap(first.keymap)
+        app = FlagtuiApp(opened.client, opened.profile)
+        app.set_keymap(opened.keymap)
     elif expected is not None:  # the cached rows first; validated once they are on screen
         app = FlagtuiApp(None, expected, opener=opener)
     else:  # the header and "connecting…" first (no rows: the profile is only what is named)

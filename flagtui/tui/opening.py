@@ -21,15 +21,6 @@ class Opened:
     keymap: dict[str, str]
 
 
-@dataclass(frozen=True)
-class Pending:
-    """The profile is chosen and its token comes from a command: `note` (that it runs) is shown
-    first, then `resume` runs it and makes the client (None: it failed, or was stopped)."""
-
-    note: str
-    resume: Callable[[], Opened | None]
-
-
-Opener = Callable[[], "Opened | Pending | None"]
+Opener = Callable[[], "Opened | None"]
 """Validates the config, reads the token and makes the client: called once the first frame is
 on screen. None: it failed and keeps what to say, for when the terminal is back."""

@@ -14,7 +14,6 @@ from typing import Any, ClassVar
 from textual import getters, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.cache import LRUCache
 from textual.containers import Container, Horizontal
 from textual.widget import AwaitMount, Widget
 from textual.widgets import DataTable, Input, Select, Static
@@ -29,10 +28,11 @@ from flagtui.tui.screens.base import AreaScreen
 from flagtui.tui.screens.bulk_marks import BulkMarks
 from flagtui.tui.screens.env_toggle import EnvironmentToggle
 from flagtui.tui.screens.features_layout import COLUMNS, FEATURES, features_body, search_box
+from flagtui.tui.screens.kept_rows import KeptRows
 from flagtui.tui.typing_pause import after_typing_pause
 from flagtui.tui.widgets.focus import focus_now
 from flagtui.tui.widgets.project_picker import ProjectPicker
-from flagtui.tui.widgets.table import KEPT_PAGES, ResourceTable, Row
+from flagtui.tui.widgets.table import ResourceTable, Row
 
 PAGE_SIZE = 50
 FILTERS_AFTER_S = 0.05
@@ -113,7 +113,7 @@ class FeaturesScreen(AreaScreen):
         self._page_status = ""
         self._choices_failed = False  # said in the status line until they are read
         self._mounted = asyncio.Event()
-        self._rows_of: LRUCache[int, tuple[list[Feature], list[Row]]] = LRUCache(KEPT_PAGES)
+        self._rows_of = KeptRows()
         self.search_box = search_box()  # composed with the screen: `s` finds it at once
         # By id (a query walks the screen): the search box, and the Selects once mounted.
         self._filter_widgets: dict[str, Widget] = {"search": self.search_box}
@@ -289,27 +289,14 @@ class FeaturesScreen(AreaScreen):
         """The client answers a search it holds with the same page, so a page shown again (
         PageUp, PageDown) finds its rows ready, which the table then shows without converting
         them again; so does a page read again that came back the same."""
-        rows = self._kept_rows(self.features)
+        rows = self._rows_of.get(self.features)
         if rows is None:
             short = short_names({e.name for f in self.features for e in f.environments or []})
             rows = [feature_row(f, short, self.marks.label(f.name)) for f in self.features]
-            self._rows_of[id(self.features)] = self.features, rows
+            self._rows_of.keep(self.features, rows)
         # Names get the width the other columns leave, so 80 columns need no horizontal scroll.
         self.table.set_rows(rows, self.features)
         return rows
-
-    def _kept_rows(self, features: list[Feature]) -> list[Row] | None:
-        kept = self._rows_of.get(id(features))
-        if kept is not None and kept[0] is features:
-            return kept[1]
-        # Read again, as on return from a detail: the same features are the same rows (else
-        # the next PageDown to this page converted, fitted and clipped them all again).
-        for key in list(self._rows_of.keys()):
-            earlier = self._rows_of.get(key)
-            if earlier is not None and earlier[0] == features:
-                self._rows_of[id(features)] = features, earlier[1]
-                return earlier[1]
-        return None
 
     def redraw_times(self) -> None:
         self._rows_of.clear()

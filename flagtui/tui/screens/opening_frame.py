@@ -1,7 +1,7 @@
 """The first frame of a start with no cached rows to show: the header (the profile as the start
-names it) and one line saying what the start is doing ("connecting…", or that a token_command
-runs). Drawn before the config's pydantic models, httpx, the client or any area are imported;
-the remembered area replaces it once the profile is open."""
+names it) and one line saying what the start is doing ("connecting…"). Drawn before the
+config's pydantic models, httpx, the client or any area are imported; the remembered area
+replaces it once the profile is open."""
 
 from __future__ import annotations
 
@@ -24,6 +24,3 @@ class OpeningScreen(Screen[None]):
         yield FlagtuiHeader(area=self.area)
         yield PlainStatic(CONNECTING, id="opening-status", classes="status-line")
         yield KeyBar()
-
-    def say(self, note: str) -> None:
-        self.query_one("#opening-status", PlainStatic).update(note)
