@@ -32,6 +32,7 @@ from sqlalchemy.sql.sqltypes import NullType
 
 from flagtui.api.models import IntegrationEvent
 from flagtui.archive import schema
+from flagtui.archive.read_rows import bucket_counts, integration_ref, newest_groups
 from flagtui.archive.stored import archived_delivery
 from flagtui.triage.records import Failure, FailureGroup, Gap, IntegrationRef
 
@@ -149,7 +150,9 @@ def failures(
     found = []
     for row in rows:
         with contextlib.suppress(ValueError):  # JSONDecodeError included
-            found.append(Failure(_ref(refs, row.integration_id), _delivery(row), "archive"))
+            found.append(
+                Failure(integration_ref(refs, row.integration_id), _delivery(row), "archive")
+            )
     return found, total, len(rows) - len(found)
 
 
@@ -178,11 +181,10 @@ def groups(
         .group_by(D.c.integration_id, D.c.error_key)
     ).all()
     found = [
-        FailureGroup(_ref(refs, integration_id), key, example or "", count, first, last)
+        FailureGroup(integration_ref(refs, integration_id), key, example or "", count, first, last)
         for integration_id, key, count, first, last, example in rows
     ]
-    found.sort(key=lambda g: g.last_seen, reverse=True)
-    return found, sum(g.count for g in found)
+    return newest_groups(found)
 
 
 def gaps(
@@ -245,15 +247,7 @@ def histogram(
         .where(D.c.created_at >= since, D.c.created_at < until)
         .group_by(D.c.integration_id, bucket)
     ).all()
-    counts = {ref.id: [0] * buckets for ref in integrations(conn, server)}
-    for integration_id, index, count in rows:
-        slot = min(max(int(index), 0), buckets - 1)
-        counts.setdefault(integration_id, [0] * buckets)[slot] += count
-    return counts
-
-
-def _ref(refs: dict[int, IntegrationRef], integration_id: int) -> IntegrationRef:
-    return refs.get(integration_id) or IntegrationRef(integration_id, "unknown")
+    return bucket_counts((ref.id for ref in integrations(conn, server)), rows, buckets)
 
 
 _JSON = ("event", "details")

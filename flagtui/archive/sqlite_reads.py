@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from flagtui.archive.micros import from_micros, to_micros
+from flagtui.archive.read_rows import bucket_counts, integration_ref, newest_groups
 from flagtui.archive.version import LATEST
 from flagtui.triage.records import Failure, FailureGroup, Gap, IntegrationRef
 
@@ -172,7 +173,7 @@ def failures(
                 None if event is None else json.loads(event),
                 None if details is None else json.loads(details),
             )
-            found.append(Failure(_ref(refs, integration_id_), delivery, "archive"))
+            found.append(Failure(integration_ref(refs, integration_id_), delivery, "archive"))
     return found, total, len(rows) - len(found)
 
 
@@ -199,12 +200,16 @@ def groups(
     ).fetchall()
     found = [
         FailureGroup(
-            _ref(refs, i), key, example or "", count, from_micros(first), from_micros(last)
+            integration_ref(refs, i),
+            key,
+            example or "",
+            count,
+            from_micros(first),
+            from_micros(last),
         )
         for i, key, count, first, last, example in rows
     ]
-    found.sort(key=lambda g: g.last_seen, reverse=True)
-    return found, sum(g.count for g in found)
+    return newest_groups(found)
 
 
 def gaps(
@@ -276,12 +281,4 @@ def histogram(
         " AND created_at >= ? AND created_at < ? GROUP BY integration_id, bucket",
         (since.timestamp(), width, server, to_micros(since), to_micros(until)),
     ).fetchall()
-    counts = {ref.id: [0] * buckets for ref in integrations(conn, server)}
-    for integration_id, index, count in rows:
-        slot = min(max(int(index), 0), buckets - 1)
-        counts.setdefault(integration_id, [0] * buckets)[slot] += count
-    return counts
-
-
-def _ref(refs: dict[int, IntegrationRef], integration_id: int) -> IntegrationRef:
-    return refs.get(integration_id) or IntegrationRef(integration_id, "unknown")
+    return bucket_counts((ref.id for ref in integrations(conn, server)), rows, buckets)
