@@ -165,7 +165,7 @@ class ArchiveSource:
             conn, server, integration_id
         )
 
-    def _freshness(self, since: datetime | None) -> FailureWindow:
+    def _freshness(self, since: datetime) -> FailureWindow:
         """An answer holding only the integrations and the archive's freshness: what deciding
         to read the live server needs, without the window's own reads."""
         server = self.server
@@ -210,10 +210,16 @@ class ArchiveSource:
     async def fresh(self) -> bool:
         """Whether a collector read the server lately enough (`STALE_AFTER`) that the archive
         answers alone: then nothing needs the server, nor the client's modules."""
-        return not self.is_stale(await asyncio.to_thread(self._freshness, None))
+        return not self._stale(await asyncio.to_thread(self._collected_until))
+
+    def _collected_until(self) -> datetime | None:
+        with self._reading() as (queries, conn):
+            return queries.collected_until(conn, self.server, None)
 
     def is_stale(self, window: FailureWindow) -> bool:
-        until = window.collected_until
+        return self._stale(window.collected_until)
+
+    def _stale(self, until: datetime | None) -> bool:
         return until is None or self.clock() - until > STALE_AFTER
 
     async def _live_only(

@@ -62,10 +62,6 @@ class ClientOnDemand:
         self._make = make
         self._client: AdminClient | None = None
 
-    @property
-    def made(self) -> bool:
-        return self._client is not None
-
     def __getattr__(self, name: str) -> Any:  # only names this class does not have
         if self._client is None:
             self._client = self._make()

@@ -230,13 +230,16 @@ def _say_answer(
     limit: int,
     alone: bool = False,
 ) -> None:
-    """`alone`: the archive was fresh, so the server was not asked."""
+    """`alone`: the archive was fresh, so the server was not asked (unless it grew old
+    meanwhile: its window was then completed from the server)."""
+    stale = source.is_stale(window)  # once: the clock moves between calls
+    asked = not alone or stale
     until = window.collected_until
     if until is None:
         fresh = "never collected from this server"
     else:
         fresh = f"collected until {until:%Y-%m-%d %H:%M:%S} UTC, {_ago(now, until)}"
-    if alone and not source.is_stale(window):
+    if not asked:
         fresh += "; fresh, so the server was not asked"
     # No file name or URL: this line opens the cron mail (README), which leaves the machine.
     parts = [f"from the delivery archive ({fresh})"]
@@ -245,7 +248,7 @@ def _say_answer(
         parts.append(f"INCOMPLETE: {why}{clean(window.unchecked)}")
     elif outage is not None:
         parts.append(f"the server could not be read ({clean(outage)})")
-    elif source.is_stale(window):
+    elif stale:
         added = window.live_added
         failures = "failure" if added == 1 else "failures"
         parts.append(f"the live server read too ({added} {failures} only there)")
@@ -264,7 +267,7 @@ def _say_answer(
             "unchecked": window.unchecked,
             "unreached": window.unreached,
             "serverUnreachable": str(outage) if outage is not None else None,
-            "serverAsked": not alone or source.is_stale(window),
+            "serverAsked": asked,
             "liveAdded": window.live_added,
             "gaps": len(window.gaps),
             "inWindow": window.total,
