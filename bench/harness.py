@@ -339,6 +339,19 @@ def shows(text: str) -> Callable[[Term], bool]:
     return lambda t: t.has(text)
 
 
+def fresh_page(marker: str) -> Callable[[Term], bool]:
+    """The features area's first page from the server ("page 1/…", which cached rows never
+    show) with `marker`, its first feature, on screen."""
+    return lambda t: t.has(marker) and t.has("page 1/")
+
+
+def failures_read(t: Term) -> bool:
+    """The failures view has read everything: the features page left, nothing loading or
+    reading, its status counting what it read ("window all (w) · 202 failures")."""
+    busy = t.has("loading") or t.has("reading")
+    return not t.has("page 1/") and not busy and t.has(" failures · ")
+
+
 def marker_of(name: str) -> str:
     return name[:15]  # long names are clipped with "…" in narrow terminals
 

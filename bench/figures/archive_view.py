@@ -18,10 +18,11 @@ from typing import Any
 from bench.harness import (
     FLAGTUI,
     Sandbox,
-    Term,
     areas,
     base_env,
+    failures_read,
     flagtui_term,
+    fresh_page,
     log,
     marker_of,
     median,
@@ -37,13 +38,7 @@ def bench_archive_view(demo: Sandbox, runs: int) -> dict[str, Any]:
     prepared = Path(tempfile.mkdtemp(prefix="flagtui-bench-archive-home-"))
     env = base_env(prepared) | {"UNLEASH_URL": demo.url, "UNLEASH_API_TOKEN": demo.token}
 
-    def fresh(t: Term) -> bool:
-        return t.has(marker) and t.has("page 1/")
-
-    def failures_read(t: Term) -> bool:
-        busy = t.has("loading") or t.has("reading")
-        return not t.has("page 1/") and not busy and t.has(" failures · ")
-
+    fresh = fresh_page(marker)
     xs: list[float] = []
     try:
         for i in range(runs):

@@ -41,10 +41,11 @@ from typing import Any
 from bench.harness import (
     DelayProxy,
     Sandbox,
-    Term,
     TlsFiles,
     areas,
+    failures_read,
     flagtui_term,
+    fresh_page,
     log,
     marker_of,
     median,
@@ -89,15 +90,7 @@ def _network(
     project = demo.first_project()
     failures_key = areas()["failures"].key
 
-    def fresh(t: Term) -> bool:
-        return t.has(marker) and t.has("page 1/")
-
-    def failures_read(t: Term) -> bool:
-        """The failures view's status counts what it read ("window all (w) · 202 failures")."""
-        left_features = not t.has("page 1/")
-        busy = t.has("loading") or t.has("reading")
-        return left_features and not busy and t.has(" failures · ")
-
+    fresh = fresh_page(marker)
     startup: dict[int, list[float]] = {}  # from the first request
     launched: dict[int, list[float]] = {}  # from the start (Popen)
     cached: dict[int, list[float]] = {}

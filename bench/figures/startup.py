@@ -24,6 +24,7 @@ from bench.harness import (
     Term,
     Timeout,
     flagtui_term,
+    fresh_page,
     log,
     marker_of,
     median,
@@ -50,9 +51,6 @@ def bench_startup(demo: Sandbox, runs: int) -> dict[str, Any]:
     def header(t: Term) -> bool:  # the area bar: in any first frame
         return t.has("1 Flags")
 
-    def fresh_page(t: Term) -> bool:
-        return t.has(marker) and t.has("page 1/")
-
     try:
         for i in range(runs + 1):  # the first pair warms caches (the row cache too): not counted
             with minimal_term() as t:
@@ -62,7 +60,7 @@ def bench_startup(demo: Sandbox, runs: int) -> dict[str, Any]:
                     try:
                         f = t.wait_for(shows(marker), 15, f"demo feature {marker}") - t.t0
                         cached = t.has("cached rows")
-                        r = t.wait_for(fresh_page, 15, "the fresh first page") - t.t0
+                        r = t.wait_for(fresh_page(marker), 15, "the fresh first page") - t.t0
                         quiet(t)  # the row cache is written once the fresh rows are drawn
                         break
                     except Timeout:
@@ -74,7 +72,7 @@ def bench_startup(demo: Sandbox, runs: int) -> dict[str, Any]:
                 raise Timeout("the demo features never appeared in 3 attempts")
             with flagtui_term(demo, project=project) as t:  # a home of its own: nothing kept
                 c0 = t.wait_for(header, 30, "the cold first frame") - t.t0
-                c = t.wait_for(fresh_page, 30, "the cold start's first page") - t.t0
+                c = t.wait_for(fresh_page(marker), 30, "the cold start's first page") - t.t0
             if i:
                 cold.append(c)
                 cold_frame.append(c0)
