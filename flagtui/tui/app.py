@@ -27,7 +27,7 @@ from flagtui.tui.failure_sources import SharedFailureSource
 from flagtui.tui.format import Clock, Ink, health_note
 from flagtui.tui.global_keys import APP_BINDINGS
 from flagtui.tui.hang_up import leave_on_signals, stop_listening
-from flagtui.tui.opening import Opener
+from flagtui.tui.opening import Opened, Opener
 from flagtui.tui.plain_toasts import PlainToastsApp
 from flagtui.tui.row_cache import RowCache, default_cache_dir
 from flagtui.tui.screens.features_layout import COLUMNS, FEATURES, EarlyFeaturesScreen
@@ -43,9 +43,9 @@ if TYPE_CHECKING:
     from flagtui.api import AdminClient
     from flagtui.profile import Profile
     from flagtui.triage.source import FailureSource
+    from flagtui.tui.early_read import EarlyRead
     from flagtui.tui.palette import PaletteHost
 
-# A dropped SSH session sends SIGHUP; service managers and `kill` send SIGTERM.
 CONNECT_MODE = "connect"
 BACK_NOTE_S = 60.0  # how long the header says the server is answering again
 
@@ -85,19 +85,18 @@ class FlagtuiApp(PlainToastsApp):
         *,
         opener: Opener | None = None,
         cached: bool = True,
+        early: EarlyRead | None = None,
         state_path: Path | None = None,
         cache_dir: Path | None = None,
     ) -> None:
         """With no `client`, `opener` makes it once the first frame is on screen: `profile` is
         then the one the start expects (`start_hint.py`), and that frame shows its cached rows;
-        with `cached` False, only what the start names (`provisional`): the frame has no rows.
-        `cache_dir`: where the last rows are kept (by default beside `state_path` when one is
-        given, so an app with a state of its own never sees another's rows)."""
+        with `cached` False, what the start names (`provisional`), then the `early` read's rows
+        if any. `cache_dir`: where the last rows are kept (by default beside `state_path`)."""
         super().__init__()
         Ink.plain = self.no_color or self.native_ansi_color  # then as the theme changes
         self.profile = profile
-        self._opener = opener
-        self._cached_first = cached
+        self._opener, self._cached_first, self._early = opener, cached, early
         self.opened = client is not None
         if client is not None:
             self.client = client
@@ -155,13 +154,25 @@ class FlagtuiApp(PlainToastsApp):
         self.theme_changed_signal.subscribe(self, self._theme_changed)
         leave_on_signals(self._hang_up)
         if not self.opened:  # once the first frame is drawn: the opener imports most of flagtui
-            self.call_after_refresh(self._open)
+            if self._early is not None and self._opener is not None:
+                self.run_worker(self._open_beside(self._early, self._opener))
+            else:
+                self.call_after_refresh(self._open)
             return
         self.client.health.subscribe(self._health_changed)
         self._start()
 
+    async def _open_beside(self, early: EarlyRead, opener: Opener) -> None:
+        self._opened(await early.open_beside(opener, self._show_early_rows))
+
+    async def _show_early_rows(self) -> None:  # drawn as a returning start's cached rows
+        if cached := self.row_cache.load(FEATURES, len(COLUMNS), self.project or ""):
+            await self.push_screen(EarlyFeaturesScreen(cached.rows, cached.saved_at))
+
     def _open(self) -> None:
-        opened = self._opener() if self._opener else None
+        self._opened(self._opener() if self._opener else None)
+
+    def _opened(self, opened: Opened | None) -> None:
         if opened is None:
             self.exit(return_code=2)
             return
@@ -191,8 +202,7 @@ class FlagtuiApp(PlainToastsApp):
         self._failures.close()
         stop_listening()
 
-    def _hang_up(self) -> None:
-        """The terminal went away (a dropped SSH session) or we were asked to stop."""
+    def _hang_up(self) -> None:  # the terminal went away (a dropped SSH session), or SIGTERM
         self.exit(return_code=0)
 
     def _theme_changed(self, _: object) -> None:
@@ -268,9 +278,8 @@ class FlagtuiApp(PlainToastsApp):
         failures = sys.modules.get("flagtui.tui.screens.failures")
         if failures is None:  # no failures view was ever built
             return
-        FailuresScreen = failures.FailuresScreen
         for screen in self.screen_stack:
-            if isinstance(screen, FailuresScreen):
+            if isinstance(screen, failures.FailuresScreen):
                 screen.show()
 
     def _fresh_areas(self) -> None:

@@ -3,10 +3,11 @@ its first frame is on screen.
 
 A start whose inputs are those of an earlier one (`start_hint.py`) draws that profile's cached
 rows first; any other start on a terminal draws the header and "connecting…" (its profile as
-the config names it, unvalidated). Then, inside the app, the config is validated, the token read
-and the client made. Without a terminal (nothing to draw on), and for a profile whose token
-comes from a token_command (it may ask the terminal for a passphrase), it validates first.
-Either way a problem with the config or credentials is one line naming the file and the fix
+the config names it, unvalidated), and, when it knows the project it will show, forks an early
+read of that page beside it (`early_read.py`). Then, inside the app, the config is validated,
+the token read and the client made. Without a terminal (nothing to draw on), and for a profile
+whose token comes from a token_command (it may ask the terminal for a passphrase), it validates
+first. Either way a problem with the config or credentials is one line naming the file and the fix
 (exit 2), said once the terminal is back; Ctrl-C or SIGTERM while a token_command runs stops
 it and exits 130 or 143, without a traceback.
 """
@@ -17,7 +18,9 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from flagtui.tui.app import FlagtuiApp
+from flagtui.tui.areas import DEFAULT_AREA
+from flagtui.tui.early_read import AREA as EARLY_AREA
+from flagtui.tui.early_read import EarlyRead, start_early_read
 from flagtui.tui.format import clean
 from flagtui.tui.opening import Opened
 from flagtui.tui.row_cache import default_cache_dir
@@ -29,9 +32,11 @@ from flagtui.tui.start_hint import (
     remember,
     start_inputs,
 )
+from flagtui.tui.state import UiState, default_state_path
 
 if TYPE_CHECKING:
     from flagtui.config import ConfigError, Interrupted
+    from flagtui.profile import Profile
 
 
 def open_profile(args: argparse.Namespace, inputs: StartInputs | None) -> Opened:
@@ -58,6 +63,16 @@ def said(exc: ConfigError | Interrupted) -> int:
     return exc.exit_code if isinstance(exc, Interrupted) else 2
 
 
+def early_read(args: argparse.Namespace, named: Profile) -> EarlyRead | None:
+    """A cold start's first page read beside the app (`early_read.py`), when the remembered
+    area is the features and its project is known."""
+    state = UiState(default_state_path(), named.name)
+    project = state.get("project")
+    if project is None or (state.get("area") or DEFAULT_AREA) != EARLY_AREA:
+        return None
+    return start_early_read(args.profile, project, default_cache_dir())
+
+
 def run_tui(args: argparse.Namespace) -> int:
     args.profile = getattr(args, "profile", None)
     inputs = start_inputs(args.profile)
@@ -76,17 +91,26 @@ def run_tui(args: argparse.Namespace) -> int:
 
     named = provisional(inputs, args.profile)
     terminal = sys.stdin.isatty() and sys.stdout.isatty()
-    if not terminal or (expected is None and asks_token_command(named)):
-        # Validated first, said before the app: with no terminal nothing is drawn; a
-        # token_command may ask the terminal for a passphrase before the app takes it.
-        opened = opener()
-        if opened is None:
-            return said(failed[0])
-        app = FlagtuiApp(opened.client, opened.profile)
-        app.set_keymap(opened.keymap)
-    elif expected is not None:  # the cached rows first; validated once they are on screen
-        app = FlagtuiApp(None, expected, opener=opener)
-    else:  # the header and "connecting…" first (no rows: the profile is only what is named)
-        app = FlagtuiApp(None, named, opener=opener, cached=False)
-    app.run()
+    validate_first = not terminal or (expected is None and asks_token_command(named))
+    cold = expected is None and not validate_first
+    early = early_read(args, named) if cold else None
+    from flagtui.tui.app import FlagtuiApp  # after the fork: the early read has no Textual
+
+    try:
+        if validate_first:
+            # Validated first, said before the app: with no terminal nothing is drawn; a
+            # token_command may ask the terminal for a passphrase before the app takes it.
+            opened = opener()
+            if opened is None:
+                return said(failed[0])
+            app = FlagtuiApp(opened.client, opened.profile)
+            app.set_keymap(opened.keymap)
+        elif expected is not None:  # the cached rows first; validated once they are on screen
+            app = FlagtuiApp(None, expected, opener=opener)
+        else:  # the header and "connecting…" first; the early read's rows, if it has them
+            app = FlagtuiApp(None, named, opener=opener, cached=False, early=early)
+        app.run()
+    finally:
+        if early is not None:
+            early.stop()
     return said(failed[0]) if failed else app.return_code or 0

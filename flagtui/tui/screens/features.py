@@ -22,7 +22,8 @@ from flagtui.api.errors import FlagtuiError
 from flagtui.api.feature_query import FeatureQuery
 from flagtui.api.models import Feature, FeaturePage, FeatureType, Project
 from flagtui.contract import LIFECYCLE_STAGES
-from flagtui.tui.format import counted, env_flags, options, short_names, staleness, when
+from flagtui.tui.feature_rows import PAGE_SIZE, feature_row, start_filters
+from flagtui.tui.format import counted, options, short_names
 from flagtui.tui.rerunnable_reads import read
 from flagtui.tui.screens.base import AreaScreen
 from flagtui.tui.screens.bulk_marks import BulkMarks
@@ -34,7 +35,6 @@ from flagtui.tui.widgets.focus import focus_now
 from flagtui.tui.widgets.project_picker import ProjectPicker
 from flagtui.tui.widgets.table import ResourceTable, Row
 
-PAGE_SIZE = 50
 FILTERS_AFTER_S = 0.05
 STATES = [("any state", ""), ("stale", "stale"), ("potentially stale", "potentially-stale")]
 STAGE_OPTIONS = [(s, s) for s in LIFECYCLE_STAGES]
@@ -45,31 +45,6 @@ SORTS = [
     ("oldest", "createdAt:asc"),
     ("type", "type:asc"),
 ]
-
-
-def feature_row(feature: Feature, short: dict[str, str], name: str | None = None) -> Row:
-    cells = (
-        name or feature.name,
-        feature.type or "",
-        "archived" if feature.is_archived else feature.lifecycle.stage if feature.lifecycle else "",
-        staleness(feature),
-        env_flags(feature.environments, short),
-        when(feature.created_at, date_only=True),
-    )
-    return feature.name, cells
-
-
-def start_filters(project: str) -> dict[str, Any]:
-    """What the filter widgets say until someone changes them: the page a start shows."""
-    return {
-        "query": None,
-        "project": project,
-        "types": [],
-        "states": [],
-        "lifecycle": [],
-        "sort_by": "name",
-        "sort_order": "asc",
-    }
 
 
 class FeaturesScreen(AreaScreen):

@@ -1,0 +1,133 @@
+"""A cold start's early read (flagtui/tui/early_read.py): a child forked before Textual reads
+the remembered project's first page from the real sandbox and saves the area's rows in the row
+cache, and the app draws them while its own opening is still running. Every run forks in a
+subprocess of its own (never the test process, whose threads a fork would copy), and a test
+bounds its waits without asserting any time."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import httpx
+from hostile_pty import flagtui_env
+
+from testkit.pty_term import Term
+
+from .row_cache_state import first_project
+
+# The opener waits until the rows were shown (bounded): it can only return once `show_rows`
+# ran, so an early read that did not draw before the opening finished fails the run.
+BESIDE = """
+import asyncio, json, sys, threading
+from pathlib import Path
+from flagtui.tui.early_read import AREA, start_early_read
+from flagtui.tui.row_cache import RowCache
+
+project, rows_dir, url = sys.argv[1], Path(sys.argv[2]), sys.argv[3]
+early = start_early_read(None, project, rows_dir)
+shown = threading.Event()
+seen = {}
+
+def opener():
+    return "opened" if shown.wait(60) else "the rows were never shown"
+
+async def show_rows():
+    cached = RowCache(rows_dir, "env", url).load(AREA, 6, project)
+    seen["rows"] = [key for key, _ in cached.rows] if cached else None
+    shown.set()
+
+opened = asyncio.run(early.open_beside(opener, show_rows))
+print(json.dumps({"opened": opened, "rows": seen.get("rows"), "pid": early.pid}))
+"""
+
+
+def server_first_page(sandbox: Any, project: str) -> list[str]:
+    query = {"project": f"IS:{project}", "sortBy": "name", "sortOrder": "asc", "limit": 50}
+    answer = httpx.get(
+        f"{sandbox.url}/api/admin/search/features",
+        params={**query, "offset": 0},
+        headers={"Authorization": sandbox.admin_token},
+    )
+    return [f["name"] for f in answer.json()["features"]]
+
+
+async def test_the_early_read_saves_the_first_page_and_shows_it_while_the_app_opens(
+    sandbox: Any, tmp_path: Path
+) -> None:
+    project = await first_project(sandbox)
+    env = flagtui_env(tmp_path, sandbox.admin_token, sandbox.url)
+    rows_dir = tmp_path / "rows"
+    argv = [sys.executable, "-c", BESIDE, project, str(rows_dir), sandbox.url]
+    done = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    said = json.loads(done.stdout)
+    assert said == {"opened": "opened", "rows": server_first_page(sandbox, project), "pid": 0}
+    # The rows file holds what the screen shows: no URL, no token.
+    written = "".join(p.read_text() for p in rows_dir.iterdir())
+    assert sandbox.url.split("//")[1] not in written and sandbox.admin_token not in written
+
+
+def remembering(home: Path, project: str) -> None:
+    """The features area of `project` remembered for the environment's profile, nothing
+    cached: a cold start that knows what it will show."""
+    state = home / "state" / "flagtui" / "state.json"
+    state.parent.mkdir(parents=True)
+    state.write_text(json.dumps({"env": {"area": "features", "project": project}}))
+
+
+def alive_with(marker: str) -> list[int]:
+    """Processes whose environment holds `marker`: the app's and any child of it."""
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if marker.encode() in (entry / "environ").read_bytes():
+                    pids.append(int(entry.name))
+            except OSError:
+                continue
+    return pids
+
+
+async def test_a_cold_start_with_its_project_remembered_shows_the_servers_page(
+    sandbox: Any, tmp_path: Path
+) -> None:
+    project = await first_project(sandbox)
+    remembering(tmp_path, project)
+    env = flagtui_env(tmp_path, sandbox.admin_token, sandbox.url)
+    env["EARLY_READ_TEST"] = marker = f"early-{os.getpid()}-{tmp_path.name}"
+    first = server_first_page(sandbox, project)[0]
+    with Term([sys.executable, "-m", "flagtui"], env, cols=100, rows=24) as term:
+        term.wait_for(lambda t: t.has("page 1/") and t.has(first), 60, "the first page")
+        term.settle(0.2)
+        term.send("q")
+        assert term.proc.wait(30) == 0
+    assert alive_with(marker) == []  # the early read never outlives the app
+
+
+async def test_a_server_that_never_answers_leaves_no_early_read_behind(
+    sandbox: Any, tmp_path: Path
+) -> None:
+    """The child waits on a server that accepts and never answers; quitting the app stops it."""
+    import socket
+
+    project = await first_project(sandbox)
+    remembering(tmp_path, project)
+    silent = socket.create_server(("127.0.0.1", 0))
+    silent.listen(8)
+    url = f"http://127.0.0.1:{silent.getsockname()[1]}"
+    env = flagtui_env(tmp_path, sandbox.admin_token, url)
+    env["EARLY_READ_TEST"] = marker = f"silent-{os.getpid()}-{tmp_path.name}"
+    try:
+        with Term([sys.executable, "-m", "flagtui"], env, cols=100, rows=24) as term:
+            term.wait_for(lambda t: t.has("connecting…"), 60, "the first frame")
+            term.settle(0.5)
+            term.send("q")
+            assert term.proc.wait(30) == 0
+        assert alive_with(marker) == []
+    finally:
+        silent.close()
