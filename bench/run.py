@@ -73,7 +73,8 @@ def verdict(key: str, value: Any) -> str:
 def print_table(results: dict[str, Any]) -> None:
     keys = [
         "startup_s", "startup_minimal_s", "startup_ratio", "startup_cached_s", "startup_fresh_s",
-        "startup_cold_frame_s", "startup_cold_s", "startup_cold_ratio",
+        "startup_cold_frame_s", "startup_cold_s", "startup_cold_ratio", "startup_cold_live_s",
+        "startup_cold_live_ratio",
         "startup_round_trips", "startup_launch_round_trips", "startup_cached_round_trips",
         "failures_round_trips", "failures_first_use_round_trips", "startup_tls_round_trips",
         "failures_tls_round_trips", "failures_first_use_tls_round_trips",
