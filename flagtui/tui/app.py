@@ -113,6 +113,8 @@ class FlagtuiApp(PlainToastsApp):
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.Key):
+            if self._type_ahead.kept(event):  # the profile opens beside the early rows
+                return
             if not event.is_forwarded:
                 self._type_ahead.sent(event, self.focused or self.screen)
             elif self._type_ahead.reroute(event, self.focused):
@@ -152,7 +154,7 @@ class FlagtuiApp(PlainToastsApp):
     def on_mount(self) -> None:
         self.set_class(self.profile.production, "-production")
         self.theme_changed_signal.subscribe(self, self._theme_changed)
-        leave_on_signals(self._hang_up)
+        leave_on_signals(partial(self.exit, return_code=0))  # a dropped SSH session; SIGTERM
         if not self.opened:  # once the first frame is drawn: the opener imports most of flagtui
             if self._early is not None and self._opener is not None:
                 self.run_worker(self._open_beside(self._early, self._opener))
@@ -163,11 +165,13 @@ class FlagtuiApp(PlainToastsApp):
         self._start()
 
     async def _open_beside(self, early: EarlyRead, opener: Opener) -> None:
-        self._opened(await early.open_beside(opener, self._show_early_rows))
+        async def show_rows() -> None:  # the early read's, as a returning start's cached rows
+            if cached := self.row_cache.load(FEATURES, len(COLUMNS), self.project or ""):
+                await self.push_screen(EarlyFeaturesScreen(cached.rows, cached.saved_at))
 
-    async def _show_early_rows(self) -> None:  # drawn as a returning start's cached rows
-        if cached := self.row_cache.load(FEATURES, len(COLUMNS), self.project or ""):
-            await self.push_screen(EarlyFeaturesScreen(cached.rows, cached.saved_at))
+        self._type_ahead.hold()  # keys wait for the profile, as when opening held the loop
+        self._opened(await early.open_beside(opener, show_rows))
+        self._type_ahead.release(self)
 
     def _open(self) -> None:
         self._opened(self._opener() if self._opener else None)
@@ -202,9 +206,6 @@ class FlagtuiApp(PlainToastsApp):
         self._failures.close()
         stop_listening()
 
-    def _hang_up(self) -> None:  # the terminal went away (a dropped SSH session), or SIGTERM
-        self.exit(return_code=0)
-
     def _theme_changed(self, _: object) -> None:
         """An ansi theme draws alarms without colour (format.Ink): the open screens redraw."""
         from flagtui.tui.screens.base import IOScreenMixin
@@ -224,8 +225,7 @@ class FlagtuiApp(PlainToastsApp):
         if self.connection_note and not self.client.health.failing:
             self.set_timer(BACK_NOTE_S, self._forget_back_note)
 
-    def _forget_back_note(self) -> None:
-        """Unless the server failed again (and came back later) meanwhile."""
+    def _forget_back_note(self) -> None:  # unless the server failed again meanwhile
         back = self.client.health.back_at
         since = (datetime.now(UTC) - back).total_seconds() if back is not None else 0.0
         if not self.client.health.failing and since >= BACK_NOTE_S - 1:
@@ -273,8 +273,7 @@ class FlagtuiApp(PlainToastsApp):
         self.screen.show_failure(message)
 
     def _redraw_failures(self) -> None:
-        # Not imported to find none: its import (triage, the feature detail, the SDK's engine)
-        # cost a first start 0.1-0.25 s between the connect answer and the first page's rows.
+        # Not imported to find none: its import cost a first start 0.1-0.25 s before the rows.
         failures = sys.modules.get("flagtui.tui.screens.failures")
         if failures is None:  # no failures view was ever built
             return
@@ -395,6 +394,5 @@ class FlagtuiApp(PlainToastsApp):
 
 
 def _offers_what_is_asked(app: FlagtuiApp) -> tuple[FlagtuiContext, PaletteHost]:
-    """Never called: mypy checks here that the app offers what screens and widgets ask of it,
-    and what the palette's actions need."""
+    """Never called: mypy checks that the app offers what screens, widgets and actions ask."""
     return app, app

@@ -4,13 +4,18 @@ Textual posts each key to the widget focused when the key arrives, and runs non-
 bindings when the key bubbles back to the app. Keys of one burst (a paste, a fast typist over
 SSH) are all posted before the first one has run, so after `s` opened a search box the name's
 letters still went to the table behind it, and a `7` in the name switched to Users. A key that
-comes back to the app after the focus moved into a text field is sent on to that field."""
+comes back to the app after the focus moved into a text field is sent on to that field.
+
+While a cold start opens its profile in a thread beside its early rows (`early_read.py`), keys
+are kept, not run (only leaving would work yet), and sent on once it is open, in order, as
+they were when the opening held the event loop."""
 
 from __future__ import annotations
 
 from collections import OrderedDict
 
 from textual import events
+from textual.message_pump import MessagePump
 from textual.widget import Widget
 from textual.widgets import Input, TextArea
 
@@ -20,6 +25,21 @@ KEPT = 64  # keys in flight at once; a key a binding used never comes back
 class TypeAhead:
     def __init__(self) -> None:
         self._sent_to: OrderedDict[int, tuple[events.Key, Widget]] = OrderedDict()
+        self._held: list[events.Key] | None = None
+
+    def hold(self) -> None:
+        self._held = []
+
+    def kept(self, key: events.Key) -> bool:
+        """Whether `key` is kept for `release` (keys are held)."""
+        if self._held is not None:
+            self._held.append(key)
+        return self._held is not None
+
+    def release(self, app: MessagePump) -> None:
+        held, self._held = self._held or [], None
+        for key in held:
+            app.post_message(key)
 
     def sent(self, key: events.Key, target: Widget) -> None:
         """`key` arrived from the terminal while `target` had the focus."""

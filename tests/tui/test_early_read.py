@@ -131,3 +131,19 @@ async def test_a_server_that_never_answers_leaves_no_early_read_behind(
         assert alive_with(marker) == []
     finally:
         silent.close()
+
+
+async def test_keys_typed_while_the_profile_opens_beside_the_early_read_are_kept(
+    sandbox: Any, tmp_path: Path
+) -> None:
+    """The opening runs in a thread while the early rows show; a key typed then (2: the feature
+    types) waits for it, as it did when the opening held the event loop, instead of being
+    dropped as a key nothing can run yet."""
+    project = await first_project(sandbox)
+    remembering(tmp_path, project)
+    env = flagtui_env(tmp_path, sandbox.admin_token, sandbox.url)
+    with Term([sys.executable, "-m", "flagtui"], env, cols=100, rows=24) as term:
+        term.wait_for(lambda t: t.has("connecting…"), 60, "the first frame")
+        term.send("2")
+        term.wait_for(lambda t: t.has("experiment") and t.has("kill-switch"), 60, "the types")
+        assert not term.has("page 1/")
