@@ -276,20 +276,27 @@ class Archive:
                 .values(deleted_at=now)
             )
 
-    def newest_stored(self, integration_id: int) -> tuple[int, datetime] | None:
-        """(delivery id, time) of the newest delivery stored for an integration, of those whose
-        time can be read (as every read leaves the others out): a newer one with a broken time
-        is read again from the server, and stored once."""
+    def newest_stored(self, integration_ids: Sequence[int]) -> dict[int, tuple[int, datetime]]:
+        """(delivery id, time) of the newest delivery stored for each integration that has one,
+        of those whose time can be read (as every read leaves the others out): a newer one with
+        a broken time is read again from the server, and stored once. One transaction for a
+        poll's integrations: a connection and a transaction each were a fifth of an idle
+        poll's CPU."""
         table = schema.deliveries
+        newest = (
+            select(table.c.delivery_id, table.c.created_at)
+            .where(of_server(self.server), table.c.integration_id == bindparam("integration"))
+            .where(READABLE)
+            .order_by(table.c.delivery_id.desc())
+            .limit(1)
+        )
+        found = {}
         with self.reading() as conn:
-            row = conn.execute(
-                select(table.c.delivery_id, table.c.created_at)
-                .where(of_server(self.server), table.c.integration_id == integration_id)
-                .where(READABLE)
-                .order_by(table.c.delivery_id.desc())
-                .limit(1)
-            ).first()
-        return (int(row[0]), row[1]) if row else None
+            for integration_id in integration_ids:
+                row = conn.execute(newest, {"integration": integration_id}).first()
+                if row is not None:
+                    found[integration_id] = (int(row[0]), row[1])
+        return found
 
     def record_collection(
         self, integration_ids: Sequence[int], until: datetime, *, whole_server: bool
