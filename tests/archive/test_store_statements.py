@@ -32,7 +32,7 @@ def delivery(delivery_id: int, event_id: int) -> IntegrationEvent:
                 "id": event_id,
                 "createdAt": "2030-01-01T00:00:00Z",
                 "type": "feature-updated",
-                "data": {"name": f"flag-{event_id}"},
+                "data": {"name": f"flag-{event_id}", "delivery": delivery_id},
             },
             "details": {"url": "https://hooks.example/x", "status": 500},
         }
@@ -78,7 +78,20 @@ def test_a_store_sends_as_many_statements_for_one_delivery_as_for_forty(archive_
             assert archive.store(forty, now=NOW) == 0
         assert len(again) <= len(for_one)
         assert count(archive, schema.deliveries) == 43
-        # 1, 100 and 10 shared events once each; a row for each of the 21 without an id
+        # 1, 100 and 10 shared events once each; a row for each of the 21 without an id, and
+        # for the 20 stored again (nothing finds such a row again: left unused, as before)
         assert count(archive, schema.events) == 1 + 1 + 10 + 21 + 20
+        # each delivery points at its own event's row (those without an id told by content)
+        d, e = schema.deliveries, schema.events
+        with archive.reading() as conn:
+            pointed = conn.execute(
+                select(d.c.delivery_id, e.c.event_id, e.c.event).join(e, e.c.id == d.c.event_row)
+            ).all()
+        assert len(pointed) == 43
+        for delivery_id, event_id, event in pointed:
+            if event_id is None:
+                assert event["data"]["delivery"] == delivery_id
+            else:
+                assert event["id"] == event_id
     finally:
         archive.close()
