@@ -1,7 +1,8 @@
 """The collector: reads every integration's deliveries from the server into the archive.
 
-A poll lists the integrations (marking those gone from the server as deleted), then walks each
-integration's deliveries newest first, 100 a page, until it meets one already stored. Pages are
+A poll lists the integrations (marking those gone from the server as deleted), reads the newest
+delivery stored of each (one read), then walks each integration's deliveries newest first, 100
+a page, until it meets one already stored. Pages are
 joined by the delivery id, not the offset alone: each page is asked to start at the last one
 seen (one row of overlap) and only older ids are taken, so a delivery the server drops from the
 part already read (which moves every later row up) cannot make the walk skip one; such a page
@@ -74,20 +75,22 @@ class Collector:
         addons = (await self.client.integrations.list()).addons
         refs = [IntegrationRef.of(a) for a in addons]
         await asyncio.to_thread(self.archive.sync_integrations, refs, self.clock())
+        ids = [r.id for r in refs]
+        newest = await asyncio.to_thread(self.archive.newest_stored, ids)
         gate = asyncio.Semaphore(CONCURRENT_WALKS)
         result = PollResult(integrations=len(refs))
         complete: list[int] = []
 
         async def walk(integration_id: int) -> None:
             async with gate:
-                stored, gap = await self._walk(integration_id)
+                stored, gap = await self._walk(integration_id, newest.get(integration_id))
             result.stored += stored
             complete.append(integration_id)
             if gap is not None:
                 result.gaps.append(gap)
 
         try:
-            await asyncio.gather(*(walk(r.id) for r in refs))
+            await asyncio.gather(*(walk(i) for i in ids))
         finally:
             whole = len(complete) == len(refs)
             await asyncio.to_thread(
@@ -95,8 +98,10 @@ class Collector:
             )
         return result
 
-    async def _walk(self, integration_id: int) -> tuple[int, Gap | None]:
-        newest = await asyncio.to_thread(self.archive.newest_stored, integration_id)
+    async def _walk(
+        self, integration_id: int, newest: tuple[int, datetime] | None
+    ) -> tuple[int, Gap | None]:
+        """`newest`: the newest delivery stored (id, time) when the poll began."""
         seen: list[IntegrationEvent] = []
         met = False
         offset = 0

@@ -67,6 +67,6 @@ def test_the_newest_stored_delivery_skips_one_whose_time_is_unreadable(tmp_path)
         assert archive.store([older, newer], now=utc_now()) == 2
         with sqlite3.connect(path) as db:
             db.execute("UPDATE deliveries SET created_at = 'yesterday-ish' WHERE delivery_id = 2")
-        assert archive.newest_stored(1) == (1, datetime(2030, 1, 1, tzinfo=UTC))
+        assert archive.newest_stored([1]) == {1: (1, datetime(2030, 1, 1, tzinfo=UTC))}
     finally:
         archive.close()

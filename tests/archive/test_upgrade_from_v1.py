@@ -165,7 +165,7 @@ def test_an_archive_of_schema_version_1_upgrades_to_a_fresh_one(
     archive = Archive.open(archive_url, SERVER)
     try:
         assert archive.version == LATEST
-        assert archive.newest_stored(1) == (42, CREATED)
+        assert archive.newest_stored([1]) == {1: (42, CREATED)}
     finally:
         archive.close()
 
