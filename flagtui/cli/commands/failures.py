@@ -56,24 +56,12 @@ if TYPE_CHECKING:  # the client, the models and the archive: imported when the c
 MIN_INTERVAL = 1.0
 # A delivery's columns (as `integration deliveries`), with where it was read from: archive or live.
 FAILURE_COLUMNS = (
-    "integrationId",
-    "id",
-    "createdAt",
-    "state",
-    "event.type",
-    "source",
-    "stateDetails",
-)
+    "integrationId", "id", "createdAt", "state", "event.type", "source", "stateDetails",
+)  # fmt: skip
 # The table (a terminal, the cron mail): integrations by name; JSON and CSV keep the API's fields.
 TABLE_COLUMNS = (
-    "createdAt",
-    "integration",
-    "integrationId",
-    "source",
-    "state",
-    "event.type",
-    "stateDetails",
-)
+    "createdAt", "integration", "integrationId", "source", "state", "event.type", "stateDetails",
+)  # fmt: skip
 
 
 def options(p: argparse.ArgumentParser) -> None:
@@ -165,8 +153,10 @@ def answer_alone(profile: Profile, out: Printer, args: argparse.Namespace) -> in
     started = datetime.now(UTC)
     reader = ArchiveReader(url, profile.url)
     try:
+        if reader.stale(reader.collected_until()):  # old: `failures` reads the server too
+            return None
         window = reader.window(since_cutoff(args.since), None, None, args.limit)
-        if reader.is_stale(window):  # judged once, on the answer: `failures` reads it again
+        if reader.is_stale(window):  # it grew old meanwhile (judged once on the answer)
             return None
     finally:
         reader.close()
