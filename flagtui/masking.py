@@ -128,3 +128,16 @@ def masked_delivery(delivery: IntegrationEvent) -> IntegrationEvent:
         data = event.model_dump(mode="json", by_alias=True, exclude_unset=True)
         update["event"] = type(event).model_validate(urls_masked(data))
     return delivery.model_copy(update=update)
+
+
+def masked_delivery_json(delivery: dict[str, Any]) -> dict[str, Any]:
+    """`masked_delivery` on the API's JSON of a delivery (`triage.records.Delivery.wire`): the
+    same fields masked alike, the others as they are."""
+    masked = dict(delivery)
+    if delivery.get("stateDetails"):
+        masked["stateDetails"] = mask_urls(delivery["stateDetails"])
+    if delivery.get("details"):
+        masked["details"] = masked_details(delivery["details"])
+    if delivery.get("event") is not None:
+        masked["event"] = urls_masked(delivery["event"])
+    return masked

@@ -11,9 +11,13 @@ from __future__ import annotations
 import hashlib
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from platformdirs import user_data_dir
+
+if TYPE_CHECKING:
+    from flagtui.config import Profile
 
 
 def server_key(url: str) -> str:
@@ -46,3 +50,16 @@ def engine_url(archive_url: str) -> str:
 
 def sqlite_url(path: Path) -> str:
     return f"sqlite+pysqlite:///{path}"
+
+
+def archive_url(profile: Profile) -> str | None:
+    """The profile's archive: its `archive_url`, else the default SQLite file when it exists."""
+    if profile.archive_url:
+        return profile.archive_url
+    path = default_archive_path(profile.url)
+    return sqlite_url(path) if path.exists() else None
+
+
+def collect_url(profile: Profile) -> str:
+    """Where `flagtui collect` writes: the profile's `archive_url` or the default file."""
+    return profile.archive_url or sqlite_url(default_archive_path(profile.url))

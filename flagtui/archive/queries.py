@@ -30,11 +30,10 @@ from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.sql.functions import FunctionElement
 from sqlalchemy.sql.sqltypes import NullType
 
-from flagtui.api.models import IntegrationEvent
 from flagtui.archive import schema
 from flagtui.archive.read_rows import bucket_counts, integration_ref, newest_groups
 from flagtui.archive.stored import archived_delivery
-from flagtui.triage.records import Failure, FailureGroup, Gap, IntegrationRef
+from flagtui.triage.records import Delivery, Failure, FailureGroup, Gap, IntegrationRef
 
 D = schema.deliveries
 
@@ -257,7 +256,7 @@ def _json(text: str | None) -> Any:
     return None if text is None else json.loads(text)
 
 
-def _delivery(row: Any) -> IntegrationEvent:
+def _delivery(row: Any) -> Delivery:
     return archived_delivery(
         row.delivery_id,
         row.integration_id,

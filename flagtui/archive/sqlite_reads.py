@@ -26,6 +26,7 @@ from typing import Any
 
 from flagtui.archive.micros import from_micros, to_micros
 from flagtui.archive.read_rows import bucket_counts, integration_ref, newest_groups
+from flagtui.archive.stored import archived_delivery
 from flagtui.archive.version import LATEST
 from flagtui.triage.records import Failure, FailureGroup, Gap, IntegrationRef
 
@@ -146,8 +147,6 @@ def failures(
 ) -> tuple[list[Failure], int, int]:
     """As `queries.failures`: the newest `limit` readable failures, the window's count, and how
     many of the page were unreadable."""
-    from flagtui.archive.stored import archived_delivery
-
     where, values = _failures_where(server, since, integration_id, key)
     rows = conn.execute(
         "SELECT d.integration_id, d.delivery_id, d.created_at, d.state, d.state_details,"

@@ -1,5 +1,7 @@
 """Runs one scriptable command: picks the profile, opens its client (connected), calls the
-command's run function; errors to exit codes; --dry-run stops the first write unsent.
+command's run function; errors to exit codes; --dry-run stops the first write unsent. A command
+that may answer without the server (`failures` from a fresh archive) tries that first, without
+an event loop (`answer_alone`): only an answer that runs one imports asyncio.
 
 Read-only profiles are refused before any request (before connecting, too): the client's own
 check stays the one that holds for every write, this one only saves a round trip.
@@ -8,7 +10,6 @@ check stays the one that holds for every write, this one only saves a round trip
 from __future__ import annotations
 
 import argparse
-import asyncio
 import atexit
 import gc
 import json
@@ -95,6 +96,11 @@ def _attempt(args: argparse.Namespace, command: Command, printer: Printer) -> in
         action = getattr(args, "write_action", None)
         if action and profile.read_only:
             raise ReadOnlyProfile(profile.name, action)
+        alone = getattr(args, "answer_alone", None)
+        if alone is not None and (answered := alone(profile, printer, args)) is not None:
+            return answered
+        import asyncio  # only an answer that runs a loop needs it (50 ms and more of a start)
+
         return asyncio.run(_run(profile, command, printer, args)) or OK
     except DryRunStop as stop:
         show_request(printer, stop.request)

@@ -23,8 +23,10 @@ if TYPE_CHECKING:
 
     from flagtui.api import AdminClient
     from flagtui.cli.output import Printer
+    from flagtui.config import Profile
 
     Command = Callable[[AdminClient, Printer, argparse.Namespace], Awaitable[int | None]]
+    Alone = Callable[[Profile, Printer, argparse.Namespace], int | None]
 
 
 def scriptable(
@@ -35,13 +37,19 @@ def scriptable(
     write: str | None = None,
     destructive: bool = False,
     client_on_demand: bool = False,
+    answer_alone: Alone | None = None,
 ) -> None:
     """A scriptable command's first options: its run function and its table's columns; for a
     write, the action a read-only profile refuses and `--dry-run`; `--yes` if destructive.
     `client_on_demand`: the client is made when the command first uses it, not connected
-    first (`runner.ClientOnDemand`)."""
+    first (`runner.ClientOnDemand`). `answer_alone`: tried first, without an event loop (so
+    without asyncio): the exit code when it answered without the server, else None."""
     parser.set_defaults(
-        run=run, columns=columns, write_action=write, client_on_demand=client_on_demand
+        run=run,
+        columns=columns,
+        write_action=write,
+        client_on_demand=client_on_demand,
+        answer_alone=answer_alone,
     )
     if write:
         parser.add_argument(

@@ -21,8 +21,6 @@ import tomllib
 from collections.abc import Callable
 from pathlib import Path
 
-import tomli_w
-
 from flagtui.config.profiles import ConfigError, Credential, Profile, config_dir
 from flagtui.config.token_command import announce_on_stderr, run_token_command
 from flagtui.profile import env_token_applies
@@ -101,6 +99,8 @@ def store_token(profile_name: str, token: str) -> Path:
     try:
         tokens = _read_tokens(folder, path)
         tokens[profile_name] = token
+        import tomli_w  # here: reading the config writes nothing
+
         _replace(folder, path, tomli_w.dumps({"tokens": tokens}).encode("utf-8"))
     finally:
         os.close(folder)

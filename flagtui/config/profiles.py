@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import re
-import ssl
 import stat
 import tomllib
 from dataclasses import dataclass, field
@@ -195,6 +194,8 @@ def check_ca_bundle(profile: Profile) -> None:
     """Refuse a ca_bundle that is missing, unreadable or holds no PEM certificate."""
     if not profile.ca_bundle:
         return
+    import ssl  # here: reading the config (a fresh archive's answer) needs no TLS
+
     where = f"ca_bundle {profile.ca_bundle} of profile {profile.name!r}"
     fix = f"fix the path in {config_path()} or point it at a PEM file of CA certificates"
     try:

@@ -6,8 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from flagtui.triage.grouping import group_failures
-from flagtui.triage.records import Failure, FailureGroup
-from flagtui.triage.source import aware
+from flagtui.triage.records import Failure, FailureGroup, aware
 
 
 def delivery_key(failure: Failure) -> tuple[int, str]:

@@ -6,13 +6,18 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import datetime
-from typing import TYPE_CHECKING, Literal
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:  # annotations only: the archive's reads never load the client's models
     from flagtui.api.models import Addon, IntegrationEvent
 
 Origin = Literal["archive", "live"]
+
+
+def aware(value: datetime) -> datetime:
+    """A time from the API, with its zone (UTC when the server left it out)."""
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
 
 
 @dataclass(frozen=True)
@@ -46,10 +51,57 @@ def labels(refs: Iterable[IntegrationRef]) -> dict[int, str]:
     return {ref.id: ref.label + (f" #{ref.id}" if counts[ref.label] > 1 else "") for ref in refs}
 
 
+@dataclass(frozen=True, slots=True)
+class Delivery:
+    """A delivery as triage holds it: what it sorts, groups and shows by, and `wire`, the API's
+    JSON of it (the fields the server sent), which is what is printed. Made from the client's
+    model (`of`) or from the archive's row (`archive.stored`): a fresh archive's answer then
+    loads no model of the client (pydantic's start costs more than the answer's reads)."""
+
+    id: str
+    integration_id: int
+    created_at: datetime
+    state: str
+    state_details: str | None
+    wire: dict[str, Any]
+
+    @classmethod
+    def of(cls, delivery: IntegrationEvent) -> Delivery:
+        wire = delivery.model_dump(mode="json", by_alias=True, exclude_unset=True)
+        return cls(
+            delivery.id,
+            delivery.integration_id,
+            delivery.created_at,
+            delivery.state,
+            delivery.state_details,
+            wire,
+        )
+
+    @property
+    def failed(self) -> bool:
+        return self.state != "success"
+
+    @property
+    def details(self) -> dict[str, Any] | None:
+        details = self.wire.get("details")
+        return details if isinstance(details, dict) else None
+
+    @property
+    def event(self) -> dict[str, Any] | None:
+        """The event that triggered it, as the API's JSON (None: none, or none readable)."""
+        event = self.wire.get("event")
+        return event if isinstance(event, dict) else None
+
+    @property
+    def event_type(self) -> str | None:
+        event = self.event
+        return None if event is None else event.get("type")
+
+
 @dataclass(frozen=True)
 class Failure:
     integration: IntegrationRef
-    delivery: IntegrationEvent
+    delivery: Delivery
     origin: Origin
 
 

@@ -10,7 +10,15 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from flagtui.triage.coverage import unreached, vouched_since
 from flagtui.triage.grouping import error_key, group_failures
-from flagtui.triage.records import Failure, FailureWindow, IntegrationRef, Origin, labels
+from flagtui.triage.records import (
+    Delivery,
+    Failure,
+    FailureWindow,
+    IntegrationRef,
+    Origin,
+    aware,
+    labels,
+)
 
 if TYPE_CHECKING:  # annotations only: an archive's answer never loads the client
     from flagtui.api import AdminClient
@@ -19,11 +27,6 @@ if TYPE_CHECKING:  # annotations only: an archive's answer never loads the clien
 PAGE = 500  # failures held for one view; `FailureWindow.total` counts them all
 SERVER_PAGE = 100  # the most deliveries one request may ask for (the contract's limit)
 CONCURRENT_READS = 16  # per-integration reads in flight at once: all of them on most servers
-
-
-def aware(value: datetime) -> datetime:
-    """A time from the API, with its zone (UTC when the server left it out)."""
-    return value if value.tzinfo else value.replace(tzinfo=UTC)
 
 
 class FailureSource(Protocol):
@@ -97,13 +100,13 @@ class LiveSource:
             self.on_listed(self.known_ids)
         refs = [IntegrationRef.of(a) for a in addons]
         failures = [
-            Failure(ref, d, "live")
+            Failure(ref, Delivery.of(d), "live")
             for ref, page in zip(refs, pages, strict=True)
             for d in page
             if d.failed
         ]
         listed = {
-            ref.id: [(_number(d), aware(d.created_at)) for d in page]
+            ref.id: [(_number(d.id), aware(d.created_at)) for d in page]
             for ref, page in zip(refs, pages, strict=True)
         }
         failures.sort(key=_newest_first, reverse=True)
@@ -190,9 +193,9 @@ def count_in_buckets(
     return counts
 
 
-def _number(delivery: IntegrationEvent) -> int:
-    return int(delivery.id) if delivery.id.isdigit() else 0
+def _number(delivery_id: str) -> int:
+    return int(delivery_id) if delivery_id.isdigit() else 0
 
 
 def _newest_first(failure: Failure) -> tuple[datetime, int]:
-    return aware(failure.delivery.created_at), _number(failure.delivery)
+    return aware(failure.delivery.created_at), _number(failure.delivery.id)

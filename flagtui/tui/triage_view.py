@@ -15,6 +15,7 @@ from rich.text import Text
 from flagtui.api.models import IntegrationEvent
 from flagtui.masking import mask_urls
 from flagtui.triage.records import (
+    Delivery,
     Failure,
     FailureGroup,
     FailureWindow,
@@ -77,6 +78,12 @@ def age(value: datetime, now: datetime) -> str:
     if elapsed > RELATIVE_FOR:
         return when(value, date_only=True)
     return ago(max(0.0, elapsed.total_seconds()))
+
+
+def delivery_model(delivery: Delivery) -> IntegrationEvent:
+    """The client's model of a delivery, for the screens that show one in full: read from the
+    JSON triage keeps of it (as the server sent it, or as the archive stored it)."""
+    return IntegrationEvent.model_validate(delivery.wire)
 
 
 def failure_key(failure: Failure) -> str:
@@ -142,13 +149,13 @@ def failure_preview(failure: Failure | None, now: datetime, width: int, names: N
     details and message."""
     if failure is None:
         return Text("")
-    delivery: IntegrationEvent = failure.delivery
+    delivery = failure.delivery
     head = Text(_moment_and_age(delivery.created_at, now), style="bold")
     head.append(" · ")
     head.append_text(delivery_state(delivery.state))
     head.append(f" · {failure.origin}")
-    if delivery.event is not None:
-        put(head, f" · {delivery.event.type}")
+    if delivery.event_type is not None:
+        put(head, f" · {delivery.event_type}")
     out = _one_line(head, width)
     out.append_text(_one_line(integration_label(failure.integration, names), width))
     put(out, mask_urls(delivery.state_details or "(no state details)"))

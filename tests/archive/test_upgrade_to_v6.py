@@ -96,7 +96,7 @@ async def test_a_version_5_archive_reads_the_same_after_migration_6(archive_url)
     finally:
         source.close()
     failures = [
-        (int(f.delivery.id), f.delivery.created_at, f.delivery.event and f.delivery.event.id)
+        (int(f.delivery.id), f.delivery.created_at, (f.delivery.event or {}).get("id"))
         for f in window.failures
     ]
     at = [T0 + timedelta(seconds=n) for n in range(11)]

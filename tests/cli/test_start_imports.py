@@ -128,13 +128,19 @@ def test_a_profile_from_the_environment_alone_loads_no_pydantic(tmp_path):
     assert loaded.stdout.strip() == "[]", loaded.stderr
 
 
-def test_failures_from_a_fresh_archive_loads_no_http_library(cli_env, sandbox):
-    """A fresh archive answers alone: the command makes no client, so httpx is never loaded."""
+def test_failures_from_a_fresh_archive_loads_no_client_models_nor_event_loop(cli_env, sandbox):
+    """A fresh archive answers alone: the command makes no client, so httpx is never loaded;
+    its rows are read into triage's own records, not the client's models (pydantic); it runs
+    no event loop (asyncio); reading the profile loads no TLS and no TOML writer. Fails on the
+    code before: each row was validated into the client's model, and the answer was read in
+    `asyncio.run`."""
     from .commands.helpers import collect_once
 
     collect_once(sandbox)
     env = command_env(cli_env, sandbox) | {"XDG_DATA_HOME": str(cli_env / "data")}  # the archive
     exit_code, modules = imported(["failures", "-o", "json"], env)
     assert exit_code == 0
-    assert "flagtui.archive.source" in modules  # it read the archive
-    assert sorted(m for m in modules if m.partition(".")[0] in ("httpx", "sqlalchemy")) == []
+    assert "flagtui.archive.sqlite_reads" in modules  # it read the archive
+    unwanted = ("httpx", "sqlalchemy", "pydantic", "pydantic_core", "asyncio", "textual", "ssl")
+    unwanted += ("tomli_w",)
+    assert sorted(m for m in modules if m.partition(".")[0] in unwanted) == []

@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 from flagtui.api.models import IntegrationEvent
 from flagtui.triage.grouping import error_key, group_failures
-from flagtui.triage.records import Failure, IntegrationRef
+from flagtui.triage.records import Delivery, Failure, IntegrationRef
 
 HOOK = IntegrationRef(2, "webhook", "Deploy alerts")
 SLACK = IntegrationRef(3, "slack", None, deleted=True)
@@ -18,7 +18,7 @@ def failure(ref: IntegrationRef, text: str, minutes: int) -> Failure:
         id=str(minutes), integration_id=ref.id, created_at=T0 + timedelta(minutes=minutes),
         state="failed", state_details=text,
     )  # fmt: skip
-    return Failure(ref, delivery, "live")
+    return Failure(ref, Delivery.of(delivery), "live")
 
 
 def test_variable_parts_are_normalised() -> None:

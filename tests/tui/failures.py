@@ -7,6 +7,7 @@ import sqlite3
 import uuid
 from collections.abc import Callable
 from contextlib import closing
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -14,9 +15,10 @@ from textual.pilot import Pilot
 
 from flagtui.api import AdminClient
 from flagtui.api.feature_query import FeatureQuery
+from flagtui.api.models import IntegrationEvent
 from flagtui.archive.location import sqlite_url
 from flagtui.archive.store import Archive
-from flagtui.triage.records import Failure, Gap, IntegrationRef
+from flagtui.triage.records import Delivery, Failure, Gap, IntegrationRef
 from flagtui.tui.app import FlagtuiApp
 from flagtui.tui.triage_view import now_utc
 from flagtui.tui.widgets.table import ResourceTable
@@ -75,6 +77,13 @@ def forget_a_new_failure(db_path: Any) -> None:
         )
 
 
+def moved_to(failure: Failure, at: datetime) -> Failure:
+    """A live failure as the archive would hold it had it happened at `at`."""
+    model = IntegrationEvent.model_validate(failure.delivery.wire)
+    moved = model.model_copy(update={"created_at": at})
+    return Failure(failure.integration, Delivery.of(moved), "archive")
+
+
 def archive_of(
     path: Path,
     server_url: str,
@@ -89,7 +98,7 @@ def archive_of(
     try:
         now = now_utc()
         archive.sync_integrations(refs, now)
-        archive.store([f.delivery for f in failures], now=now)
+        archive.store([IntegrationEvent.model_validate(f.delivery.wire) for f in failures], now=now)
         archive.record_collection([r.id for r in refs], now, whole_server=True)
         for gap in gaps:
             archive.store([], gap, now=now)

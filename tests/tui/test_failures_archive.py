@@ -9,14 +9,14 @@ from datetime import timedelta
 
 from flagtui.api import AdminClient
 from flagtui.config import Profile
-from flagtui.triage.records import Failure, Gap
+from flagtui.triage.records import Gap
 from flagtui.triage.source import LiveSource
 from flagtui.tui.app import FlagtuiApp
 from flagtui.tui.triage_view import now_utc, span
 from tests.archive.unreadable import break_two_failures
 
 from .areas import rows, settle
-from .failures import PROJECT, archive_of, datadog, keys
+from .failures import PROJECT, archive_of, datadog, keys, moved_to
 from .helpers import visible_text
 
 
@@ -26,12 +26,7 @@ async def test_archive_rows_say_their_source_and_the_window_its_gaps(
     live = await LiveSource(client).window(None)
     now = now_utc()
     moved = [
-        Failure(
-            f.integration,
-            f.delivery.model_copy(update={"created_at": now - timedelta(minutes=1 + 20 * n)}),
-            "archive",
-        )
-        for n, f in enumerate(live.failures[:100])
+        moved_to(f, now - timedelta(minutes=1 + 20 * n)) for n, f in enumerate(live.failures[:100])
     ]  # one every 20 minutes: 72 in the last day
     hook = await datadog(client)
     gaps = [

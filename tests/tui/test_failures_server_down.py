@@ -16,7 +16,6 @@ import pytest
 from flagtui.api import AdminClient
 from flagtui.config import Profile
 from flagtui.sandbox import SandboxServer
-from flagtui.triage.records import Failure
 from flagtui.triage.source import LiveSource
 from flagtui.tui.app import FlagtuiApp
 from flagtui.tui.screens.connect import ConnectScreen
@@ -24,7 +23,7 @@ from flagtui.tui.screens.failures import FailuresScreen
 from flagtui.tui.triage_view import now_utc
 from testkit.pilot import settle
 
-from .failures import PROJECT, archive_of, keys
+from .failures import PROJECT, archive_of, keys, moved_to
 from .helpers import visible_text
 
 
@@ -42,12 +41,7 @@ async def archive_then_stop(server: SandboxServer, tmp_path: Path) -> tuple[str,
         live = await LiveSource(check).window(None)
     now = now_utc()
     moved = [
-        Failure(
-            f.integration,
-            f.delivery.model_copy(update={"created_at": now - timedelta(minutes=5 + 10 * n)}),
-            "archive",
-        )
-        for n, f in enumerate(live.failures[:3])
+        moved_to(f, now - timedelta(minutes=5 + 10 * n)) for n, f in enumerate(live.failures[:3])
     ]
     url = archive_of(tmp_path / "archive.db", server.url, live.integrations, moved, [])
     server.stop()

@@ -96,3 +96,17 @@ async def test_the_connect_answer_does_not_import_the_failures_view(make_app, mo
         await settle(app, pilot)
         assert "page 1/" in screen_text(app)
         assert "flagtui.tui.screens.failures" not in sys.modules
+
+
+def test_the_failures_view_leaves_the_flag_detail_until_a_flag_is_opened():
+    """The failures view's first use (`5`) imports the view, not the flag detail its `o` opens:
+    before the fix, the jump to a flag imported the detail at once, and with it the strategy
+    editor and the SDKs' evaluation engine (about 0.1 s of the view's first use)."""
+    code = (
+        "import sys, flagtui.tui.app, flagtui.tui.screens.failures;"
+        " print(sorted(m for m in sys.modules if m.partition('.')[0] == 'yggdrasil_engine'"
+        " or m.startswith(('flagtui.tui.screens.feature_detail', 'flagtui.preview'))))"
+    )
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert loaded.returncode == 0, loaded.stderr
+    assert loaded.stdout.strip() == "[]", loaded.stdout + loaded.stderr

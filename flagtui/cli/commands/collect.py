@@ -46,7 +46,7 @@ async def collect(client: AdminClient, out: Printer, args: argparse.Namespace) -
 
     from flagtui.archive.collector import Collector  # SQLAlchemy: only for this command
     from flagtui.archive.engine import shown_url
-    from flagtui.archive.source import collect_url
+    from flagtui.archive.location import collect_url
     from flagtui.archive.store import Archive
     from flagtui.config import resolve_token
 

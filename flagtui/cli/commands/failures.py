@@ -9,12 +9,12 @@ An archive's answer says up to when it is known, in every format, on stderr (one
 JSON `answer` object with JSON output): when a collector last read the server, whether the
 live server was read too (an old archive, see `archive.source`), how many failures the window
 holds and how many are shown. A fresh archive (a collector read the server within
-`archive.source.STALE_AFTER`) answers alone: the server is not asked, and the line says so
-(`serverAsked`). An older one is completed from the live server; when the server cannot be
-read then, the answer is incomplete and `--fail-on-failures` exits INCOMPLETE unless it found
-failures. The server's answer alone (no
-archive, or one that never collected it) says as much: how far back it holds every delivery
-(`triage.coverage`), INCOMPLETE when that is later than the window's start.
+`archive.reader.STALE_AFTER`) answers alone (`answer_alone`, without an event loop): the server
+is not asked, and the line says so (`serverAsked`). An older one is completed from the live
+server; when the server cannot be read then, the answer is incomplete and `--fail-on-failures`
+exits INCOMPLETE unless it found failures. The server's answer alone (no archive, or one that
+never collected it) says as much: how far back it holds every delivery (`triage.coverage`),
+INCOMPLETE when that is later than the window's start.
 
 `--follow` prints failures from now (or `--since`) as JSON lines, reading again every
 `--interval` seconds (1 at least); on an archive it first collects what the server has new, so
@@ -41,44 +41,34 @@ from flagtui.cli.exits import (
     classify,
     envelope,
 )
-from flagtui.cli.output import Printer, record, say
-from flagtui.cli.reveal import REVEAL_HELP, shown_delivery
+from flagtui.cli.output import Printer, say
+from flagtui.cli.reveal import REVEAL_HELP
 from flagtui.cli.session import scriptable
 from flagtui.cli.since import duration, since_cutoff
 from flagtui.display import clean
 
 if TYPE_CHECKING:  # the client, the models and the archive: imported when the command runs
     from flagtui.api import AdminClient
-    from flagtui.archive.source import ArchiveSource
+    from flagtui.config import Profile
     from flagtui.triage.records import Failure, FailureWindow
     from flagtui.triage.source import FailureSource
 
 MIN_INTERVAL = 1.0
 # A delivery's columns (as `integration deliveries`), with where it was read from: archive or live.
 FAILURE_COLUMNS = (
-    "integrationId",
-    "id",
-    "createdAt",
-    "state",
-    "event.type",
-    "source",
-    "stateDetails",
-)
+    "integrationId", "id", "createdAt", "state", "event.type", "source", "stateDetails",
+)  # fmt: skip
 # The table (a terminal, the cron mail): integrations by name; JSON and CSV keep the API's fields.
 TABLE_COLUMNS = (
-    "createdAt",
-    "integration",
-    "integrationId",
-    "source",
-    "state",
-    "event.type",
-    "stateDetails",
-)
+    "createdAt", "integration", "integrationId", "source", "state", "event.type", "stateDetails",
+)  # fmt: skip
 
 
 def options(p: argparse.ArgumentParser) -> None:
     # The client is made only if the server is asked: a fresh archive answers alone.
-    scriptable(p, failures, columns=FAILURE_COLUMNS, client_on_demand=True)
+    scriptable(
+        p, failures, columns=FAILURE_COLUMNS, client_on_demand=True, answer_alone=answer_alone
+    )
     p.set_defaults(verb=None)
     p.add_argument("--since", type=duration, help="only failures this recent (15m, 2h, 1d)")
     p.add_argument("--integration", type=int, metavar="ID")
@@ -119,10 +109,12 @@ def sourced(failure: Failure, *, reveal: bool) -> dict[str, Any]:
     """The delivery as the API sends it (secrets masked unless revealed), with where it was
     read from. The archive's rows are printed as stored: they were masked when stored
     (`archive.store`, migration 2 for those stored before), so they are not masked again."""
-    delivery = failure.delivery
-    if failure.origin != "archive":
-        delivery = shown_delivery(delivery, reveal=reveal)
-    return record(delivery) | {"source": failure.origin}
+    wire = failure.delivery.wire
+    if failure.origin != "archive" and not reveal:
+        from flagtui.masking import masked_delivery_json  # the live server's: models loaded
+
+        wire = masked_delivery_json(wire)
+    return wire | {"source": failure.origin}
 
 
 def named(window: FailureWindow, *, reveal: bool) -> list[dict[str, Any]]:
@@ -138,15 +130,59 @@ def named(window: FailureWindow, *, reveal: bool) -> list[dict[str, Any]]:
     ]
 
 
+def _check(args: argparse.Namespace) -> None:
+    if args.limit < 1:
+        raise UsageError(f"--limit: at least 1 (it is {args.limit})")
+    if not (math.isfinite(args.interval) and args.interval >= MIN_INTERVAL):
+        raise UsageError(f"--interval: seconds, {MIN_INTERVAL:g} at least (it is {args.interval})")
+
+
+def answer_alone(profile: Profile, out: Printer, args: argparse.Namespace) -> int | None:
+    """A fresh archive's answer (a collector read the server within `STALE_AFTER`), read
+    without an event loop: no asyncio, no client, no model, no request. None when the server
+    may be needed (`failures` then runs): no archive, an old one, --follow (it collects), or
+    --integration (the server says whether an integration the archive lacks exists)."""
+    from flagtui.archive.location import archive_url
+
+    _check(args)
+    url = None if args.follow or args.integration is not None else archive_url(profile)
+    if url is None:
+        return None
+    from flagtui.archive.reader import ArchiveReader
+
+    started = datetime.now(UTC)
+    reader = ArchiveReader(url, profile.url)
+    try:
+        if reader.stale(reader.collected_until()):  # old: `failures` reads the server too
+            return None
+        window = reader.window(since_cutoff(args.since), None, None, args.limit)
+        if reader.is_stale(window):  # it grew old meanwhile (judged once on the answer)
+            return None
+    finally:
+        reader.close()
+    _say_answer(window, None, out, started, limit=args.limit, stale=False, alone=True)
+    _say_unreadable(window, as_json=out.is_json)
+    return _print(window, out, args)
+
+
+def _print(window: FailureWindow, out: Printer, args: argparse.Namespace) -> int:
+    """The window's failures; the exit code --fail-on-failures asks for."""
+    if out.format == "table":
+        table = Printer("table", TABLE_COLUMNS, whole=("integration",))
+        table.many(named(window, reveal=args.reveal))
+    else:
+        out.many(sourced(f, reveal=args.reveal) for f in window.failures)
+    if args.fail_on_failures and window.total:
+        return FAILURES_FOUND  # the whole window counts, not only the rows shown
+    return INCOMPLETE if args.fail_on_failures and not window.complete else OK
+
+
 async def failures(client: AdminClient, out: Printer, args: argparse.Namespace) -> int:
     import asyncio  # loaded by then: the command runs in its loop (not imported for --help)
 
     from flagtui.archive.source import ArchiveSource, failure_source
 
-    if args.limit < 1:
-        raise UsageError(f"--limit: at least 1 (it is {args.limit})")
-    if not (math.isfinite(args.interval) and args.interval >= MIN_INTERVAL):
-        raise UsageError(f"--interval: seconds, {MIN_INTERVAL:g} at least (it is {args.interval})")
+    _check(args)
     started = datetime.now(UTC)
     source = failure_source(args.selected_profile, client)
     try:
@@ -159,20 +195,14 @@ async def failures(client: AdminClient, out: Printer, args: argparse.Namespace) 
             since = started
         window = await read_failures(source, client, args, since, server_up=outage is None)
         if isinstance(source, ArchiveSource):
-            _say_answer(source, window, outage, out, started, limit=args.limit, alone=alone)
+            stale = source.is_stale(window)  # once: the clock moves between calls
+            _say_answer(window, outage, out, started, limit=args.limit, stale=stale, alone=alone)
         elif not (args.follow and args.since is None):  # from now: nothing yet to vouch for
             _say_live(window, out, limit=args.limit)
         _say_unreadable(window, as_json=out.is_json)
         if args.follow:
             return await _follow(source, client, out, args, window, since)
-        if out.format == "table":
-            table = Printer("table", TABLE_COLUMNS, whole=("integration",))
-            table.many(named(window, reveal=args.reveal))
-        else:
-            out.many(sourced(f, reveal=args.reveal) for f in window.failures)
-        if args.fail_on_failures and window.total:
-            return FAILURES_FOUND  # the whole window counts, not only the rows shown
-        return INCOMPLETE if args.fail_on_failures and not window.complete else OK
+        return _print(window, out, args)
     finally:
         if isinstance(source, ArchiveSource):
             await asyncio.to_thread(source.close)
@@ -221,18 +251,17 @@ def _say_live(window: FailureWindow, out: Printer, *, limit: int) -> None:
 
 
 def _say_answer(
-    source: ArchiveSource,
     window: FailureWindow,
     outage: Exception | None,
     out: Printer,
     now: datetime,
     *,
     limit: int,
+    stale: bool,
     alone: bool = False,
 ) -> None:
     """`alone`: the archive was fresh, so the server was not asked (unless it grew old
-    meanwhile: its window was then completed from the server)."""
-    stale = source.is_stale(window)  # once: the clock moves between calls
+    meanwhile, `stale`: its window was then completed from the server)."""
     asked = not alone or stale
     until = window.collected_until
     if until is None:

@@ -27,6 +27,7 @@ from flagtui.tui.screens.integration_switch import IntegrationSwitch
 from flagtui.tui.screens.jump_flag import open_flag_of_delivery
 from flagtui.tui.triage_view import (
     TimeWindow,
+    delivery_model,
     failure_cells,
     failure_key,
     failure_preview,
@@ -376,12 +377,12 @@ class FailuresScreen(AreaScreen):
             self.app.push_screen(FailureGroupScreen(record))
         elif record is not None:
             label = self.names.get(record.integration.id, record.integration.label)
-            self.app.push_screen(FailureDetailScreen(record.delivery, label))
+            self.app.push_screen(FailureDetailScreen(delivery_model(record.delivery), label))
 
     def action_open_flag(self) -> None:
         record = self.table.selected_record
         if isinstance(record, Failure):
-            open_flag_of_delivery(self, record.delivery)
+            open_flag_of_delivery(self, delivery_model(record.delivery))
 
 
 class FailureGroupScreen(FailuresScreen):

@@ -9,7 +9,6 @@ from typing import Any
 from textual.screen import Screen
 
 from flagtui.api.models import EventRecord, IntegrationEvent
-from flagtui.tui.screens.feature_detail import FeatureDetailScreen
 
 
 def open_flag_of_event(screen: Screen[Any], event: EventRecord | None, what: str) -> None:
@@ -24,6 +23,10 @@ def open_flag_of_event(screen: Screen[Any], event: EventRecord | None, what: str
             timeout=4,
         )
         return
+    # Imported once a flag is opened: the detail brings its strategy editor and the SDKs'
+    # evaluation engine, which the screens that may open it (failures, events) do not need.
+    from flagtui.tui.screens.feature_detail import FeatureDetailScreen
+
     screen.app.push_screen(FeatureDetailScreen(event.project, event.feature_name))
 
 
