@@ -130,3 +130,14 @@ def test_an_event_not_as_the_store_writes_it_is_left_out(event):
 def test_a_column_not_as_the_schema_says_makes_the_row_unreadable(column, value):
     with pytest.raises(ValueError):
         read_back(stored(EVENT) | {column: value})
+
+
+def test_the_event_fields_read_back_are_the_client_models_in_its_order() -> None:
+    """`archive.stored` reads a stored event without pydantic, by a list of the fields of the
+    client's model: a field added to the model and not to the list would be dropped silently
+    from every archived delivery."""
+    from flagtui.api.models import EventRecord
+    from flagtui.archive.stored import EVENT_FIELDS
+
+    names = [field.alias or name for name, field in EventRecord.model_fields.items()]
+    assert list(EVENT_FIELDS) == names
