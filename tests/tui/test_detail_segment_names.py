@@ -55,7 +55,7 @@ async def wait_for_text(app: Any, pilot: Any, text: str) -> str:
     shown = ""
     for _ in range(2_000):
         with contextlib.suppress(NoMatches):  # the screen is not composed yet
-            shown = " ".join(visible_text(app, "#detail").split())
+            shown = " ".join(visible_text(app, "#feature").split())
         if text in shown:
             break
         await pilot.pause(0.01)
@@ -72,7 +72,7 @@ async def test_known_segment_names_are_drawn_at_once_and_renames_follow(
         await settle(app, pilot)
         app.push_screen(FeatureDetailScreen(project, flag))
         await settle(app, pilot)
-        assert f"in segment {name}" in " ".join(visible_text(app, "#detail").split())
+        assert f"in segment {name}" in " ".join(visible_text(app, "#feature").split())
         await pilot.press("escape")
         await settle(app, pilot)
 

@@ -58,7 +58,7 @@ async def test_event_to_its_flag_to_its_recent_events_to_the_event_log(
         await settle(pilot)
         assert isinstance(app.screen, FeatureDetailScreen)
         assert name in visible_text(app, "#feature") and new in visible_text(app, "#feature")
-        app.screen.query_one("#detail", VerticalScroll).scroll_end(animate=False)
+        app.screen.query_one("#feature", VerticalScroll).scroll_end(animate=False)
         await settle(pilot)
         listed = visible_text(app, "#recent-events")
         assert "Recent events, newest first" in listed and "h: all in the event log" in listed

@@ -72,7 +72,7 @@ async def test_event_opens_its_flag_which_lists_its_recent_events(server: Server
         await settle(pilot)
         assert isinstance(app.screen, FeatureDetailScreen)
         assert name in visible_text(app, "#feature")
-        app.screen.query_one("#detail", VerticalScroll).scroll_end(animate=False)
+        app.screen.query_one("#feature", VerticalScroll).scroll_end(animate=False)
         await settle(pilot)
         listed = visible_text(app, "#recent-events")
         assert "Request failed" not in toast_text(app)

@@ -44,12 +44,12 @@ async def open_detail(app: FlagtuiApp, pilot: Any, project: str, name: str) -> F
 
 async def read_down(app: FlagtuiApp, pilot: Any) -> Wrapped:
     """Everything the detail shows, page by page as a person scrolls it (PageDown)."""
-    seen = [visible_text(app, "#detail")]
-    scroller = app.screen.query_one("#detail")
+    seen = [visible_text(app, "#feature")]
+    scroller = app.screen.query_one("#feature")
     while scroller.scroll_y < scroller.max_scroll_y:
         await pilot.press("pagedown")
         await settle(app, pilot)
-        seen.append(visible_text(app, "#detail"))
+        seen.append(visible_text(app, "#feature"))
     return Wrapped("\n".join(seen))
 
 
@@ -86,7 +86,7 @@ async def test_the_demos_rollouts_are_shown_in_words_at_once(make_app, sandbox) 
             sent = app.client.requests_sent
             await open_detail(app, pilot, DEMO, name)
             assert app.client.requests_sent - sent == 3
-            shown = visible_text(app, "#detail")
+            shown = visible_text(app, "#feature")
             for line in lines:
                 assert line in shown, (name, line, shown)
             await pilot.press("escape")
@@ -103,7 +103,7 @@ async def test_at_80x24_the_first_environment_is_on_the_first_screen(make_app, s
         assert feature is not None and feature.environments
         first = feature.environments[0]
         first_strategy = (first.strategies or [])[0]
-        shown = visible_text(app, "#detail")
+        shown = visible_text(app, "#feature")
         assert "Strategies" in shown and f"{first.name} · " in shown
         assert f"1. {first_strategy.name}" in shown
         everything = await read_down(app, pilot)

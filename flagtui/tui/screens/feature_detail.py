@@ -23,7 +23,6 @@ from rich.text import Text
 from textual import getters, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import VerticalScroll
 
 from flagtui.api.errors import FlagtuiError, NotFoundError, NothingToSend
 from flagtui.api.models import EventPage, Feature
@@ -54,10 +53,6 @@ RECENT_EVENTS = 5
 
 class FeatureDetailScreen(AreaScreen):
     AREA = "features"
-    # the scrollbar's room is kept from the start: the record, taller than the row, would
-    # otherwise narrow the text and re-wrap (redraw) the parts the row drew
-    DEFAULT_CSS = "FeatureDetailScreen #detail { scrollbar-gutter: stable; }"
-    scroller = getters.query_one("#detail", VerticalScroll)
     view = getters.query_one(FeatureView)
     recent_events = getters.query_one("#recent-events", PlainStatic)
     WRITE_ACTIONS = frozenset(
@@ -112,12 +107,11 @@ class FeatureDetailScreen(AreaScreen):
         self.segment_names: Mapping[int, str] = {}
 
     def compose_body(self) -> ComposeResult:
-        with VerticalScroll(id="detail"):
-            yield FeatureView(self.feature_name, self.summary, id="feature")
-            yield PlainStatic("Recent events: reading…", id="recent-events")
+        events = PlainStatic("Recent events: reading…", id="recent-events")
+        yield FeatureView(self.feature_name, self.summary, events, id="feature")
 
     def on_mount(self) -> None:
-        self.scroller.focus()
+        self.view.focus()
         self.load()
         self.load_events()
 

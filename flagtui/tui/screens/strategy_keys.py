@@ -17,7 +17,6 @@ from flagtui.api.errors import NothingToSend
 from flagtui.api.models import Feature, FeatureEnvironment, Strategy
 from flagtui.rollout_words import in_sort_order, strategy_lines
 from flagtui.tui.screens.rollout_keys import RolloutKeys, environment_label
-from flagtui.tui.screens.strategy_form import StrategyFormScreen
 
 if TYPE_CHECKING:
     from flagtui.tui.screens.base import AreaScreen
@@ -114,6 +113,10 @@ class StrategyKeys:
             said = "Nothing to add: this server lists no strategy type that is not deprecated"
             self.keys.flagtui.notify(said, severity="warning")
             return
+        # here, not at the top: the form and the SDKs' engine its preview loads (~20 ms of
+        # imports) load when a form first opens, not with every feature's detail
+        from flagtui.tui.screens.strategy_form import StrategyFormScreen
+
         form = StrategyFormScreen(project, feature, env, catalog, existing, list(related))
 
         def closed(_sent: bool | None) -> None:
