@@ -168,6 +168,7 @@ class FlagtuiApp(PlainToastsApp):
         async def show_rows() -> None:  # the early read's, as a returning start's cached rows
             if cached := self.row_cache.load(FEATURES, len(COLUMNS), self.project or ""):
                 await self.push_screen(EarlyFeaturesScreen(cached.rows, cached.saved_at))
+                await self.screen.wait_for_refresh()  # drawn before the opener takes the CPU
 
         self._type_ahead.hold()  # keys wait for the profile, as when opening held the loop
         self._opened(await early.open_beside(opener, show_rows))

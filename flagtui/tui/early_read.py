@@ -1,38 +1,37 @@
 """A cold start's early read: the first page, read by a forked process while this one imports
-Textual, so the rows come with the first frame rather than after the client's imports.
+Textual, so the rows come soon after the first frame rather than after the client's imports.
 
 A start with no cached rows spends about half a second after its first frame importing httpx,
 pydantic and the client before it can ask for the page; a bare Textual app is drawn by then.
-On a machine with a second core, a child forked before Textual is imported does that work
-beside it: it opens the profile the way the app will (the config validated, the token read),
-reads the remembered project's first page with the same query and makes the area's rows,
-saves them in the row cache, and exits. The app draws them from there as soon as the child
-says so, as a returning start draws its cached rows, while it opens the profile in a thread
-(so waiting for the child never delays the opening), then reads the page again, which
-replaces them. On a busy machine with no core to spare the child only competes: it is
-never started where there is one core.
+On a machine with a second core, a start on a terminal forks a child first thing, before
+anything costly is imported. The child works out whether this is such a start (nothing
+recalled for its inputs, no token_command, the features area and its project remembered:
+`early_page`) and, if so, opens the profile the way the app will (the config validated, the
+token read), reads that project's first page with the area's query, makes the area's rows,
+saves them in the row cache and says so on a pipe; else it exits. The app stops it at once on
+any other start. On a cold one, the app draws the rows from the row cache when the child says
+so, as a returning start draws its cached rows, then opens the profile in a thread and reads
+the page again, which replaces them. It waits for the child at most `AHEAD_S` before opening
+(beyond that, both run; the rows still show if they come first).
 
 The child writes to nothing but the row cache (which holds no URL and no token) and one byte
-on a pipe saying it did; its stdin, stdout and stderr are /dev/null, so it can never draw on
-the app's terminal. Any failure is silent: the app's own opening says what went wrong. A
-profile whose token comes from a token_command is never read early (it may ask the terminal
-for a passphrase), and neither is a start without fork (Windows).
+on the pipe; its stdin, stdout and stderr are /dev/null, so it can never draw on the app's
+terminal. Any failure is silent: the app's own opening says what went wrong. A profile whose
+token comes from a token_command is never read early (it may ask the terminal for a
+passphrase), and there is no early read without fork (Windows) or a second core.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import os
 import signal
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING
 
-from flagtui.tui.feature_rows import PAGE_SIZE, feature_row, start_filters
-from flagtui.tui.row_cache import RowCache
-
+# Only the standard library's lightest at the top: the fork comes before anything costly is
+# imported (asyncio, rich, the client), so that the child does that work beside the app.
 if TYPE_CHECKING:
     from flagtui.tui.opening import Opened, Opener
 
@@ -40,6 +39,9 @@ AREA = "features"  # the area read early: its rows go in the row cache under thi
 READ_LIMIT_S = 10.0
 """The child's whole read: a server that does not answer by then gets no second chance here."""
 DONE = b"1"
+AHEAD_S = 0.15
+"""How long the app waits for the child, after its first frame, before it opens the profile
+beside it: on an idle machine with two cores the child is done by then."""
 
 
 @dataclass
@@ -52,22 +54,31 @@ class EarlyRead:
     async def open_beside(
         self, opener: Opener, show_rows: Callable[[], Awaitable[object]]
     ) -> Opened | None:
-        """The opener run in a thread (its imports no longer hold the event loop) while the
-        child reads; `show_rows` draws the rows it saved if they come first. The child is
+        """The rows the child saved, shown by `show_rows` as soon as it says so, and the
+        opener, run in a thread (its imports no longer hold the event loop). The opener starts
+        once the rows are on screen, so that drawing them has the CPU to itself; or after
+        `AHEAD_S` without them (then they are still shown if they come first). The child is
         stopped once the opener is done, whatever it got to."""
-        opening = asyncio.ensure_future(asyncio.to_thread(opener))
+        import asyncio
+
         saved = asyncio.ensure_future(self.finished())
+        opening = None
         try:
-            await asyncio.wait({opening, saved}, return_when=asyncio.FIRST_COMPLETED)
+            await asyncio.wait({saved}, timeout=AHEAD_S)
+            if not saved.done():
+                opening = asyncio.ensure_future(asyncio.to_thread(opener))
+                await asyncio.wait({opening, saved}, return_when=asyncio.FIRST_COMPLETED)
             if saved.done() and saved.result():
                 await show_rows()
-            return await opening
+            return await (opening or asyncio.to_thread(opener))
         finally:
             saved.cancel()
             self.stop()
 
     async def finished(self) -> bool:
         """Whether the child saved the page (it says so, or exits without saying)."""
+        import asyncio
+
         loop = asyncio.get_running_loop()
         said: asyncio.Future[bytes] = loop.create_future()
 
@@ -92,29 +103,32 @@ class EarlyRead:
             self.pid = 0
 
 
-def start_early_read(profile_arg: str | None, project: str, rows_dir: Path) -> EarlyRead | None:
-    """Fork the child (before Textual is imported: no thread runs yet); None without fork or
-    a second core."""
+def start_early_read(profile_arg: str | None) -> EarlyRead | None:
+    """Fork the child, first thing (no thread runs yet, nothing costly is imported); None
+    without fork or a second core."""
     if not hasattr(os, "fork") or len(os.sched_getaffinity(0)) < 2:
         return None
     done_read, done_write = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: never returns
         os.close(done_read)
-        _child(profile_arg, project, rows_dir, done_write)
+        _child(profile_arg, done_write)
     os.close(done_write)
     return EarlyRead(pid, done_read)
 
 
-def _child(profile_arg: str | None, project: str, rows_dir: Path, done_fd: int) -> None:
+def _child(profile_arg: str | None, done_fd: int) -> None:
     code = 1
     try:
+        import asyncio
+
         quiet = os.open(os.devnull, os.O_RDWR)
         for fd in (0, 1, 2):
             os.dup2(quiet, fd)
         signal.signal(signal.SIGINT, signal.SIG_DFL)
-        if asyncio.run(
-            asyncio.wait_for(_save_first_page(profile_arg, project, rows_dir), READ_LIMIT_S)
+        project = early_page(profile_arg)
+        if project is not None and asyncio.run(
+            asyncio.wait_for(_save_first_page(profile_arg, project), READ_LIMIT_S)
         ):
             os.write(done_fd, DONE)
             code = 0
@@ -123,10 +137,33 @@ def _child(profile_arg: str | None, project: str, rows_dir: Path, done_fd: int) 
     os._exit(code)  # no atexit, no buffers: nothing of the parent's runs twice
 
 
-async def _save_first_page(profile_arg: str | None, project: str, rows_dir: Path) -> bool:
+def early_page(profile_arg: str | None) -> str | None:
+    """The project whose first page this start shows, when it reads it early: a cold start
+    (none before it had its inputs, `start_hint.py`), whose profile runs no token_command,
+    with the features area and its project remembered."""
+    from flagtui.row_cache_file import default_cache_dir
+    from flagtui.tui.areas import DEFAULT_AREA
+    from flagtui.tui.start_hint import asks_token_command, provisional, recall, start_inputs
+    from flagtui.tui.state import UiState, default_state_path
+
+    inputs = start_inputs(profile_arg)
+    if inputs is not None and recall(default_cache_dir(), inputs) is not None:
+        return None
+    named = provisional(inputs, profile_arg)
+    if asks_token_command(named):
+        return None
+    state = UiState(default_state_path(), named.name)
+    project = state.get("project")
+    return project if (state.get("area") or DEFAULT_AREA) == AREA else None
+
+
+async def _save_first_page(profile_arg: str | None, project: str) -> bool:
     from flagtui.api.feature_query import FeatureQuery
     from flagtui.config import load_config, make_client, resolve_token, select_profile
+    from flagtui.row_cache_file import default_cache_dir
+    from flagtui.tui.feature_rows import PAGE_SIZE, feature_row, start_filters
     from flagtui.tui.format import short_names
+    from flagtui.tui.row_cache import RowCache
     from flagtui.tui.start_hint import asks_token_command
 
     profile = select_profile(load_config(), profile_arg)
@@ -136,7 +173,7 @@ async def _save_first_page(profile_arg: str | None, project: str, rows_dir: Path
         page = await client.features.search(
             FeatureQuery(**start_filters(project), offset=0, limit=PAGE_SIZE)
         )
-        cache = RowCache(rows_dir, profile.name, client.base_url)  # the area's, once open
+        cache = RowCache(default_cache_dir(), profile.name, client.base_url)  # the area's
     short = short_names({e.name for f in page.features for e in f.environments or []})
     rows = [feature_row(f, short) for f in page.features]
     cache.save(AREA, project, rows)

@@ -3,13 +3,14 @@ its first frame is on screen.
 
 A start whose inputs are those of an earlier one (`start_hint.py`) draws that profile's cached
 rows first; any other start on a terminal draws the header and "connecting…" (its profile as
-the config names it, unvalidated), and, when it knows the project it will show, forks an early
-read of that page beside it (`early_read.py`). Then, inside the app, the config is validated,
-the token read and the client made. Without a terminal (nothing to draw on), and for a profile
-whose token comes from a token_command (it may ask the terminal for a passphrase), it validates
-first. Either way a problem with the config or credentials is one line naming the file and the fix
-(exit 2), said once the terminal is back; Ctrl-C or SIGTERM while a token_command runs stops
-it and exits 130 or 143, without a traceback.
+the config names it, unvalidated). A start on a terminal forks an early read first, which
+reads beside the app the page such a start will show, if it knows which (`early_read.py`).
+Then, inside the app, the config is validated, the token read and the client made. Without a
+terminal (nothing to draw on), and for a profile whose token comes from a token_command (it
+may ask the terminal for a passphrase), it validates first. Either way a problem with the
+config or credentials is one line naming the file and the fix (exit 2), said once the
+terminal is back; Ctrl-C or SIGTERM while a token_command runs stops it and exits 130 or 143,
+without a traceback.
 """
 
 from __future__ import annotations
@@ -18,31 +19,23 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from flagtui.tui.areas import DEFAULT_AREA
-from flagtui.tui.early_read import AREA as EARLY_AREA
-from flagtui.tui.early_read import EarlyRead, start_early_read
-from flagtui.tui.format import clean
-from flagtui.tui.opening import Opened
-from flagtui.tui.row_cache import default_cache_dir
-from flagtui.tui.start_hint import (
-    StartInputs,
-    asks_token_command,
-    provisional,
-    recall,
-    remember,
-    start_inputs,
-)
-from flagtui.tui.state import UiState, default_state_path
+# Only the early read at the top: it forks before anything else is imported (`run_tui`).
+from flagtui.tui.early_read import start_early_read
 
 if TYPE_CHECKING:
     from flagtui.config import ConfigError, Interrupted
-    from flagtui.profile import Profile
+    from flagtui.tui.early_read import EarlyRead
+    from flagtui.tui.opening import Opened
+    from flagtui.tui.start_hint import StartInputs
 
 
 def open_profile(args: argparse.Namespace, inputs: StartInputs | None) -> Opened:
     """The config validated, the profile chosen, its token read and its client made; raises
     ConfigError or Interrupted."""
     from flagtui.config import load_config, make_client, resolve_token, select_profile
+    from flagtui.row_cache_file import default_cache_dir
+    from flagtui.tui.opening import Opened
+    from flagtui.tui.start_hint import remember
 
     config = load_config()
     if config.keymap:
@@ -58,23 +51,29 @@ def open_profile(args: argparse.Namespace, inputs: StartInputs | None) -> Opened
 
 def said(exc: ConfigError | Interrupted) -> int:
     from flagtui.config import Interrupted
+    from flagtui.tui.format import clean
 
     print(f"flagtui: {clean(exc)}", file=sys.stderr)
     return exc.exit_code if isinstance(exc, Interrupted) else 2
 
 
-def early_read(args: argparse.Namespace, named: Profile) -> EarlyRead | None:
-    """A cold start's first page read beside the app (`early_read.py`), when the remembered
-    area is the features and its project is known."""
-    state = UiState(default_state_path(), named.name)
-    project = state.get("project")
-    if project is None or (state.get("area") or DEFAULT_AREA) != EARLY_AREA:
-        return None
-    return start_early_read(args.profile, project, default_cache_dir())
-
-
 def run_tui(args: argparse.Namespace) -> int:
     args.profile = getattr(args, "profile", None)
+    terminal = sys.stdin.isatty() and sys.stdout.isatty()
+    # Forked first, the child works out by itself whether this start is a cold one that knows
+    # its page (`early_read.py`); any other start stops it at once.
+    early = start_early_read(args.profile) if terminal else None
+    try:
+        return _run(args, terminal, early)
+    finally:
+        if early is not None:
+            early.stop()
+
+
+def _run(args: argparse.Namespace, terminal: bool, early: EarlyRead | None) -> int:
+    from flagtui.row_cache_file import default_cache_dir
+    from flagtui.tui.start_hint import asks_token_command, provisional, recall, start_inputs
+
     inputs = start_inputs(args.profile)
     expected = recall(default_cache_dir(), inputs) if inputs else None
     failed: list[ConfigError | Interrupted] = []
@@ -90,27 +89,23 @@ def run_tui(args: argparse.Namespace) -> int:
             return None
 
     named = provisional(inputs, args.profile)
-    terminal = sys.stdin.isatty() and sys.stdout.isatty()
     validate_first = not terminal or (expected is None and asks_token_command(named))
-    cold = expected is None and not validate_first
-    early = early_read(args, named) if cold else None
-    from flagtui.tui.app import FlagtuiApp  # after the fork: the early read has no Textual
+    if early is not None and (expected is not None or validate_first):
+        early.stop()  # not a cold start: nothing to read early
+        early = None
+    from flagtui.tui.app import FlagtuiApp
 
-    try:
-        if validate_first:
-            # Validated first, said before the app: with no terminal nothing is drawn; a
-            # token_command may ask the terminal for a passphrase before the app takes it.
-            opened = opener()
-            if opened is None:
-                return said(failed[0])
-            app = FlagtuiApp(opened.client, opened.profile)
-            app.set_keymap(opened.keymap)
-        elif expected is not None:  # the cached rows first; validated once they are on screen
-            app = FlagtuiApp(None, expected, opener=opener)
-        else:  # the header and "connecting…" first; the early read's rows, if it has them
-            app = FlagtuiApp(None, named, opener=opener, cached=False, early=early)
-        app.run()
-    finally:
-        if early is not None:
-            early.stop()
+    if validate_first:
+        # Validated first, said before the app: with no terminal nothing is drawn; a
+        # token_command may ask the terminal for a passphrase before the app takes it.
+        opened = opener()
+        if opened is None:
+            return said(failed[0])
+        app = FlagtuiApp(opened.client, opened.profile)
+        app.set_keymap(opened.keymap)
+    elif expected is not None:  # the cached rows first; validated once they are on screen
+        app = FlagtuiApp(None, expected, opener=opener)
+    else:  # the header and "connecting…" first; the early read's rows, if it has them
+        app = FlagtuiApp(None, named, opener=opener, cached=False, early=early)
+    app.run()
     return said(failed[0]) if failed else app.return_code or 0

@@ -24,26 +24,34 @@ from .row_cache_state import first_project
 # ran, so an early read that did not draw before the opening finished fails the run.
 BESIDE = """
 import asyncio, json, sys, threading
-from pathlib import Path
+from flagtui.row_cache_file import default_cache_dir
 from flagtui.tui.early_read import AREA, start_early_read
 from flagtui.tui.row_cache import RowCache
 
-project, rows_dir, url = sys.argv[1], Path(sys.argv[2]), sys.argv[3]
-early = start_early_read(None, project, rows_dir)
+project, url = sys.argv[1], sys.argv[2]
+early = start_early_read(None)
 shown = threading.Event()
 seen = {}
 
 def opener():
-    return "opened" if shown.wait(60) else "the rows were never shown"
+    return "opened" if shown.wait(float(sys.argv[3])) else "the rows were never shown"
 
 async def show_rows():
-    cached = RowCache(rows_dir, "env", url).load(AREA, 6, project)
+    cached = RowCache(default_cache_dir(), "env", url).load(AREA, 6, project)
     seen["rows"] = [key for key, _ in cached.rows] if cached else None
     shown.set()
 
 opened = asyncio.run(early.open_beside(opener, show_rows))
 print(json.dumps({"opened": opened, "rows": seen.get("rows"), "pid": early.pid}))
 """
+
+
+def beside(env: dict[str, str], project: str, url: str, wait_s: float) -> dict[str, Any]:
+    """BESIDE run in a process of its own: what its opener returned, the rows it was shown."""
+    argv = [sys.executable, "-c", BESIDE, project, url, str(wait_s)]
+    done = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
 
 
 def server_first_page(sandbox: Any, project: str) -> list[str]:
@@ -60,24 +68,40 @@ async def test_the_early_read_saves_the_first_page_and_shows_it_while_the_app_op
     sandbox: Any, tmp_path: Path
 ) -> None:
     project = await first_project(sandbox)
+    remembering(tmp_path, project)
     env = flagtui_env(tmp_path, sandbox.admin_token, sandbox.url)
-    rows_dir = tmp_path / "rows"
-    argv = [sys.executable, "-c", BESIDE, project, str(rows_dir), sandbox.url]
-    done = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
-    said = json.loads(done.stdout)
+    said = beside(env, project, sandbox.url, 60)
     assert said == {"opened": "opened", "rows": server_first_page(sandbox, project), "pid": 0}
     # The rows file holds what the screen shows: no URL, no token.
+    rows_dir = tmp_path / "cache" / "flagtui" / "rows"
     written = "".join(p.read_text() for p in rows_dir.iterdir())
     assert sandbox.url.split("//")[1] not in written and sandbox.admin_token not in written
 
 
-def remembering(home: Path, project: str) -> None:
-    """The features area of `project` remembered for the environment's profile, nothing
+async def test_a_token_command_profile_is_never_read_early(sandbox: Any, tmp_path: Path) -> None:
+    """Its command may ask the terminal for a passphrase: the child never runs it."""
+    project = await first_project(sandbox)
+    remembering(tmp_path, project, profile="a")
+    ran = tmp_path / "the token_command ran"
+    script = tmp_path / "token.py"
+    script.write_text(f"open({str(ran)!r}, 'w')\nprint('a token')\n")
+    config = tmp_path / "config" / "flagtui" / "config.toml"
+    config.parent.mkdir(parents=True)
+    command = f"{sys.executable} {script}"
+    config.write_text(f'[profiles.a]\nurl = "{sandbox.url}"\ntoken_command = "{command}"\n')
+    env = flagtui_env(tmp_path, sandbox.admin_token)
+    del env["UNLEASH_API_TOKEN"]
+    said = beside(env, project, sandbox.url, 2)
+    assert said == {"opened": "the rows were never shown", "rows": None, "pid": 0}
+    assert not ran.exists() and not (tmp_path / "cache" / "flagtui" / "rows").exists()
+
+
+def remembering(home: Path, project: str, profile: str = "env") -> None:
+    """The features area of `project` remembered for `profile` (the environment's), nothing
     cached: a cold start that knows what it will show."""
     state = home / "state" / "flagtui" / "state.json"
     state.parent.mkdir(parents=True)
-    state.write_text(json.dumps({"env": {"area": "features", "project": project}}))
+    state.write_text(json.dumps({profile: {"area": "features", "project": project}}))
 
 
 def alive_with(marker: str) -> list[int]:
