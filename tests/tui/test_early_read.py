@@ -67,9 +67,7 @@ def server_first_page(sandbox: Any, project: str) -> list[str]:
 async def test_the_early_read_saves_the_first_page_and_shows_it_while_the_app_opens(
     sandbox: Any, tmp_path: Path
 ) -> None:
-    project = await first_project(sandbox)
-    remembering(tmp_path, project)
-    env = flagtui_env(tmp_path, sandbox.admin_token, sandbox.url)
+    project, env = await cold_home(sandbox, tmp_path)
     said = beside(env, project, sandbox.url, 60)
     assert said == {"opened": "opened", "rows": server_first_page(sandbox, project), "pid": 0}
     # The rows file holds what the screen shows: no URL, no token.
@@ -96,6 +94,13 @@ async def test_a_token_command_profile_is_never_read_early(sandbox: Any, tmp_pat
     assert not ran.exists() and not (tmp_path / "cache" / "flagtui" / "rows").exists()
 
 
+async def cold_home(sandbox: Any, home: Path) -> tuple[str, dict[str, str]]:
+    """The sandbox's first project remembered in `home`, and flagtui's environment there."""
+    project = await first_project(sandbox)
+    remembering(home, project)
+    return project, flagtui_env(home, sandbox.admin_token, sandbox.url)
+
+
 def remembering(home: Path, project: str, profile: str = "env") -> None:
     """The features area of `project` remembered for `profile` (the environment's), nothing
     cached: a cold start that knows what it will show."""
@@ -120,9 +125,7 @@ def alive_with(marker: str) -> list[int]:
 async def test_a_cold_start_with_its_project_remembered_shows_the_servers_page(
     sandbox: Any, tmp_path: Path
 ) -> None:
-    project = await first_project(sandbox)
-    remembering(tmp_path, project)
-    env = flagtui_env(tmp_path, sandbox.admin_token, sandbox.url)
+    project, env = await cold_home(sandbox, tmp_path)
     env["EARLY_READ_TEST"] = marker = f"early-{os.getpid()}-{tmp_path.name}"
     first = server_first_page(sandbox, project)[0]
     with Term([sys.executable, "-m", "flagtui"], env, cols=100, rows=24) as term:
@@ -163,9 +166,7 @@ async def test_keys_typed_while_the_profile_opens_beside_the_early_read_are_kept
     """The opening runs in a thread while the early rows show; a key typed then (2: the feature
     types) waits for it, as it did when the opening held the event loop, instead of being
     dropped as a key nothing can run yet."""
-    project = await first_project(sandbox)
-    remembering(tmp_path, project)
-    env = flagtui_env(tmp_path, sandbox.admin_token, sandbox.url)
+    _, env = await cold_home(sandbox, tmp_path)
     with Term([sys.executable, "-m", "flagtui"], env, cols=100, rows=24) as term:
         term.wait_for(lambda t: t.has("connecting…"), 60, "the first frame")
         term.send("2")
