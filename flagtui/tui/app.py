@@ -140,50 +140,51 @@ class FlagtuiApp(PlainToastsApp):
 
     def get_default_screen(self) -> Screen[None]:
         """Left at once for the remembered area; before the client exists, its cached rows, or
-        the header and "connecting…"."""
+        the header and "connecting…", in the features' layout if an early read may fill it."""
         if self.opened:
             return Screen()
         cached = None
         area, project = self.ui_state.get("area") or DEFAULT_AREA, self.project
         if self._cached_first and area == FEATURES and project:
             cached = self.row_cache.load(FEATURES, len(COLUMNS), project)
-        if cached is None:
-            return OpeningScreen(area)
-        return EarlyFeaturesScreen(cached.rows, cached.saved_at)
+        if cached is not None:
+            return EarlyFeaturesScreen(cached.rows, cached.saved_at)
+        early = self._early is not None and area == FEATURES and project
+        return EarlyFeaturesScreen([], None) if early else OpeningScreen(area)
 
     def on_mount(self) -> None:
         self.set_class(self.profile.production, "-production")
         self.theme_changed_signal.subscribe(self, self._theme_changed)
         leave_on_signals(partial(self.exit, return_code=0))  # a dropped SSH session; SIGTERM
         if not self.opened:  # once the first frame is drawn: the opener imports most of flagtui
-            if self._early is not None and self._opener is not None:
-                self.run_worker(self._open_beside(self._early, self._opener))
-            else:
-                self.call_after_refresh(self._open)
+            self._type_ahead.hold()  # keys typed meanwhile wait for the profile (`_opened`)
+            self.call_after_refresh(self._open)
             return
         self.client.health.subscribe(self._health_changed)
         self._start()
 
     async def _open_beside(self, early: EarlyRead, opener: Opener) -> None:
         async def show_rows() -> None:  # the early read's, as a returning start's cached rows
-            if cached := self.row_cache.load(FEATURES, len(COLUMNS), self.project or ""):
-                await self.push_screen(EarlyFeaturesScreen(cached.rows, cached.saved_at))
+            cached = self.row_cache.load(FEATURES, len(COLUMNS), self.project or "")
+            if cached and isinstance(self.screen, EarlyFeaturesScreen):
+                self.screen.fill(cached.rows, cached.saved_at)
                 await self.screen.wait_for_refresh()  # drawn before the opener takes the CPU
 
-        self._type_ahead.hold()  # keys wait for the profile, as when opening held the loop
         self._opened(await early.open_beside(opener, show_rows))
-        self._type_ahead.release(self)
 
     def _open(self) -> None:
-        self._opened(self._opener() if self._opener else None)
+        if self._early is not None and self._opener is not None:  # beside it (early_read.py)
+            self.run_worker(self._open_beside(self._early, self._opener))
+        else:
+            self._opened(self._opener() if self._opener else None)
 
     def _opened(self, opened: Opened | None) -> None:
-        if opened is None:
-            self.exit(return_code=2)
-            return
+        if opened is None:  # the config or the token failed: said once the terminal is back
+            return self.exit(return_code=2)
         self._use(opened.client, opened.profile)
         self.set_keymap(opened.keymap)
         self._start()
+        self._type_ahead.release(self)
 
     def _use(self, client: AdminClient, profile: Profile) -> None:
         """This profile's client, remembered state and row cache from now on."""

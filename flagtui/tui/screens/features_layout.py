@@ -67,7 +67,9 @@ class CachedRowsTable(ResourceTable[object]):
 
 
 class EarlyFeaturesScreen(Screen[None]):
-    def __init__(self, rows: Sequence[Row], saved_at: datetime) -> None:
+    def __init__(self, rows: Sequence[Row], saved_at: datetime | None) -> None:
+        """`saved_at` None: no rows yet, and "connecting…" as the opening frame says, until a
+        cold start's early read brings them (`fill`, see flagtui/tui/early_read.py)."""
         super().__init__()
         self.rows = rows
         self.saved_at = saved_at
@@ -75,9 +77,14 @@ class EarlyFeaturesScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         table = CachedRowsTable(COLUMNS, id="features")
         table.set_rows(self.rows)
+        status = cached_status(self.saved_at) if self.saved_at else "connecting…"
         yield FlagtuiHeader(area=FEATURES)
-        yield from features_body(table, search_box(), cached_status(self.saved_at))
+        yield from features_body(table, search_box(), status)
         yield KeyBar()
+
+    def fill(self, rows: Sequence[Row], saved_at: datetime) -> None:
+        self.query_one(CachedRowsTable).set_rows(rows)
+        self.query_one("#page-status", PlainStatic).update(cached_status(saved_at))
 
     def on_mount(self) -> None:
         focus_now(self.query_one(ResourceTable))  # not the search box, the first focusable
