@@ -116,23 +116,17 @@ def masked_details(details: dict[str, Any]) -> dict[str, Any]:
 
 
 def masked_delivery(delivery: IntegrationEvent) -> IntegrationEvent:
-    """The delivery with its state details, details and triggering event masked (only the
-    fields the server sent: a record printed as JSON keeps its shape)."""
-    update: dict[str, Any] = {}
-    if delivery.state_details:
-        update["state_details"] = mask_urls(delivery.state_details)
-    if delivery.details:
-        update["details"] = masked_details(delivery.details)
-    if delivery.event is not None:
-        event = delivery.event
-        data = event.model_dump(mode="json", by_alias=True, exclude_unset=True)
-        update["event"] = type(event).model_validate(urls_masked(data))
-    return delivery.model_copy(update=update)
+    """The delivery with its state details, details and triggering event masked, by the one rule
+    of `masked_delivery_json` (only the fields the server sent: a record printed as JSON keeps
+    its shape)."""
+    fields = delivery.model_dump(by_alias=True, exclude_unset=True)
+    return type(delivery).model_validate(masked_delivery_json(fields))
 
 
 def masked_delivery_json(delivery: dict[str, Any]) -> dict[str, Any]:
-    """`masked_delivery` on the API's JSON of a delivery (`triage.records.Delivery.wire`): the
-    same fields masked alike, the others as they are."""
+    """A delivery's fields as the API names them (its JSON, as triage keeps it in
+    `triage.records.Delivery.wire`, or a model's dump): its state details, details and
+    triggering event masked, the others as they are."""
     masked = dict(delivery)
     if delivery.get("stateDetails"):
         masked["stateDetails"] = mask_urls(delivery["stateDetails"])
