@@ -113,7 +113,7 @@ class FlagtuiApp(PlainToastsApp):
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.Key):
-            if self._type_ahead.kept(event):  # the profile opens beside the early rows
+            if self._type_ahead.kept(event):  # before the profile is open: sent on once it is
                 return
             if not event.is_forwarded:
                 self._type_ahead.sent(event, self.focused or self.screen)
