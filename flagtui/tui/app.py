@@ -18,7 +18,6 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widget import AwaitMount
-from textual.widgets import Input, TextArea
 from textual.worker import Worker, WorkerState
 
 from flagtui.tui.areas import AREAS, AREAS_BY_NAME, DEFAULT_AREA, Area
@@ -34,6 +33,7 @@ from flagtui.tui.screens.features_layout import COLUMNS, FEATURES, EarlyFeatures
 from flagtui.tui.screens.opening_frame import OpeningScreen
 from flagtui.tui.state import UiState, default_state_path
 from flagtui.tui.type_ahead import TypeAhead
+from flagtui.tui.widgets.focus import takes_text
 
 # Nothing above imports the client, pydantic or the areas: a start draws its first frame (the
 # cached rows) with these alone, and imports the rest once it is on screen (see `_open`).
@@ -377,7 +377,7 @@ class FlagtuiApp(PlainToastsApp):
         if not self.opened:  # the first frame's cached rows: nothing works yet but leaving
             return action == "quit"
         if action == "leave_field":  # else Escape goes on to whatever else it does
-            return isinstance(self.focused, Input | TextArea)
+            return takes_text(self.focused)
         return True
 
     def action_leave_field(self) -> None:

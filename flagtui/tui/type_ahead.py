@@ -17,7 +17,8 @@ from collections import OrderedDict
 from textual import events
 from textual.message_pump import MessagePump
 from textual.widget import Widget
-from textual.widgets import Input, TextArea
+
+from flagtui.tui.widgets.focus import takes_text
 
 KEPT = 64  # keys in flight at once; a key a binding used never comes back
 
@@ -53,7 +54,7 @@ class TypeAhead:
         kept = self._sent_to.pop(id(key), None)
         if kept is None or kept[0] is not key or focused is None or focused is kept[1]:
             return False
-        if not isinstance(focused, (Input, TextArea)):
+        if not takes_text(focused):
             return False
         self.sent(key, focused)
         focused.post_message(key)

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import sys
+
 from textual.widget import Widget
+from textual.widgets import Input
 
 
 def focus_now(widget: Widget) -> None:
@@ -14,3 +17,13 @@ def focus_now(widget: Widget) -> None:
     first focusable widget, often a search box or a hidden filter, and the keys typed with the
     area's key (`6` then `s` and a name) went into it."""
     widget.screen.set_focus(widget)
+
+
+def takes_text(widget: Widget | None) -> bool:
+    """`widget` is a text field (an Input or a TextArea): keys typed there are text. TextArea's
+    module is looked up, not imported: it costs a start about 10 ms, and until a form that has
+    one is opened no widget can be one."""
+    text_area = sys.modules.get("textual.widgets._text_area")
+    return isinstance(widget, Input) or (
+        text_area is not None and isinstance(widget, text_area.TextArea)
+    )
