@@ -3,22 +3,22 @@ Textual, so the rows come soon after the first frame rather than after the clien
 
 A start with no cached rows spends about half a second after its first frame importing httpx,
 pydantic and the client before it can ask for the page; a bare Textual app is drawn by then.
-On a machine with a second core, a start on a terminal forks a child first thing, before
-anything costly is imported. The child works out whether this is such a start (nothing
-recalled for its inputs, no token_command, the features area and its project remembered:
-`early_page`) and, if so, opens the profile the way the app will (the config validated, the
-token read), reads that project's first page with the area's query, makes the area's rows,
-saves them in the row cache and says so on a pipe; else it exits. The app stops it at once on
-any other start. On a cold one, the app draws the rows from the row cache when the child says
-so, as a returning start draws its cached rows, then opens the profile in a thread and reads
-the page again, which replaces them. It waits for the child at most `AHEAD_S` before opening
+The launch decides which start this is before it imports anything costly (`launch.py`): a cold
+one (nothing recalled for its inputs, no token_command) with the features area and its project
+remembered (`early_project`) forks a child there, on a terminal and a machine with a second
+core. The child opens the profile the way the app will (the config validated, the token read),
+reads that project's first page with the area's query, makes the area's rows, saves them in the
+row cache and says so on a pipe. The app draws them from the row cache when the child says so,
+as a returning start draws its cached rows, then opens the profile in a thread and reads the
+page again, which replaces them. It waits for the child at most `AHEAD_S` before opening
 (beyond that, both run; the rows still show if they come first).
 
 The child writes to nothing but the row cache (which holds no URL and no token) and one byte
 on the pipe; its stdin, stdout and stderr are /dev/null, so it can never draw on the app's
 terminal. Any failure is silent: the app's own opening says what went wrong. A profile whose
 token comes from a token_command is never read early (it may ask the terminal for a
-passphrase), and there is no early read without fork (Windows) or a second core.
+passphrase; the child checks the validated profile again), and there is no early read without
+fork (Windows) or a second core.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING
 # Only the standard library's lightest at the top: the fork comes before anything costly is
 # imported (asyncio, rich, the client), so that the child does that work beside the app.
 if TYPE_CHECKING:
+    from flagtui.profile import Profile
     from flagtui.tui.opening import Opened, Opener
 
 AREA = "features"  # the area read early: its rows go in the row cache under this name
@@ -103,21 +104,32 @@ class EarlyRead:
             self.pid = 0
 
 
-def start_early_read(profile_arg: str | None) -> EarlyRead | None:
-    """Fork the child, first thing (no thread runs yet, nothing costly is imported); None
-    without fork or a second core."""
+def early_project(named: Profile) -> str | None:
+    """The project whose first page a cold start of `named` shows, when that is the features
+    area's: the area and its project as the profile's remembered state has them."""
+    from flagtui.tui.areas import DEFAULT_AREA
+    from flagtui.tui.state import UiState, default_state_path
+
+    state = UiState(default_state_path(), named.name)
+    project = state.get("project")
+    return project if (state.get("area") or DEFAULT_AREA) == AREA else None
+
+
+def start_early_read(profile_arg: str | None, project: str) -> EarlyRead | None:
+    """Fork the child that reads `project`'s first page (before any thread runs and anything
+    costly is imported); None without fork or a second core."""
     if not hasattr(os, "fork") or len(os.sched_getaffinity(0)) < 2:
         return None
     done_read, done_write = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: never returns
         os.close(done_read)
-        _child(profile_arg, done_write)
+        _child(profile_arg, project, done_write)
     os.close(done_write)
     return EarlyRead(pid, done_read)
 
 
-def _child(profile_arg: str | None, done_fd: int) -> None:
+def _child(profile_arg: str | None, project: str, done_fd: int) -> None:
     code = 1
     try:
         import asyncio
@@ -126,35 +138,12 @@ def _child(profile_arg: str | None, done_fd: int) -> None:
         for fd in (0, 1, 2):
             os.dup2(quiet, fd)
         signal.signal(signal.SIGINT, signal.SIG_DFL)
-        project = early_page(profile_arg)
-        if project is not None and asyncio.run(
-            asyncio.wait_for(_save_first_page(profile_arg, project), READ_LIMIT_S)
-        ):
+        if asyncio.run(asyncio.wait_for(_save_first_page(profile_arg, project), READ_LIMIT_S)):
             os.write(done_fd, DONE)
             code = 0
     except BaseException:  # whatever it was, the app's own opening says it
         pass
     os._exit(code)  # no atexit, no buffers: nothing of the parent's runs twice
-
-
-def early_page(profile_arg: str | None) -> str | None:
-    """The project whose first page this start shows, when it reads it early: a cold start
-    (none before it had its inputs, `start_hint.py`), whose profile runs no token_command,
-    with the features area and its project remembered."""
-    from flagtui.row_cache_file import default_cache_dir
-    from flagtui.tui.areas import DEFAULT_AREA
-    from flagtui.tui.start_hint import asks_token_command, provisional, recall, start_inputs
-    from flagtui.tui.state import UiState, default_state_path
-
-    inputs = start_inputs(profile_arg)
-    if inputs is not None and recall(default_cache_dir(), inputs) is not None:
-        return None
-    named = provisional(inputs, profile_arg)
-    if asks_token_command(named):
-        return None
-    state = UiState(default_state_path(), named.name)
-    project = state.get("project")
-    return project if (state.get("area") or DEFAULT_AREA) == AREA else None
 
 
 async def _save_first_page(profile_arg: str | None, project: str) -> bool:

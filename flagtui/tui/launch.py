@@ -3,14 +3,13 @@ its first frame is on screen.
 
 A start whose inputs are those of an earlier one (`start_hint.py`) draws that profile's cached
 rows first; any other start on a terminal draws the header and "connecting…" (its profile as
-the config names it, unvalidated). A start on a terminal forks an early read first, which
-reads beside the app the page such a start will show, if it knows which (`early_read.py`).
-Then, inside the app, the config is validated, the token read and the client made. Without a
-terminal (nothing to draw on), and for a profile whose token comes from a token_command (it
-may ask the terminal for a passphrase), it validates first. Either way a problem with the
-config or credentials is one line naming the file and the fix (exit 2), said once the
-terminal is back; Ctrl-C or SIGTERM while a token_command runs stops it and exits 130 or 143,
-without a traceback.
+the config names it, unvalidated), and, when it knows the page it will show, first forks an
+early read of that page beside the app (`early_read.py`). Then, inside the app, the config is
+validated, the token read and the client made. Without a terminal (nothing to draw on), and
+for a profile whose token comes from a token_command (it may ask the terminal for a
+passphrase), it validates first. Either way a problem with the config or credentials is one
+line naming the file and the fix (exit 2), said once the terminal is back; Ctrl-C or SIGTERM
+while a token_command runs stops it and exits 130 or 143, without a traceback.
 """
 
 from __future__ import annotations
@@ -19,11 +18,9 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-# Only the early read at the top: it forks before anything else is imported (`run_tui`).
-from flagtui.tui.early_read import start_early_read
-
 if TYPE_CHECKING:
     from flagtui.config import ConfigError, Interrupted
+    from flagtui.profile import Profile
     from flagtui.tui.early_read import EarlyRead
     from flagtui.tui.opening import Opened
     from flagtui.tui.start_hint import StartInputs
@@ -58,24 +55,35 @@ def said(exc: ConfigError | Interrupted) -> int:
 
 
 def run_tui(args: argparse.Namespace) -> int:
+    # Decided with the lightest imports: an early read forks before anything costly is imported.
+    from flagtui.row_cache_file import default_cache_dir
+    from flagtui.tui.early_read import early_project, start_early_read
+    from flagtui.tui.start_hint import asks_token_command, provisional, recall, start_inputs
+
     args.profile = getattr(args, "profile", None)
     terminal = sys.stdin.isatty() and sys.stdout.isatty()
-    # Forked first, the child works out by itself whether this start is a cold one that knows
-    # its page (`early_read.py`); any other start stops it at once.
-    early = start_early_read(args.profile) if terminal else None
+    inputs = start_inputs(args.profile)
+    expected = recall(default_cache_dir(), inputs) if inputs else None
+    named = provisional(inputs, args.profile)
+    validate_first = not terminal or (expected is None and asks_token_command(named))
+    cold = expected is None and not validate_first
+    project = early_project(named) if cold else None
+    early = start_early_read(args.profile, project) if project is not None else None
     try:
-        return _run(args, terminal, early)
+        return _run(args, inputs, expected, named, validate_first, early)
     finally:
         if early is not None:
             early.stop()
 
 
-def _run(args: argparse.Namespace, terminal: bool, early: EarlyRead | None) -> int:
-    from flagtui.row_cache_file import default_cache_dir
-    from flagtui.tui.start_hint import asks_token_command, provisional, recall, start_inputs
-
-    inputs = start_inputs(args.profile)
-    expected = recall(default_cache_dir(), inputs) if inputs else None
+def _run(
+    args: argparse.Namespace,
+    inputs: StartInputs | None,
+    expected: Profile | None,
+    named: Profile,
+    validate_first: bool,
+    early: EarlyRead | None,
+) -> int:
     failed: list[ConfigError | Interrupted] = []
 
     def opener() -> Opened | None:
@@ -88,11 +96,6 @@ def _run(args: argparse.Namespace, terminal: bool, early: EarlyRead | None) -> i
             failed.append(exc)
             return None
 
-    named = provisional(inputs, args.profile)
-    validate_first = not terminal or (expected is None and asks_token_command(named))
-    if early is not None and (expected is not None or validate_first):
-        early.stop()  # not a cold start: nothing to read early
-        early = None
     from flagtui.tui.app import FlagtuiApp
 
     if validate_first:

@@ -29,7 +29,7 @@ from flagtui.tui.early_read import AREA, start_early_read
 from flagtui.tui.row_cache import RowCache
 
 project, url = sys.argv[1], sys.argv[2]
-early = start_early_read(None)
+early = start_early_read(None, project)
 shown = threading.Event()
 seen = {}
 
