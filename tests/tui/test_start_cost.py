@@ -48,6 +48,30 @@ def test_the_first_frame_needs_neither_the_client_nor_pydantic_nor_the_config():
     assert loaded_by(code) == "[]"
 
 
+def test_the_first_frame_leaves_the_text_area_until_a_form_has_one():
+    """TextArea's module (its document, themes and syntax hooks: about 10 ms) was imported by
+    the type-ahead and the app only to ask whether the focus is one."""
+    code = (
+        "import sys, flagtui.cli, flagtui.tui.launch, flagtui.tui.app;"
+        " import flagtui.tui.screens.features_layout;"
+        " print(sorted(m for m in sys.modules if m.startswith('textual.widgets._text_area')))"
+    )
+    assert loaded_by(code) == "[]"
+
+
+async def test_a_text_area_is_a_text_field_once_its_module_is_loaded():
+    from textual.app import App
+    from textual.widgets import Static, TextArea
+
+    from flagtui.tui.widgets.focus import takes_text
+
+    assert not takes_text(None)
+    async with App().run_test() as pilot:
+        area, label = TextArea("x"), Static("x")
+        await pilot.app.mount(area, label)
+        assert takes_text(area) and not takes_text(label)
+
+
 @pytest.mark.parametrize(
     ("argv", "profile"), [([], None), (["-P", "prod"], "prod"), (["--profile=prod"], "prod")]
 )
