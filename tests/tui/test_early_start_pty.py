@@ -5,10 +5,12 @@ the terminal is back, with the config's exit code."""
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 from typing import Any
 
+import pyte
 from hostile_pty import flagtui_env
 
 from flagtui.tui.row_cache import RowCache
@@ -67,6 +69,28 @@ async def test_a_returning_start_draws_its_cached_rows_first_and_never_anothers(
 
     written = "".join(p.read_text() for p in rows_dir(tmp_path).iterdir())
     assert sandbox.url.split("//")[1] not in written and sandbox.admin_token not in written
+
+
+def first_frame(raw: bytes, cols: int, rows: int) -> str:
+    """The screen as the app's first frame left it: the terminal fed the output up to the
+    frame's move to the last line (Textual draws a whole frame top to bottom, line by line)."""
+    last_line = re.search(rb"\x1b\[%d;1H" % rows, raw)
+    assert last_line is not None, "no whole frame was drawn"
+    screen = pyte.Screen(cols, rows)
+    pyte.ByteStream(screen).feed(raw[: last_line.start()])
+    return "\n".join(screen.display)
+
+
+async def test_the_cached_rows_are_in_the_first_frame(sandbox: Any, tmp_path: Path) -> None:
+    """Fails on the code before: the table added its rows once mounted, which Textual counts
+    only after the screen's first frame, so that frame had an empty table under "cached rows
+    from …" and the rows came in the next one."""
+    await returning_home(sandbox, tmp_path)
+    with start(tmp_path, sandbox.admin_token, "-P", "a", record=True) as term:
+        term.wait_for(lambda t: t.has("cached-only-flag"), 30, "the cached rows")
+        term.settle(0.2)
+        frame = first_frame(bytes(term.raw), 100, 24)
+    assert "cached rows from" in frame and "cached-only-flag" in frame
 
 
 async def test_a_problem_found_after_the_first_frame_is_said_once_the_terminal_is_back(

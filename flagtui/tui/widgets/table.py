@@ -90,8 +90,13 @@ class ResourceTable(KeptRenderingTable, Generic[R]):
         # The rows given to set_rows (kept, so their id is not reused) and what became of them.
         self._converted: LRUCache[int, tuple[Sequence[Row], Prepared]] = LRUCache(KEPT_PAGES)
         self._fitted: LRUCache[tuple[object, ...], Fitted] = LRUCache(KEPT_PAGES)
+        self._placed = False
 
     def on_mount(self) -> None:
+        # Textual counts a widget as mounted only once its Mount handlers are done, after the
+        # screen's first frame: shown from `is_mounted` alone, the rows came a frame late (an
+        # empty table first, on every screen).
+        self._placed = True
         self._show()
 
     def on_resize(self, event: events.Resize) -> None:
@@ -142,10 +147,11 @@ class ResourceTable(KeptRenderingTable, Generic[R]):
                 widest = min(widest, max(spec.max, len(spec.label)))
             widths.append(widest)
         flex = next((i for i, spec in enumerate(self.specs) if spec.flex), None)
-        if flex is None or not self.size.width:
+        width = self._width()
+        if flex is None or not width:
             return widths
         padding = 2 * self.cell_padding * len(self.specs) + self.styles.scrollbar_size_vertical
-        left = self.size.width - padding - sum(w for i, w in enumerate(widths) if i != flex)
+        left = width - padding - sum(w for i, w in enumerate(widths) if i != flex)
         clippable = [i for i, spec in enumerate(self.specs) if spec.max is not None]
         while left < self.specs[flex].floor:
             room = [i for i in clippable if widths[i] > self.specs[i].floor]
@@ -156,6 +162,11 @@ class ResourceTable(KeptRenderingTable, Generic[R]):
             left += 1
         widths[flex] = max(self.specs[flex].floor, min(widths[flex], left))
         return widths
+
+    def _width(self) -> int:
+        """Before its first layout (on mount) the table is taken as wide as the screen, as the
+        areas lay it out; a narrower one is fitted again on its first Resize."""
+        return self.size.width or self.app.size.width
 
     def _clipped(self, rows: Prepared, widths: list[int]) -> Prepared:
         """The rows' cells cut to their columns' widths, each column as a whole (a `middle`
@@ -169,10 +180,10 @@ class ResourceTable(KeptRenderingTable, Generic[R]):
         return [(key, list(cells)) for (key, _), *cells in zip(rows, *columns, strict=True)]
 
     def _show(self) -> None:
-        if not self.is_mounted:
+        if not self._placed:
             return
         needle = self.filter_text.lower()
-        memo = (id(self._all), self.size.width, needle)
+        memo = (id(self._all), self._width(), needle)
         fitted = self._fitted.get(memo)
         if fitted is not None and fitted[0] is self._all:
             _, widths, rows, shown_rows = fitted
