@@ -58,6 +58,33 @@ def test_a_start_that_sends_nothing_imports_no_heavy_library(argv, code):
     assert sorted(m for m in modules if m.partition(".")[0] in HEAVY) == []
 
 
+# What a start imported before (issue 26) and none of these needs: `typing` (TYPE_CHECKING and a
+# NamedTuple: 3 to 4 ms), `shutil` (argparse's terminal width, with the compression modules: 3 ms;
+# flagtui/help_format.py), `dataclasses` (with `inspect`: 7 ms).
+NEEDLESS = ("typing", "shutil", "dataclasses", "inspect")
+
+
+@pytest.mark.parametrize(
+    ("argv", "code"),
+    [
+        (["--version"], 0),
+        (["--help"], 0),
+        (["feature", "--help"], 0),
+        (["feature", "list", "--help"], 0),
+        (["failures", "--help"], 0),
+        (["feature", "show"], 2),
+    ],
+    ids=lambda value: " ".join(value) if isinstance(value, list) else f"exit {value}",
+)
+def test_help_and_usage_errors_import_no_typing_shutil_nor_dataclasses(argv, code):
+    """Fails on the code before: every start imported typing, argparse imported shutil for each
+    option it added."""
+    exit_code, modules = imported(argv)
+    assert exit_code == code
+    assert "flagtui.cli" in modules  # flagtui started: an empty set proves nothing
+    assert sorted(m for m in modules if m in NEEDLESS) == []
+
+
 def test_version_builds_no_parser():
     """`--version` prints and exits before the command line is built (its parsers cost more
     than Python's own start)."""
