@@ -158,9 +158,11 @@ def test_a_profile_from_the_environment_alone_loads_no_pydantic(tmp_path):
 def test_failures_from_a_fresh_archive_loads_no_client_models_nor_event_loop(cli_env, sandbox):
     """A fresh archive answers alone: the command makes no client, so httpx is never loaded;
     its rows are read into triage's own records, not the client's models (pydantic); it runs
-    no event loop (asyncio); reading the profile loads no TLS and no TOML writer. Fails on the
-    code before: each row was validated into the client's model, and the answer was read in
-    `asyncio.run`."""
+    no event loop (asyncio); reading the profile loads no TLS and no TOML writer; and none of
+    typing, dataclasses, the TOML reader (no config file) nor the token command's
+    subprocess. Fails on the code before: each row was validated into the client's
+    model, and the answer was read in `asyncio.run`; then (issue 26) the records were
+    dataclasses, and the config package imported all of its modules."""
     from .commands.helpers import collect_once
 
     collect_once(sandbox)
@@ -169,5 +171,6 @@ def test_failures_from_a_fresh_archive_loads_no_client_models_nor_event_loop(cli
     assert exit_code == 0
     assert "flagtui.archive.sqlite_reads" in modules  # it read the archive
     unwanted = ("httpx", "sqlalchemy", "pydantic", "pydantic_core", "asyncio", "textual", "ssl")
-    unwanted += ("tomli_w",)
+    # Not shutil: platformdirs, which finds the archive, imports it (through tempfile).
+    unwanted += ("tomli_w", "typing", "dataclasses", "inspect", "tomllib", "subprocess")
     assert sorted(m for m in modules if m.partition(".")[0] in unwanted) == []
