@@ -8,26 +8,38 @@ nothing heavier than platformdirs.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
 
 from platformdirs import user_config_dir
 
+from flagtui.value import Value
+
 ENV_PROFILE = "env"  # the profile UNLEASH_URL makes when the config has none of that name
 
 
-@dataclass(frozen=True)
-class Profile:
-    name: str
-    url: str
-    read_only: bool = False
-    production: bool = False
-    timeout: float = 10.0
-    verify_tls: bool = True
-    ca_bundle: str | None = None
-    token_command: str | None = None
-    # The delivery archive (`flagtui collect`); None: the SQLite file in the user data dir.
-    archive_url: str | None = None
+class Profile(Value):
+    def __init__(
+        self,
+        name: str,
+        url: str,
+        read_only: bool = False,
+        production: bool = False,
+        timeout: float = 10.0,
+        verify_tls: bool = True,
+        ca_bundle: str | None = None,
+        token_command: str | None = None,
+        archive_url: str | None = None,
+    ) -> None:
+        self.name = name
+        self.url = url
+        self.read_only = read_only
+        self.production = production
+        self.timeout = timeout
+        self.verify_tls = verify_tls
+        self.ca_bundle = ca_bundle
+        self.token_command = token_command
+        # The delivery archive (`flagtui collect`); None: the SQLite file in the user data dir.
+        self.archive_url = archive_url
 
     @property
     def tls_verification_off(self) -> bool:

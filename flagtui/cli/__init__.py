@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
+# typing's TYPE_CHECKING without importing typing (3 to 4 ms of every start, issue 26); mypy
+# reads any name TYPE_CHECKING as true. The modules a command's start imports do the same.
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
+    from collections.abc import Sequence
 
 
 def tui_args(argv: Sequence[str]) -> argparse.Namespace | None:
@@ -22,7 +24,11 @@ def tui_args(argv: Sequence[str]) -> argparse.Namespace | None:
     anything else, which the full parser reads."""
     import argparse
 
-    only = argparse.ArgumentParser(add_help=False, exit_on_error=False)
+    from flagtui.help_format import HelpFormatter
+
+    only = argparse.ArgumentParser(
+        add_help=False, exit_on_error=False, formatter_class=HelpFormatter
+    )
     only.add_argument("-P", "--profile")
     try:
         args, rest = only.parse_known_args(argv)

@@ -16,25 +16,28 @@ import json
 import os
 import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, cast
 
-from flagtui.api.errors import ReadOnlyProfile
 from flagtui.cli.exits import OK, report
 from flagtui.cli.output import Printer, default_format
 from flagtui.cli.session import DryRunStop
-from flagtui.config import Profile, check_ca_bundle, load_config, resolve_token, select_profile
+from flagtui.config.profiles import load_config, select_profile
 from flagtui.display import clean
 
+TYPE_CHECKING = False  # typing's, without importing typing (3 ms of a command's start)
 if TYPE_CHECKING:
+    from typing import Any
+
     import httpx
 
     from flagtui.api import AdminClient
     from flagtui.cli.session import Command
+    from flagtui.config import Profile
 
 
 def open_client(profile: Profile, *, dry_run: bool = False) -> AdminClient:
     """The profile's client (the HTTP library and the models imported now)."""
     from flagtui.api import AdminClient
+    from flagtui.config import check_ca_bundle, resolve_token  # the token's sources: here
 
     check_ca_bundle(profile)
     verify: bool | str = profile.ca_bundle or profile.verify_tls
@@ -95,6 +98,8 @@ def _attempt(args: argparse.Namespace, command: Command, printer: Printer) -> in
         args.selected_profile = profile  # for commands that need more than the client
         action = getattr(args, "write_action", None)
         if action and profile.read_only:
+            from flagtui.api.errors import ReadOnlyProfile
+
             raise ReadOnlyProfile(profile.name, action)
         alone = getattr(args, "answer_alone", None)
         if alone is not None and (answered := alone(profile, printer, args)) is not None:
@@ -119,6 +124,8 @@ async def _run(
 ) -> int | None:
     dry_run = getattr(args, "dry_run", False)
     if getattr(args, "client_on_demand", False):
+        from typing import cast  # asyncio, running now, has imported typing
+
         on_demand = ClientOnDemand(lambda: open_client(profile, dry_run=dry_run))
         try:
             return await command(cast("AdminClient", on_demand), printer, args)

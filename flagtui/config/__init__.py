@@ -5,33 +5,43 @@
 - writing: adding a profile without ever leaving the file broken;
 - credentials: token sources and the private credentials file;
 - token_command: running a profile's token command, bounded and cleaned up.
+
+Its names are imported when first asked for (`from flagtui.config import load_config` works as
+ever): a command that reads its profile and needs no token (`failures` from a fresh archive)
+loads neither the token command's process handling nor the credentials file's reader (issue 26).
 """
 
-from flagtui.config.credentials import (
-    credentials_path,
-    read_credentials,
-    resolve_token,
-    store_token,
-    token_source,
-)
-from flagtui.config.profiles import (
-    ENV_PROFILE,
-    PROFILE_NAME_RULE,
-    Config,
-    ConfigError,
-    Credential,
-    Profile,
-    check_ca_bundle,
-    check_profile_name,
-    config_dir,
-    config_path,
-    load_config,
-    make_client,
-    select_profile,
-)
-from flagtui.config.rules import MAX_TIMEOUT
-from flagtui.config.token_command import Interrupted, stop_token_commands
-from flagtui.config.writing import add_profile
+from __future__ import annotations
+
+import importlib
+
+TYPE_CHECKING = False  # typing's, without importing typing (3 ms of a command's start)
+if TYPE_CHECKING:
+    from flagtui.config.credentials import (
+        credentials_path,
+        read_credentials,
+        resolve_token,
+        store_token,
+        token_source,
+    )
+    from flagtui.config.profiles import (
+        ENV_PROFILE,
+        PROFILE_NAME_RULE,
+        Config,
+        ConfigError,
+        Credential,
+        Profile,
+        check_ca_bundle,
+        check_profile_name,
+        config_dir,
+        config_path,
+        load_config,
+        make_client,
+        select_profile,
+    )
+    from flagtui.config.rules import MAX_TIMEOUT
+    from flagtui.config.token_command import Interrupted, stop_token_commands
+    from flagtui.config.writing import add_profile
 
 __all__ = [
     "ENV_PROFILE",
@@ -57,3 +67,23 @@ __all__ = [
     "store_token",
     "token_source",
 ]
+_MODULE_OF = {
+    "credentials_path": "credentials",
+    "read_credentials": "credentials",
+    "resolve_token": "credentials",
+    "store_token": "credentials",
+    "token_source": "credentials",
+    "MAX_TIMEOUT": "rules",
+    "Interrupted": "token_command",
+    "stop_token_commands": "token_command",
+    "add_profile": "writing",
+}  # the others: profiles
+
+
+def __getattr__(name: str) -> object:
+    if name not in __all__:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module = importlib.import_module(f"flagtui.config.{_MODULE_OF.get(name, 'profiles')}")
+    value = getattr(module, name)
+    globals()[name] = value  # asked once
+    return value

@@ -9,10 +9,7 @@ from __future__ import annotations
 import os
 import re
 import stat
-import tomllib
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from flagtui.config.rules import url_problem
 
@@ -21,8 +18,12 @@ from flagtui.profile import ENV_PROFILE as ENV_PROFILE
 from flagtui.profile import Profile as Profile
 from flagtui.profile import config_dir as config_dir
 from flagtui.profile import config_path as config_path
+from flagtui.value import Value
 
+TYPE_CHECKING = False  # typing's, without importing typing (3 ms of a command's start)
 if TYPE_CHECKING:
+    from typing import Any
+
     from flagtui.api import AdminClient
 
 # Profile names end up in TOML keys, file names of state, messages and the header: keep them plain.
@@ -34,22 +35,30 @@ class ConfigError(Exception):
     """A problem with the config or credentials, phrased with how to fix it."""
 
 
-@dataclass(frozen=True)
-class Credential:
-    token: str = field(repr=False)
-    source: str
+class Credential(Value):
+    def __init__(self, token: str, source: str) -> None:
+        self.token = token
+        self.source = source
 
-    def __repr__(self) -> str:
+    def __repr__(self) -> str:  # never the token
         return f"Credential(source={self.source!r})"
 
 
-@dataclass
-class Config:
-    path: Path
-    default_profile: str | None = None
-    profiles: dict[str, Profile] = field(default_factory=dict)
-    keymap: dict[str, str] = field(default_factory=dict)
-    """Binding ids to keys (`[keymap]`); the TUI checks that each id is one of its bindings."""
+class Config(Value):
+    __hash__ = None  # type: ignore[assignment]  # changes as profiles are added: unhashable
+
+    def __init__(
+        self,
+        path: Path,
+        default_profile: str | None = None,
+        profiles: dict[str, Profile] | None = None,
+        keymap: dict[str, str] | None = None,
+    ) -> None:
+        self.path = path
+        self.default_profile = default_profile
+        self.profiles: dict[str, Profile] = {} if profiles is None else profiles
+        # Binding ids to keys (`[keymap]`); the TUI checks that each id is one of its bindings.
+        self.keymap: dict[str, str] = {} if keymap is None else keymap
 
 
 def check_profile_name(name: str, *, new: bool = True) -> None:
@@ -115,6 +124,8 @@ def load_config(path: Path | None = None) -> Config:
 
 
 def parse_config_text(text: str, config: Config) -> None:
+    import tomllib  # here: a profile from the environment alone reads no file
+
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -5,14 +5,19 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, Literal
 
+from flagtui.value import Value
+
+TYPE_CHECKING = False  # typing's, without importing typing (3 ms of a command's start)
 if TYPE_CHECKING:  # annotations only: the archive's reads never load the client's models
+    from typing import Any, Literal
+
     from flagtui.api.models import Addon, IntegrationEvent
 
-Origin = Literal["archive", "live"]
+    Origin = Literal["archive", "live"]
+else:
+    Origin = str  # for the modules that import the name; only a type checker reads its values
 
 
 def aware(value: datetime) -> datetime:
@@ -20,16 +25,23 @@ def aware(value: datetime) -> datetime:
     return value if value.tzinfo else value.replace(tzinfo=UTC)
 
 
-@dataclass(frozen=True)
-class IntegrationRef:
+class IntegrationRef(Value):
     """An integration as triage names it; `deleted` once the server no longer has it (only an
     archive can know of such an integration)."""
 
-    id: int
-    provider: str
-    description: str | None = None
-    enabled: bool = True
-    deleted: bool = False
+    def __init__(
+        self,
+        id: int,
+        provider: str,
+        description: str | None = None,
+        enabled: bool = True,
+        deleted: bool = False,
+    ) -> None:
+        self.id = id
+        self.provider = provider
+        self.description = description
+        self.enabled = enabled
+        self.deleted = deleted
 
     @classmethod
     def of(cls, addon: Addon) -> IntegrationRef:
@@ -51,19 +63,27 @@ def labels(refs: Iterable[IntegrationRef]) -> dict[int, str]:
     return {ref.id: ref.label + (f" #{ref.id}" if counts[ref.label] > 1 else "") for ref in refs}
 
 
-@dataclass(frozen=True, slots=True)
-class Delivery:
+class Delivery(Value):
     """A delivery as triage holds it: what it sorts, groups and shows by, and `wire`, the API's
     JSON of it (the fields the server sent), which is what is printed. Made from the client's
     model (`of`) or from the archive's row (`archive.stored`): a fresh archive's answer then
     loads no model of the client (pydantic's start costs more than the answer's reads)."""
 
-    id: str
-    integration_id: int
-    created_at: datetime
-    state: str
-    state_details: str | None
-    wire: dict[str, Any]
+    def __init__(
+        self,
+        id: str,
+        integration_id: int,
+        created_at: datetime,
+        state: str,
+        state_details: str | None,
+        wire: dict[str, Any],
+    ) -> None:
+        self.id = id
+        self.integration_id = integration_id
+        self.created_at = created_at
+        self.state = state
+        self.state_details = state_details
+        self.wire = wire
 
     @classmethod
     def of(cls, delivery: IntegrationEvent) -> Delivery:
@@ -98,70 +118,100 @@ class Delivery:
         return None if event is None else event.get("type")
 
 
-@dataclass(frozen=True)
-class Failure:
-    integration: IntegrationRef
-    delivery: Delivery
-    origin: Origin
+class Failure(Value):
+    def __init__(self, integration: IntegrationRef, delivery: Delivery, origin: Origin) -> None:
+        self.integration = integration
+        self.delivery = delivery
+        self.origin = origin
 
 
-@dataclass(frozen=True)
-class Gap:
+class Gap(Value):
     """Deliveries of `integration_id` between `start` and `end` may never have been seen."""
 
-    integration_id: int
-    start: datetime
-    end: datetime
+    def __init__(self, integration_id: int, start: datetime, end: datetime) -> None:
+        self.integration_id = integration_id
+        self.start = start
+        self.end = end
 
 
-@dataclass(frozen=True)
-class FailureGroup:
+class FailureGroup(Value):
     """Failures of one integration with the same normalised error text (`error_key`)."""
 
-    integration: IntegrationRef
-    error_key: str
-    example: str
-    count: int
-    first_seen: datetime
-    last_seen: datetime
+    def __init__(
+        self,
+        integration: IntegrationRef,
+        error_key: str,
+        example: str,
+        count: int,
+        first_seen: datetime,
+        last_seen: datetime,
+    ) -> None:
+        self.integration = integration
+        self.error_key = error_key
+        self.example = example
+        self.count = count
+        self.first_seen = first_seen
+        self.last_seen = last_seen
 
 
-@dataclass
-class FailureWindow:
+class FailureWindow(Value):
     """Failures since a time, newest first, with what the source knows of its own coverage."""
 
-    origin: Origin
-    since: datetime | None
-    integrations: list[IntegrationRef]
-    failures: list[Failure] = field(default_factory=list)
-    groups: list[FailureGroup] = field(default_factory=list)
-    gaps: list[Gap] = field(default_factory=list)
-    # The oldest time the source still covers: a live server forgets (real Unleash keeps about
-    # the newest 100 deliveries of the last 2 hours); None when unknown.
-    covers_since: datetime | None = None
-    total: int = 0  # failures in the window; `failures` may hold only the newest of them
-    # An archive's freshness: up to when a collector last read the server (None: never).
-    collected_until: datetime | None = None
-    # Whether the whole window was checked; when not, `unchecked` says why (an old or never
-    # collected archive, and the live server could not be read either).
-    complete: bool = True
-    unchecked: str | None = None
-    # Failures read from the live server that the archive did not hold (merged in).
-    live_added: int = 0
-    # Up to when the answer is known: the live read's start, or the archive's last complete
-    # collection when the live server was not read (None: never collected, nor read).
-    as_of: datetime | None = None
-    # Archive rows left out because they cannot be read (a bad time, an event not JSON).
-    unreadable: int = 0
-    # A live read: each integration's deliveries it listed, (id, time), newest first.
-    listed: dict[int, list[tuple[int, datetime]]] = field(default_factory=dict)
-    # The integrations whose deliveries of the window the answer may not hold in full (so
-    # `complete` is False): the live server no longer lists them all since the archive's newest
-    # (an old archive), or since the window's start (a read of the server alone).
-    unreached: list[int] = field(default_factory=list)
-    # A read of the server alone: the time back to which it holds every delivery of the
-    # window's integrations (`triage.coverage`); None: all they ever had.
-    complete_since: datetime | None = None
+    __hash__ = None  # type: ignore[assignment]  # filled in as it is read: unhashable
+
+    def __init__(
+        self,
+        origin: Origin,
+        since: datetime | None,
+        integrations: list[IntegrationRef],
+        failures: list[Failure] | None = None,
+        groups: list[FailureGroup] | None = None,
+        gaps: list[Gap] | None = None,
+        covers_since: datetime | None = None,
+        total: int = 0,
+        collected_until: datetime | None = None,
+        complete: bool = True,
+        unchecked: str | None = None,
+        live_added: int = 0,
+        as_of: datetime | None = None,
+        unreadable: int = 0,
+        listed: dict[int, list[tuple[int, datetime]]] | None = None,
+        unreached: list[int] | None = None,
+        complete_since: datetime | None = None,
+    ) -> None:
+        self.origin = origin
+        self.since = since
+        self.integrations = integrations
+        self.failures: list[Failure] = [] if failures is None else failures
+        self.groups: list[FailureGroup] = [] if groups is None else groups
+        self.gaps: list[Gap] = [] if gaps is None else gaps
+        # The oldest time the source still covers: a live server forgets (real Unleash keeps
+        # about the newest 100 deliveries of the last 2 hours); None when unknown.
+        self.covers_since = covers_since
+        self.total = total  # failures in the window; `failures` may hold only the newest
+        # An archive's freshness: up to when a collector last read the server (None: never).
+        self.collected_until = collected_until
+        # Whether the whole window was checked; when not, `unchecked` says why (an old or
+        # never collected archive, and the live server could not be read either).
+        self.complete = complete
+        self.unchecked = unchecked
+        # Failures read from the live server that the archive did not hold (merged in).
+        self.live_added = live_added
+        # Up to when the answer is known: the live read's start, or the archive's last
+        # complete collection when the live server was not read (None: never collected, nor
+        # read).
+        self.as_of = as_of
+        # Archive rows left out because they cannot be read (a bad time, an event not JSON).
+        self.unreadable = unreadable
+        # A live read: each integration's deliveries it listed, (id, time), newest first.
+        self.listed: dict[int, list[tuple[int, datetime]]] = {} if listed is None else listed
+        # The integrations whose deliveries of the window the answer may not hold in full (so
+        # `complete` is False): the live server no longer lists them all since the archive's
+        # newest (an old archive), or since the window's start (a read of the server alone).
+        self.unreached: list[int] = [] if unreached is None else unreached
+        # A read of the server alone: the time back to which it holds every delivery of the
+        # window's integrations (`triage.coverage`); None: all they ever had.
+        self.complete_since = complete_since
 
     @property
     def unreadable_note(self) -> str | None:

@@ -58,6 +58,34 @@ def test_a_start_that_sends_nothing_imports_no_heavy_library(argv, code):
     assert sorted(m for m in modules if m.partition(".")[0] in HEAVY) == []
 
 
+# What a start imported before (issue 26) and none of these needs: `typing` (TYPE_CHECKING and a
+# NamedTuple: 3 to 4 ms), `shutil` (argparse's terminal width, with the compression modules: 3 ms;
+# flagtui/help_format.py), `dataclasses` (with `inspect`: 7 ms).
+NEEDLESS = ("typing", "shutil", "dataclasses", "inspect")
+
+
+@pytest.mark.parametrize(
+    ("argv", "code"),
+    [
+        (["--version"], 0),
+        (["--help"], 0),
+        (["feature", "--help"], 0),
+        (["feature", "list", "--help"], 0),
+        (["feature", "stale", "--help"], 0),  # its columns' module made no dataclass
+        (["failures", "--help"], 0),
+        (["feature", "show"], 2),
+    ],
+    ids=lambda value: " ".join(value) if isinstance(value, list) else f"exit {value}",
+)
+def test_help_and_usage_errors_import_no_typing_shutil_nor_dataclasses(argv, code):
+    """Fails on the code before: every start imported typing, argparse imported shutil for each
+    option it added, and `feature stale`'s columns came with a dataclass."""
+    exit_code, modules = imported(argv)
+    assert exit_code == code
+    assert "flagtui.cli" in modules  # flagtui started: an empty set proves nothing
+    assert sorted(m for m in modules if m in NEEDLESS) == []
+
+
 def test_version_builds_no_parser():
     """`--version` prints and exits before the command line is built (its parsers cost more
     than Python's own start)."""
@@ -131,9 +159,11 @@ def test_a_profile_from_the_environment_alone_loads_no_pydantic(tmp_path):
 def test_failures_from_a_fresh_archive_loads_no_client_models_nor_event_loop(cli_env, sandbox):
     """A fresh archive answers alone: the command makes no client, so httpx is never loaded;
     its rows are read into triage's own records, not the client's models (pydantic); it runs
-    no event loop (asyncio); reading the profile loads no TLS and no TOML writer. Fails on the
-    code before: each row was validated into the client's model, and the answer was read in
-    `asyncio.run`."""
+    no event loop (asyncio); reading the profile loads no TLS and no TOML writer; and none of
+    typing, dataclasses, the TOML reader (no config file) nor the token command's
+    subprocess. Fails on the code before: each row was validated into the client's
+    model, and the answer was read in `asyncio.run`; then (issue 26) the records were
+    dataclasses, and the config package imported all of its modules."""
     from .commands.helpers import collect_once
 
     collect_once(sandbox)
@@ -142,5 +172,6 @@ def test_failures_from_a_fresh_archive_loads_no_client_models_nor_event_loop(cli
     assert exit_code == 0
     assert "flagtui.archive.sqlite_reads" in modules  # it read the archive
     unwanted = ("httpx", "sqlalchemy", "pydantic", "pydantic_core", "asyncio", "textual", "ssl")
-    unwanted += ("tomli_w",)
+    # Not shutil: platformdirs, which finds the archive, imports it (through tempfile).
+    unwanted += ("tomli_w", "typing", "dataclasses", "inspect", "tomllib", "subprocess")
     assert sorted(m for m in modules if m.partition(".")[0] in unwanted) == []

@@ -15,13 +15,13 @@ import argparse
 import math
 import signal
 import sys
-from typing import TYPE_CHECKING
 
 from flagtui.cli.exits import OK, UsageError
 from flagtui.cli.output import Printer
 from flagtui.cli.session import scriptable
 from flagtui.display import clean
 
+TYPE_CHECKING = False  # typing's, without importing typing (3 ms of a command's start)
 if TYPE_CHECKING:
     from flagtui.api import AdminClient
     from flagtui.config import Profile

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING
 
 from flagtui.cli.formats import FORMATS
 
+TYPE_CHECKING = False  # typing's, without importing typing (3 ms of a command's start)
 if TYPE_CHECKING:
     from flagtui.cli.output import Printer
     from flagtui.fleet.drift import Side

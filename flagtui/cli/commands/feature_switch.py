@@ -5,11 +5,11 @@ once, each flag's outcome its own (cli/bulk.py)."""
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
 
 from flagtui.cli import bulk
 from flagtui.cli.session import confirm, scriptable
 
+TYPE_CHECKING = False  # typing's, without importing typing (3 ms of a command's start)
 if TYPE_CHECKING:
     from flagtui.api import AdminClient
     from flagtui.api.bulk import Plan

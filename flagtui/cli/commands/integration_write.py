@@ -5,13 +5,13 @@ are checked against the provider's definition the server lists before anything i
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
 
 from flagtui.cli import integration_input
 from flagtui.cli.done import done
 from flagtui.cli.output import Printer
 from flagtui.cli.session import scriptable
 
+TYPE_CHECKING = False  # typing's, without importing typing (3 ms of a command's start)
 if TYPE_CHECKING:
     from collections.abc import Awaitable
 

@@ -4,12 +4,12 @@ others; checked against the server's catalog before anything is sent (or asked).
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
 
 from flagtui.cli.output import Printer
 from flagtui.cli.rollout_target import confirm_in_production, done_with, target_options
 from flagtui.cli.strategy_options import built, strategy_options
 
+TYPE_CHECKING = False  # typing's, without importing typing (3 ms of a command's start)
 if TYPE_CHECKING:
     from flagtui.api import AdminClient
 

@@ -5,7 +5,6 @@ said."""
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
 
 from flagtui.cli.output import Printer
 from flagtui.cli.rollout_target import (
@@ -15,6 +14,7 @@ from flagtui.cli.rollout_target import (
     target_options,
 )
 
+TYPE_CHECKING = False  # typing's, without importing typing (3 ms of a command's start)
 if TYPE_CHECKING:
     from flagtui.api import AdminClient
 

@@ -5,7 +5,6 @@ catalog before anything is sent (or asked). Already as asked: nothing is sent.""
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
 
 from flagtui.cli.output import Printer
 from flagtui.cli.rollout_target import (
@@ -17,6 +16,7 @@ from flagtui.cli.rollout_target import (
 )
 from flagtui.cli.strategy_options import built, strategy_options
 
+TYPE_CHECKING = False  # typing's, without importing typing (3 ms of a command's start)
 if TYPE_CHECKING:
     from flagtui.api import AdminClient
 
