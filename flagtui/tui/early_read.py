@@ -138,6 +138,7 @@ def _child(profile_arg: str | None, project: str, done_fd: int) -> None:
         for fd in (0, 1, 2):
             os.dup2(quiet, fd)
         signal.signal(signal.SIGINT, signal.SIG_DFL)
+        os.nice(10)  # the app's first frame first, where the two share a core
         if asyncio.run(asyncio.wait_for(_save_first_page(profile_arg, project), READ_LIMIT_S)):
             os.write(done_fd, DONE)
             code = 0
