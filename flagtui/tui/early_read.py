@@ -8,10 +8,9 @@ one (nothing recalled for its inputs, no token_command) with the features area a
 remembered (`early_project`) forks a child there, on a terminal and a machine with a second
 core. The child opens the profile the way the app will (the config validated, the token read),
 reads that project's first page with the area's query, makes the area's rows, saves them in the
-row cache and says so on a pipe. The app draws them from the row cache when the child says so,
-as a returning start draws its cached rows, then opens the profile in a thread and reads the
-page again, which replaces them. It waits for the child at most `AHEAD_S` before opening
-(beyond that, both run; the rows still show if they come first).
+row cache and says so on a pipe. Once its first frame is drawn, the app opens the profile in a
+thread, reads the page itself and shows it; if the child says so before the opening is done,
+the app draws its rows from the row cache meanwhile, as a returning start draws cached rows.
 
 The child writes to nothing but the row cache (which holds no URL and no token) and one byte
 on the pipe; its stdin, stdout and stderr are /dev/null, so it can never draw on the app's
@@ -40,9 +39,6 @@ AREA = "features"  # the area read early: its rows go in the row cache under thi
 READ_LIMIT_S = 10.0
 """The child's whole read: a server that does not answer by then gets no second chance here."""
 DONE = b"1"
-AHEAD_S = 0.15
-"""How long the app waits for the child, after its first frame, before it opens the profile
-beside it: on an idle machine with two cores the child is done by then."""
 
 
 @dataclass
@@ -55,23 +51,23 @@ class EarlyRead:
     async def open_beside(
         self, opener: Opener, show_rows: Callable[[], Awaitable[object]]
     ) -> Opened | None:
-        """The rows the child saved, shown by `show_rows` as soon as it says so, and the
-        opener, run in a thread (its imports no longer hold the event loop). The opener starts
-        once the rows are on screen, so that drawing them has the CPU to itself; or after
-        `AHEAD_S` without them (then they are still shown if they come first). The child is
-        stopped once the opener is done, whatever it got to."""
+        """The rows the child saved, shown by `show_rows` as soon as it says so if that is
+        before the opener is done, and the opener, run in a thread at once (its imports no
+        longer hold the event loop). The child is stopped once the opener is done, whatever it
+        got to.
+
+        The opener once waited up to 0.15 s for the rows, to leave drawing them the CPU: the
+        bench measured no gain for the rows, and the app's own page that much later on a slow
+        network (1.3-1.5 round trips to it against 0.6-0.7 without the wait)."""
         import asyncio
 
         saved = asyncio.ensure_future(self.finished())
-        opening = None
+        opening = asyncio.ensure_future(asyncio.to_thread(opener))
         try:
-            await asyncio.wait({saved}, timeout=AHEAD_S)
-            if not saved.done():
-                opening = asyncio.ensure_future(asyncio.to_thread(opener))
-                await asyncio.wait({opening, saved}, return_when=asyncio.FIRST_COMPLETED)
+            await asyncio.wait({opening, saved}, return_when=asyncio.FIRST_COMPLETED)
             if saved.done() and saved.result():
                 await show_rows()
-            return await (opening or asyncio.to_thread(opener))
+            return await opening
         finally:
             saved.cancel()
             self.stop()
