@@ -1,7 +1,7 @@
 """Profiles (TOML under platformdirs' user config dir) and where each profile's token comes from.
 
 - profiles: the config file, read and validated (ConfigError names the file and the fix);
-- schema: the file's tables as pydantic models, their errors phrased as ConfigError messages;
+- schema: the file's tables checked key by key, their problems phrased as ConfigError messages;
 - writing: adding a profile without ever leaving the file broken;
 - credentials: token sources and the private credentials file;
 - token_command: running a profile's token command, bounded and cleaned up.

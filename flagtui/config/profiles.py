@@ -134,31 +134,25 @@ def parse_config_text(text: str, config: Config) -> None:
 
 
 def _parse_config(raw: dict[str, Any], config: Config) -> None:
-    # pydantic is imported for a config file only: an environment-only start needs none of it.
-    from pydantic import ValidationError
+    from flagtui.config.schema import TOP_LEVEL_KEYS, keymap_problem, table_problem
 
-    from flagtui.config.schema import ConfigTable, first_problem, keymap_problem
-
-    try:
-        table = ConfigTable.model_validate(raw)
-    except ValidationError as exc:
-        raise ConfigError(f"{config.path}: {first_problem(exc, raw, top_level=True)}") from None
-    default = config.default_profile = table.default_profile
-    for binding_id, keys in table.keymap.items():
+    problem = table_problem(raw, TOP_LEVEL_KEYS, top_level=True)
+    if problem:
+        raise ConfigError(f"{config.path}: {problem}")
+    default = config.default_profile = raw.get("default_profile")
+    for binding_id, keys in raw.get("keymap", {}).items():
         problem = keymap_problem(binding_id, keys)
         if problem:
             raise ConfigError(f"{config.path}: {problem}")
         config.keymap[binding_id] = keys
-    for name, values in table.profiles.items():
+    for name, values in raw.get("profiles", {}).items():
         config.profiles[name] = _parse_profile(config.path, name, values)
     if default and default not in config.profiles:
         raise ConfigError(f"{config.path}: default_profile {default!r} is not a profile")
 
 
 def _parse_profile(path: Path, name: str, values: object) -> Profile:
-    from pydantic import ValidationError
-
-    from flagtui.config.schema import ProfileTable, first_problem
+    from flagtui.config.schema import PROFILE_KEYS, PROFILE_REQUIRED, table_problem
 
     where = f"{path}: [profiles.{name}]"
     try:
@@ -172,11 +166,10 @@ def _parse_profile(path: Path, name: str, values: object) -> Profile:
             f"{where}: tokens do not belong in the config file; "
             f"run `flagtui login --profile {name}` to store it in the credentials file"
         )
-    try:
-        table = ProfileTable.model_validate(values)
-    except ValidationError as exc:
-        raise ConfigError(f"{where}: {first_problem(exc, values)}") from None
-    return Profile(name=name, **table.model_dump(exclude_unset=True))
+    problem = table_problem(values, PROFILE_KEYS, PROFILE_REQUIRED)
+    if problem:
+        raise ConfigError(f"{where}: {problem}")
+    return Profile(name=name, **values)
 
 
 def select_profile(config: Config, name: str | None) -> Profile:

@@ -1,6 +1,5 @@
-"""The config's rules that need no pydantic: the bounds and URL checks that `login`, an
-environment-only profile and the config file's schema (`schema.py`) share. A start without
-a config file validates its URL here and imports no pydantic (issue 26)."""
+"""The config's bounds and URL checks, which `login`, an environment-only profile and the
+config file's schema (`schema.py`) share."""
 
 from __future__ import annotations
 

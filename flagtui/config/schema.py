@@ -1,58 +1,62 @@
-"""The config file's shape, declared once with pydantic (strict: TOML already has types), and
-its validation errors phrased as flagtui's own ConfigError messages: each names the file, the
-table and the key, and says how to fix it."""
+"""The config file's shape, checked key by key (strictly: TOML already has types, and a bool
+is not a number), and its problems phrased as flagtui's own ConfigError messages: each names
+the table and the key, and says how to fix it. One problem is reported, as it always was: the
+first unknown or wrong-typed key in the order of the file, then a missing url, then the first
+value out of bounds.
+
+Plain checks, not pydantic models: building the two models cost every start that reads a
+config file about 0.1 s before anything else (issue 26), the whole of a `failures` answer
+from an archive."""
 
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any
-
-from pydantic import AfterValidator, BaseModel, ConfigDict, ValidationError
+from collections.abc import Callable, Mapping
 
 from flagtui.config.rules import ARCHIVE_SCHEMES, URL_FORBIDDEN, bounded_timeout, url_problem
 
+TYPE_CHECKING = False  # typing's, without importing typing
+if TYPE_CHECKING:
+    from typing import Any
 
-def _plain_url(url: str) -> str:
-    problem = url_problem(url)
-    if problem:
-        raise ValueError(problem)
-    return url
+Check = Callable[..., "str | None"]  # what is wrong with a value of the right type, or None
 
 
-def _archive_url(url: str) -> str:
+def _timeout_problem(timeout: float) -> str | None:
+    try:
+        bounded_timeout(timeout)
+    except ValueError as exc:
+        return str(exc)
+    return None
+
+
+def _archive_url_problem(url: str) -> str | None:
     if not url.startswith(ARCHIVE_SCHEMES) or URL_FORBIDDEN.search(url):
-        raise ValueError(
+        return (
             f"archive_url must start with postgresql:// (or sqlite:/// for a file) and have no"
             f" spaces or control characters (it is {url.split('@')[-1]!r})"
         )
-    return url
+    return None
 
 
-class ProfileTable(BaseModel):
-    """One `[profiles.NAME]` table. A `token` key is refused before this, with its own fix."""
-
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-    url: Annotated[str, AfterValidator(_plain_url)]
-    read_only: bool = False
-    production: bool = False
-    timeout: Annotated[int | float, AfterValidator(bounded_timeout)] = 10.0
-    verify_tls: bool = True
-    ca_bundle: str | None = None
-    token_command: str | None = None
-    archive_url: Annotated[str, AfterValidator(_archive_url)] | None = None
-
-
-class ConfigTable(BaseModel):
-    """The file's top level; each profile is checked apart, so its errors name its table."""
-
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-    default_profile: str | None = None
-    profiles: dict[str, Any] = {}
-    keymap: dict[str, Any] = {}
-
-
+# One `[profiles.NAME]` table: each key's types and its check. A `token` key is refused before
+# this, with its own fix.
+PROFILE_KEYS: dict[str, tuple[tuple[type, ...], Check | None]] = {
+    "url": ((str,), url_problem),
+    "read_only": ((bool,), None),
+    "production": ((bool,), None),
+    "timeout": ((int, float), _timeout_problem),
+    "verify_tls": ((bool,), None),
+    "ca_bundle": ((str,), None),
+    "token_command": ((str,), None),
+    "archive_url": ((str,), _archive_url_problem),
+}
+PROFILE_REQUIRED = ("url",)
+TOP_LEVEL_KEYS: dict[str, tuple[tuple[type, ...], Check | None]] = {
+    "default_profile": ((str,), None),
+    "profiles": ((dict,), None),  # each profile is checked apart, so its errors name its table
+    "keymap": ((dict,), None),
+}
 TOP_LEVEL_PROBLEMS = {
     "default_profile": "default_profile must be a profile name",
     "profiles": "[profiles] must be a table of profiles",
@@ -60,6 +64,36 @@ TOP_LEVEL_PROBLEMS = {
 }
 # One key name (Textual's: "f5", "ctrl+r", "question_mark", "a"), or several separated by commas.
 _KEYS = re.compile(r"[^\s,\x00-\x1f\x7f]+(,[^\s,\x00-\x1f\x7f]+)*")
+
+
+def _typed(value: object, types: tuple[type, ...]) -> bool:
+    return isinstance(value, types) and (bool in types or not isinstance(value, bool))
+
+
+def table_problem(
+    raw: Mapping[str, Any],
+    keys: Mapping[str, tuple[tuple[type, ...], Check | None]],
+    required: tuple[str, ...] = (),
+    *,
+    top_level: bool = False,
+) -> str | None:
+    """The one problem reported for a table (see the module's docstring), or None."""
+    out_of_bounds = None
+    for key, value in raw.items():
+        rule = keys.get(key)
+        if rule is None:
+            return f"unknown key {key!r}" + (" at the top level" if top_level else "")
+        types, check = rule
+        if not _typed(value, types):
+            if top_level:
+                return TOP_LEVEL_PROBLEMS[key]
+            return f"{key} has the wrong type ({type(value).__name__})"
+        if out_of_bounds is None and check is not None:
+            out_of_bounds = check(value)
+    missing = next((key for key in required if key not in raw), None)
+    if missing is not None:
+        return f"{missing} is required"
+    return out_of_bounds
 
 
 def keymap_problem(binding_id: str, keys: object) -> str | None:
@@ -71,29 +105,3 @@ def keymap_problem(binding_id: str, keys: object) -> str | None:
         f"[keymap] {binding_id!r} must be a key, or keys separated by commas without spaces "
         f'(e.g. "f5" or "r,ctrl+r"), not {keys!r}'
     )
-
-
-def first_problem(error: ValidationError, raw: dict[str, Any], top_level: bool = False) -> str:
-    """The problem flagtui reports (one, as it always has): the first wrong or unknown key in
-    the order of the file, then a missing url, then a value out of bounds."""
-    order = {key: i for i, key in enumerate(raw)}
-
-    def rank(problem: Any) -> tuple[int, int]:
-        key = str(problem["loc"][0]) if problem["loc"] else ""
-        if problem["type"] == "missing":
-            return 1, 0
-        if problem["type"] == "value_error":
-            return 2, order.get(key, 0)
-        return 0, order.get(key, 0)
-
-    problem = min(error.errors(), key=rank)
-    key = str(problem["loc"][0]) if problem["loc"] else ""
-    if problem["type"] == "extra_forbidden":
-        return f"unknown key {key!r}" + (" at the top level" if top_level else "")
-    if top_level:
-        return TOP_LEVEL_PROBLEMS[key]
-    if problem["type"] == "missing":
-        return f"{key} is required"
-    if problem["type"] == "value_error":
-        return str(problem["ctx"]["error"])
-    return f"{key} has the wrong type ({type(raw[key]).__name__})"
