@@ -13,7 +13,8 @@ The commands that send nothing (`--version`, `--help`, a noun's and a command's 
 usage error) import no Textual, httpx, pydantic or SQLAlchemy (tests/cli/test_start_imports.py
 checks the modules; only this figure times them). `feature list` reads the demo sandbox;
 `failures` reads an archive collected from it once (`collect --once`): its 8,000-odd deliveries
-make it the import cost, not the 1M-row reads of bench/figures/archive.py. Every command's
+make it the import cost, not the 1M-row reads of bench/figures/archive.py. `failures_archive_config` is
+the same with its profile from a config file, as a user with profiles runs it. Every command's
 `--help` is run once more, the slowest is `cmd_help_slowest_s` (`commands_detail` names it).
 Median of 7 runs each (3 quick), the commands taking turns; `commands_detail.cpu_s` has each
 one's CPU time (user + system), which a busy machine inflates less than the wall time.
@@ -42,6 +43,7 @@ class Case:
     wall_s: float  # budget: Popen to exit
     import_ms: float  # budget: `-X importtime`'s total
     code: int = 0  # the exit code it must end with
+    config: bool = False  # its profile from a config file, not from the environment
 
 
 # Budgets. Wall: the issue's targets: 0.08 s for a start that sends nothing (a compiled tool's
@@ -50,16 +52,18 @@ class Case:
 # Python's own start (about 0.03 s here), the other half for the work.
 PYTHON_START_S = 0.03
 FLOOR_SCRIPT = ROOT / "bench" / "floor_feature_list.py"
+FAILURES = ("failures", "--since", "24h", "-o", "json")
 CASES = tuple(
-    Case(key, argv, wall, round((wall - PYTHON_START_S) / 2 * 1000), code)
-    for key, argv, wall, code in (
-        ("version", ("--version",), 0.08, 0),
-        ("help", ("--help",), 0.08, 0),
-        ("noun_help", ("feature", "--help"), 0.08, 0),
-        ("command_help", ("feature", "list", "--help"), 0.08, 0),
-        ("usage_error", ("feature", "show"), 0.08, 2),  # its arguments missing
-        ("feature_list", ("feature", "list", "--project", "default", "-o", "json"), 0.23, 0),
-        ("failures_archive", ("failures", "--since", "24h", "-o", "json"), 0.15, 0),
+    Case(key, argv, wall, round((wall - PYTHON_START_S) / 2 * 1000), code, config)
+    for key, argv, wall, code, config in (
+        ("version", ("--version",), 0.08, 0, False),
+        ("help", ("--help",), 0.08, 0, False),
+        ("noun_help", ("feature", "--help"), 0.08, 0, False),
+        ("command_help", ("feature", "list", "--help"), 0.08, 0, False),
+        ("usage_error", ("feature", "show"), 0.08, 2, False),  # its arguments missing
+        ("feature_list", ("feature", "list", "--project", "default", "-o", "json"), 0.23, 0, False),
+        ("failures_archive", FAILURES, 0.15, 0, False),
+        ("failures_archive_config", FAILURES, 0.15, 0, True),  # as a user with profiles runs it
     )
 )
 FLOOR = Case("python", (), 0.0, 0.0)  # `python -c pass`: no budget, the floor
@@ -78,6 +82,13 @@ COMMAND_KEYS = [
 def bench_commands(demo: Sandbox, runs: int) -> dict[str, Any]:
     home = Path(tempfile.mkdtemp(prefix="flagtui-bench-home-"))
     env = base_env(home) | {"UNLEASH_URL": demo.url, "UNLEASH_API_TOKEN": demo.token}
+    # A config file naming the same server (the token still from the environment, which
+    # applies to it once UNLEASH_URL is unset): the same archive, read as most users read it.
+    config = home / "config-file" / "flagtui" / "config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text(f'default_profile = "bench"\n[profiles.bench]\nurl = "{demo.url}"\n')
+    with_config = {k: v for k, v in env.items() if k != "UNLEASH_URL"}
+    with_config["XDG_CONFIG_HOME"] = str(config.parent.parent)
 
     def argv(case: Case, *python_options: str) -> list[str]:
         """The console script, as a script runs it; with Python's options, run by Python."""
@@ -86,8 +97,12 @@ def bench_commands(demo: Sandbox, runs: int) -> dict[str, Any]:
         script = [PY, *python_options, FLAGTUI] if python_options else [FLAGTUI]
         return [*script, *case.argv]
 
-    def run(command: list[str], expected: int) -> subprocess.CompletedProcess[str]:
-        done = subprocess.run(command, env=env, cwd=home, capture_output=True, text=True)
+    def run(
+        command: list[str], expected: int, config: bool = False
+    ) -> subprocess.CompletedProcess[str]:
+        done = subprocess.run(
+            command, env=with_config if config else env, cwd=home, capture_output=True, text=True
+        )
         if done.returncode != expected:
             raise RuntimeError(f"{command[1:]} exited {done.returncode}: {done.stderr[-2000:]}")
         return done
@@ -97,7 +112,7 @@ def bench_commands(demo: Sandbox, runs: int) -> dict[str, Any]:
     def wall(case: Case) -> float:
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t0 = time.perf_counter()
-        run(argv(case), case.code)
+        run(argv(case), case.code, case.config)
         took = time.perf_counter() - t0
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         used = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
@@ -106,7 +121,7 @@ def bench_commands(demo: Sandbox, runs: int) -> dict[str, Any]:
 
     def imported(case: Case) -> dict[str, int]:
         """Each module `-X importtime` lists, with its own time in microseconds."""
-        rows = run(argv(case, "-X", "importtime"), case.code).stderr.splitlines()
+        rows = run(argv(case, "-X", "importtime"), case.code, case.config).stderr.splitlines()
         cells = [r.split("|") for r in rows if r.startswith("import time:") and r.count("|") == 2]
         return {c[2].strip(): int(c[0].rpartition(":")[2]) for c in cells if c[1].strip().isdigit()}
 
@@ -144,7 +159,7 @@ def bench_commands(demo: Sandbox, runs: int) -> dict[str, Any]:
         for command in yardsticks.values():  # uncounted: writes the bytecode
             run(command, 0)
         for case in (FLOOR, *CASES):  # uncounted: writes the bytecode
-            run(argv(case), case.code)
+            run(argv(case), case.code, case.config)
         walls: dict[str, list[float]] = {}
         imports: dict[str, list[float]] = {}
         for i in range(runs):
