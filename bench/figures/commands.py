@@ -13,8 +13,9 @@ The commands that send nothing (`--version`, `--help`, a noun's and a command's 
 usage error) import no Textual, httpx, pydantic or SQLAlchemy (tests/cli/test_start_imports.py
 checks the modules; only this figure times them). `feature list` reads the demo sandbox;
 `failures` reads an archive collected from it once (`collect --once`): its 8,000-odd deliveries
-make it the import cost, not the 1M-row reads of bench/figures/archive.py. `failures_archive_config` is
-the same with its profile from a config file, as a user with profiles runs it. Every command's
+make it the import cost, not the 1M-row reads of bench/figures/archive.py;
+`failures_archive_config` is the same with its profile from a config file, as a user with
+profiles runs it. Every command's
 `--help` is run once more, the slowest is `cmd_help_slowest_s` (`commands_detail` names it).
 Median of 7 runs each (3 quick), the commands taking turns; `commands_detail.cpu_s` has each
 one's CPU time (user + system), which a busy machine inflates less than the wall time.
