@@ -11,8 +11,9 @@ load the client and its HTTP library with it (issue 26).
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from flagtui.lazy_names import lazy_names
 
 if TYPE_CHECKING:
     from flagtui.api.client import AdminClient
@@ -45,10 +46,4 @@ __all__ = [
 _MODULE_OF = {"AdminClient": "client", "FeatureQuery": "feature_query"}
 
 
-def __getattr__(name: str) -> Any:
-    if name not in __all__:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    module = importlib.import_module(f"flagtui.api.{_MODULE_OF.get(name, 'errors')}")
-    value = getattr(module, name)
-    globals()[name] = value  # asked once
-    return value
+__getattr__ = lazy_names(__name__, __all__, _MODULE_OF, "errors")

@@ -13,7 +13,7 @@ loads neither the token command's process handling nor the credentials file's re
 
 from __future__ import annotations
 
-import importlib
+from flagtui.lazy_names import lazy_names
 
 TYPE_CHECKING = False  # typing's, without importing typing (3 ms of a command's start)
 if TYPE_CHECKING:
@@ -80,10 +80,4 @@ _MODULE_OF = {
 }  # the others: profiles
 
 
-def __getattr__(name: str) -> object:
-    if name not in __all__:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    module = importlib.import_module(f"flagtui.config.{_MODULE_OF.get(name, 'profiles')}")
-    value = getattr(module, name)
-    globals()[name] = value  # asked once
-    return value
+__getattr__ = lazy_names(__name__, __all__, _MODULE_OF, "profiles")
