@@ -34,22 +34,32 @@ def imported(argv: list[str], env: dict[str, str] | None = None) -> tuple[int, s
     return done.returncode, modules
 
 
+# Starts that send nothing, with their exit codes: every test below runs these.
+QUIET = [
+    (["--version"], 0),
+    (["--help"], 0),
+    (["feature", "--help"], 0),
+    (["feature", "list", "--help"], 0),
+    (["failures", "--help"], 0),
+    (["feature", "show"], 2),  # its arguments missing
+]
+
+
+def argv_id(value: object) -> str:
+    return " ".join(value) if isinstance(value, list) else f"exit {value}"
+
+
 @pytest.mark.parametrize(
     ("argv", "code"),
     [
-        (["--version"], 0),
-        (["--help"], 0),
-        (["feature", "--help"], 0),
-        (["feature", "list", "--help"], 0),
-        (["failures", "--help"], 0),
+        *QUIET,
         (["collect", "--help"], 0),
         (["event", "search", "--help"], 0),
         (["sandbox", "--help"], 0),
         (["feature", "list", "--no-such-option"], 2),
-        (["feature", "show"], 2),  # its arguments missing
         (["no-such-command"], 2),
     ],
-    ids=lambda value: " ".join(value) if isinstance(value, list) else f"exit {value}",
+    ids=argv_id,
 )
 def test_a_start_that_sends_nothing_imports_no_heavy_library(argv, code):
     exit_code, modules = imported(argv)
@@ -66,16 +76,8 @@ NEEDLESS = ("typing", "shutil", "dataclasses", "inspect")
 
 @pytest.mark.parametrize(
     ("argv", "code"),
-    [
-        (["--version"], 0),
-        (["--help"], 0),
-        (["feature", "--help"], 0),
-        (["feature", "list", "--help"], 0),
-        (["feature", "stale", "--help"], 0),  # its columns' module made no dataclass
-        (["failures", "--help"], 0),
-        (["feature", "show"], 2),
-    ],
-    ids=lambda value: " ".join(value) if isinstance(value, list) else f"exit {value}",
+    [*QUIET, (["feature", "stale", "--help"], 0)],  # its columns' module made no dataclass
+    ids=argv_id,
 )
 def test_help_and_usage_errors_import_no_typing_shutil_nor_dataclasses(argv, code):
     """Fails on the code before: every start imported typing, argparse imported shutil for each
