@@ -23,7 +23,7 @@ from textual.worker import Worker, WorkerState
 from flagtui.tui.areas import AREAS, AREAS_BY_NAME, DEFAULT_AREA, Area
 from flagtui.tui.context import FlagtuiContext
 from flagtui.tui.failure_sources import SharedFailureSource
-from flagtui.tui.format import Clock, Ink, health_note
+from flagtui.tui.format import CONNECTING, Clock, Ink, health_note
 from flagtui.tui.global_keys import APP_BINDINGS
 from flagtui.tui.hang_up import leave_on_signals, stop_listening
 from flagtui.tui.opening import Opened, Opener
@@ -68,7 +68,7 @@ class FlagtuiApp(PlainToastsApp):
     TITLE = "flagtui"
     COMMANDS = App.COMMANDS | {actions_provider}
     BINDINGS = APP_BINDINGS
-    server_label: reactive[str] = reactive("connecting…")
+    server_label: reactive[str] = reactive(CONNECTING)
     connection_note: reactive[str] = reactive("")
     """Said in the header when the server stopped answering, and for a while once it is back."""
 
@@ -234,7 +234,7 @@ class FlagtuiApp(PlainToastsApp):
             self.connection_note = ""
 
     def action_connect(self) -> None:
-        self.server_label = "connecting…"
+        self.server_label = CONNECTING
         self._connect()
 
     @work(exclusive=True, group="connect", exit_on_error=False)

@@ -124,6 +124,8 @@ def ink(coloured: str, plain: str) -> str:
     return plain if Ink.plain else coloured
 
 
+CONNECTING = "connecting…"  # the header and a first frame, until the profile is open
+
 DELIVERY_STATE_STYLES = {"success": "green", "successWithErrors": "yellow", "failed": "bold red"}
 PLAIN_STATE_STYLES = {"success": "", "successWithErrors": "bold", "failed": "bold reverse"}
 DELIVERY_STATE_LABELS = {"successWithErrors": "w/ errors"}

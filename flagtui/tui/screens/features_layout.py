@@ -20,7 +20,7 @@ from textual.containers import Container, Horizontal
 from textual.screen import Screen
 from textual.widgets import Input
 
-from flagtui.tui.format import age_note
+from flagtui.tui.format import CONNECTING, age_note
 from flagtui.tui.widgets.focus import focus_now
 from flagtui.tui.widgets.header import FlagtuiHeader
 from flagtui.tui.widgets.keybar import KeyBar
@@ -77,7 +77,7 @@ class EarlyFeaturesScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         table = CachedRowsTable(COLUMNS, id="features")
         table.set_rows(self.rows)
-        status = cached_status(self.saved_at) if self.saved_at else "connecting…"
+        status = cached_status(self.saved_at) if self.saved_at else CONNECTING
         yield FlagtuiHeader(area=FEATURES)
         yield from features_body(table, search_box(), status)
         yield KeyBar()

@@ -8,11 +8,10 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.screen import Screen
 
+from flagtui.tui.format import CONNECTING
 from flagtui.tui.widgets.header import FlagtuiHeader
 from flagtui.tui.widgets.keybar import KeyBar
 from flagtui.tui.widgets.text import PlainStatic
-
-CONNECTING = "connecting…"
 
 
 class OpeningScreen(Screen[None]):
