@@ -146,7 +146,7 @@ def answer_alone(profile: Profile, out: Printer, args: argparse.Namespace) -> in
     --integration (the server says whether an integration the archive lacks exists)."""
     from flagtui.archive.location import archive_url
 
-    _check(args)
+    _check(args)  # for `failures` too: the runner asks this first, always
     url = None if args.follow or args.integration is not None else archive_url(profile)
     if url is None:
         return None
@@ -184,7 +184,6 @@ async def failures(client: AdminClient, out: Printer, args: argparse.Namespace) 
 
     from flagtui.archive.source import ArchiveSource, failure_source
 
-    _check(args)
     started = datetime.now(UTC)
     source = failure_source(args.selected_profile, client)
     try:
