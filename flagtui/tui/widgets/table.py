@@ -90,13 +90,8 @@ class ResourceTable(KeptRenderingTable, Generic[R]):
         # The rows given to set_rows (kept, so their id is not reused) and what became of them.
         self._converted: LRUCache[int, tuple[Sequence[Row], Prepared]] = LRUCache(KEPT_PAGES)
         self._fitted: LRUCache[tuple[object, ...], Fitted] = LRUCache(KEPT_PAGES)
-        self._placed = False
 
     def on_mount(self) -> None:
-        # Textual counts a widget as mounted only once its Mount handlers are done, after the
-        # screen's first frame: shown from `is_mounted` alone, the rows came a frame late (an
-        # empty table first, on every screen).
-        self._placed = True
         self._show()
 
     def on_resize(self, event: events.Resize) -> None:
@@ -180,7 +175,10 @@ class ResourceTable(KeptRenderingTable, Generic[R]):
         return [(key, list(cells)) for (key, _), *cells in zip(rows, *columns, strict=True)]
 
     def _show(self) -> None:
-        if not self._placed:
+        # In the app's DOM, not `is_mounted`: Textual counts a widget as mounted only once its
+        # Mount handlers are done, after the screen's first frame, and the rows came a frame
+        # late (an empty table first, on every screen).
+        if not self.is_attached:
             return
         needle = self.filter_text.lower()
         memo = (id(self._all), self._width(), needle)
