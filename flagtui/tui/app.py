@@ -143,14 +143,14 @@ class FlagtuiApp(PlainToastsApp):
         the header and "connecting…", in the features' layout if an early read may fill it."""
         if self.opened:
             return Screen()
-        cached = None
         area, project = self.ui_state.get("area") or DEFAULT_AREA, self.project
         if self._cached_first and area == FEATURES and project:
             cached = self.row_cache.load(FEATURES, len(COLUMNS), project)
-        if cached is not None:
-            return EarlyFeaturesScreen(cached.rows, cached.saved_at)
-        early = self._early is not None and area == FEATURES and project
-        return EarlyFeaturesScreen([], None) if early else OpeningScreen(area)
+            if cached is not None:
+                return EarlyFeaturesScreen(cached.rows, cached.saved_at)
+        if self._early is not None:  # forked only for the features of a remembered project
+            return EarlyFeaturesScreen([], None)
+        return OpeningScreen(area)
 
     def on_mount(self) -> None:
         self.set_class(self.profile.production, "-production")
