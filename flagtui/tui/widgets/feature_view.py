@@ -2,13 +2,14 @@
 
 Enter on a row opens the detail at once with what the row knows (name, description, stage,
 flags, each environment's state); the full record arrives a round trip later. The detail is
-a few widgets, each updated only when its text changes: the row's parts stay as they were
-drawn (unless the record says otherwise, e.g. a description patched meanwhile), and what the
+a few widgets, each updated only when its text changes: the row's part (the head) stays as
+drawn unless the record says otherwise (e.g. a description patched meanwhile), and what the
 row did not have (strategies, variants, tags, dependencies…) is drawn into a part of its own.
-Few parts, not one per line or environment: each widget costs time to mount and lay out,
-more than redrawing a line would save. For the same reason the view is itself the scrolling
-container of the detail screen (no container of its own inside the screen's), and a focus
-change restyles it alone: no rule styles its parts by its focus."""
+Few parts, not one per field, line or environment: each widget costs about a millisecond of
+every Enter to mount, style, lay out and draw, more than redrawing a line would save. For the
+same reason the view is itself the scrolling container of the detail screen (no container of
+its own inside the screen's), and a focus change restyles it alone: no rule styles its parts
+by its focus."""
 
 from __future__ import annotations
 
@@ -99,42 +100,36 @@ def _section(out: Text, title: str, lines: list[str]) -> None:
         put(out, f"  {line}\n")
 
 
-def head_parts(f: Feature) -> dict[str, Text]:
-    """The parts a list row has the fields for, by widget id (in the order shown)."""
-    identity = Text()
-    put(identity, f.name, style="bold")
-    put(identity, f"  {f.type or ''} · project {f.project or '?'}\n")
-    put(identity, f.description or "(no description)", style="italic")
+def head_text(f: Feature) -> Text:
+    """What a list row has the fields for: identity, state, environments (the head)."""
+    out = Text()
+    put(out, f.name, style="bold")
+    put(out, f"  {f.type or ''} · project {f.project or '?'}\n")
+    put(out, f.description or "(no description)", style="italic")
     if f.is_archived:
-        put(identity, f"\nArchived {when(f.archived_at)} · v revives it", style="bold yellow")
+        put(out, f"\nArchived {when(f.archived_at)} · v revives it", style="bold yellow")
     stage = f.lifecycle.stage if f.lifecycle else "—"
     since = f" since {when(f.lifecycle.entered_stage_at)}" if f.lifecycle else ""
     by = f" by {f.created_by.name or f.created_by.username}" if f.created_by else ""
-    state = Text()
     put(
-        state,
-        f"\nStage {stage}{since}\n"
+        out,
+        f"\n\nStage {stage}{since}\n"
         f"Stale {yes_no(f.stale)} · potentially stale {yes_no(f.potentially_stale)} · "
         f"impression data {yes_no(f.impression_data)} · archived {yes_no(f.is_archived)}\n"
         f"Created {when(f.created_at)}{by}",
     )
-    environments = Text()  # a Text's own style would be every later word's too
-    put(environments, "\nEnvironments", style="bold underline")
+    put(out, "\n\nEnvironments", style="bold underline")
     for env in f.environments or []:
         mark, style = enabled_mark(env.enabled)
         kind = f" ({env.type})" if env.type else ""
-        put(environments, "\n  ")
-        put(environments, mark, style=style)
-        put(environments, " ")
-        put(environments, env.name, style="bold")
-        put(environments, kind)
+        put(out, "\n  ")
+        put(out, mark, style=style)
+        put(out, " ")
+        put(out, env.name, style="bold")
+        put(out, kind)
     if not f.environments:
-        put(environments, "\n  —")
-    return {
-        "feature-identity": identity,
-        "feature-state": state,
-        "feature-environments": environments,
-    }
+        put(out, "\n  —")
+    return out
 
 
 def more_text(f: Feature, segment_names: Mapping[int, str] | None = None) -> Text:
@@ -160,10 +155,10 @@ def more_text(f: Feature, segment_names: Mapping[int, str] | None = None) -> Tex
 
 
 class FeatureView(VerticalScroll):
-    """The detail, scrolling (id `feature` in the detail screen): the row's parts (identity,
-    state, environments), the rest of the record, and above them, once a read failed, a
-    failure line (hidden again after a read that succeeds); below them, `after` (the screen's
-    own parts, e.g. the recent events).
+    """The detail, scrolling (id `feature` in the detail screen): the row's part (`feature-head`:
+    identity, state, environments), the rest of the record (`feature-more`), and above them,
+    once a read failed, a failure line (hidden again after a read that succeeds); below them,
+    `after` (the screen's own parts, e.g. the recent events).
 
     `show(feature, complete=False)` for a list row or an archived flag's archive row (no
     strategies, variants or dependencies); `show(feature, segment_names=…)` for the full
@@ -171,7 +166,7 @@ class FeatureView(VerticalScroll):
     says a read failed, keeping what is drawn; `redraw()` after the clock's zone changed."""
 
     # the scrollbar's room is kept from the start: the record, taller than the row, would
-    # otherwise narrow the text and re-wrap (redraw) the parts the row drew
+    # otherwise narrow the text and re-wrap (redraw) the part the row drew
     DEFAULT_CSS = "FeatureView { scrollbar-gutter: stable; } FeatureView Part { height: auto; }"
 
     def __init__(self, name: str, row: Feature | None = None, *after: Widget, id: str) -> None:
@@ -190,8 +185,7 @@ class FeatureView(VerticalScroll):
         self.app.stylesheet.update_nodes([self], animate=True)
 
     def parts(self) -> Iterator[Part]:
-        for part_id, text in self.heads().items():
-            yield Part(text, id=part_id)
+        yield Part(self.head(), id="feature-head")
         yield Part(self.more(), id="feature-more")
 
     def show(
@@ -216,18 +210,16 @@ class FeatureView(VerticalScroll):
             failure.draw(self.note or Text())
         elif self.note is not None:  # mounted at the first failure: a widget costs time
             self.mount(Part(self.note, id="feature-failure"), before=0)
-        for part_id, text in self.heads().items():
-            self.query_one(f"#{part_id}", Part).draw(text)
+        self.query_one("#feature-head", Part).draw(self.head())
         self.query_one("#feature-more", Part).draw(self.more())
 
-    def heads(self) -> dict[str, Text]:
+    def head(self) -> Text:
         if self.feature is not None:
-            return head_parts(self.feature)
-        parts = dict.fromkeys(head_parts(Feature(name=self.feature_name)), Text())
+            return head_text(self.feature)
+        loading = Text()
         if self.note is None:  # nothing read yet: say so, not an empty screen
-            parts["feature-identity"] = loading = Text()
             put(loading, f"loading {self.feature_name}…")
-        return parts
+        return loading
 
     def more(self) -> Text:
         if self.feature is not None and self.complete:
