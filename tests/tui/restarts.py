@@ -19,7 +19,7 @@ async def settled(app: FlagtuiApp, pilot: Pilot[int]) -> None:
 
 
 def header(app: FlagtuiApp) -> str:
-    return visible_text(app, "#context")
+    return visible_text(app, "FlagtuiHeader")
 
 
 def restart(servers: list[SandboxServer]) -> None:

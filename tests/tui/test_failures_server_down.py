@@ -57,7 +57,7 @@ def app_on(server: SandboxServer, url: str, tmp_path: Path, area: str) -> Flagtu
 
 
 def said_on_screen(app: FlagtuiApp, text: str) -> int:
-    return sum(visible_text(app, sel).count(text) for sel in ("#failures-source", "#context"))
+    return sum(visible_text(app, sel).count(text) for sel in ("#failures-source", "FlagtuiHeader"))
 
 
 async def test_started_on_the_failures_view_it_reads_the_archive(stopped, tmp_path) -> None:

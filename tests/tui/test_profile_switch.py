@@ -105,7 +105,7 @@ async def test_switching_sandboxes_shows_only_the_second_servers_rows(
         await switch_to(app, pilot, "other")
         assert isinstance(app.screen, FeaturesScreen)
         assert len(app.screen_stack) == 1  # the first profile's detail is gone
-        context = visible_text(app, "#context")
+        context = visible_text(app, "FlagtuiHeader")
         assert "other" in context and other_sandbox.url in context
         shown = screen_text(app)
         assert only_second[0] in shown
@@ -126,7 +126,7 @@ async def test_production_and_read_only_and_the_area_follow_the_profile(make_app
         await switch_to(app, pilot, "prod")
         assert isinstance(app.screen, FeatureTypesScreen)  # the area prod remembered
         assert app.has_class("-production")
-        context = visible_text(app, "#context")
+        context = visible_text(app, "FlagtuiHeader")
         assert "prod" in context and "PRODUCTION" in context and "🔒 RO" in context
         assert "Edit lifetime" not in visible_text(app, "KeyBar")
         assert "Patch a flag…" not in await palette_for(app, pilot, "patch")
@@ -135,7 +135,7 @@ async def test_production_and_read_only_and_the_area_follow_the_profile(make_app
         await switch_to(app, pilot, "sandbox")
         assert isinstance(app.screen, FeaturesScreen)  # where sandbox was
         assert not app.has_class("-production")
-        context = visible_text(app, "#context")
+        context = visible_text(app, "FlagtuiHeader")
         assert "PRODUCTION" not in context and "🔒 RO" not in context
         assert "Patch a flag…" in await palette_for(app, pilot, "patch")
 
@@ -151,10 +151,10 @@ async def test_a_failing_profile_ends_on_the_connect_screen_and_can_switch_again
         status = visible_text(app, "#connect-status")
         assert "profile gone" in status and "Unreachable" in status
         assert "P to switch profile" in status
-        assert "gone" in visible_text(app, "#context")
+        assert "gone" in visible_text(app, "FlagtuiHeader")
         await switch_to(app, pilot, "sandbox")
         assert isinstance(app.screen, FeaturesScreen)
-        assert sandbox.url in visible_text(app, "#context")
+        assert sandbox.url in visible_text(app, "FlagtuiHeader")
 
 
 async def test_switch_profile_from_the_palette(make_app, profiles) -> None:
@@ -176,7 +176,7 @@ async def test_a_profile_without_token_changes_nothing_and_says_why(make_app, pr
         assert "Could not switch to profile tokenless" in toast_text(app)
         assert "flagtui login --profile tokenless" in toast_text(app)
         assert isinstance(app.screen, FeaturesScreen)
-        assert app.profile.name == "sandbox" and "sandbox" in visible_text(app, "#context")
+        assert app.profile.name == "sandbox" and "sandbox" in visible_text(app, "FlagtuiHeader")
 
 
 SLOW_TOKEN = """\

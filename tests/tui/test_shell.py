@@ -23,7 +23,7 @@ async def test_app_starts_and_header_shows_profile_and_server(make_app) -> None:
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
-        text = visible_text(app, "#context")
+        text = visible_text(app, "FlagtuiHeader")
         assert "sandbox" in text
         assert app.client.server is not None
         assert app.client.server.label in text
@@ -35,7 +35,7 @@ async def test_read_only_and_production_profiles_look_different(make_app) -> Non
     app = make_app(read_only=True, production=True)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
-        text = visible_text(app, "#context")
+        text = visible_text(app, "FlagtuiHeader")
         assert "🔒 RO" in text
         assert "PRODUCTION" in text
         assert app.screen.query_one(FlagtuiHeader).has_class("-production")
@@ -95,7 +95,7 @@ async def test_unreachable_server_shows_the_error_and_can_retry(tmp_path) -> Non
         assert isinstance(app.screen, ConnectScreen)
         status = visible_text(app, "#connect-status")
         assert "GET /api/admin/ui-config (profile gone) failed: Unreachable" in status
-        assert "⚠ not answering since" in visible_text(app, "#context")
+        assert "⚠ not answering since" in visible_text(app, "FlagtuiHeader")
         # The features area was built and read meanwhile; its failures are not said twice.
         assert "Request failed" not in toast_text(app)
     await client.aclose()

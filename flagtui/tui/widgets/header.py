@@ -1,6 +1,10 @@
 """The header on every screen: who and where (profile, URL, server, lock), whether the server
 answers (`FlagtuiContext.connection_note`), plus the area bar. While the server is marked down,
-the header of the screen on top probes it, so its recovery shows without a keypress."""
+the header of the screen on top probes it, so its recovery shows without a keypress.
+
+One widget drawing its two lines (Textual's line API), each styled by a component class: every
+screen has a header, and each widget costs every screen's opening about a millisecond (Enter
+on a flag included). The area bar's line is drawn once per area, width and style."""
 
 from __future__ import annotations
 
@@ -8,11 +12,11 @@ import functools
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, cast
 
-from textual import getters
-from textual.app import ComposeResult
-from textual.containers import Vertical
 from textual.content import Content
-from textual.widgets import Static
+from textual.strip import Strip
+from textual.style import Style
+from textual.visual import Visual
+from textual.widget import Widget
 from textual.worker import Worker
 
 from flagtui.tui.areas import AREAS
@@ -26,22 +30,37 @@ if TYPE_CHECKING:
     from flagtui.tui.context import FlagtuiContext
 
 
-class FlagtuiHeader(Vertical):
-    context_line = getters.query_one("#context", Static)
-    area_bar = getters.query_one("#area-bar", Static)
+class FlagtuiHeader(Widget):
+    """Line 0, the context (component class `header--context`); line 1, the area bar
+    (`header--areas`). The widget's classes (-production, -read-only, -failing) style both."""
+
+    COMPONENT_CLASSES = {"header--context", "header--areas"}
 
     def __init__(self, area: str = "") -> None:
         super().__init__()
         self.area = area
+        self.context = Content("")
 
-    def compose(self) -> ComposeResult:
-        yield Static(id="context")
-        yield Static(id="area-bar")
+    def render_line(self, y: int) -> Strip:
+        width = self.size.width
+        if y == 0:
+            return self._line(self.context, self.get_visual_style("header--context"))
+        if y == 1:
+            style = self.get_visual_style("header--areas")
+            if self.text_selection is not None:  # drawn with the selection: not kept
+                return self._line(area_bar(self.area), style)
+            key = (self.area, width, style)
+            if (line := AREA_LINES.get(key)) is None:
+                line = AREA_LINES[key] = self._line(area_bar(self.area), style)
+            return line
+        return Strip.blank(width, self.rich_style)
+
+    def _line(self, content: Content, style: Style) -> Strip:
+        return Visual.to_strips(self, content, self.size.width, 1, style, pad=True)[0]
 
     def on_mount(self) -> None:
         self.watch(self.app, "server_label", self.show_context)  # shown now (init)
         self.watch(self.app, "connection_note", self.show_context, init=False)
-        self._show_area_bar()
         self._probing: Worker[None] | None = None
         self.set_interval(PROBE_CHECK_S, self._probe_if_down)
 
@@ -78,10 +97,12 @@ class FlagtuiHeader(Vertical):
             parts.append(Content.styled("  PRODUCTION", "bold"))
         if profile.tls_verification_off:
             parts.append(Content.styled("  ⚠ TLS verification off", "bold"))
-        self.context_line.update(Content("").join(parts))
+        self.context = Content("").join(parts)
+        self.refresh()
 
-    def _show_area_bar(self) -> None:
-        self.area_bar.update(area_bar(self.area))
+
+# The area bar's line by (area, width, style): the same on every screen of an area.
+AREA_LINES: dict[tuple[str, int, Style], Strip] = {}
 
 
 @functools.cache
