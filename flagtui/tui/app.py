@@ -26,6 +26,7 @@ from flagtui.tui.failure_sources import SharedFailureSource
 from flagtui.tui.format import CONNECTING, Clock, Ink, health_note
 from flagtui.tui.global_keys import APP_BINDINGS
 from flagtui.tui.hang_up import leave_on_signals, stop_listening
+from flagtui.tui.interpreter import freeze_long_lived
 from flagtui.tui.opening import Opened, Opener
 from flagtui.tui.plain_toasts import PlainToastsApp
 from flagtui.tui.row_cache import RowCache, default_cache_dir
@@ -195,9 +196,9 @@ class FlagtuiApp(PlainToastsApp):
         client.health.subscribe(self._health_changed)
 
     def _start(self) -> None:
-        # The remembered area is built, and sends its first reads, while ui-config is read.
-        self.action_connect()
+        self.action_connect()  # the remembered area is built, and reads, while ui-config is read
         self.switch_area(self.ui_state.get("area") or DEFAULT_AREA)
+        freeze_long_lived()  # the modules, the client: not walked by later collections
 
     def on_unmount(self) -> None:
         from flagtui.config import stop_token_commands
@@ -243,8 +244,7 @@ class FlagtuiApp(PlainToastsApp):
 
         server = await self.client.connect()
         self.server_label, self.connect_failure = server.label, None
-        # Keys that depend on the server (an Enterprise area's writes) are known only now: a
-        # key bar drawn before the answer would keep showing them hidden.
+        # Keys that depend on the server (Enterprise writes) are known only now: key bars redrawn.
         for screen in self.screen_stack:  # the screens under a modal too
             screen.refresh_bindings()
         if isinstance(self.screen, ConnectScreen):  # connected on a retry

@@ -58,8 +58,10 @@ def run_tui(args: argparse.Namespace) -> int:
     # Decided with the lightest imports: an early read forks before anything costly is imported.
     from flagtui.row_cache_file import default_cache_dir
     from flagtui.tui.early_read import early_project, start_early_read
+    from flagtui.tui.interpreter import prompt_frames
     from flagtui.tui.start_hint import asks_token_command, provisional, recall, start_inputs
 
+    prompt_frames()
     args.profile = getattr(args, "profile", None)
     terminal = sys.stdin.isatty() and sys.stdout.isatty()
     inputs = start_inputs(args.profile)
