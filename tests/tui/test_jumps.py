@@ -60,7 +60,7 @@ async def test_event_to_its_flag_to_its_recent_events_to_the_event_log(
         assert name in visible_text(app, "#feature") and new in visible_text(app, "#feature")
         app.screen.query_one("#feature", VerticalScroll).scroll_end(animate=False)
         await settle(pilot)
-        listed = visible_text(app, "#recent-events")
+        listed = visible_text(app, "#feature-more")
         assert "Recent events, newest first" in listed and "h: all in the event log" in listed
         ids = [f"#{e.id}" for e in recent.events]
         positions = [listed.index(i) for i in ids]

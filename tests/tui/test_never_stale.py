@@ -298,8 +298,8 @@ async def test_a_failed_events_read_shows_the_servers_control_characters(
         )
         app.push_screen(FeatureDetailScreen(PROJECT, name))
         await settled(app, pilot)
-        app.screen.query_one("#recent-events").scroll_visible(animate=False)
+        app.screen.query_one("#feature").scroll_end(animate=False)
         await settled(app, pilot)
-        line = said(app, "#recent-events")
+        line = said(app, "#feature-more")
         assert "Recent events: Read failed" in line
         assert "db␇ gone␍now" in line

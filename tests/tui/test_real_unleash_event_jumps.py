@@ -74,7 +74,7 @@ async def test_event_opens_its_flag_which_lists_its_recent_events(server: Server
         assert name in visible_text(app, "#feature")
         app.screen.query_one("#feature", VerticalScroll).scroll_end(animate=False)
         await settle(pilot)
-        listed = visible_text(app, "#recent-events")
+        listed = visible_text(app, "#feature-more")
         assert "Request failed" not in toast_text(app)
     assert f"#{recent.events[0].id}" in listed and recent.events[0].type in listed
     assert f"({len(recent.events)} of {recent.total})" in listed

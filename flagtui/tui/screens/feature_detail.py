@@ -46,7 +46,6 @@ from flagtui.tui.screens.strategy_keys import StrategyKeys
 from flagtui.tui.widgets.archive_confirm import archive_modal, revive_modal
 from flagtui.tui.widgets.confirm import ConfirmModal
 from flagtui.tui.widgets.feature_view import FeatureView
-from flagtui.tui.widgets.text import PlainStatic
 
 RECENT_EVENTS = 5
 
@@ -54,7 +53,6 @@ RECENT_EVENTS = 5
 class FeatureDetailScreen(AreaScreen):
     AREA = "features"
     view = getters.query_one(FeatureView)
-    recent_events = getters.query_one("#recent-events", PlainStatic)
     WRITE_ACTIONS = frozenset(
         {
             "edit",
@@ -107,8 +105,8 @@ class FeatureDetailScreen(AreaScreen):
         self.segment_names: Mapping[int, str] = {}
 
     def compose_body(self) -> ComposeResult:
-        events = PlainStatic("Recent events: reading…", id="recent-events")
-        yield FeatureView(self.feature_name, self.summary, events, id="feature")
+        events = Text("Recent events: reading…")  # the record's part ends with them
+        yield FeatureView(self.feature_name, self.summary, tail=events, id="feature")
 
     def on_mount(self) -> None:
         self.view.focus()
@@ -355,7 +353,7 @@ class FeatureDetailScreen(AreaScreen):
             feature=self.feature_name, limit=RECENT_EVENTS
         )
         self.events_page = page
-        self.recent_events.update(self.events_text(page))
+        self.view.show_tail(self.events_text(page))
 
     def events_text(self, page: EventPage) -> Text:
         out = Text()
@@ -375,13 +373,11 @@ class FeatureDetailScreen(AreaScreen):
     def events_failed(self, error: BaseException) -> None:
         # The server's words: a control character in its message is shown, never dropped.
         said = safe(self.read_failure_text("feature-events", error, shown="events"), style="red")
-        self.recent_events.update(
-            Text.assemble("\n", Text("Recent events: ", style="red"), said, "\n")
-        )
+        self.view.show_tail(Text.assemble("\n", Text("Recent events: ", style="red"), said, "\n"))
 
     def redraw_events(self) -> None:
         if self.events_page is not None:
-            self.recent_events.update(self.events_text(self.events_page))
+            self.view.show_tail(self.events_text(self.events_page))
 
     def action_event_log(self) -> None:
         events = AREAS_BY_NAME["events"].make_screen(feature=self.feature_name)

@@ -17,7 +17,6 @@ from collections.abc import Iterator, Mapping
 
 from rich.text import Text
 from textual.containers import VerticalScroll
-from textual.widget import Widget
 
 from flagtui.api.models import Feature, Strategy
 from flagtui.rollout_words import (
@@ -157,27 +156,29 @@ def more_text(f: Feature, segment_names: Mapping[int, str] | None = None) -> Tex
 class FeatureView(VerticalScroll):
     """The detail, scrolling (id `feature` in the detail screen): the row's part (`feature-head`:
     identity, state, environments), the rest of the record (`feature-more`), and above them,
-    once a read failed, a failure line (hidden again after a read that succeeds); below them,
-    `after` (the screen's own parts, e.g. the recent events).
+    once a read failed, a failure line (hidden again after a read that succeeds). The screen's
+    own lines below the record (`tail`, e.g. the recent events) end the record's part.
 
     `show(feature, complete=False)` for a list row or an archived flag's archive row (no
     strategies, variants or dependencies); `show(feature, segment_names=…)` for the full
     record, its strategies' segments named by id (unnamed ones are "segment #id"); `fail(note)`
-    says a read failed, keeping what is drawn; `redraw()` after the clock's zone changed."""
+    says a read failed, keeping what is drawn; `show_tail(text)` replaces the screen's lines;
+    `redraw()` after the clock's zone changed."""
 
     # the scrollbar's room is kept from the start: the record, taller than the row, would
     # otherwise narrow the text and re-wrap (redraw) the part the row drew
     DEFAULT_CSS = "FeatureView { scrollbar-gutter: stable; } FeatureView Part { height: auto; }"
 
-    def __init__(self, name: str, row: Feature | None = None, *after: Widget, id: str) -> None:
+    def __init__(self, name: str, row: Feature | None = None, *, tail: Text, id: str) -> None:
         self.feature_name = name
+        self.tail = tail
         self.feature = row
         self.complete = False
         self.segment_names: Mapping[int, str] = {}
         self.note: Text | None = None
         # the parts are mounted with the view (not by a compose of its own, which would run
         # a message later): the row is in the screen's first frame
-        super().__init__(*self.parts(), *after, id=id)
+        super().__init__(*self.parts(), id=id)
 
     def watch_has_focus(self, _has_focus: bool) -> None:
         """Restyles the view alone, not its parts (as Textual does for any widget): no rule
@@ -186,7 +187,7 @@ class FeatureView(VerticalScroll):
 
     def parts(self) -> Iterator[Part]:
         yield Part(self.head(), id="feature-head")
-        yield Part(self.more(), id="feature-more")
+        yield Part(self.more_and_tail(), id="feature-more")
 
     def show(
         self,
@@ -198,6 +199,10 @@ class FeatureView(VerticalScroll):
         self.feature, self.complete, self.note = feature, complete, None
         self.segment_names = segment_names or {}
         self.redraw()
+
+    def show_tail(self, tail: Text) -> None:
+        self.tail = tail
+        self.query_one("#feature-more", Part).draw(self.more_and_tail())
 
     def fail(self, note: Text) -> None:
         self.note = note
@@ -211,7 +216,7 @@ class FeatureView(VerticalScroll):
         elif self.note is not None:  # mounted at the first failure: a widget costs time
             self.mount(Part(self.note, id="feature-failure"), before=0)
         self.query_one("#feature-head", Part).draw(self.head())
-        self.query_one("#feature-more", Part).draw(self.more())
+        self.query_one("#feature-more", Part).draw(self.more_and_tail())
 
     def head(self) -> Text:
         if self.feature is not None:
@@ -220,6 +225,11 @@ class FeatureView(VerticalScroll):
         if self.note is None:  # nothing read yet: say so, not an empty screen
             put(loading, f"loading {self.feature_name}…")
         return loading
+
+    def more_and_tail(self) -> Text:
+        """One part, not two: a widget costs each Enter about a millisecond."""
+        more = self.more()
+        return Text.assemble(more, "\n", self.tail) if more and self.tail else more or self.tail
 
     def more(self) -> Text:
         if self.feature is not None and self.complete:
