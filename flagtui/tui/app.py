@@ -159,7 +159,10 @@ class FlagtuiApp(PlainToastsApp):
         leave_on_signals(partial(self.exit, return_code=0))  # a dropped SSH session; SIGTERM
         if not self.opened:  # once the first frame is drawn: the opener imports most of flagtui
             self._type_ahead.hold()  # keys typed meanwhile wait for the profile (`_opened`)
-            self.call_after_refresh(self._open)
+            if self._early is not None and self._opener is not None:  # beside it (early_read.py)
+                self.run_worker(self._open_beside(self._early, self._opener))
+            else:
+                self.call_after_refresh(self._open)
             return
         self.client.health.subscribe(self._health_changed)
         self._start()
@@ -171,13 +174,10 @@ class FlagtuiApp(PlainToastsApp):
                 self.screen.fill(cached.rows, cached.saved_at)
                 await self.screen.wait_for_refresh()  # drawn before the opener takes the CPU
 
-        self._opened(await early.open_beside(opener, show_rows))
+        self._opened(await early.open_beside(opener, show_rows, self.call_after_refresh))
 
     def _open(self) -> None:
-        if self._early is not None and self._opener is not None:  # beside it (early_read.py)
-            self.run_worker(self._open_beside(self._early, self._opener))
-        else:
-            self._opened(self._opener() if self._opener else None)
+        self._opened(self._opener() if self._opener else None)
 
     def _opened(self, opened: Opened | None) -> None:
         if opened is None:  # the config or the token failed: said once the terminal is back

@@ -9,8 +9,9 @@ remembered (`early_project`) forks a child there, on a terminal and a machine wi
 core. The child opens the profile the way the app will (the config validated, the token read),
 reads that project's first page with the area's query, makes the area's rows, saves them in the
 row cache and says so on a pipe. Once its first frame is drawn, the app opens the profile in a
-thread, reads the page itself and shows it; if the child says so before the opening is done,
-the app draws its rows from the row cache meanwhile, as a returning start draws cached rows.
+thread, reads the page itself and shows it; if the child says so before the opening is done
+(heard from the app's mount on), the app draws its rows from the row cache meanwhile, as a
+returning start draws cached rows.
 
 The child writes to nothing but the row cache (which holds no URL and no token) and one byte
 on the pipe; its stdin, stdout and stderr are /dev/null, so it can never draw on the app's
@@ -49,27 +50,46 @@ class EarlyRead:
     done_fd: int
 
     async def open_beside(
-        self, opener: Opener, show_rows: Callable[[], Awaitable[object]]
+        self,
+        opener: Opener,
+        show_rows: Callable[[], Awaitable[object]],
+        after_refresh: Callable[[Callable[[], None]], object],
     ) -> Opened | None:
-        """The rows the child saved, shown by `show_rows` as soon as it says so if that is
-        before the opener is done, and the opener, run in a thread at once (its imports no
-        longer hold the event loop). The child is stopped once the opener is done, whatever it
-        got to.
+        """The rows the child saved, shown by `show_rows` as soon as it says so, and the opener,
+        run in a thread once the app's first frame is out (`after_refresh` calls back then: the
+        opener's imports would hold the frame back). Rows the child saved before the opener is
+        done are shown; the child is stopped once the opener is done, whatever it got to.
 
+        The child is heard from the app's mount on: it is often done before the first frame
+        is, and its rows then wait neither for the frame's next refresh nor for the opener.
         The opener once waited up to 0.15 s for the rows, to leave drawing them the CPU: the
         bench measured no gain for the rows, and the app's own page that much later on a slow
         network (1.3-1.5 round trips to it against 0.6-0.7 without the wait)."""
         import asyncio
 
         saved = asyncio.ensure_future(self.finished())
-        opening = asyncio.ensure_future(asyncio.to_thread(opener))
-        try:
-            await asyncio.wait({opening, saved}, return_when=asyncio.FIRST_COMPLETED)
-            if saved.done() and saved.result():
+        drawn = asyncio.Event()
+        after_refresh(drawn.set)
+        framed = asyncio.ensure_future(drawn.wait())
+        shown = False
+
+        async def show_if_saved() -> None:
+            nonlocal shown
+            if not shown and saved.done() and saved.result():
+                shown = True
                 await show_rows()
+
+        try:
+            await asyncio.wait({saved, framed}, return_when=asyncio.FIRST_COMPLETED)
+            await show_if_saved()
+            await framed
+            opening = asyncio.ensure_future(asyncio.to_thread(opener))
+            await asyncio.wait({opening, saved}, return_when=asyncio.FIRST_COMPLETED)
+            await show_if_saved()
             return await opening
         finally:
             saved.cancel()
+            framed.cancel()
             self.stop()
 
     async def finished(self) -> bool:

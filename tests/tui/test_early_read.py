@@ -21,35 +21,56 @@ from testkit.pty_term import Term
 
 from .row_cache_state import first_project
 
-# The opener waits until the rows were shown (bounded): it can only return once `show_rows`
-# ran, so an early read that did not draw before the opening finished fails the run.
+# Two orders of a cold start. "frame first": the first frame is out at once, and the opener
+# waits until the rows were shown (bounded), so an early read that did not draw before the
+# opening finished fails the run. "rows first": the first frame comes only once the rows were
+# shown (bounded), so an early read that waited for the frame before hearing the child fails.
 BESIDE = """
-import asyncio, json, sys, threading
+import asyncio, contextlib, json, sys, threading
 from flagtui.row_cache_file import default_cache_dir
 from flagtui.tui.early_read import AREA, start_early_read
 from flagtui.tui.row_cache import RowCache
 
-project, url = sys.argv[1], sys.argv[2]
+project, url, bound, order = sys.argv[1], sys.argv[2], float(sys.argv[3]), sys.argv[4]
 early = start_early_read(None, project)
-shown = threading.Event()
+shown, frame_out = threading.Event(), threading.Event()
 seen = {}
 
 def opener():
-    return "opened" if shown.wait(float(sys.argv[3])) else "the rows were never shown"
+    seen["opener_after_frame"] = frame_out.is_set()
+    if order == "rows first":
+        return "opened"
+    return "opened" if shown.wait(bound) else "the rows were never shown"
 
 async def show_rows():
     cached = RowCache(default_cache_dir(), "env", url).load(AREA, 6, project)
     seen["rows"] = [key for key, _ in cached.rows] if cached else None
+    seen["before_frame"] = not frame_out.is_set()
     shown.set()
 
-opened = asyncio.run(early.open_beside(opener, show_rows))
-print(json.dumps({"opened": opened, "rows": seen.get("rows"), "pid": early.pid}))
+async def main():
+    def after_refresh(callback):
+        async def frame():
+            if order == "rows first":
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(asyncio.to_thread(shown.wait, bound), bound)
+            frame_out.set()
+            callback()
+        seen["frame"] = asyncio.ensure_future(frame())
+    opened = await early.open_beside(opener, show_rows, after_refresh)
+    del seen["frame"]
+    return opened
+
+opened = asyncio.run(main())
+print(json.dumps({"opened": opened, "rows": seen.get("rows"), "pid": early.pid, "seen": seen}))
 """
 
 
-def beside(env: dict[str, str], project: str, url: str, wait_s: float) -> dict[str, Any]:
+def beside(
+    env: dict[str, str], project: str, url: str, wait_s: float, order: str = "frame first"
+) -> dict[str, Any]:
     """BESIDE run in a process of its own: what its opener returned, the rows it was shown."""
-    argv = [sys.executable, "-c", BESIDE, project, url, str(wait_s)]
+    argv = [sys.executable, "-c", BESIDE, project, url, str(wait_s), order]
     done = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
@@ -70,11 +91,27 @@ async def test_the_early_read_saves_the_first_page_and_shows_it_while_the_app_op
 ) -> None:
     project, env = await cold_home(sandbox, tmp_path)
     said = beside(env, project, sandbox.url, 60)
-    assert said == {"opened": "opened", "rows": server_first_page(sandbox, project), "pid": 0}
+    assert said["seen"].pop("opener_after_frame") is True
+    assert said["seen"].pop("before_frame") is False
+    rows = server_first_page(sandbox, project)
+    assert said == {"opened": "opened", "rows": rows, "pid": 0, "seen": {"rows": rows}}
     # The rows file holds what the screen shows: no URL, no token.
     rows_dir = tmp_path / "cache" / "flagtui" / "rows"
     written = "".join(p.read_text() for p in rows_dir.iterdir())
     assert sandbox.url.split("//")[1] not in written and sandbox.admin_token not in written
+
+
+async def test_rows_saved_before_the_first_frame_is_out_wait_neither_for_it_nor_the_opener(
+    sandbox: Any, tmp_path: Path
+) -> None:
+    """The child is heard from the app's mount on: its rows are shown at once, and the opener
+    (whose imports would hold the first frame back) still starts only once the frame is out."""
+    project, env = await cold_home(sandbox, tmp_path)
+    said = beside(env, project, sandbox.url, 60, order="rows first")
+    assert said["rows"] == server_first_page(sandbox, project)
+    assert said["seen"]["before_frame"] is True
+    assert said["seen"]["opener_after_frame"] is True
+    assert said["opened"] == "opened" and said["pid"] == 0
 
 
 async def test_a_token_command_profile_is_never_read_early(sandbox: Any, tmp_path: Path) -> None:
@@ -91,7 +128,7 @@ async def test_a_token_command_profile_is_never_read_early(sandbox: Any, tmp_pat
     env = flagtui_env(tmp_path, sandbox.admin_token)
     del env["UNLEASH_API_TOKEN"]
     said = beside(env, project, sandbox.url, 2)
-    assert said == {"opened": "the rows were never shown", "rows": None, "pid": 0}
+    assert said["opened"] == "the rows were never shown" and said["rows"] is None
     assert not ran.exists() and not (tmp_path / "cache" / "flagtui" / "rows").exists()
 
 
