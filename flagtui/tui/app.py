@@ -5,6 +5,7 @@ registry's actions, see palette.py), and switching to another profile without le
 
 from __future__ import annotations
 
+import asyncio
 import sys
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -37,7 +38,7 @@ from flagtui.tui.type_ahead import TypeAhead
 from flagtui.tui.widgets.focus import takes_text
 
 # Nothing above imports the client, pydantic or the areas: a start draws its first frame (the
-# cached rows) with these alone, and imports the rest once it is on screen (see `_open`).
+# cached rows) with these alone, and imports the rest once it is on screen (see `on_ready`).
 if TYPE_CHECKING:
     from textual.command import Provider
 
@@ -98,6 +99,7 @@ class FlagtuiApp(PlainToastsApp):
         Ink.plain = self.no_color or self.native_ansi_color  # then as the theme changes
         self.profile = profile
         self._opener, self._cached_first, self._early = opener, cached, early
+        self._drawn = asyncio.Event()  # set on Textual's Ready: the first frame is out
         self.opened = client is not None
         if client is not None:
             self.client = client
@@ -157,12 +159,10 @@ class FlagtuiApp(PlainToastsApp):
         self.set_class(self.profile.production, "-production")
         self.theme_changed_signal.subscribe(self, self._theme_changed)
         leave_on_signals(partial(self.exit, return_code=0))  # a dropped SSH session; SIGTERM
-        if not self.opened:  # once the first frame is drawn: the opener imports most of flagtui
+        if not self.opened:  # opened once the first frame is out (`on_ready`, `_open_beside`)
             self._type_ahead.hold()  # keys typed meanwhile wait for the profile (`_opened`)
             if self._early is not None and self._opener is not None:  # beside it (early_read.py)
                 self.run_worker(self._open_beside(self._early, self._opener))
-            else:
-                self.call_after_refresh(self._open)
             return
         self.client.health.subscribe(self._health_changed)
         self._start()
@@ -172,12 +172,13 @@ class FlagtuiApp(PlainToastsApp):
             cached = self.row_cache.load(FEATURES, len(COLUMNS), self.project or "")
             if cached and isinstance(self.screen, EarlyFeaturesScreen):
                 self.screen.fill(cached.rows, cached.saved_at)
-                await self.screen.wait_for_refresh()  # drawn before the opener takes the CPU
 
-        self._opened(await early.open_beside(opener, show_rows, self.call_after_refresh))
+        self._opened(await early.open_beside(opener, show_rows, self._drawn.wait()))
 
-    def _open(self) -> None:
-        self._opened(self._opener() if self._opener else None)
+    def on_ready(self) -> None:  # Textual's, at once (a callback after the frame waited a tick)
+        self._drawn.set()  # the opener's imports start now
+        if not self.opened and (self._early is None or self._opener is None):
+            self._opened(self._opener() if self._opener else None)
 
     def _opened(self, opened: Opened | None) -> None:
         if opened is None:  # the config or the token failed: said once the terminal is back
@@ -301,8 +302,7 @@ class FlagtuiApp(PlainToastsApp):
         return self._failures.get(self.client, self.profile, self.ui_state)
 
     def switch_area(self, name: str) -> AwaitMount:
-        if name not in AREAS_BY_NAME:
-            name = DEFAULT_AREA
+        name = name if name in AREAS_BY_NAME else DEFAULT_AREA
         self.area = name
         self.ui_state.set("area", name)
         return self.switch_mode(name)
