@@ -171,7 +171,7 @@ class FlagtuiApp(PlainToastsApp):
         async def show_rows() -> None:  # the early read's, as a returning start's cached rows
             cached = self.row_cache.load(FEATURES, len(COLUMNS), self.project or "")
             if cached and isinstance(self.screen, EarlyFeaturesScreen):
-                await self.screen.fill(cached.rows, cached.saved_at)  # drawn before the opener
+                self.screen.fill(cached.rows, cached.saved_at)
 
         self._opened(await early.open_beside(opener, show_rows, self._drawn.wait()))
 

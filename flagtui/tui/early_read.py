@@ -40,9 +40,6 @@ AREA = "features"  # the area read early: its rows go in the row cache under thi
 READ_LIMIT_S = 10.0
 """The child's whole read: a server that does not answer by then gets no second chance here."""
 DONE = b"1"
-GRACE_S = 0.05
-"""How long after the first frame the opener waits for the child to say, so that the rows are
-drawn before its imports start (in traced cold starts the child said 0.01 to 0.08 s after it)."""
 
 
 @dataclass
@@ -58,19 +55,16 @@ class EarlyRead:
         show_rows: Callable[[], Awaitable[object]],
         drawn: Awaitable[object],
     ) -> Opened | None:
-        """The rows the child saved, shown by `show_rows` (which returns once they are drawn) as
-        soon as it says so, and the opener, run in a thread once `drawn` is (the app's first frame
-        is out: the opener's imports would hold it back) and the child said, or GRACE_S after
-        the frame. Rows the child saved before the opener is done are shown; the child is
-        stopped once the opener is done, whatever it got to.
+        """The rows the child saved, shown by `show_rows` as soon as it says so, and the opener,
+        run in a thread once `drawn` is (the app's first frame is out: the opener's imports
+        would hold it back). Rows the child saved before the opener is
+        done are shown; the child is stopped once the opener is done, whatever it got to.
 
         The child is heard from the app's mount on: it is often done before the first frame
-        is, and its rows are then in it or follow it at once. Else it is usually done within a
-        few hundredths of a second of the frame: rows drawn while the opener's imports ran in
-        their thread took up to 0.05 s instead of 0.015 (pydantic-core's schema building and
-        the imports hold the interpreter's lock past its switch interval), and the opener no
-        sooner done. An earlier opener waited up to 0.15 s for the rows: the app's own page that
-        much later on a slow network (1.3-1.5 round trips to it against 0.6-0.7 without)."""
+        is, and its rows then wait neither for the frame's next refresh nor for the opener.
+        The opener once waited up to 0.15 s for the rows, to leave drawing them the CPU: the
+        bench measured no gain for the rows, and the app's own page that much later on a slow
+        network (1.3-1.5 round trips to it against 0.6-0.7 without the wait)."""
         import asyncio
 
         saved = asyncio.ensure_future(self.finished())
@@ -87,8 +81,6 @@ class EarlyRead:
             await asyncio.wait({saved, framed}, return_when=asyncio.FIRST_COMPLETED)
             await show_if_saved()
             await framed
-            await asyncio.wait({saved}, timeout=GRACE_S)
-            await show_if_saved()
             opening = asyncio.ensure_future(asyncio.to_thread(opener))
             await asyncio.wait({opening, saved}, return_when=asyncio.FIRST_COMPLETED)
             await show_if_saved()

@@ -25,12 +25,9 @@ from .row_cache_state import first_project
 # waits until the rows were shown (bounded), so an early read that did not draw before the
 # opening finished fails the run. "rows first": the first frame comes only once the rows were
 # shown (bounded), so an early read that waited for the frame before hearing the child fails.
-# "grace as long as the bound": the frame first, and the opener's wait for the child after it
-# (GRACE_S) made as long as the bound, so an opener that started at once fails.
 BESIDE = """
 import asyncio, contextlib, json, sys, threading
 from flagtui.row_cache_file import default_cache_dir
-from flagtui.tui import early_read
 from flagtui.tui.early_read import AREA, start_early_read
 from flagtui.tui.row_cache import RowCache
 
@@ -38,12 +35,9 @@ project, url, bound, order = sys.argv[1], sys.argv[2], float(sys.argv[3]), sys.a
 early = start_early_read(None, project)
 shown, frame_out = threading.Event(), threading.Event()
 seen = {}
-if order == "grace as long as the bound":
-    early_read.GRACE_S = bound
 
 def opener():
     seen["opener_after_frame"] = frame_out.is_set()
-    seen["opener_after_rows"] = shown.is_set()
     if order == "rows first":
         return "opened"
     return "opened" if shown.wait(bound) else "the rows were never shown"
@@ -91,7 +85,6 @@ async def test_the_early_read_saves_the_first_page_and_shows_it_while_the_app_op
     project, env = await cold_home(sandbox, tmp_path)
     said = beside(env, project, sandbox.url, 60)
     assert said["seen"].pop("opener_after_frame") is True
-    said["seen"].pop("opener_after_rows")  # either: the child may take longer than GRACE_S
     assert said["seen"].pop("before_frame") is False
     rows = server_first_page(sandbox, project)
     assert said == {"opened": "opened", "rows": rows, "pid": 0, "seen": {"rows": rows}}
@@ -112,19 +105,6 @@ async def test_rows_saved_before_the_first_frame_is_out_wait_neither_for_it_nor_
     assert said["seen"]["before_frame"] is True
     assert said["seen"]["opener_after_frame"] is True
     assert said["opened"] == "opened" and said["pid"] == 0
-
-
-async def test_the_opener_waits_for_the_child_a_little_after_the_first_frame(
-    sandbox: Any, tmp_path: Path
-) -> None:
-    """The rows are drawn before the opener's imports start, when the child says within
-    GRACE_S of the frame (here as long as the test's bound: no time is asserted)."""
-    project, env = await cold_home(sandbox, tmp_path)
-    said = beside(env, project, sandbox.url, 60, order="grace as long as the bound")
-    assert said["rows"] == server_first_page(sandbox, project)
-    assert said["seen"]["before_frame"] is False  # the frame was out at once
-    assert said["seen"]["opener_after_rows"] is True
-    assert said["opened"] == "opened"
 
 
 async def test_a_token_command_profile_is_never_read_early(sandbox: Any, tmp_path: Path) -> None:

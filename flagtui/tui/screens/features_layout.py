@@ -82,11 +82,9 @@ class EarlyFeaturesScreen(Screen[None]):
         yield from features_body(table, search_box(), status)
         yield KeyBar()
 
-    async def fill(self, rows: Sequence[Row], saved_at: datetime) -> None:
-        """The rows shown; returns once they are drawn."""
+    def fill(self, rows: Sequence[Row], saved_at: datetime) -> None:
         self.query_one(CachedRowsTable).set_rows(rows)
         self.query_one("#page-status", PlainStatic).update(cached_status(saved_at))
-        await self.wait_for_refresh()
 
     def on_mount(self) -> None:
         focus_now(self.query_one(ResourceTable))  # not the search box, the first focusable
