@@ -5,7 +5,6 @@ registry's actions, see palette.py), and switching to another profile without le
 
 from __future__ import annotations
 
-import asyncio
 import sys
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -99,7 +98,6 @@ class FlagtuiApp(PlainToastsApp):
         Ink.plain = self.no_color or self.native_ansi_color  # then as the theme changes
         self.profile = profile
         self._opener, self._cached_first, self._early = opener, cached, early
-        self._drawn = asyncio.Event()  # set on Textual's Ready: the first frame is out
         self.opened = client is not None
         if client is not None:
             self.client = client
@@ -159,7 +157,7 @@ class FlagtuiApp(PlainToastsApp):
         self.set_class(self.profile.production, "-production")
         self.theme_changed_signal.subscribe(self, self._theme_changed)
         leave_on_signals(partial(self.exit, return_code=0))  # a dropped SSH session; SIGTERM
-        if not self.opened:  # opened once the first frame is out (`on_ready`, `_open_beside`)
+        if not self.opened:  # opened once the first frame is out (`_open_beside`, `on_ready`)
             self._type_ahead.hold()  # keys typed meanwhile wait for the profile (`_opened`)
             if self._early is not None and self._opener is not None:  # beside it (early_read.py)
                 self.run_worker(self._open_beside(self._early, self._opener))
@@ -172,11 +170,13 @@ class FlagtuiApp(PlainToastsApp):
             cached = self.row_cache.load(FEATURES, len(COLUMNS), self.project or "")
             if cached and isinstance(self.screen, EarlyFeaturesScreen):
                 self.screen.fill(cached.rows, cached.saved_at)
+                await self.screen.wait_for_refresh()  # drawn before the opener takes the CPU
 
-        self._opened(await early.open_beside(opener, show_rows, self._drawn.wait()))
+        # The opener starts after the first frame's next refresh, 0.02-0.045 s after it (not on
+        # Ready): the child has often said by then, and its rows are drawn first (bench README).
+        self._opened(await early.open_beside(opener, show_rows, self.call_after_refresh))
 
-    def on_ready(self) -> None:  # Textual's, at once (a callback after the frame waited a tick)
-        self._drawn.set()  # the opener's imports start now
+    def on_ready(self) -> None:  # Textual's, as soon as the first frame is out
         if not self.opened and (self._early is None or self._opener is None):
             self._opened(self._opener() if self._opener else None)
 

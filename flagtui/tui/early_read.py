@@ -53,11 +53,11 @@ class EarlyRead:
         self,
         opener: Opener,
         show_rows: Callable[[], Awaitable[object]],
-        drawn: Awaitable[object],
+        after_refresh: Callable[[Callable[[], None]], object],
     ) -> Opened | None:
         """The rows the child saved, shown by `show_rows` as soon as it says so, and the opener,
-        run in a thread once `drawn` is (the app's first frame is out: the opener's imports
-        would hold it back). Rows the child saved before the opener is
+        run in a thread once the app's first frame is out (`after_refresh` calls back then: the
+        opener's imports would hold the frame back). Rows the child saved before the opener is
         done are shown; the child is stopped once the opener is done, whatever it got to.
 
         The child is heard from the app's mount on: it is often done before the first frame
@@ -68,7 +68,9 @@ class EarlyRead:
         import asyncio
 
         saved = asyncio.ensure_future(self.finished())
-        framed = asyncio.ensure_future(drawn)
+        drawn = asyncio.Event()
+        after_refresh(drawn.set)
+        framed = asyncio.ensure_future(drawn.wait())
         shown = False
 
         async def show_if_saved() -> None:

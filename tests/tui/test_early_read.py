@@ -48,13 +48,20 @@ async def show_rows():
     seen["before_frame"] = not frame_out.is_set()
     shown.set()
 
-async def drawn():  # the app's first frame, out
-    if order == "rows first":
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(asyncio.to_thread(shown.wait, bound), bound)
-    frame_out.set()
+async def main():
+    def after_refresh(callback):
+        async def frame():
+            if order == "rows first":
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(asyncio.to_thread(shown.wait, bound), bound)
+            frame_out.set()
+            callback()
+        seen["frame"] = asyncio.ensure_future(frame())
+    opened = await early.open_beside(opener, show_rows, after_refresh)
+    del seen["frame"]
+    return opened
 
-opened = asyncio.run(early.open_beside(opener, show_rows, drawn()))
+opened = asyncio.run(main())
 print(json.dumps({"opened": opened, "rows": seen.get("rows"), "pid": early.pid, "seen": seen}))
 """
 
