@@ -138,6 +138,17 @@ class Term:
             if self.pump(quiet) is None:
                 return
 
+    def wait_exit(self, timeout: float = 30.0) -> int:
+        """The program's exit code, its output read meanwhile: a program that writes as it
+        leaves (a last frame, the terminal's reset) blocks on a full terminal nobody reads, and
+        `proc.wait` alone would wait for it until the timeout."""
+        deadline = time.perf_counter() + timeout
+        while (code := self.proc.poll()) is None:
+            if time.perf_counter() > deadline:
+                raise subprocess.TimeoutExpired(self.proc.args, timeout)
+            self.pump(0.05)
+        return code
+
     # -- writing ------------------------------------------------------------------------------
 
     def send(self, key: str | bytes) -> float:

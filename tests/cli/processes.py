@@ -28,7 +28,7 @@ def command_env(cli_env, sandbox) -> dict[str, str]:
 
 def finish(term: Term) -> int:
     """The exit code, once the command ended and all it wrote was read."""
-    code = term.proc.wait(timeout=60)
+    code = term.wait_exit(60)
     term.settle(quiet=0.2)
     term.close()
     return code

@@ -134,6 +134,6 @@ def test_flagtui_in_a_real_terminal_on_hostile_text_stored_by_real_unleash(
         walk.step("an event's detail", ["enter"], "y Copy")
         walk.step("back to the event log", ["escape"], "50/100", gone="y Copy")
         term.send("q")
-        assert term.proc.wait(timeout=10) == 0
+        assert term.wait_exit(10) == 0
         term.settle(quiet=0.2, limit=3)
         walk.check("after quitting", running=False)

@@ -19,7 +19,7 @@ def test_a_terminal_sees_a_progress_bar(tmp_path: Path) -> None:
     env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": "80"}
     with Term([sys.executable, "-c", CREATE, str(db)], env, cols=80, rows=5) as term:
         term.wait_for(lambda t: t.has("demo data") and t.has("%"), 60, "the progress bar")
-        assert term.proc.wait(120) == 0
+        assert term.wait_exit(120) == 0
     assert read_tokens(db).admin
 
 

@@ -7,6 +7,10 @@ from textual.widgets import Static
 
 from flagtui.tui.app import FlagtuiApp
 
+BURST_PAUSE_S = 2.0
+"""The typing pause for a test that counts the searches of keys typed by the pilot: long
+enough that its keys are one burst on a loaded machine (the app's own is 0.4 s)."""
+
 
 def freeze_cursors(app: FlagtuiApp) -> None:
     """Stop text cursors blinking, so a snapshot does not depend on when it was taken."""

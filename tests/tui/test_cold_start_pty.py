@@ -70,7 +70,7 @@ def test_the_token_command_runs_before_the_app_takes_the_terminal(sandbox, tmp_p
         term.settle(0.2)
         term.send("q")
         term.settle(0.5)
-        assert term.proc.wait(10) == 0
+        assert term.wait_exit(10) == 0
     assert (
         tmp_path / "cache" / "flagtui" / "rows" / "starts.json"
     ).exists()  # the next is a return
@@ -86,7 +86,7 @@ def test_ctrl_c_or_sigterm_while_the_token_command_runs(sandbox, tmp_path, how, 
             term.send(b"\x03")
         else:
             os.kill(term.proc.pid, signal.SIGTERM)
-        assert term.proc.wait(30) == status
+        assert term.wait_exit(30) == status
         term.settle(0.2)
         message = f"flagtui: {said} while the token_command of profile 'a' ran; it was stopped"
         raw = bytes(term.raw)

@@ -61,7 +61,7 @@ def test_the_demo_server_stops_when_the_tui_quits(tmp_path: Path) -> None:
     with demo(tmp_path) as term:
         server = started(term)
         term.send("q")
-        assert term.proc.wait(30) == 0
+        assert term.wait_exit(30) == 0
         assert gone(server)
 
 
@@ -70,7 +70,7 @@ def test_the_demo_server_stops_on_a_hang_up(tmp_path: Path) -> None:
     with demo(tmp_path) as term:
         server = started(term)
         os.killpg(term.proc.pid, signal.SIGHUP)
-        term.proc.wait(30)
+        term.wait_exit(30)
         assert gone(server)
 
 
@@ -79,7 +79,7 @@ def test_the_demo_server_stops_when_the_tui_is_killed(tmp_path: Path) -> None:
     with demo(tmp_path) as term:
         server = started(term)
         os.kill(term.proc.pid, signal.SIGKILL)
-        term.proc.wait(30)
+        term.wait_exit(30)
         assert gone(server)
 
 
@@ -89,6 +89,6 @@ def test_a_demo_server_that_cannot_start_is_said_with_its_log(tmp_path: Path) ->
     (data / "demo.db").write_bytes(b"not a database, " * 64)
     with demo(tmp_path) as term:
         term.wait_for(lambda t: t.has("the demo server did not start"), 90, "the message")
-        assert term.proc.wait(30) == 1
+        assert term.wait_exit(30) == 1
         term.settle(0.2)
         assert "database" in term.text().lower()  # the log's last lines say what failed

@@ -170,7 +170,7 @@ async def test_a_cold_start_with_its_project_remembered_shows_the_servers_page(
         term.wait_for(lambda t: t.has("page 1/") and t.has(first), 60, "the first page")
         term.settle(0.2)
         term.send("q")
-        assert term.proc.wait(30) == 0
+        assert term.wait_exit(30) == 0
     assert alive_with(marker) == []  # the early read never outlives the app
 
 
@@ -192,7 +192,7 @@ async def test_a_server_that_never_answers_leaves_no_early_read_behind(
             term.wait_for(lambda t: t.has("connecting…"), 60, "the first frame")
             term.settle(0.5)
             term.send("q")
-            assert term.proc.wait(30) == 0
+            assert term.wait_exit(30) == 0
         assert alive_with(marker) == []
     finally:
         silent.close()

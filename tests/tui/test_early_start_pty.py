@@ -42,7 +42,7 @@ async def returning_home(sandbox: Any, home: Path) -> None:
         term.wait_for(lambda t: t.has("page 1/"), 30, "the first page")
         term.settle(0.2)  # the row cache is written once the page is drawn
         term.send("q")
-        assert term.proc.wait(10) == 0
+        assert term.wait_exit(10) == 0
     RowCache(rows_dir(home), "a", sandbox.url).save("features", project, CACHED)
 
 
@@ -102,7 +102,7 @@ async def test_a_problem_found_after_the_first_frame_is_said_once_the_terminal_i
     with start(tmp_path, broken, "-P", "a", record=True) as term:
         term.wait_for(lambda t: t.has("cached-only-flag"), 30, "the cached rows")
         term.wait_for(lambda t: t.has("holds several lines"), 30, "the config's message")
-        assert term.proc.wait(10) == 2
+        assert term.wait_exit(10) == 2
         term.settle(0.2)
         assert "flagtui: UNLEASH_API_TOKEN holds several lines" in term.text()
         # Said on the shell's screen: after the app left the alternate screen.

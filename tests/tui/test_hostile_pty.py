@@ -62,6 +62,6 @@ def test_every_screen_on_hostile_data_in_a_real_terminal(sandbox: Any, tmp_path:
         walk.step("the command palette", [CTRL_P], "Search for commands")
         walk.step("palette closed", ["escape"], "d Delete", gone="Search for commands")
         term.send("q")
-        assert term.proc.wait(timeout=10) == 0
+        assert term.wait_exit(10) == 0
         term.settle(quiet=0.2, limit=3)
         walk.check("after quitting", running=False)

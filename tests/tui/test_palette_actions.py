@@ -12,6 +12,7 @@ from textual.widgets import Input, OptionList
 from flagtui.api import AdminClient
 from flagtui.api.feature_query import FeatureQuery
 from flagtui.config import Profile
+from flagtui.tui import typing_pause
 from flagtui.tui.actions import PALETTE_ACTIONS
 from flagtui.tui.app import FlagtuiApp
 from flagtui.tui.screens.feature_detail import FeatureDetailScreen
@@ -21,7 +22,7 @@ from flagtui.tui.widgets.choice_picker import ChoicePicker
 from flagtui.tui.widgets.confirm import ConfirmModal
 from testkit.pilot import settle
 
-from .helpers import screen_text, visible_text
+from .helpers import BURST_PAUSE_S, screen_text, visible_text
 from .palette_keys import palette_for, run_from_palette, type_text
 
 # Issue 14, item 4: each word, and the action it must find.
@@ -193,10 +194,13 @@ async def test_revive_from_the_palette_brings_an_archived_flag_back(make_app, cl
     assert not revived.archived
 
 
-async def test_the_flag_picker_sends_one_search_per_pause_in_typing(sandbox, client, tmp_path):
+async def test_the_flag_picker_sends_one_search_per_pause_in_typing(
+    sandbox, client, tmp_path, monkeypatch
+):
     """Real Unleash allows 15 searches a minute: with a budget of 2, opening the picker and
     typing a word (one search after the pause) leaves the server's search usable; a search per
     key would have been held back by the client, and the picker would say so."""
+    monkeypatch.setattr(typing_pause, "TYPING_PAUSE_S", BURST_PAUSE_S)
     project = (await client.projects.list())[0].id
     completed = await client.features.search(
         FeatureQuery(project=project, lifecycle=["completed"], limit=5)
