@@ -12,6 +12,7 @@ import functools
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, cast
 
+from textual.cache import LRUCache
 from textual.content import Content
 from textual.strip import Strip
 from textual.style import Style
@@ -101,8 +102,9 @@ class FlagtuiHeader(Widget):
         self.refresh()
 
 
-# The area bar's line by (area, width, style): the same on every screen of an area.
-AREA_LINES: dict[tuple[str, int, Style], Strip] = {}
+# The area bar's line by (area, width, style): the same on every screen of an area. Bounded:
+# every terminal width a resize passes through, and every theme, is a key of its own.
+AREA_LINES: LRUCache[tuple[str, int, Style], Strip] = LRUCache(64)
 
 
 @functools.cache
