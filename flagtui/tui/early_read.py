@@ -3,15 +3,18 @@ Textual, so the rows come soon after the first frame rather than after the clien
 
 A start with no cached rows spends about half a second after its first frame importing httpx,
 pydantic and the client before it can ask for the page; a bare Textual app is drawn by then.
-The launch decides which start this is before it imports anything costly (`launch.py`): a cold
-one (nothing recalled for its inputs, no token_command) with the features area and its project
-remembered (`early_project`) forks a child there, on a terminal and a machine with a second
-core. The child opens the profile the way the app will (the config validated, the token read),
-reads that project's first page with the area's query, makes the area's rows, saves them in the
-row cache and says so on a pipe. Once its first frame is drawn, the app opens the profile in a
-thread, reads the page itself and shows it; if the child says so before the opening is done
-(heard from the app's mount on), the app draws its rows from the row cache meanwhile, as a
-returning start draws cached rows.
+The launch forks the child first thing, on a terminal and a machine with a second core, before
+anything costly is imported and before the start is decided (`launch.py`): deciding (the
+config, the start hints and the UI state read, with their imports) then runs in both processes
+side by side, instead of before the fork. The child decides as the launch does
+(`start_plan.py`), and goes on only for a cold start (nothing recalled for its inputs, no
+token_command) of the features area with its project remembered; the launch stops it at once
+for any other start. The child opens the profile the way the app will (the config validated,
+the token read), reads that project's first page with the area's query, makes the area's rows,
+saves them in the row cache and says so on a pipe. Once its first frame is drawn, the app opens
+the profile in a thread, reads the page itself and shows it; if the child says so before the
+opening is done (heard from the app's mount on), the app draws its rows from the row cache
+meanwhile, as a returning start draws cached rows.
 
 The child writes to nothing but the row cache (which holds no URL and no token) and one byte
 on the pipe; its stdin, stdout and stderr are /dev/null, so it can never draw on the app's
@@ -23,31 +26,26 @@ fork (Windows) or a second core.
 
 from __future__ import annotations
 
-import contextlib
 import os
-import signal
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-# Only the standard library's lightest at the top: the fork comes before anything costly is
-# imported (asyncio, rich, the client), so that the child does that work beside the app.
+# Nothing but `os` at the top, not even typing or dataclasses (0.01 s with what they import): the
+# launch imports this module and forks at once, and the child does the rest beside the app.
+TYPE_CHECKING = False  # typing's, without importing typing; mypy reads any such name as true
 if TYPE_CHECKING:
-    from flagtui.profile import Profile
+    from collections.abc import Awaitable, Callable
+
     from flagtui.tui.opening import Opened, Opener
 
-AREA = "features"  # the area read early: its rows go in the row cache under this name
 READ_LIMIT_S = 10.0
 """The child's whole read: a server that does not answer by then gets no second chance here."""
 DONE = b"1"
 
 
-@dataclass
 class EarlyRead:
     """The parent's side: the child's pid and the pipe it says it is done on."""
 
-    pid: int
-    done_fd: int
+    def __init__(self, pid: int, done_fd: int) -> None:
+        self.pid, self.done_fd = pid, done_fd
 
     async def open_beside(
         self,
@@ -112,6 +110,9 @@ class EarlyRead:
     def stop(self) -> None:
         """The child stopped and reaped, the pipe closed; safe to call again."""
         if self.pid:
+            import contextlib
+            import signal
+
             with contextlib.suppress(ProcessLookupError):
                 os.kill(self.pid, signal.SIGKILL)
             with contextlib.suppress(ChildProcessError):
@@ -120,44 +121,41 @@ class EarlyRead:
             self.pid = 0
 
 
-def early_project(named: Profile) -> str | None:
-    """The project whose first page a cold start of `named` shows, when that is the features
-    area's: the area and its project as the profile's remembered state has them."""
-    from flagtui.tui.areas import DEFAULT_AREA
-    from flagtui.tui.state import UiState, default_state_path
-
-    state = UiState(default_state_path(), named.name)
-    project = state.get("project")
-    return project if (state.get("area") or DEFAULT_AREA) == AREA else None
-
-
-def start_early_read(profile_arg: str | None, project: str) -> EarlyRead | None:
-    """Fork the child that reads `project`'s first page (before any thread runs and anything
-    costly is imported); None without fork or a second core."""
+def start_early_read(profile_arg: str | None) -> EarlyRead | None:
+    """Fork the child that decides the start and, for a cold start of the features area, reads
+    its project's first page (before any thread runs and anything costly is imported); None
+    without fork or a second core."""
     if not hasattr(os, "fork") or len(os.sched_getaffinity(0)) < 2:
         return None
     done_read, done_write = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: never returns
         os.close(done_read)
-        _child(profile_arg, project, done_write)
+        _child(profile_arg, done_write)
     os.close(done_write)
     return EarlyRead(pid, done_read)
 
 
-def _child(profile_arg: str | None, project: str, done_fd: int) -> None:
+def _child(profile_arg: str | None, done_fd: int) -> None:
     code = 1
     try:
-        import asyncio
+        import signal
 
         quiet = os.open(os.devnull, os.O_RDWR)
         for fd in (0, 1, 2):
             os.dup2(quiet, fd)
         signal.signal(signal.SIGINT, signal.SIG_DFL)
         os.nice(10)  # the app's first frame first, where the two share a core
-        if asyncio.run(asyncio.wait_for(_save_first_page(profile_arg, project), READ_LIMIT_S)):
-            os.write(done_fd, DONE)
-            code = 0
+        from flagtui.tui.start_plan import plan_start
+
+        project = plan_start(profile_arg, terminal=True).early_project
+        if project is not None:  # a cold start of the features area, as the launch decides too
+            import asyncio
+
+            read = _save_first_page(profile_arg, project)
+            if asyncio.run(asyncio.wait_for(read, READ_LIMIT_S)):
+                os.write(done_fd, DONE)
+                code = 0
     except BaseException:  # whatever it was, the app's own opening says it
         pass
     os._exit(code)  # no atexit, no buffers: nothing of the parent's runs twice
@@ -171,6 +169,7 @@ async def _save_first_page(profile_arg: str | None, project: str) -> bool:
     from flagtui.tui.format import short_names
     from flagtui.tui.row_cache import RowCache
     from flagtui.tui.start_hint import asks_token_command
+    from flagtui.tui.start_plan import EARLY_AREA
 
     profile = select_profile(load_config(), profile_arg)
     if asks_token_command(profile):
@@ -182,5 +181,5 @@ async def _save_first_page(profile_arg: str | None, project: str) -> bool:
         cache = RowCache(default_cache_dir(), profile.name, client.base_url)  # the area's
     short = short_names({e.name for f in page.features for e in f.environments or []})
     rows = [feature_row(f, short) for f in page.features]
-    cache.save(AREA, project, rows)
+    cache.save(EARLY_AREA, project, rows)
     return True

@@ -3,8 +3,9 @@ its first frame is on screen.
 
 A start whose inputs are those of an earlier one (`start_hint.py`) draws that profile's cached
 rows first; any other start on a terminal draws the header and "connecting…" (its profile as
-the config names it, unvalidated), and, when it knows the page it will show, first forks an
-early read of that page beside the app (`early_read.py`). Then, inside the app, the config is
+the config names it, unvalidated), and, when it knows the page it will show, reads that page
+early beside the app (`early_read.py`: forked first thing, before the start is decided in
+`start_plan.py`). Then, inside the app, the config is
 validated, the token read and the client made. Without a terminal (nothing to draw on), and
 for a profile whose token comes from a token_command (it may ask the terminal for a
 passphrase), it validates first. Either way a problem with the config or credentials is one
@@ -14,16 +15,19 @@ while a token_command runs stops it and exits 130 or 143, without a traceback.
 
 from __future__ import annotations
 
-import argparse
 import sys
-from typing import TYPE_CHECKING
 
+# typing's TYPE_CHECKING without importing typing: this module is imported before the early
+# read forks (`run_tui`), so whatever it imports delays the fork.
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import argparse
+
     from flagtui.config import ConfigError, Interrupted
-    from flagtui.profile import Profile
     from flagtui.tui.early_read import EarlyRead
     from flagtui.tui.opening import Opened
     from flagtui.tui.start_hint import StartInputs
+    from flagtui.tui.start_plan import StartPlan
 
 
 def open_profile(args: argparse.Namespace, inputs: StartInputs | None) -> Opened:
@@ -55,37 +59,30 @@ def said(exc: ConfigError | Interrupted) -> int:
 
 
 def run_tui(args: argparse.Namespace) -> int:
-    # Decided with the lightest imports: an early read forks before anything costly is imported.
-    from flagtui.row_cache_file import default_cache_dir
-    from flagtui.tui.early_read import early_project, start_early_read
-    from flagtui.tui.interpreter import prompt_frames
-    from flagtui.tui.start_hint import asks_token_command, provisional, recall, start_inputs
+    # A cold start's early read forks first, before the start is decided: the decision's imports
+    # and file reads (0.03 to 0.04 s) then run in the child too, beside this process, and the
+    # child goes on only where this process keeps it (early_read.py).
+    from flagtui.tui.early_read import start_early_read
 
-    prompt_frames()
     args.profile = getattr(args, "profile", None)
     terminal = sys.stdin.isatty() and sys.stdout.isatty()
-    inputs = start_inputs(args.profile)
-    expected = recall(default_cache_dir(), inputs) if inputs else None
-    named = provisional(inputs, args.profile)
-    validate_first = not terminal or (expected is None and asks_token_command(named))
-    cold = expected is None and not validate_first
-    project = early_project(named) if cold else None
-    early = start_early_read(args.profile, project) if project is not None else None
+    early = start_early_read(args.profile) if terminal else None
     try:
-        return _run(args, inputs, expected, named, validate_first, early)
+        from flagtui.tui.interpreter import prompt_frames
+        from flagtui.tui.start_plan import plan_start
+
+        prompt_frames()
+        plan = plan_start(args.profile, terminal)
+        if early is not None and plan.early_project is None:
+            early.stop()  # the child, deciding alike, reads nothing either
+            early = None
+        return _run(args, plan, early)
     finally:
         if early is not None:
             early.stop()
 
 
-def _run(
-    args: argparse.Namespace,
-    inputs: StartInputs | None,
-    expected: Profile | None,
-    named: Profile,
-    validate_first: bool,
-    early: EarlyRead | None,
-) -> int:
+def _run(args: argparse.Namespace, plan: StartPlan, early: EarlyRead | None) -> int:
     failed: list[ConfigError | Interrupted] = []
 
     def opener() -> Opened | None:
@@ -93,14 +90,14 @@ def _run(
         from flagtui.config import ConfigError, Interrupted
 
         try:
-            return open_profile(args, inputs)
+            return open_profile(args, plan.inputs)
         except (ConfigError, Interrupted) as exc:
             failed.append(exc)
             return None
 
     from flagtui.tui.app import FlagtuiApp
 
-    if validate_first:
+    if plan.validate_first:
         # Validated first, said before the app: with no terminal nothing is drawn; a
         # token_command may ask the terminal for a passphrase before the app takes it.
         opened = opener()
@@ -108,9 +105,9 @@ def _run(
             return said(failed[0])
         app = FlagtuiApp(opened.client, opened.profile)
         app.set_keymap(opened.keymap)
-    elif expected is not None:  # the cached rows first; validated once they are on screen
-        app = FlagtuiApp(None, expected, opener=opener)
+    elif plan.expected is not None:  # the cached rows first; validated once they are on screen
+        app = FlagtuiApp(None, plan.expected, opener=opener)
     else:  # the header and "connecting…" first; the early read's rows, if it has them
-        app = FlagtuiApp(None, named, opener=opener, cached=False, early=early)
+        app = FlagtuiApp(None, plan.named, opener=opener, cached=False, early=early)
     app.run()
     return said(failed[0]) if failed else app.return_code or 0
