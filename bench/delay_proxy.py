@@ -1,8 +1,9 @@
 """A TCP proxy that adds a fixed delay to every round trip: `python bench/delay_proxy.py
 --upstream http://127.0.0.1:PORT --rtt-ms 50` prints `{"url": ...}` on one line, then serves
-until killed, printing `{"request": T}` when a connection's first bytes arrive (T: this
-machine's monotonic clock, `time.monotonic()`, the same in every process), so the bench can time
-an app from its first request instead of from its start.
+until killed, printing `{"request": T, "line": L}` when a connection's first bytes arrive (T:
+this machine's monotonic clock, `time.monotonic()`, the same in every process; L: the request
+line, "GET /path HTTP/1.1", or null where the bytes are not plain HTTP, as a TLS handshake's),
+so the bench can time an app from its first request instead of from its start.
 
 Each chunk is forwarded half the round-trip time after it arrived, in both directions, without
 holding back the chunks behind it (a link's latency, not its bandwidth): a request and its
@@ -31,6 +32,11 @@ def _nodelay(writer: asyncio.StreamWriter) -> None:
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
 
+def _request_line(data: bytes) -> str | None:
+    line = data.split(b"\r\n", 1)[0].decode("latin-1")
+    return line if line.endswith((" HTTP/1.1", " HTTP/1.0")) else None
+
+
 async def _forward(
     reader: asyncio.StreamReader, writer: asyncio.StreamWriter, delay: float, *, say: bool = False
 ) -> None:
@@ -44,7 +50,8 @@ async def _forward(
         try:
             while data := await reader.read(CHUNK):
                 if first:
-                    print(json.dumps({"request": time.monotonic()}), flush=True)
+                    said = {"request": time.monotonic(), "line": _request_line(data)}
+                    print(json.dumps(said), flush=True)
                     first = False
                 queue.put_nowait((loop.time() + delay, data))
         except ConnectionError:

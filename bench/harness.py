@@ -166,7 +166,7 @@ class TlsFiles:
 class DelayProxy:
     """bench/delay_proxy.py in a subprocess: `url` reaches `upstream` with `rtt_ms` added to
     every round trip (over HTTPS with `tls`); `first_request_after` says when an app's first
-    request reached it."""
+    request (or its first request for a path) reached it."""
 
     def __init__(self, upstream: str, rtt_ms: float, tls: TlsFiles | None = None) -> None:
         self.rtt_ms = rtt_ms
@@ -180,7 +180,8 @@ class DelayProxy:
         if not line:
             raise RuntimeError("the delay proxy did not start")
         self.url: str = json.loads(line)["url"]
-        self._requests: list[float] = []  # perf_counter times of connections' first bytes
+        # perf_counter times of connections' first bytes, with their request lines (None: TLS)
+        self._requests: list[tuple[float, str | None]] = []
         threading.Thread(target=self._read_requests, daemon=True).start()
 
     def _read_requests(self) -> None:
@@ -188,12 +189,18 @@ class DelayProxy:
         differ from it."""
         assert self.proc.stdout is not None
         for line in self.proc.stdout:
-            at = json.loads(line)["request"] + time.perf_counter() - time.monotonic()
-            self._requests.append(at)
+            said = json.loads(line)
+            at = said["request"] + time.perf_counter() - time.monotonic()
+            self._requests.append((at, said["line"]))
 
-    def first_request_after(self, t0: float) -> float | None:
-        """perf_counter time of the first request since `t0` (None if none came)."""
-        return min((t for t in list(self._requests) if t >= t0), default=None)
+    def first_request_after(self, t0: float, path: str | None = None) -> float | None:
+        """perf_counter time of the first request since `t0` (None if none came); with `path`,
+        of the first connection whose first request is for it, where the proxy sees requests
+        (plain HTTP; over TLS, the first request of all)."""
+        times = [(t, line) for t, line in list(self._requests) if t >= t0]
+        if path is not None and self.tls is None:
+            times = [(t, line) for t, line in times if line and line.split(" ")[1].startswith(path)]
+        return min((t for t, _ in times), default=None)
 
     def close(self) -> None:
         self.proc.terminate()
