@@ -10,20 +10,39 @@ import inspect
 import re
 from importlib.metadata import version
 from pathlib import Path
+from typing import Any
 
+import httpx
 import pytest
+from rich.segment import Segment
+from rich.style import Style
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.coordinate import Coordinate
 from textual.widgets import DataTable
 from textual.widgets.data_table import Row, RowKey
 
+from flagtui.api.models import Feature
+from flagtui.tui.feature_rows import feature_row
+from flagtui.tui.format import short_names
+from flagtui.tui.screens.features_layout import COLUMNS
 from flagtui.tui.widgets import datatable_internals, table
 from flagtui.tui.widgets.datatable_internals import (
     PRIVATE_ATTRIBUTES,
     PRIVATE_METHODS,
     KeptRenderingTable,
 )
+from flagtui.tui.widgets.table import ResourceTable
 
 TEXTUAL = f"Textual {version('textual')}"
-OURS = {"_add_rows", "_kept", "_kept_lines", "_shown", "_widths"}  # KeptRenderingTable's own
+OURS = {
+    "_add_rows",
+    "_kept",
+    "_kept_lines",
+    "_one_line_cell",
+    "_shown",
+    "_widths",
+}  # KeptRenderingTable's own
 
 
 def bare(signature: inspect.Signature) -> str:
@@ -106,3 +125,64 @@ def test_the_table_touches_no_datatable_internals_itself():
     assert borrowed == set(), f"move what uses {borrowed} into datatable_internals.py"
     overridden = set(vars(KeptRenderingTable)) & set(PRIVATE_METHODS)
     assert overridden == {"_render_cell", "_render_line", "_update_dimensions"}
+
+
+class OneTable(App[None]):
+    def __init__(self, table: ResourceTable[object]) -> None:
+        super().__init__()
+        self.table = table
+
+    def compose(self) -> ComposeResult:
+        yield self.table
+
+
+def every_feature_row(sandbox: Any) -> list[tuple[str, tuple[object, ...]]]:
+    """The features area's row of every flag the sandbox holds: the demo data and the hostile
+    project (markup, control characters, wide characters, long names)."""
+    headers = {"Authorization": sandbox.admin_token}
+    projects = httpx.get(f"{sandbox.url}/api/admin/projects", headers=headers).json()["projects"]
+    features = []
+    for project in projects:
+        query = {"project": f"IS:{project['id']}", "limit": 1000, "offset": 0}
+        found = httpx.get(f"{sandbox.url}/api/admin/search/features", params=query, headers=headers)
+        features += [Feature.model_validate(f) for f in found.json()["features"]]
+    short = short_names({e.name for f in features for e in f.environments or []})
+    return [feature_row(f, short) for f in features]
+
+
+HANDMADE = [
+    ("hand-1", (Text("plain"), Text("styled", style="bold red"), Text.assemble(("a", "bold"), "b"),
+                Text("中文字", style="italic"), Text("é́ x"), Text(""))),
+    ("hand-2", ("[bold]not markup[/]", "", Text("x", style="reverse"),
+                Text.assemble(("w", "underline"), style="blue"), "1234567890" * 5, "")),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("columns", [120, 70])
+async def test_a_one_line_cell_is_drawn_as_datatable_draws_it(sandbox: Any, columns: int) -> None:
+    """Every cell the features area shows of the whole sandbox, and a few made by hand, on and
+    off the cursor and the hover, on two row styles: the segments `_one_line_cell` makes are
+    DataTable's own, text for text and style for style."""
+    grid: ResourceTable[object] = ResourceTable(COLUMNS)
+    async with OneTable(grid).run_test(size=(columns, 30)) as pilot:
+        grid.set_rows([*every_feature_row(sandbox), *HANDMADE])
+        await pilot.pause()
+        compared = 0
+        for row in range(grid.row_count):
+            for column, spec in enumerate(grid.ordered_columns):
+                width = spec.get_render_width(grid)
+                cell = grid.get_cell_at(Coordinate(row, column))
+                for cursor, hover in ((False, False), (True, False), (False, True)):
+                    for base in (grid.rich_style, Style(bgcolor="grey11", color="white")):
+                        quick = grid._one_line_cell(cell, row, column, base, width, cursor, hover)
+                        assert quick is not None, f"{cell!r} was left to DataTable"
+                        drawn = DataTable._render_cell(
+                            grid, row, column, base, width, cursor, hover
+                        )
+                        assert segments(quick) == segments(drawn), repr(cell)
+                        compared += 1
+    assert compared == grid.row_count * len(COLUMNS) * 6 > 9000
+
+
+def segments(lines: list[list[Segment]]) -> list[list[tuple[object, ...]]]:
+    return [[(s.text, s.style, s.control) for s in line] for line in lines]
