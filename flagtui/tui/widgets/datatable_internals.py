@@ -122,15 +122,18 @@ class KeptRenderingTable(DataTable[Cell]):
         column_key = self._column_locations.get_key(column_index)
         if row_key is None or column_key is None:
             return super()._render_cell(row_index, column_index, base_style, width, cursor, hover)
-        what = shown(self._data[row_key][column_key])
+        cell = self._data[row_key][column_key]
+        what = shown(cell)
         # The position is part of the key: the segments carry it (mouse clicks read it).
         key: tuple[object, ...] = (row_index, column_index, what, base_style, width, cursor)
         key += (hover, self._show_hover_cursor, self._pseudo_class_state, self.show_cursor)
         lines = self._kept.get(key)
         if lines is None:
-            cell = self._data[row_key][column_key]
-            lines = self._one_line_cell(
-                cell, row_index, column_index, base_style, width, cursor, hover
+            one_line = self.rows[row_key].height == 1
+            lines = (
+                self._one_line_cell(cell, row_index, column_index, base_style, width, cursor, hover)
+                if one_line
+                else None
             )
             if lines is None:
                 lines = super()._render_cell(
