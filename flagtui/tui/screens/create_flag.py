@@ -20,7 +20,7 @@ from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Checkbox, Input, Select
+from textual.widgets import Checkbox, Input
 
 from flagtui.api import rollout_requests, validation
 from flagtui.api.errors import FlagtuiError, InvalidArgument, OutcomeUnknown
@@ -31,6 +31,7 @@ from flagtui.tui.widgets.confirm import ConfirmModal
 from flagtui.tui.widgets.header import FlagtuiHeader
 from flagtui.tui.widgets.keybar import KeyBar
 from flagtui.tui.widgets.request_text import shown_requests
+from flagtui.tui.widgets.select import Select
 from flagtui.tui.widgets.text import MessageLine, PlainLabel
 
 if TYPE_CHECKING:

@@ -16,7 +16,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Container, Horizontal
 from textual.widget import AwaitMount, Widget
-from textual.widgets import DataTable, Input, Select, Static
+from textual.widgets import DataTable, Input, Static
 
 from flagtui.api.errors import FlagtuiError
 from flagtui.api.feature_query import FeatureQuery
@@ -33,6 +33,7 @@ from flagtui.tui.screens.kept_rows import KeptRows
 from flagtui.tui.typing_pause import after_typing_pause
 from flagtui.tui.widgets.focus import focus_now
 from flagtui.tui.widgets.project_picker import ProjectPicker
+from flagtui.tui.widgets.select import Select
 from flagtui.tui.widgets.table import ResourceTable, Row
 
 FILTERS_AFTER_S = 0.05

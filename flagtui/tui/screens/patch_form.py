@@ -23,7 +23,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Checkbox, Input, Select, TextArea
+from textual.widgets import Checkbox, Input, TextArea
 
 from flagtui.api.errors import ApiError, InvalidArgument, NothingToSend, OutcomeUnknown
 from flagtui.api.intent import check_patch_paths
@@ -36,6 +36,7 @@ from flagtui.tui.widgets.archive_confirm import archive_modal, revive_modal
 from flagtui.tui.widgets.confirm import ConfirmModal
 from flagtui.tui.widgets.header import FlagtuiHeader
 from flagtui.tui.widgets.keybar import KeyBar
+from flagtui.tui.widgets.select import Select
 from flagtui.tui.widgets.text import MessageLine, PlainLabel
 
 OUTCOME_UNKNOWN = (

@@ -10,12 +10,13 @@ from typing import ClassVar
 from textual import getters, on
 from textual.app import ComposeResult
 from textual.containers import Horizontal
-from textual.widgets import Select, Static
+from textual.widgets import Static
 
 from flagtui.api.errors import NotSupported
 from flagtui.tui.areas import AREAS_BY_NAME
 from flagtui.tui.screens.base import AreaScreen
 from flagtui.tui.widgets.project_picker import ProjectPicker
+from flagtui.tui.widgets.select import Select
 from flagtui.tui.widgets.text import PlainStatic
 
 

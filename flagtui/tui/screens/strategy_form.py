@@ -28,7 +28,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Input, Select, SelectionList
+from textual.widgets import Button, Input, SelectionList
 
 from flagtui.api import rollout_requests, rollout_rules, variant_rules
 from flagtui.api.errors import (
@@ -59,6 +59,7 @@ from flagtui.tui.widgets.constraint_editor import ConstraintEditor
 from flagtui.tui.widgets.header import FlagtuiHeader
 from flagtui.tui.widgets.keybar import KeyBar
 from flagtui.tui.widgets.request_text import shown_requests
+from flagtui.tui.widgets.select import Select
 from flagtui.tui.widgets.strategy_params import ParameterFields
 from flagtui.tui.widgets.text import MessageLine, PlainLabel
 

@@ -12,12 +12,13 @@ from collections.abc import Sequence
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, Input, Select
+from textual.widgets import Button, Input
 
 from flagtui.api.errors import InvalidArgument
 from flagtui.api.models import Variant, VariantOverride, VariantPayload
 from flagtui.contract import VARIANT_PAYLOAD_TYPES
 from flagtui.tui.format import clean
+from flagtui.tui.widgets.select import Select
 from flagtui.tui.widgets.text import MessageLine
 
 PERCENT = re.compile(r"^\s*(\d{1,3})(?:[.,](\d))?\s*%?\s*$")

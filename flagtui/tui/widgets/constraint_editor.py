@@ -12,7 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.suggester import SuggestFromList
-from textual.widgets import Button, Checkbox, Input, OptionList, Select
+from textual.widgets import Button, Checkbox, Input, OptionList
 
 from flagtui.api.constraint_rules import constraint, is_multi_value, operators_for
 from flagtui.api.errors import InvalidArgument
@@ -21,6 +21,7 @@ from flagtui.api.rollout_catalog import RolloutCatalog
 from flagtui.contract import CONSTRAINT_OPERATORS
 from flagtui.rollout_words import constraint_words
 from flagtui.tui.format import safe
+from flagtui.tui.widgets.select import Select
 from flagtui.tui.widgets.text import MessageLine, PlainLabel
 
 NONE = "— none: everyone the strategy reaches —"

@@ -8,10 +8,10 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from textual import on
-from textual.widgets import Select
 
 from flagtui.api.models import Project
 from flagtui.tui.format import project_options
+from flagtui.tui.widgets.select import Select
 
 if TYPE_CHECKING:
     from flagtui.tui.context import FlagtuiContext

@@ -8,13 +8,14 @@ from __future__ import annotations
 from textual import getters
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.widgets import Input, Select
+from textual.widgets import Input
 
 from flagtui.api.errors import InvalidArgument
 from flagtui.api.models import Strategy, StrategyType
 from flagtui.api.rollout_catalog import RolloutCatalog
 from flagtui.api.rollout_rules import FLEXIBLE_ROLLOUT
 from flagtui.tui.format import safe
+from flagtui.tui.widgets.select import Select
 from flagtui.tui.widgets.text import MessageLine, PlainLabel
 
 BUILT_IN = ("default", "random")
