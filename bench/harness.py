@@ -22,6 +22,7 @@ from typing import Any
 import httpx
 
 from testkit.pty_term import Term, Timeout  # noqa: F401 (Timeout: raised to the figures and run.py)
+from testkit.tls_files import TlsFiles
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -146,21 +147,6 @@ class Sandbox:
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
-
-
-class TlsFiles:
-    """A self-signed certificate for 127.0.0.1 and its key, made by the openssl command (the
-    bench's HTTPS proxy serves it; flagtui trusts it as the profile's ca_bundle)."""
-
-    def __init__(self, folder: Path) -> None:
-        self.cert, self.key = folder / "cert.pem", folder / "key.pem"
-        subprocess.run(
-            ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256",
-             "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
-             "-addext", "subjectAltName=IP:127.0.0.1",
-             "-keyout", str(self.key), "-out", str(self.cert)],
-            check=True, capture_output=True,
-        )  # fmt: skip
 
 
 class DelayProxy:

@@ -8,11 +8,15 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from flagtui.api import capabilities, validation
-from flagtui.api.models import ServerInfo
+from flagtui.api import validation
 from flagtui.contract import PAGE_DEFAULT
+
+if TYPE_CHECKING:  # no models here: a cold start's early read builds its search without them
+    from flagtui.api.models import ServerInfo
+
+SEARCH_PATH = "/api/admin/search/features"
 
 LIST_STATES = frozenset({"stale", "active"})
 
@@ -64,10 +68,13 @@ class FeatureQuery:
         if self.project:
             params["project"] = f"IS:{self.project}"
         lifecycle = self.lifecycle
-        if self.archived and capabilities.archived_by_lifecycle(server):
-            lifecycle = [*lifecycle, "archived"]
-        elif self.archived:
-            params["archived"] = "IS:true"
+        if self.archived:
+            from flagtui.api.capabilities import archived_by_lifecycle  # imports the models
+
+            if archived_by_lifecycle(server):
+                lifecycle = [*lifecycle, "archived"]
+            else:
+                params["archived"] = "IS:true"
         for name, values in (
             ("type", self.types),
             ("state", self.states),

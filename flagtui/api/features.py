@@ -18,7 +18,7 @@ from typing import Any
 from flagtui.api import capabilities, errors, intent, rollout_requests, validation
 from flagtui.api.archived_flags import ArchivedFlags
 from flagtui.api.core import Core
-from flagtui.api.feature_query import FeatureQuery
+from flagtui.api.feature_query import SEARCH_PATH, FeatureQuery
 from flagtui.api.feature_types import FeatureTypes
 from flagtui.api.models import Feature, FeaturePage, PatchOperation
 from flagtui.api.search_budget import SearchBudget, page_from_list
@@ -30,7 +30,6 @@ SANDBOX_SEARCH_BUDGET = (1_000_000, 60.0)  # the sandbox does not ration searche
 
 _FEATURE = adapter(Feature)
 _FEATURE_PAGE = adapter(FeaturePage)
-_SEARCH_PATH = "/api/admin/search/features"
 
 
 class Features:
@@ -94,7 +93,7 @@ class Features:
         if wait == 0:
             try:
                 budget.spend()
-                page = await self._core.read("GET", _SEARCH_PATH, _FEATURE_PAGE, params=params)
+                page = await self._core.read("GET", SEARCH_PATH, _FEATURE_PAGE, params=params)
                 self._core.cache[key] = (time.monotonic(), page)
                 return page
             except errors.RateLimited as exc:
@@ -105,7 +104,7 @@ class Features:
         elif not q.list_can_answer():
             raise errors.RateLimited(
                 "GET",
-                _SEARCH_PATH,
+                SEARCH_PATH,
                 retry_after=math.ceil(wait * 10) / 10,  # rounded up: waiting it is enough
                 message="flagtui holds back: real Unleash allows 15 feature searches a minute",
                 profile=self._core.profile,

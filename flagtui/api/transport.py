@@ -27,8 +27,8 @@ import httpx
 from pydantic import TypeAdapter
 from pydantic import ValidationError as PydanticValidationError
 
-from flagtui import __version__
 from flagtui.api import errors, validation
+from flagtui.api.connection import client_headers, tls_context
 
 T = TypeVar("T")
 
@@ -61,15 +61,12 @@ class Transport:
         self.timeout = timeout
         self.retry_delays = tuple(retry_delays)
         self.requests_sent = 0
-        verify_arg: bool | ssl.SSLContext = (
-            ssl.create_default_context(cafile=verify) if isinstance(verify, str) else verify
-        )
-        if base_url.startswith("http://"):
-            # Plain HTTP never reaches TLS (redirects are not followed): skip loading CA certs.
-            verify_arg = False
+        # Plain HTTP never reaches TLS (redirects are not followed): skip loading CA certs.
+        plain = base_url.startswith("http://")
+        verify_arg: bool | ssl.SSLContext = False if plain else tls_context(verify)
         self._http = httpx.AsyncClient(
             base_url=base_url.rstrip("/"),
-            headers={"Authorization": token, "User-Agent": f"flagtui/{__version__}"},
+            headers=client_headers(token),
             timeout=httpx.Timeout(timeout),
             verify=verify_arg,
             follow_redirects=False,

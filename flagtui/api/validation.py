@@ -5,12 +5,9 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable, Mapping
-from typing import Any
-
-from pydantic import ValidationError as PydanticValidationError
+from typing import TYPE_CHECKING, Any
 
 from flagtui.api.errors import InvalidArgument
-from flagtui.api.models import PatchOperation
 from flagtui.contract import (
     EVENT_SEARCH_MAX,
     MAX_LIFETIME_DAYS,
@@ -20,6 +17,9 @@ from flagtui.contract import (
     PATCH_OPS_WITH_FROM,
     PATCH_OPS_WITH_VALUE,
 )
+
+if TYPE_CHECKING:  # the models (pydantic) only for a patch: a search's checks need neither
+    from flagtui.api.models import PatchOperation
 
 
 def _is_int(value: object) -> bool:
@@ -101,6 +101,10 @@ def _is_utf8_text(text: str) -> bool:
 
 def patch_operations(ops: Iterable[PatchOperation | Mapping[str, Any]]) -> list[PatchOperation]:
     """Each op: a known op, a JSON pointer path, `from` for copy/move, `value` for add/replace."""
+    from pydantic import ValidationError as PydanticValidationError
+
+    from flagtui.api.models import PatchOperation
+
     checked: list[PatchOperation] = []
     for index, raw in enumerate(ops):
         where = f"patch[{index}]"

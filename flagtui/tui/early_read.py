@@ -10,18 +10,21 @@ side by side, instead of before the fork. The child decides as the launch does
 (`start_plan.py`), and goes on only for a cold start (nothing recalled for its inputs, no
 token_command) of the features area with its project remembered; the launch stops it at once
 for any other start. The child opens the profile the way the app will (the config validated,
-the token read), reads that project's first page with the area's query, makes the area's rows,
-saves them in the row cache and says so on a pipe. Once its first frame is drawn, the app opens
-the profile in a thread, reads the page itself and shows it; if the child says so before the
-opening is done (heard from the app's mount on), the app draws its rows from the row cache
-meanwhile, as a returning start draws cached rows.
+the token read), sends the search for that project's first page with the standard library's
+HTTP (`flagtui/api/early_search.py`: the client's own request, sent before pydantic, the
+models and httpx are imported; the models then load while it travels), makes the area's rows
+from the answer, saves them in the row cache and says so on a pipe. Once its first frame is
+drawn, the app opens the profile in a thread, reads the page itself and shows it; if the child
+says so before the opening is done (heard from the app's mount on), the app draws its rows
+from the row cache meanwhile, as a returning start draws cached rows.
 
 The child writes to nothing but the row cache (which holds no URL and no token) and one byte
 on the pipe; its stdin, stdout and stderr are /dev/null, so it can never draw on the app's
 terminal. Any failure is silent: the app's own opening says what went wrong. A profile whose
 token comes from a token_command is never read early (it may ask the terminal for a
-passphrase; the child checks the validated profile again), and there is no early read without
-fork (Windows) or a second core.
+passphrase; the child checks the validated profile again), nor with a proxy in the
+environment, and there is no early read without fork (Windows) or a second core. The child
+ends itself after READ_LIMIT_S.
 """
 
 from __future__ import annotations
@@ -36,8 +39,9 @@ if TYPE_CHECKING:
 
     from flagtui.tui.opening import Opened, Opener
 
-READ_LIMIT_S = 10.0
-"""The child's whole read: a server that does not answer by then gets no second chance here."""
+READ_LIMIT_S = 10
+"""The child's whole life, in seconds: a server that does not answer by then gets no second
+chance here."""
 DONE = b"1"
 
 
@@ -145,41 +149,51 @@ def _child(profile_arg: str | None, done_fd: int) -> None:
         for fd in (0, 1, 2):
             os.dup2(quiet, fd)
         signal.signal(signal.SIGINT, signal.SIG_DFL)
+        signal.alarm(READ_LIMIT_S)  # SIGALRM's default ends the child, saying nothing
         os.nice(10)  # the app's first frame first, where the two share a core
         from flagtui.tui.start_plan import plan_start
 
         project = plan_start(profile_arg, terminal=True).early_project
-        if project is not None:  # a cold start of the features area, as the launch decides too
-            import asyncio
-
-            read = _save_first_page(profile_arg, project)
-            if asyncio.run(asyncio.wait_for(read, READ_LIMIT_S)):
-                os.write(done_fd, DONE)
-                code = 0
+        # A cold start of the features area, as the launch decides too.
+        if project is not None and _save_first_page(profile_arg, project):
+            os.write(done_fd, DONE)
+            code = 0
     except BaseException:  # whatever it was, the app's own opening says it
         pass
     os._exit(code)  # no atexit, no buffers: nothing of the parent's runs twice
 
 
-async def _save_first_page(profile_arg: str | None, project: str) -> bool:
+def _save_first_page(profile_arg: str | None, project: str) -> bool:
+    """The search sent first (`early_search`: the standard library's HTTP), then what makes
+    the rows imported while it travels: pydantic, the models, rich."""
+    from flagtui.api.early_search import send_search
     from flagtui.api.feature_query import FeatureQuery
-    from flagtui.config import load_config, make_client, resolve_token, select_profile
-    from flagtui.row_cache_file import default_cache_dir
-    from flagtui.tui.feature_rows import PAGE_SIZE, feature_row, start_filters
-    from flagtui.tui.format import short_names
-    from flagtui.tui.row_cache import RowCache
+    from flagtui.config import load_config, resolve_token, select_profile
+    from flagtui.config.profiles import check_ca_bundle
+    from flagtui.tui.feature_rows import PAGE_SIZE, start_filters
     from flagtui.tui.start_hint import asks_token_command
-    from flagtui.tui.start_plan import EARLY_AREA
 
     profile = select_profile(load_config(), profile_arg)
     if asks_token_command(profile):
         return False
-    async with make_client(profile, resolve_token(profile)) as client:
-        page = await client.features.search(
-            FeatureQuery(**start_filters(project), offset=0, limit=PAGE_SIZE)
-        )
-        cache = RowCache(default_cache_dir(), profile.name, client.base_url)  # the area's
+    check_ca_bundle(profile)  # as opening the client does: a bad bundle is said by the app
+    query = FeatureQuery(**start_filters(project), offset=0, limit=PAGE_SIZE)
+    verify = profile.ca_bundle or profile.verify_tls
+    token = resolve_token(profile).token
+    answer = send_search(profile.url, token, query, verify=verify, timeout=profile.timeout)
+    if answer is None:
+        return False
+    from flagtui.row_cache_file import default_cache_dir
+    from flagtui.tui.feature_rows import feature_row
+    from flagtui.tui.format import short_names
+    from flagtui.tui.row_cache import RowCache
+    from flagtui.tui.start_plan import EARLY_AREA
+
+    page = answer()
+    if page is None:
+        return False
     short = short_names({e.name for f in page.features for e in f.environments or []})
     rows = [feature_row(f, short) for f in page.features]
+    cache = RowCache(default_cache_dir(), profile.name, profile.url.rstrip("/"))  # the app's key
     cache.save(EARLY_AREA, project, rows)
     return True

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from flagtui.tui.format import env_flags, staleness, when
-
 if TYPE_CHECKING:
     from flagtui.api.models import Feature
 
@@ -16,6 +14,10 @@ Row = tuple[str, tuple[Any, ...]]
 
 
 def feature_row(feature: Feature, short: dict[str, str], name: str | None = None) -> Row:
+    # Here, not at the top: the early read takes PAGE_SIZE and start_filters before it sends
+    # its search, and formatting (rich) while the search travels.
+    from flagtui.tui.format import env_flags, staleness, when
+
     cells = (
         name or feature.name,
         feature.type or "",

@@ -1,4 +1,5 @@
-"""The row cache's tests' set-up: a remembered project, a cached page, an app on the sandbox."""
+"""The row cache's and the early read's tests' set-up: a remembered project, a cached page,
+the server's first page, an app on the sandbox."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import httpx
 from held_transport import Held
 
 from flagtui.api import AdminClient
@@ -43,3 +45,21 @@ def app_on(
 def cache_of(sandbox: Any, tmp_path: Path, name: str = "sandbox") -> RowCache:
     """The row cache `app_on` uses for that profile (beside its state file)."""
     return RowCache(tmp_path / "rows", name, sandbox.url)
+
+
+def server_first_page(sandbox: Any, project: str) -> list[str]:
+    query = {"project": f"IS:{project}", "sortBy": "name", "sortOrder": "asc", "limit": 50}
+    answer = httpx.get(
+        f"{sandbox.url}/api/admin/search/features",
+        params={**query, "offset": 0},
+        headers={"Authorization": sandbox.admin_token},
+    )
+    return [f["name"] for f in answer.json()["features"]]
+
+
+def remembering(home: Path, project: str, profile: str = "env") -> None:
+    """The features area of `project` remembered for `profile` (the environment's), nothing
+    cached: a cold start that knows what it will show."""
+    state = home / "state" / "flagtui" / "state.json"
+    state.parent.mkdir(parents=True)
+    state.write_text(json.dumps({profile: {"area": "features", "project": project}}))

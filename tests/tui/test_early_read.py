@@ -14,12 +14,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
 from hostile_pty import flagtui_env
 
 from testkit.pty_term import Term
 
-from .row_cache_state import first_project
+from .row_cache_state import first_project, remembering, server_first_page
 
 # Two orders of a cold start. "frame first": the first frame is out at once, and the opener
 # waits until the rows were shown (bounded), so an early read that did not draw before the
@@ -77,16 +76,6 @@ def beside(
     return json.loads(done.stdout)
 
 
-def server_first_page(sandbox: Any, project: str) -> list[str]:
-    query = {"project": f"IS:{project}", "sortBy": "name", "sortOrder": "asc", "limit": 50}
-    answer = httpx.get(
-        f"{sandbox.url}/api/admin/search/features",
-        params={**query, "offset": 0},
-        headers={"Authorization": sandbox.admin_token},
-    )
-    return [f["name"] for f in answer.json()["features"]]
-
-
 async def test_the_early_read_saves_the_first_page_and_shows_it_while_the_app_opens(
     sandbox: Any, tmp_path: Path
 ) -> None:
@@ -138,14 +127,6 @@ async def cold_home(sandbox: Any, home: Path) -> tuple[str, dict[str, str]]:
     project = await first_project(sandbox)
     remembering(home, project)
     return project, flagtui_env(home, sandbox.admin_token, sandbox.url)
-
-
-def remembering(home: Path, project: str, profile: str = "env") -> None:
-    """The features area of `project` remembered for `profile` (the environment's), nothing
-    cached: a cold start that knows what it will show."""
-    state = home / "state" / "flagtui" / "state.json"
-    state.parent.mkdir(parents=True)
-    state.write_text(json.dumps({profile: {"area": "features", "project": project}}))
 
 
 def alive_with(marker: str) -> list[int]:

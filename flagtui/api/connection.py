@@ -1,0 +1,36 @@
+"""What every request of the client carries and trusts, in one place: the admin client (through
+httpx) and a cold start's early read (`early_search`, through the standard library) both send
+the token, so both send the same headers and trust exactly the same certificates.
+
+The certificates, by httpx's own rules for `verify=True` (the client's before this module): the
+profile's ca_bundle, else SSL_CERT_FILE, else SSL_CERT_DIR, else certifi's bundle; a profile
+with verify_tls off checks nothing (it says so wherever it is used)."""
+
+from __future__ import annotations
+
+import os
+import ssl
+
+from flagtui import __version__
+
+
+def client_headers(token: str) -> dict[str, str]:
+    return {"Authorization": token, "User-Agent": f"flagtui/{__version__}"}
+
+
+def tls_context(verify: bool | str) -> ssl.SSLContext:
+    """`verify`: the profile's ca_bundle path, else its verify_tls."""
+    if isinstance(verify, str):
+        return ssl.create_default_context(cafile=verify)
+    if not verify:
+        unchecked = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+        unchecked.check_hostname = False
+        unchecked.verify_mode = ssl.CERT_NONE
+        return unchecked
+    if os.environ.get("SSL_CERT_FILE"):
+        return ssl.create_default_context(cafile=os.environ["SSL_CERT_FILE"])
+    if os.environ.get("SSL_CERT_DIR"):
+        return ssl.create_default_context(capath=os.environ["SSL_CERT_DIR"])
+    import certifi  # httpx's own dependency; here, not at the top: plain HTTP never needs it
+
+    return ssl.create_default_context(cafile=certifi.where())
