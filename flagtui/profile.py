@@ -42,6 +42,12 @@ class Profile(Value):
         self.archive_url = archive_url
 
     @property
+    def verify(self) -> bool | str:
+        """What the client checks the server's certificate with (`api/connection.py`): the
+        ca_bundle's path, else whether to check it at all."""
+        return self.ca_bundle or self.verify_tls
+
+    @property
     def tls_verification_off(self) -> bool:
         return not self.verify_tls and not self.ca_bundle
 

@@ -40,7 +40,7 @@ def open_client(profile: Profile, *, dry_run: bool = False) -> AdminClient:
     from flagtui.config import check_ca_bundle, resolve_token  # the token's sources: here
 
     check_ca_bundle(profile)
-    verify: bool | str = profile.ca_bundle or profile.verify_tls
+    verify = profile.verify
     transport = None
     if dry_run:
         from flagtui.cli.dry_run import DryRunTransport

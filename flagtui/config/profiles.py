@@ -218,12 +218,11 @@ def make_client(profile: Profile, credential: Credential) -> AdminClient:
     from flagtui.api import AdminClient  # here: reading the config needs no HTTP library
 
     check_ca_bundle(profile)
-    verify: bool | str = profile.ca_bundle or profile.verify_tls
     return AdminClient(
         profile.url,
         credential.token,
         profile=profile.name,
         read_only=profile.read_only,
         timeout=profile.timeout,
-        verify=verify,
+        verify=profile.verify,
     )

@@ -178,9 +178,8 @@ def _save_first_page(profile_arg: str | None, project: str) -> bool:
         return False
     check_ca_bundle(profile)  # as opening the client does: a bad bundle is said by the app
     query = FeatureQuery(**start_filters(project), offset=0, limit=PAGE_SIZE)
-    verify = profile.ca_bundle or profile.verify_tls
     token = resolve_token(profile).token
-    answer = send_search(profile.url, token, query, verify=verify, timeout=profile.timeout)
+    answer = send_search(profile.url, token, query, verify=profile.verify, timeout=profile.timeout)
     if answer is None:
         return False
     from flagtui.row_cache_file import default_cache_dir
