@@ -50,4 +50,6 @@ def remembered_early(named: Profile) -> str | None:
     area's: the area and its project as the profile's remembered state has them."""
     state = UiState(default_state_path(), named.name)
     project = state.get("project")
+    if not isinstance(project, str) or not project:  # a hand-edited file: "" would ask for all
+        return None
     return project if (state.get("area") or DEFAULT_AREA) == EARLY_AREA else None

@@ -132,3 +132,15 @@ async def test_over_https_the_token_leaves_only_for_a_certificate_the_client_tru
         await clients_search(server.url, sandbox.admin_token, project, str(tls.cert))
         early, own = server.searches()
     assert as_sent(early) == as_sent(own)
+
+
+@pytest.mark.parametrize("project", ["", 42, ["default"]])
+async def test_a_remembered_project_that_is_no_name_is_not_read_early(
+    sandbox: Any, tmp_path: Path, project: Any
+) -> None:
+    """A hand-edited state file: "" would have asked for every project's flags, shown for a
+    moment as the project's page; the app picks a project of its own then."""
+    remembering(tmp_path, project)
+    with RecordingServer(sandbox.url) as server:
+        assert early_read(flagtui_env(tmp_path, sandbox.admin_token, server.url)) is False
+        assert server.requests == []
