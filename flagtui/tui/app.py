@@ -20,7 +20,7 @@ from textual.screen import Screen
 from textual.widget import AwaitMount
 from textual.worker import Worker, WorkerState
 
-from flagtui.tui.areas import AREAS, AREAS_BY_NAME, DEFAULT_AREA, Area
+from flagtui.tui.areas import AREAS, AREAS_BY_NAME, DEFAULT_AREA, FEATURES, Area
 from flagtui.tui.context import FlagtuiContext
 from flagtui.tui.failure_sources import SharedFailureSource
 from flagtui.tui.format import CONNECTING, Clock, Ink, health_note
@@ -30,7 +30,7 @@ from flagtui.tui.interpreter import freeze_long_lived
 from flagtui.tui.opening import Opened, Opener
 from flagtui.tui.plain_toasts import PlainToastsApp
 from flagtui.tui.row_cache import RowCache, default_cache_dir
-from flagtui.tui.screens.features_layout import COLUMNS, FEATURES, EarlyFeaturesScreen
+from flagtui.tui.screens.features_layout import COLUMNS, EarlyFeaturesScreen
 from flagtui.tui.screens.opening_frame import OpeningScreen
 from flagtui.tui.state import UiState, default_state_path
 from flagtui.tui.type_ahead import TypeAhead

@@ -48,8 +48,11 @@ class Area:
         return screen
 
 
+FEATURES = "features"
+"""The features area's name: its screen, its rows in the row cache, a cold start's early read."""
+
 AREAS: tuple[Area, ...] = (
-    Area("features", "Features", "Flags", "1", "flagtui.tui.screens.features:FeaturesScreen",
+    Area(FEATURES, "Features", "Flags", "1", "flagtui.tui.screens.features:FeaturesScreen",
          description="Search, inspect and patch feature flags"),
     Area("feature-types", "Feature types", "Types", "2",
          "flagtui.tui.screens.feature_types:FeatureTypesScreen",
@@ -74,4 +77,4 @@ AREAS: tuple[Area, ...] = (
 )  # fmt: skip
 
 AREAS_BY_NAME = {area.name: area for area in AREAS}
-DEFAULT_AREA = "features"
+DEFAULT_AREA = FEATURES

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from flagtui.profile import Profile
 from flagtui.row_cache_file import default_cache_dir
-from flagtui.tui.areas import DEFAULT_AREA
+from flagtui.tui.areas import DEFAULT_AREA, FEATURES
 from flagtui.tui.start_hint import (
     StartInputs,
     asks_token_command,
@@ -20,7 +20,7 @@ from flagtui.tui.start_hint import (
 )
 from flagtui.tui.state import UiState, default_state_path
 
-EARLY_AREA = "features"  # the area read early: its rows go in the row cache under this name
+EARLY_AREA = FEATURES  # the area read early: its rows go in the row cache under its name
 
 
 @dataclass(frozen=True)

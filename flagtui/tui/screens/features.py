@@ -22,13 +22,14 @@ from flagtui.api.errors import FlagtuiError
 from flagtui.api.feature_query import FeatureQuery
 from flagtui.api.models import Feature, FeaturePage, FeatureType, Project
 from flagtui.contract import LIFECYCLE_STAGES
+from flagtui.tui.areas import FEATURES
 from flagtui.tui.feature_rows import PAGE_SIZE, feature_row, start_filters
 from flagtui.tui.format import counted, options, short_names
 from flagtui.tui.rerunnable_reads import read
 from flagtui.tui.screens.base import AreaScreen
 from flagtui.tui.screens.bulk_marks import BulkMarks
 from flagtui.tui.screens.env_toggle import EnvironmentToggle
-from flagtui.tui.screens.features_layout import COLUMNS, FEATURES, features_body, search_box
+from flagtui.tui.screens.features_layout import COLUMNS, features_body, search_box
 from flagtui.tui.screens.kept_rows import KeptRows
 from flagtui.tui.typing_pause import after_typing_pause
 from flagtui.tui.widgets.focus import focus_now

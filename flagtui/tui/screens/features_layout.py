@@ -20,6 +20,7 @@ from textual.containers import Container, Horizontal
 from textual.screen import Screen
 from textual.widgets import Input
 
+from flagtui.tui.areas import FEATURES
 from flagtui.tui.format import CONNECTING, age_note
 from flagtui.tui.widgets.focus import focus_now
 from flagtui.tui.widgets.header import FlagtuiHeader
@@ -27,7 +28,6 @@ from flagtui.tui.widgets.keybar import KeyBar
 from flagtui.tui.widgets.table import Column, ResourceTable, Row
 from flagtui.tui.widgets.text import PlainStatic
 
-FEATURES = "features"  # the area's name, and its entry in the row cache
 COLUMNS = [
     Column("name", "Name", flex=True),
     Column("type", "Type"),
