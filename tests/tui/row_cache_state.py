@@ -55,11 +55,3 @@ def server_first_page(sandbox: Any, project: str) -> list[str]:
         headers={"Authorization": sandbox.admin_token},
     )
     return [f["name"] for f in answer.json()["features"]]
-
-
-def remembering(home: Path, project: str, profile: str = "env") -> None:
-    """The features area of `project` remembered for `profile` (the environment's), nothing
-    cached: a cold start that knows what it will show."""
-    state = home / "state" / "flagtui" / "state.json"
-    state.parent.mkdir(parents=True)
-    state.write_text(json.dumps({profile: {"area": "features", "project": project}}))

@@ -14,11 +14,12 @@ import time
 from pathlib import Path
 from typing import Any
 
+from early_reads import remembering
 from hostile_pty import flagtui_env
 
 from testkit.pty_term import Term
 
-from .row_cache_state import first_project, remembering, server_first_page
+from .row_cache_state import first_project, server_first_page
 
 # Two orders of a cold start. "frame first": the first frame is out at once, and the opener
 # waits until the rows were shown (bounded), so an early read that did not draw before the

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from early_reads import early_read, remembering
 from hostile_pty import flagtui_env
 
 from flagtui.api import AdminClient
@@ -21,18 +22,7 @@ from flagtui.tui.feature_rows import PAGE_SIZE, start_filters
 from testkit.tls_files import TlsFiles
 
 from .recording_server import Recorded, RecordingServer
-from .row_cache_state import first_project, remembering, server_first_page
-
-# The child forked as the launch forks it; prints whether it saved the page.
-EARLY = """
-import asyncio, json
-from flagtui.tui.early_read import start_early_read
-
-early = start_early_read(None)
-saved = asyncio.run(early.finished())
-early.stop()
-print(json.dumps(saved))
-"""
+from .row_cache_state import first_project, server_first_page
 
 # send_search on its own: which of the client's costly libraries were loaded when the search
 # left, and the names of the page it answered.
@@ -46,14 +36,6 @@ answer = send_search(url, token, FeatureQuery(project=project), verify=True, tim
 loaded = sorted(m for m in ("asyncio", "httpx", "pydantic", "rich") if m in sys.modules)
 print(json.dumps({"loaded_at_send": loaded, "names": [f.name for f in answer().features]}))
 """
-
-
-def early_read(env: dict[str, str]) -> bool:
-    done = subprocess.run(
-        [sys.executable, "-c", EARLY], env=env, capture_output=True, text=True, timeout=120
-    )
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
 
 
 async def clients_search(url: str, token: str, project: str, verify: bool | str) -> None:
