@@ -36,8 +36,17 @@ def private_dir(path: Path, *, ours: bool) -> None:
 
 def private_file(path: Path) -> None:
     """Create the file empty if it is missing, 0600 either way (a file the user named: a
-    symlink to it is theirs to make)."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT, FILE_MODE)
+    symlink to it is theirs to make).
+
+    A file that exists is never opened here: closing any descriptor of a file drops every
+    POSIX lock this process holds on it, and SQLite's locks on an archive another connection
+    of this process has open are such locks (another process could then take the archive for
+    unused, and checkpoint or remove its WAL under that connection)."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE)
+    except FileExistsError:
+        os.chmod(path, FILE_MODE)
+        return
     try:
         os.fchmod(fd, FILE_MODE)
     finally:
