@@ -7,15 +7,29 @@ origin, or the origin's own refusal)."""
 
 from __future__ import annotations
 
+import ssl
 import threading
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
+from urllib.parse import parse_qs, urlsplit
 
 import httpx
 
+from testkit.tls_files import TlsFiles
+
 NOT_FORWARDED = frozenset({"host", "content-length", "connection", "transfer-encoding"})
 REASONS = {502: "Bad Gateway", 503: "Service Unavailable", 504: "Gateway Time-out"}
+
+
+@dataclass(frozen=True)
+class Received:
+    """A request as it reached the gateway: headers' names in lower case."""
+
+    method: str
+    path: str
+    query: dict[str, list[str]]
+    headers: dict[str, str]
 
 
 @dataclass(frozen=True)
@@ -34,7 +48,9 @@ def gateway_page(status: int) -> Answer:
 
 class Gateway:
     """`with Gateway(upstream, answer=gateway_page(504)) as gateway:` point a client at
-    `gateway.url`; `forwarded` lists (method, path, upstream status) of what reached upstream."""
+    `gateway.url`; `forwarded` lists (method, path, upstream status) of what reached upstream,
+    `received` every request as it arrived. With `tls` it serves HTTPS with that certificate
+    (a client that does not trust it sends it nothing)."""
 
     def __init__(
         self,
@@ -43,19 +59,27 @@ class Gateway:
         answer: Answer | None = None,
         method: str = "PATCH",
         forward: bool = True,
+        tls: TlsFiles | None = None,
     ) -> None:
         self.answer = answer
         self.method = method
         self.forward = forward
         self.forwarded: list[tuple[str, str, int]] = []
+        self.received: list[Received] = []
         self.upstream = httpx.Client(base_url=upstream, timeout=30)
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), _Forward)
         self._server.daemon_threads = True
         self._server.gateway = self  # type: ignore[attr-defined]
+        self.scheme = "http"
+        if tls is not None:
+            context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+            context.load_cert_chain(tls.cert, tls.key)
+            self._server.socket = context.wrap_socket(self._server.socket, server_side=True)
+            self.scheme = "https"
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self._server.server_address[1]}"
+        return f"{self.scheme}://127.0.0.1:{self._server.server_address[1]}"
 
     def count(self, method: str) -> int:
         return sum(1 for seen, _, _ in self.forwarded if seen == method)
@@ -78,6 +102,11 @@ class Gateway:
 class _Forward(BaseHTTPRequestHandler):
     def _handle(self) -> None:
         gateway: Gateway = self.server.gateway  # type: ignore[attr-defined]
+        target = urlsplit(self.path)
+        headers = {name.lower(): value for name, value in self.headers.items()}
+        gateway.received.append(
+            Received(self.command, target.path, parse_qs(target.query), headers)
+        )
         length = int(self.headers.get("content-length") or 0)
         body = self.rfile.read(length) if length else b""
         own = gateway.answer if self.command == gateway.method else None

@@ -14,14 +14,14 @@ from typing import Any
 
 import pytest
 from early_reads import early_read, remembering
+from gateway import Gateway, Received
 from hostile_pty import flagtui_env
 
 from flagtui.api import AdminClient
-from flagtui.api.feature_query import FeatureQuery
+from flagtui.api.feature_query import SEARCH_PATH, FeatureQuery
 from flagtui.tui.feature_rows import PAGE_SIZE, start_filters
 from testkit.tls_files import TlsFiles
 
-from .recording_server import Recorded, RecordingServer
 from .row_cache_state import first_project, server_first_page
 
 # send_search on its own: which of the client's costly libraries were loaded when the search
@@ -29,7 +29,7 @@ from .row_cache_state import first_project, server_first_page
 SEND = """
 import json, sys
 from flagtui.api.early_search import send_search
-from flagtui.api.feature_query import FeatureQuery
+from flagtui.api.feature_query import SEARCH_PATH, FeatureQuery
 
 url, token, project = sys.argv[1:]
 answer = send_search(url, token, FeatureQuery(project=project), verify=True, timeout=10)
@@ -46,7 +46,11 @@ async def clients_search(url: str, token: str, project: str, verify: bool | str)
         )
 
 
-def as_sent(request: Recorded) -> tuple[Any, ...]:
+def searches(server: Gateway) -> list[Received]:
+    return [r for r in server.received if r.path.endswith(SEARCH_PATH)]
+
+
+def as_sent(request: Received) -> tuple[Any, ...]:
     """What the server acts on: no Accept or Accept-Encoding (either way, the same JSON)."""
     kept = ("authorization", "user-agent", "host")
     return request.method, request.path, request.query, {k: request.headers[k] for k in kept}
@@ -55,10 +59,10 @@ def as_sent(request: Recorded) -> tuple[Any, ...]:
 async def test_the_early_read_sends_the_clients_own_search(sandbox: Any, tmp_path: Path) -> None:
     project = await first_project(sandbox)
     remembering(tmp_path, project)
-    with RecordingServer(sandbox.url) as server:
+    with Gateway(sandbox.url) as server:
         assert early_read(flagtui_env(tmp_path, sandbox.admin_token, server.url)) is True
         await clients_search(server.url, sandbox.admin_token, project, True)
-        early, own = server.searches()
+        early, own = searches(server)
     assert as_sent(early) == as_sent(own)
     assert early.query["project"] == [f"IS:{project}"] and early.query["limit"] == ["50"]
 
@@ -79,11 +83,11 @@ async def test_a_proxy_in_the_environment_means_no_early_read(
     """httpx would send through the proxy: the child does not guess how, it sends nothing."""
     project = await first_project(sandbox)
     remembering(tmp_path, project)
-    with RecordingServer(sandbox.url) as server:
+    with Gateway(sandbox.url) as server:
         env = flagtui_env(tmp_path, sandbox.admin_token, server.url)
         env[variable] = "http://127.0.0.1:9"
         assert early_read(env) is False
-        assert server.requests == []
+        assert server.received == []
 
 
 @pytest.mark.parametrize("trust", ["ca_bundle", "SSL_CERT_FILE", "nothing"])
@@ -96,7 +100,7 @@ async def test_over_https_the_token_leaves_only_for_a_certificate_the_client_tru
     project = await first_project(sandbox)
     remembering(tmp_path, project, profile="tls")
     tls = TlsFiles(tmp_path)
-    with RecordingServer(sandbox.url, tls) as server:
+    with Gateway(sandbox.url, tls=tls) as server:
         config = tmp_path / "config" / "flagtui" / "config.toml"
         config.parent.mkdir(parents=True)
         bundle = f'ca_bundle = "{tls.cert}"\n' if trust == "ca_bundle" else ""
@@ -108,11 +112,11 @@ async def test_over_https_the_token_leaves_only_for_a_certificate_the_client_tru
             env["SSL_CERT_FILE"] = str(tls.cert)
         saved = early_read(env)
         if trust == "nothing":
-            assert saved is False and server.requests == []
+            assert saved is False and server.received == []
             return
         assert saved is True
         await clients_search(server.url, sandbox.admin_token, project, str(tls.cert))
-        early, own = server.searches()
+        early, own = searches(server)
     assert as_sent(early) == as_sent(own)
 
 
@@ -123,6 +127,6 @@ async def test_a_remembered_project_that_is_no_name_is_not_read_early(
     """A hand-edited state file: "" would have asked for every project's flags, shown for a
     moment as the project's page; the app picks a project of its own then."""
     remembering(tmp_path, project)
-    with RecordingServer(sandbox.url) as server:
+    with Gateway(sandbox.url) as server:
         assert early_read(flagtui_env(tmp_path, sandbox.admin_token, server.url)) is False
-        assert server.requests == []
+        assert server.received == []
