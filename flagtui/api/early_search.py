@@ -38,8 +38,7 @@ def send_search(
     if parts.scheme not in ("http", "https") or parts.username is not None or not parts.hostname:
         return None
     params = query.normalized().params(None)  # as the client asks before it knows the server
-    for name, value in params.items():
-        validation.json_value(name, value)
+    validation.query_params(params)  # as the client checks them
     connection: http.client.HTTPConnection
     if parts.scheme == "https":
         port = parts.port or 443

@@ -131,10 +131,7 @@ class Transport:
         self, method: str, path: str, *, params: Any, json: Any = None, write: bool
     ) -> httpx.Response:
         where: dict[str, Any] = {"profile": self.profile}
-        # Text JSON or a URL cannot carry (a lone surrogate from a non-UTF-8 argv) is refused
-        # naming its parameter, before anything is sent.
-        for name, value in dict(params or {}).items():
-            validation.json_value(name, value)
+        validation.query_params(dict(params or {}))
         if json is not None:
             validation.json_value("body", json)
         self.requests_sent += 1

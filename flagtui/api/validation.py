@@ -71,6 +71,13 @@ def id_list(field: str, values: Iterable[object]) -> list[int]:
 MAX_JSON_DEPTH = 100  # nesting of a value we send; a flag's metadata needs a few levels at most
 
 
+def query_params(params: Mapping[str, object]) -> None:
+    """Text a URL cannot carry (a lone surrogate from a non-UTF-8 argv) is refused, naming its
+    parameter, before anything is sent."""
+    for name, value in params.items():
+        json_value(name, value)
+
+
 def json_value(field: str, value: object) -> object:
     """A value JSON can carry, which Python's json.loads does not promise: no NaN or Infinity
     (JSON has neither), no lone surrogate in text (not encodable as UTF-8), nested at most
