@@ -169,16 +169,16 @@ def _save_first_page(profile_arg: str | None, project: str) -> bool:
     from flagtui.api.early_search import send_search
     from flagtui.api.feature_query import FeatureQuery
     from flagtui.config import load_config, resolve_token, select_profile
-    from flagtui.config.profiles import check_ca_bundle
     from flagtui.tui.feature_rows import PAGE_SIZE, start_filters
     from flagtui.tui.start_hint import asks_token_command
 
     profile = select_profile(load_config(), profile_arg)
     if asks_token_command(profile):
         return False
-    check_ca_bundle(profile)  # as opening the client does: a bad bundle is said by the app
     query = FeatureQuery(**start_filters(project), offset=0, limit=PAGE_SIZE)
     token = resolve_token(profile).token
+    # A bad ca_bundle fails in send_search, before anything is sent (the app's opening says
+    # why): checking it first, as opening the client does, would load the bundle twice.
     answer = send_search(profile.url, token, query, verify=profile.verify, timeout=profile.timeout)
     if answer is None:
         return False

@@ -90,20 +90,22 @@ async def test_a_proxy_in_the_environment_means_no_early_read(
         assert server.received == []
 
 
-@pytest.mark.parametrize("trust", ["ca_bundle", "SSL_CERT_FILE", "nothing"])
+@pytest.mark.parametrize("trust", ["ca_bundle", "SSL_CERT_FILE", "nothing", "a missing ca_bundle"])
 async def test_over_https_the_token_leaves_only_for_a_certificate_the_client_trusts(
     sandbox: Any, tmp_path: Path, trust: str
 ) -> None:
     """A self-signed certificate: trusted as the profile's ca_bundle or through SSL_CERT_FILE
     (httpx's rule, kept by the client), the early read sends the client's own search; trusted
-    by nothing, the handshake fails and the server sees no request at all."""
+    by nothing, the handshake fails and the server sees no request at all; nor does it when
+    the profile's ca_bundle is missing (the app's opening says why)."""
     project = await first_project(sandbox)
     remembering(tmp_path, project, profile="tls")
     tls = TlsFiles(tmp_path)
     with Gateway(sandbox.url, tls=tls) as server:
         config = tmp_path / "config" / "flagtui" / "config.toml"
         config.parent.mkdir(parents=True)
-        bundle = f'ca_bundle = "{tls.cert}"\n' if trust == "ca_bundle" else ""
+        named = {"ca_bundle": tls.cert, "a missing ca_bundle": tmp_path / "missing.pem"}
+        bundle = f'ca_bundle = "{named[trust]}"\n' if trust in named else ""
         config.write_text(
             f'default_profile = "tls"\n[profiles.tls]\nurl = "{server.url}"\n{bundle}'
         )
@@ -111,7 +113,7 @@ async def test_over_https_the_token_leaves_only_for_a_certificate_the_client_tru
         if trust == "SSL_CERT_FILE":
             env["SSL_CERT_FILE"] = str(tls.cert)
         saved = early_read(env)
-        if trust == "nothing":
+        if trust in ("nothing", "a missing ca_bundle"):
             assert saved is False and server.received == []
             return
         assert saved is True
