@@ -9,6 +9,8 @@ processes migrating, then wait for each other instead of failing halfway. Postgr
 
 from __future__ import annotations
 
+import sqlite3
+import time
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, unquote
@@ -69,6 +71,23 @@ def _private_sqlite_file(path: Path) -> None:
             companion.chmod(FILE_MODE)
 
 
+def _into_wal(cursor: sqlite3.Cursor) -> None:
+    """A new file leaves rollback mode for WAL only with the file to itself, and SQLite answers
+    "database is locked" at once, without its busy wait, when another connection reads it
+    meanwhile (processes opening a new archive together): asked again, as that wait would."""
+    deadline = time.monotonic() + BUSY_TIMEOUT
+    pause = 0.001
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if exc.sqlite_errorcode != sqlite3.SQLITE_BUSY or time.monotonic() > deadline:
+                raise
+        time.sleep(pause)
+        pause = min(2 * pause, 0.05)
+
+
 def _sqlite_transactions(engine: Engine) -> None:
     """SQLAlchemy's documented recipe: the driver leaves transactions to us, we BEGIN."""
 
@@ -76,7 +95,7 @@ def _sqlite_transactions(engine: Engine) -> None:
     def _connect(dbapi_connection: Any, _record: Any) -> None:
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
-        cursor.execute("PRAGMA journal_mode=WAL")
+        _into_wal(cursor)
         # A row rewritten (migration 2 masks old ones) leaves no old bytes in free pages.
         cursor.execute("PRAGMA secure_delete=ON")
         cursor.execute("PRAGMA synchronous=NORMAL")
