@@ -166,7 +166,10 @@ def _private(path: Path | str) -> None:
     it was given looser. (The sandbox imports nothing of flagtui: its own few lines.)"""
     if str(path) in ("", ":memory:"):
         return
-    os.close(os.open(path, os.O_CREAT | os.O_RDWR, PRIVATE))  # never truncates
+    # Only a missing file is opened here: closing any descriptor of an open database drops
+    # every SQLite lock this process holds on it (POSIX locks), other threads' included.
+    with contextlib.suppress(FileExistsError):
+        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_RDWR, PRIVATE))
     for name in (str(path), f"{path}-wal", f"{path}-shm"):
         with contextlib.suppress(FileNotFoundError):
             if stat.S_IMODE(os.stat(name).st_mode) != PRIVATE:

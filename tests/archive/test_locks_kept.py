@@ -3,34 +3,16 @@
 Closing any descriptor of a file drops every POSIX lock the process holds on it; SQLite's
 locks are such locks. `private_file` (making the file 0600) once opened and closed the archive
 on every open: the process's other connection then held nothing in another process's eyes,
-which could take the archive for unused and checkpoint or remove the WAL under it. Whether the
-lock is still held is asked from another process (a lock never conflicts with its owner's)."""
+which could take the archive for unused and checkpoint or remove the WAL under it."""
 
 from __future__ import annotations
 
 import sqlite3
-import subprocess
-import sys
 from pathlib import Path
 
+from sqlite_locks import seen_from_another_process
+
 from flagtui.archive.engine import create_archive_engine
-
-# A write lock over SQLite's shared byte range conflicts with any reader's lock there.
-PROBE = """
-import fcntl, os, struct, sys
-SHARED_FIRST = 0x40000000 + 2  # SQLite's PENDING_BYTE + 2
-fd = os.open(sys.argv[1], os.O_RDONLY)
-asked = struct.pack("hhqqi4x", fcntl.F_WRLCK, 0, SHARED_FIRST, 510, 0)
-answer = fcntl.fcntl(fd, fcntl.F_GETLK, asked)
-print("held" if struct.unpack("hhqqi4x", answer)[0] != fcntl.F_UNLCK else "free")
-"""
-
-
-def seen_from_another_process(path: Path) -> str:
-    done = subprocess.run(
-        [sys.executable, "-c", PROBE, str(path)], capture_output=True, text=True, check=True
-    )
-    return done.stdout.strip()
 
 
 def test_opening_the_archive_again_keeps_a_readers_lock(tmp_path: Path) -> None:
