@@ -37,6 +37,7 @@ from flagtui.tui.widgets.table import ResourceTable
 TEXTUAL = f"Textual {version('textual')}"
 OURS = {
     "_add_rows",
+    "_frame_style",
     "_kept",
     "_kept_lines",
     "_one_line_cell",
@@ -186,3 +187,26 @@ async def test_a_one_line_cell_is_drawn_as_datatable_draws_it(sandbox: Any, colu
 
 def segments(lines: list[list[Segment]]) -> list[list[tuple[object, ...]]]:
     return [[(s.text, s.style, s.control) for s in line] for line in lines]
+
+
+async def test_a_kept_header_is_drawn_as_datatable_draws_it() -> None:
+    """The header's line is kept across row changes: off and under the mouse, after a change of
+    rows and of widths, it is DataTable's own drawing of it (its caches emptied)."""
+    grid: ResourceTable[object] = ResourceTable(COLUMNS)
+    async with OneTable(grid).run_test(size=(100, 12)) as pilot:
+        compared, looks = 0, set()
+        for rows in (HANDMADE, HANDMADE[:1], [("x", ("",) * len(COLUMNS))], HANDMADE):
+            grid.set_rows(rows)
+            await pilot.pause()
+            for hovered in (False, True):
+                await pilot.hover(grid, offset=(3, 0) if hovered else (3, grid.size.height - 1))
+                await pilot.pause()
+                kept = grid._render_line(0, 0, grid.size.width, grid.rich_style)
+                for cache in (grid._line_cache, grid._row_render_cache, grid._cell_render_cache):
+                    cache.clear()
+                drawn = DataTable._render_line(grid, 0, 0, grid.size.width, grid.rich_style)
+                assert segments([list(kept)]) == segments([list(drawn)])
+                compared += 1
+                looks.add(str(segments([list(kept)])))
+    assert compared == 8
+    assert len(looks) >= 2  # the mouse over the header changes its drawing

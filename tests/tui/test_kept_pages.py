@@ -83,3 +83,69 @@ async def test_a_page_shown_again_reuses_what_its_rows_show(monkeypatch) -> None
         await pilot.pause()
         assert "alpha-0" in visible_text(app, "ResourceTable")
         assert worked == []
+
+
+async def test_the_header_is_drawn_once_while_pages_change(monkeypatch) -> None:
+    """A count of the work, not a time. DataTable draws its header again, cell by cell through
+    Rich, on every change of rows: 6 cells on each PageDown of the features area, before."""
+    header_cells: list[int] = []
+    draw_cell = DataTable._render_cell
+
+    def counted(self: DataTable[object], row_index: int, *args: object) -> object:
+        if row_index == -1:
+            header_cells.append(row_index)
+        return draw_cell(self, row_index, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(DataTable, "_render_cell", counted)
+    app = TableApp()
+    first, second = page("alpha"), page("bravo")
+    async with app.run_test(size=(60, 8)) as pilot:
+        table = app.query_one(ResourceTable)
+        table.set_rows(first)
+        await pilot.pause()
+        assert "Name" in visible_text(app, "ResourceTable").splitlines()[0]
+        header_cells.clear()
+        for rows in (second, first, second):
+            table.set_rows(rows)
+            await pilot.pause()
+            assert rows[0][0] in visible_text(app, "ResourceTable")
+        assert header_cells == []
+
+
+async def test_the_header_follows_its_columns_widths() -> None:
+    app = TableApp()
+    async with app.run_test(size=(60, 8)) as pilot:
+        table = app.query_one(ResourceTable)
+        table.set_rows(page("alpha"))
+        await pilot.pause()
+        before = visible_text(app, "ResourceTable").splitlines()[0]
+        table.set_rows([("long", ["a-much-longer-name-than-before", "someone"])])
+        await pilot.pause()
+        after = visible_text(app, "ResourceTable").splitlines()[0]
+        table.set_rows(page("alpha"))
+        await pilot.pause()
+        again = visible_text(app, "ResourceTable").splitlines()[0]
+    assert before.index("By") < after.index("By")
+    assert after.index("By") == after.index("Name") + len("a-much-longer-name-than-before") + 2
+    assert again == before
+
+
+async def test_a_frame_of_lines_asks_for_the_tables_style_once(monkeypatch) -> None:
+    """A count of the work: DataTable's render_line asked for `rich_style` (a walk up the DOM)
+    on every line, 19 walks for a page of the features area."""
+    from textual.dom import DOMNode
+    from textual.geometry import Region
+
+    walks: list[DOMNode] = []
+    style_of = DOMNode.rich_style.fget
+    monkeypatch.setattr(DOMNode, "rich_style", property(lambda n: walks.append(n) or style_of(n)))
+    app = TableApp()
+    async with app.run_test(size=(60, 8)) as pilot:
+        table = app.query_one(ResourceTable)
+        table.set_rows(page("alpha"))
+        await pilot.pause()
+        table.set_rows(page("bravo"))  # every line to draw anew
+        walks.clear()
+        lines = table.render_lines(Region(0, 0, table.size.width, table.size.height))
+        assert len(lines) == table.size.height > 5
+    assert walks.count(table) == 1

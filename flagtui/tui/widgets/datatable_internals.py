@@ -11,10 +11,13 @@ Overridden:
 - `_render_cell(row_index, column_index, base_style, width, cursor, hover)`: the cells of a
   row, kept by what they show (the header's are DataTable's own to cache), and a cell that is
   one line of Text drawn without Rich's layout (`_one_line_cell`).
-- `_render_line(y, x1, x2, base_style)`: a line of a row, kept the same way.
+- `_render_line(y, x1, x2, base_style)`: a line of a row, kept the same way, and the header's
+  line, kept by its labels and widths (DataTable draws it anew on every change of rows).
 - `_update_dimensions(new_rows)`: DataTable measures every new cell (Rich's measure) for
   auto-width columns and auto-height rows; here every column has a set width and every row one
   line, so only the virtual size is worked out (called with no rows).
+Also overridden, public: `render_lines` and `rich_style`, so that a frame's lines ask for the
+table's style once (DataTable's `render_line` asks on every line, a walk up the DOM each).
 Called:
 - `_get_styles_to_render_cell(...)`: a cell's component style and post style, which a cell
   drawn without Rich's layout (`_one_line_cell`) layers as DataTable does.
@@ -40,6 +43,7 @@ from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual.cache import LRUCache
+from textual.geometry import Region
 from textual.strip import Strip
 from textual.widgets import DataTable
 from textual.widgets.data_table import Row as TableRow
@@ -82,6 +86,8 @@ class KeptRenderingTable(DataTable[Cell]):
     """A DataTable whose rendered cells and lines outlive row changes, and which takes a page
     of rows at once (`_add_rows`). The subclass keeps `_shown` (each row's cells, as a cache
     key) and `_widths` (the columns' widths) up to date."""
+
+    _frame_style: Style | None = None  # while a frame's lines are drawn (`render_lines`)
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -186,15 +192,20 @@ class KeptRenderingTable(DataTable[Cell]):
         return [list(Segment.apply_style(parts, style=pre, post_style=post_style))]
 
     def _render_line(self, y: int, x1: int, x2: int, base_style: Style) -> Strip:
-        """A line of rows as shown before is drawn again as it was (a whole page's worth)."""
+        """A line of rows as shown before is drawn again as it was (a whole page's worth), and
+        the header as long as its labels and widths stay (DataTable draws it again, through
+        Rich, on every change of rows: each page of a PageDown)."""
         try:
             row_key, line_no = self._get_offsets(y)
-        except LookupError:
-            row_key, line_no = self._header_row_key, -1
-        cells = self._shown.get(row_key.value) if row_key.value is not None else None
-        if cells is None or self.cursor_type != "row":  # the header, or not a row of cells
+        except LookupError:  # below the last row
             return super()._render_line(y, x1, x2, base_style)
-        row = self._row_locations.get(row_key)
+        if row_key is self._header_row_key:
+            cells: tuple[object, ...] | None = tuple(shown(c.label) for c in self.ordered_columns)
+        else:
+            cells = self._shown.get(row_key.value) if row_key.value is not None else None
+        if cells is None or self.cursor_type != "row":  # not a row of cells
+            return super()._render_line(y, x1, x2, base_style)
+        row = -1 if row_key is self._header_row_key else self._row_locations.get(row_key)
         on_cursor, on_hover = self.cursor_coordinate.row == row, self.hover_coordinate.row == row
         key: tuple[object, ...] = (y, line_no, x1, x2, self.size.width, base_style, cells)
         key += (tuple(self._widths), on_cursor, on_hover, self.show_cursor)
@@ -204,6 +215,19 @@ class KeptRenderingTable(DataTable[Cell]):
             strip = super()._render_line(y, x1, x2, base_style)
             self._kept_lines[key] = strip
         return strip
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # DataTable's render_line asks for `rich_style` on every line, and each ask walks the
+        # DOM up to the screen (a tenth of a page's drawing): asked once for the frame.
+        self._frame_style = self.rich_style
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._frame_style = None
+
+    @property
+    def rich_style(self) -> Style:
+        return self._frame_style if self._frame_style is not None else super().rich_style
 
     def notify_style_update(self) -> None:
         self._kept.clear()  # a theme or CSS change
