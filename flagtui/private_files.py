@@ -9,6 +9,7 @@ small by design, and one that grew is not worth reading whole at every start.
 
 from __future__ import annotations
 
+import _thread
 import os
 import stat
 from pathlib import Path
@@ -54,14 +55,20 @@ def private_file(path: Path) -> None:
 
 
 def write_private(path: Path, text: str) -> None:
-    """Written 0600 beside it, then renamed over it: a reader never sees half a file."""
+    """Written 0600 beside it, then renamed over it: a reader never sees half a file. Each
+    writer (process and thread) writes a temporary file of its own: writers at once (the early
+    read's child and the app, two terminals on one profile) each put a whole file in place."""
     private_dir(path.parent, ours=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.unlink(missing_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{_thread.get_ident()}.tmp")
+    tmp.unlink(missing_ok=True)  # left by a writer that died with this process and thread id
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, FILE_MODE)
-    with os.fdopen(fd, "w", encoding="utf-8") as out:
-        out.write(text)
-    tmp.replace(path)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+        tmp.replace(path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 def read_capped(path: Path, limit: int = MAX_JSON_BYTES) -> str:
