@@ -156,7 +156,7 @@ class FlagtuiApp(PlainToastsApp):
     def on_mount(self) -> None:
         self.set_class(self.profile.production, "-production")
         self.theme_changed_signal.subscribe(self, self._theme_changed)
-        leave_on_signals(partial(self.exit, return_code=0))  # a dropped SSH session; SIGTERM
+        leave_on_signals(partial(self.exit, return_code=0), watch_terminal=not self.is_headless)
         if not self.opened:  # opened once the first frame is out (`_open_beside`, `on_ready`)
             self._type_ahead.hold()  # keys typed meanwhile wait for the profile (`_opened`)
             if self._early is not None and self._opener is not None:  # beside it (early_read.py)

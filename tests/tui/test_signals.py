@@ -9,6 +9,7 @@ import pty
 import select
 import signal
 import struct
+import subprocess
 import sys
 import termios
 import time
@@ -41,8 +42,8 @@ class _Child:
         os.waitpid(self.pid, 0)
 
 
-def _spawn(sandbox, tmp_path) -> tuple[_Child, int]:
-    env = {
+def _env(sandbox, tmp_path) -> dict[str, str]:
+    return {
         **os.environ,
         "TERM": "xterm-256color",
         "UNLEASH_URL": sandbox.url,
@@ -50,6 +51,10 @@ def _spawn(sandbox, tmp_path) -> tuple[_Child, int]:
         "FLAGTUI_CONFIG": str(tmp_path / "none.toml"),
         "XDG_STATE_HOME": str(tmp_path / "state"),
     }
+
+
+def _spawn(sandbox, tmp_path) -> tuple[_Child, int]:
+    env = _env(sandbox, tmp_path)
     pid, master = pty.fork()
     if pid == 0:  # the child: pty.fork made the terminal its controlling terminal
         ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
@@ -110,5 +115,35 @@ def test_flagtui_exits(sandbox, tmp_path, how):
     finally:
         if proc.poll() is None:
             proc.kill()
+        if master >= 0:
+            os.close(master)
+
+
+def test_flagtui_exits_when_a_terminal_it_does_not_control_goes_away(sandbox, tmp_path):
+    """Only a controlling terminal sends SIGHUP. On a pseudo-terminal that is not flagtui's
+    controlling one, nothing told the app it was gone, and Textual's input thread read the
+    terminal's end in a loop: a core at 100 % for good, after the user had left."""
+    master, slave = os.openpty()
+    ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    proc = subprocess.Popen(  # a session of its own, with no controlling terminal
+        [sys.executable, "-m", "flagtui"],
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        env=_env(sandbox, tmp_path),
+        start_new_session=True,
+    )
+    os.close(slave)
+    try:
+        assert READY_TEXT in _read_until(master, READY_TEXT, timeout=60), (
+            "TUI never drew its first page"
+        )
+        os.close(master)
+        master = -1
+        proc.wait()  # no time bound: a flagtui that stayed would fail on the suite's timeout
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
         if master >= 0:
             os.close(master)
