@@ -210,6 +210,13 @@ class Term:
             return None
         return None
 
+    def hang_up(self) -> None:
+        """Close the terminal's side, as a terminal emulator that goes away does: the program
+        reads the terminal's end (and, if it is its controlling terminal, gets SIGHUP)."""
+        os.close(self.fd)
+        self.fd = -1
+        self.eof = True
+
     def close(self) -> None:
         if self.proc.poll() is None:
             with contextlib.suppress(ProcessLookupError):
@@ -219,7 +226,8 @@ class Term:
             except subprocess.TimeoutExpired:
                 os.killpg(self.proc.pid, signal.SIGKILL)
                 self.proc.wait()
-        os.close(self.fd)
+        if self.fd >= 0:
+            os.close(self.fd)
 
     def __enter__(self) -> Term:
         return self

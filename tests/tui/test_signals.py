@@ -9,13 +9,14 @@ import pty
 import select
 import signal
 import struct
-import subprocess
 import sys
 import termios
 import time
 from fcntl import ioctl
 
 import pytest
+
+from testkit.pty_term import Term
 
 READY_TEXT = b"page 1/"  # the first page read: the header alone comes before the imports
 
@@ -123,27 +124,8 @@ def test_flagtui_exits_when_a_terminal_it_does_not_control_goes_away(sandbox, tm
     """Only a controlling terminal sends SIGHUP. On a pseudo-terminal that is not flagtui's
     controlling one, nothing told the app it was gone, and Textual's input thread read the
     terminal's end in a loop: a core at 100 % for good, after the user had left."""
-    master, slave = os.openpty()
-    ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
-    proc = subprocess.Popen(  # a session of its own, with no controlling terminal
-        [sys.executable, "-m", "flagtui"],
-        stdin=slave,
-        stdout=slave,
-        stderr=slave,
-        env=_env(sandbox, tmp_path),
-        start_new_session=True,
-    )
-    os.close(slave)
-    try:
-        assert READY_TEXT in _read_until(master, READY_TEXT, timeout=60), (
-            "TUI never drew its first page"
-        )
-        os.close(master)
-        master = -1
-        proc.wait()  # no time bound: a flagtui that stayed would fail on the suite's timeout
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        if master >= 0:
-            os.close(master)
+    # testkit's Term: a session of its own on a pseudo-terminal it does not control.
+    with Term([sys.executable, "-m", "flagtui"], _env(sandbox, tmp_path)) as term:
+        term.wait_for(lambda t: t.has(READY_TEXT.decode()), 60, "the first page")
+        term.hang_up()
+        term.proc.wait()  # no time bound: a flagtui that stayed would fail on the suite's timeout
