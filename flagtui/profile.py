@@ -61,6 +61,13 @@ def env_token_applies(profile: Profile) -> bool:
     return env_url is None or env_url.rstrip("/") == profile.url.rstrip("/")
 
 
+def asks_token_command(profile: Profile) -> bool:
+    """Whether opening `profile` runs its token_command (it may ask the terminal for a
+    passphrase): a start or a command that reads the token early, beside its own opening,
+    leaves such a profile to that opening, so the command runs once, when expected."""
+    return bool(profile.token_command) and not env_token_applies(profile)
+
+
 def config_dir() -> Path:
     return Path(user_config_dir("flagtui", appauthor=False))
 

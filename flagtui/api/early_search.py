@@ -1,6 +1,7 @@
-"""A cold start's early read of a feature search (`flagtui/tui/early_read.py`), sent with the
-standard library before pydantic, the models and httpx are imported (0.1 s and more on a cold
-start), so the request travels while they load.
+"""A feature search sent with the standard library before pydantic, the models and httpx are
+imported (0.1 s and more on a cold start), so the request travels while they load: a cold
+start's early read (`flagtui/tui/early_read.py`), and `feature list`'s first page
+(`flagtui/cli/commands/feature_list.py`), which then needs neither httpx nor asyncio.
 
 It sends what the admin client sends for the same search: the profile's URL with its path, the
 same query, headers and certificate checks (`connection`), and it follows no redirect. Where it

@@ -169,8 +169,8 @@ def _save_first_page(profile_arg: str | None, project: str) -> bool:
     from flagtui.api.early_search import send_search
     from flagtui.api.feature_query import FeatureQuery
     from flagtui.config import load_config, resolve_token, select_profile
+    from flagtui.profile import asks_token_command
     from flagtui.tui.feature_rows import PAGE_SIZE, start_filters
-    from flagtui.tui.start_hint import asks_token_command
 
     profile = select_profile(load_config(), profile_arg)
     if asks_token_command(profile):

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from flagtui.profile import ENV_PROFILE, Profile, config_path, env_token_applies
+from flagtui.profile import ENV_PROFILE, Profile, asks_token_command, config_path
 from flagtui.tui.files import read_object, replace_quietly
 
 HINTS_FILE = "starts.json"
@@ -118,9 +118,3 @@ def provisional(inputs: StartInputs | None, profile_arg: str | None) -> Profile:
         production=table.get("production") is True,
         token_command=command if isinstance(command, str) else None,
     )
-
-
-def asks_token_command(profile: Profile) -> bool:
-    """Whether opening `profile` runs its token_command: then it runs before the app takes the
-    terminal, which the command may need (a passphrase prompt on /dev/tty)."""
-    return bool(profile.token_command) and not env_token_applies(profile)

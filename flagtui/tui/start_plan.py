@@ -8,12 +8,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flagtui.profile import Profile
+from flagtui.profile import Profile, asks_token_command
 from flagtui.row_cache_file import default_cache_dir
 from flagtui.tui.areas import DEFAULT_AREA, FEATURES
 from flagtui.tui.start_hint import (
     StartInputs,
-    asks_token_command,
     provisional,
     recall,
     start_inputs,

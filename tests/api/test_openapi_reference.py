@@ -143,7 +143,8 @@ async def _every_call(client: AdminClient) -> set[str]:
     )
     bulk = {"bulk.plan", "bulk.send"}
     integrations = {"integrations.create", "integrations.update", "integrations.delete"}
-    return set(calls) | rollouts | bulk | integrations | {"aclose", "features.held", "use_token"}
+    unsent = {"aclose", "features.held", "features.searched_elsewhere", "use_token"}  # no request
+    return set(calls) | rollouts | bulk | integrations | unsent
 
 
 async def _integration_writes(client: AdminClient) -> None:

@@ -122,9 +122,11 @@ def test_a_command_that_runs_never_loads_httpxs_own_command_line(cli_env, sandbo
 
 def test_a_list_imports_only_its_area_of_the_client(cli_env, sandbox):
     """The client makes each area when first used: listing flags imports neither the bulk,
-    the rollout, the access nor the change-request areas, nor the UI or the archive."""
+    the rollout, the access nor the change-request areas, nor the UI or the archive. (A
+    project's archived flags: its live ones fit in a page read without the client, below.)"""
     exit_code, modules = imported(
-        ["feature", "list", "--project", "default", "-o", "json"], command_env(cli_env, sandbox)
+        ["feature", "list", "--project", "default", "--archived", "-o", "json"],
+        command_env(cli_env, sandbox),
     )
     assert exit_code == 0
     assert "flagtui.api.features" in modules  # it ran
@@ -185,3 +187,18 @@ def test_failures_from_a_fresh_archive_loads_no_client_models_nor_event_loop(cli
     # Not shutil: platformdirs, which finds the archive, imports it (through tempfile).
     unwanted += ("tomli_w", "typing", "dataclasses", "inspect", "tomllib", "subprocess")
     assert sorted(m for m in modules if m.partition(".")[0] in unwanted) == []
+
+
+def test_a_listing_of_one_page_loads_no_http_library_nor_event_loop(cli_env, sandbox):
+    """The first page's search is sent with the standard library before the client is made:
+    a project whose flags fit in it is listed without httpx, asyncio or the client (about 0.08
+    s of a script's wait). Fails on the code before: every listing made the client."""
+    exit_code, modules = imported(
+        ["feature", "list", "--project", "default", "-o", "json"], command_env(cli_env, sandbox)
+    )
+    assert exit_code == 0
+    assert "flagtui.cli.runner" in modules  # it ran
+    unwanted = ("httpx", "httpcore", "anyio", "asyncio", "textual", "sqlalchemy")
+    assert sorted(m for m in modules if m.partition(".")[0] in unwanted) == []
+    assert "flagtui.api.client" not in modules
+    assert "flagtui.api.early_search" in modules

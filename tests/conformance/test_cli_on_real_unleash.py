@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 import uuid
 from collections.abc import Iterator
 
@@ -181,3 +183,44 @@ def test_failures_with_fail_on_failures(run, real_webhook):
     code, out, _ = run("failures", "--integration", str(real_webhook), "--fail-on-failures")
     assert code == 1
     assert {d["integrationId"] for d in json.loads(out)} == {real_webhook}
+
+
+def test_a_listing_read_early_is_the_clients_listing(run, http, monkeypatch):
+    """`feature list`'s first page is searched without the client (issue 26): on real Unleash
+    the same flags, field for field, as the client lists them (a proxy in the environment
+    leaves the search to the client; NO_PROXY keeps the client direct), and a listing of
+    several pages hands the first one on, every flag listed once."""
+    from flagtui.cli.commands import feature_list
+
+    prefix = f"cli-early-{uuid.uuid4().hex[:8]}"
+    names = [f"{prefix}-{n}" for n in range(5)]
+    for name in names:
+        created = http.post("/api/admin/projects/default/features", json={"name": name})
+        assert created.status_code in (200, 201), created.text
+    try:
+        argv = ("feature", "list", "--project", "default", "--search", prefix, "-o", "json")
+        # As a script runs it: answered from the early page alone, httpx never imported.
+        done = subprocess.run(
+            [sys.executable, "-X", "importtime", "-m", "flagtui", *argv],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert done.returncode == 0, done.stderr[-2000:]
+        assert " httpx" not in done.stderr  # importtime's rows: "| httpx" when imported
+        assert " flagtui.api.early_search" in done.stderr
+        early = done.stdout
+        assert sorted(f["name"] for f in json.loads(early)) == names
+        with monkeypatch.context() as proxied:
+            proxied.setenv("ALL_PROXY", "http://127.0.0.1:9")
+            proxied.setenv("NO_PROXY", "127.0.0.1,localhost")
+            code, by_client, err = run(*argv)
+        assert (code, err) == (0, "")
+        assert json.loads(by_client) == json.loads(early)
+        monkeypatch.setattr(feature_list, "FEATURE_PAGE", 2)  # 3 pages: 1 early, 2 the client's
+        code, paged, err = run(*argv)
+        assert (code, err) == (0, "")
+        assert json.loads(paged) == json.loads(early)
+    finally:
+        for name in names:
+            http.delete(f"/api/admin/projects/default/features/{name}")
