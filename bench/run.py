@@ -41,6 +41,7 @@ TARGETS = {
     "startup_cold_ratio": ("<=", 1.3),
     "startup_round_trips": ("<=", 1.0),
     "failures_round_trips": ("<=", 2.0),
+    "cmd_feature_list_round_trips": ("<=", 1.0),  # curl + jq of its two URLs: 2
     "key_latency_ms_p50": ("<=", 10.0),
     "key_latency_ratio": ("<=", 1.2),
     "pagedown_over_down_p50": ("<=", 2.0),
@@ -78,6 +79,7 @@ def print_table(results: dict[str, Any]) -> None:
         "startup_round_trips", "startup_launch_round_trips", "startup_cached_round_trips",
         "failures_round_trips", "failures_first_use_round_trips", "startup_tls_round_trips",
         "failures_tls_round_trips", "failures_first_use_tls_round_trips",
+        "cmd_feature_list_round_trips", "cmd_feature_list_curl_jq_round_trips",
         "key_latency_ms_p50", "key_latency_ms_p95", "key_latency_minimal_ms_p50",
         "key_latency_ratio", "pagedown_over_down_p50", "large_first_page_s",
         "large_launch_first_rows_s", "large_launch_curl_jq_s", "rss_mb_large",

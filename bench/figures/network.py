@@ -27,6 +27,12 @@ same slope timed from the start, as it was measured before. The round-trip times
 run by run, so a machine getting busier or quieter during the figure weighs on all of them
 alike instead of looking like a slope.
 
+Each plain-HTTP run also times `flagtui feature list --project P -o json` through the same
+proxy, from `Popen` to exit (`cmd_feature_list_round_trips`), and curl + jq of the same two
+URLs on one connection beside it (`cmd_feature_list_curl_jq_round_trips`: ui-config, then the
+page, 2 round trips): the command's first page is searched before the client is made and the
+models load while it travels, so the round trip hides under the imports where it is shorter.
+
 The same runs over HTTPS (`bench_network_tls`: bench/delay_proxy.py's TLS mode, where a new
 connection costs TCP's and TLS's handshakes in round trips) give the `_tls` figures: what an
 app that opens connections instead of reusing them pays on a real network.
@@ -39,15 +45,19 @@ trips). `round_trips_detail.slopes` keeps each slope as computed, with its stand
 from __future__ import annotations
 
 import shutil
+import subprocess
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
 from bench.harness import (
+    FLAGTUI,
     DelayProxy,
     Sandbox,
     TlsFiles,
     areas,
+    base_env,
     failures_read,
     flagtui_term,
     fresh_page,
@@ -101,6 +111,8 @@ def _network(
     cached: dict[int, list[float]] = {}
     failures: dict[int, list[float]] = {}  # a returning user's
     first_use: dict[int, list[float]] = {}  # nothing remembered
+    listed: dict[int, list[float]] = {}  # `feature list`, plain HTTP only
+    curled: dict[int, list[float]] = {}  # curl + jq of its two URLs
     home = Path(tempfile.mkdtemp(prefix="flagtui-bench-home-"))  # keeps its row cache
     proxies = [DelayProxy(demo.url, rtt, tls) for rtt in RTTS_MS]
     ca = tls.cert if tls else None
@@ -133,6 +145,10 @@ def _network(
                     quiet(t)
                     f = t.press(failures_key, failures_read, 60)
                     quiet(t)
+                if tls is None:
+                    listed.setdefault(rtt, []).append(_feature_list(demo, proxy.url, project))
+                    if shutil.which("curl") and shutil.which("jq"):
+                        curled.setdefault(rtt, []).append(_curl_jq(demo, proxy.url, project))
                 s = page - asked
                 startup.setdefault(rtt, []).append(s)
                 launched.setdefault(rtt, []).append(started)
@@ -155,6 +171,10 @@ def _network(
         "startup_cached_round_trips": cached,
         "startup_launch_round_trips": launched,
     }
+    if listed:
+        measured["cmd_feature_list_round_trips"] = listed
+    if curled:
+        measured["cmd_feature_list_curl_jq_round_trips"] = curled
     slopes = {key: trips(times) for key, times in measured.items()}
     figures: dict[str, Any] = {}
     for key, (value, error) in slopes.items():
@@ -178,5 +198,38 @@ def _network(
             },
             "failures_view_runs_s": {str(r): [rnd(x) for x in failures[r]] for r in RTTS_MS},
             "failures_first_use_runs_s": {str(r): [rnd(x) for x in first_use[r]] for r in RTTS_MS},
+            "feature_list_runs_s": {str(r): [rnd(x) for x in listed.get(r, [])] for r in RTTS_MS},
+            "feature_list_curl_jq_runs_s": {
+                str(r): [rnd(x) for x in curled.get(r, [])] for r in RTTS_MS
+            },
         },
     }
+
+
+def _feature_list(demo: Sandbox, url: str, project: str) -> float:
+    """`flagtui feature list` through `url`, from a home of its own: Popen to exit."""
+    home = Path(tempfile.mkdtemp(prefix="flagtui-bench-home-"))
+    env = base_env(home) | {"UNLEASH_URL": url, "UNLEASH_API_TOKEN": demo.token}
+    argv = [FLAGTUI, "feature", "list", "--project", project, "-o", "json"]
+    try:
+        return _timed(argv, env)
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+
+
+def _curl_jq(demo: Sandbox, url: str, project: str) -> float:
+    page = f"{url}/api/admin/search/features?sortBy=name&sortOrder=asc&offset=0&limit=100"
+    script = (
+        f"curl -sf -H 'Authorization: {demo.token}' '{url}/api/admin/ui-config'"
+        f" '{page}&project=IS%3A{project}' | jq . > /dev/null"
+    )
+    return _timed(["bash", "-o", "pipefail", "-c", script], None)
+
+
+def _timed(argv: list[str], env: dict[str, str] | None) -> float:
+    t0 = time.perf_counter()
+    done = subprocess.run(argv, env=env, capture_output=True, text=True)
+    took = time.perf_counter() - t0
+    if done.returncode != 0:
+        raise RuntimeError(f"{argv[:3]} exited {done.returncode}: {done.stderr[-2000:]}")
+    return took
