@@ -78,3 +78,18 @@ async def test_unknown_type_sends_nothing(make_app, tmp_path) -> None:
         await settle(pilot)
         assert app.client.requests_sent == before
         assert "not an event type" in visible_text(app, "#events-status")
+
+
+async def test_feature_names_keep_a_fair_width_at_100_columns(make_app, client, tmp_path) -> None:
+    """At 100 columns the Feature column was cut to its floor (8: "refund-…") beside 23 of
+    Type and 20 of "Created by": the columns with a maximum now give it 16 first."""
+    page = await client.events.search(limit=50)
+    app = app_in(make_app, tmp_path, "events")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        lines = str(visible_text(app, "ResourceTable")).splitlines()
+    rows = {line.split()[0]: line for line in lines[1:] if line.split()}
+    named = [e for e in page.events if str(e.id) in rows and 8 < len(e.feature_name or "") <= 16]
+    assert len(named) >= 3, rows  # names the old width cut
+    for event in named:
+        assert f" {event.feature_name} " in rows[str(event.id)]

@@ -39,7 +39,7 @@ COLUMNS = [
     Column("time", "Time"),
     Column("type", "Type", max=28, min=20, middle=True),
     Column("project", "Project", max=14),
-    Column("feature", "Feature", flex=True, min=8),
+    Column("feature", "Feature", flex=True, min=8, fair=16),
     Column("by", "Created by", max=20, min=7),
 ]
 

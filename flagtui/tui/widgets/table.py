@@ -52,6 +52,10 @@ class Column:
     min: int | None = None
     """The narrowest it gets when space is short (default: its header's width, MIN_FLEX for the
     flexible column)."""
+    fair: int | None = None
+    """The flexible column's fair width: when space is short, the columns with a `max` give it
+    width until it has this much (or all it holds), as they do for its `min`, so that what
+    matters most in the row is not the one cut short (a flag's name in the event log)."""
 
     @property
     def floor(self) -> int:
@@ -132,8 +136,9 @@ class ResourceTable(KeptRenderingTable, Generic[R]):
 
     def _fit(self, rows: list[tuple[str, list[Text]]]) -> list[int]:
         """Each column as wide as what it holds (up to its `max`); the flexible one gets what
-        the others leave. When that is less than its `floor`, the columns with a `max` give up
-        width, the widest first, down to their own `floor`."""
+        the others leave. When that is less than its `floor` (or its `fair` width, up to what it
+        holds), the columns with a `max` give up width, the widest first, down to their own
+        `floor`."""
         widths = []
         for index, spec in enumerate(self.specs):
             widest = max((cells[index].cell_len for _, cells in rows), default=0)
@@ -148,14 +153,15 @@ class ResourceTable(KeptRenderingTable, Generic[R]):
         padding = 2 * self.cell_padding * len(self.specs) + self.styles.scrollbar_size_vertical
         left = width - padding - sum(w for i, w in enumerate(widths) if i != flex)
         clippable = [i for i, spec in enumerate(self.specs) if spec.max is not None]
-        while left < self.specs[flex].floor:
+        flexible = self.specs[flex]
+        while left < max(flexible.floor, min(flexible.fair or 0, widths[flex])):
             room = [i for i in clippable if widths[i] > self.specs[i].floor]
             if not room:
                 break
             widest = max(room, key=lambda i: widths[i])
             widths[widest] -= 1
             left += 1
-        widths[flex] = max(self.specs[flex].floor, min(widths[flex], left))
+        widths[flex] = max(flexible.floor, min(widths[flex], left))
         return widths
 
     def _width(self) -> int:
