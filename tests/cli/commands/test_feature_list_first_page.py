@@ -31,6 +31,28 @@ def test_a_longer_listing_asks_each_page_once_and_lists_every_flag(run, sandbox,
     assert len(everything) > 10  # more than two pages: the hand-over was tried
 
 
+def test_the_first_page_is_the_clients_own_search(run, sandbox, monkeypatch):
+    """The server sees the same request either way: path, query and headers. A proxy in the
+    environment leaves the search to the client (NO_PROXY keeps the client direct)."""
+    argv = ("feature", "list", "--project", "default", "--type", "release", "-o", "json")
+    with Gateway(sandbox.url) as gateway:
+        monkeypatch.setenv("UNLEASH_URL", gateway.url)
+        early = run(*argv)
+        monkeypatch.setenv("ALL_PROXY", "http://127.0.0.1:9")
+        monkeypatch.setenv("NO_PROXY", "127.0.0.1")
+        by_client = run(*argv)
+    assert (early.code, by_client.code) == (0, 0), (early.err, by_client.err)
+    assert early.json == by_client.json and early.json
+    paths = [r.path for r in gateway.received]
+    assert paths == [SEARCH_PATH, "/api/admin/ui-config", SEARCH_PATH]  # alone, then the client's
+    first, own = (r for r in gateway.received if r.path == SEARCH_PATH)
+    kept = ("authorization", "user-agent", "host")
+    assert (first.query, {k: first.headers[k] for k in kept}) == (
+        own.query,
+        {k: own.headers[k] for k in kept},
+    )
+
+
 def test_a_refused_token_is_said_as_the_client_says_it(run, monkeypatch):
     """The early search's 401 is left to the client, which reads ui-config first, as it did."""
     monkeypatch.setenv("UNLEASH_API_TOKEN", "*:*.not-a-token")
