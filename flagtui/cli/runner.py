@@ -1,7 +1,8 @@
 """Runs one scriptable command: picks the profile, opens its client (connected), calls the
 command's run function; errors to exit codes; --dry-run stops the first write unsent. A command
-that may answer without the server (`failures` from a fresh archive) tries that first, without
-an event loop (`answer_alone`): only an answer that runs one imports asyncio.
+that may answer without the client (`failures` from a fresh archive, `feature list` from one
+page read with the standard library) tries that first, without an event loop (`answer_alone`):
+only an answer that runs one imports asyncio.
 
 Read-only profiles are refused before any request (before connecting, too): the client's own
 check stays the one that holds for every write, this one only saves a round trip.

@@ -45,7 +45,8 @@ def scriptable(
     write, the action a read-only profile refuses and `--dry-run`; `--yes` if destructive.
     `client_on_demand`: the client is made when the command first uses it, not connected
     first (`runner.ClientOnDemand`). `answer_alone`: tried first, without an event loop (so
-    without asyncio): the exit code when it answered without the server, else None."""
+    without asyncio) nor the client: the exit code when it answered alone (`failures` from a
+    fresh archive, `feature list` from one page read with the standard library), else None."""
     parser.set_defaults(
         run=run,
         columns=columns,
