@@ -191,7 +191,7 @@ def test_failures_from_a_fresh_archive_loads_no_client_models_nor_event_loop(cli
 
 def test_a_listing_of_one_page_loads_no_http_library_nor_event_loop(cli_env, sandbox):
     """The first page's search is sent with the standard library before the client is made:
-    a project whose flags fit in it is listed without httpx, asyncio or the client (about 0.08
+    a project whose flags fit in it is listed without httpx, asyncio or the client (about 0.06
     s of a script's wait). Fails on the code before: every listing made the client."""
     exit_code, modules = imported(
         ["feature", "list", "--project", "default", "-o", "json"], command_env(cli_env, sandbox)

@@ -98,10 +98,7 @@ def first_page_alone(profile: Profile, out: Printer, args: argparse.Namespace) -
         answer = send_search(
             profile.url, token, _query(args, 0), verify=profile.verify, timeout=profile.timeout
         )
-        if answer is None:
-            return None
-        _load_the_page_model()  # while the search travels and the server answers
-        page = answer()
+        page = answer() if answer is not None else None  # its models load as it travels
     except TimeoutError:
         from flagtui.api.errors import RequestTimeout
         from flagtui.api.feature_query import SEARCH_PATH
@@ -117,14 +114,6 @@ def first_page_alone(profile: Profile, out: Printer, args: argparse.Namespace) -
         return None
     out.many(page.features)
     return OK
-
-
-def _load_the_page_model() -> None:
-    """The page's model imported and its schema built (about 0.07 s), the answer's parse."""
-    from flagtui.api.models import FeaturePage
-    from flagtui.api.wire import adapter
-
-    adapter(FeaturePage)
 
 
 def _query(args: argparse.Namespace, offset: int) -> FeatureQuery:
