@@ -249,6 +249,17 @@ def shown_slope(
 # -- the apps in a pseudo-terminal -------------------------------------------------------------
 
 
+def curl_jq_feature_list(url: str, token: str, project: str) -> list[str]:
+    """`feature list`'s yardstick (the issue's): curl + jq of its two URLs, ui-config then the
+    project's first search page, on one connection. Needs curl and jq (`shutil.which`)."""
+    page = f"{url}/api/admin/search/features?sortBy=name&sortOrder=asc&offset=0&limit=100"
+    script = (
+        f"curl -sf -H 'Authorization: {token}' '{url}/api/admin/ui-config'"
+        f" '{page}&project=IS%3A{project}' | jq . > /dev/null"
+    )
+    return ["bash", "-o", "pipefail", "-c", script]
+
+
 def base_env(home: Path) -> dict[str, str]:
     env = {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),

@@ -34,7 +34,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bench.harness import FLAGTUI, PY, ROOT, Sandbox, base_env, log, median, rnd
+from bench.harness import (
+    FLAGTUI,
+    PY,
+    ROOT,
+    Sandbox,
+    base_env,
+    curl_jq_feature_list,
+    log,
+    median,
+    rnd,
+)
 
 
 @dataclass(frozen=True)
@@ -138,15 +148,10 @@ def bench_commands(demo: Sandbox, runs: int) -> dict[str, Any]:
 
     # The yardsticks of `feature list`, the same two requests: curl + jq (the issue's), and
     # Python with flagtui's libraries and nothing of flagtui (bench/floor_feature_list.py).
-    page = f"{demo.url}/api/admin/search/features?sortBy=name&sortOrder=asc&offset=0&limit=100"
     yardsticks = {
-        "feature_list_curl_jq": [
-            "bash", "-o", "pipefail", "-c",
-            f"curl -sf -H 'Authorization: {demo.token}' '{demo.url}/api/admin/ui-config'"
-            f" '{page}&project=IS%3Adefault' | jq . > /dev/null",
-        ],
+        "feature_list_curl_jq": curl_jq_feature_list(demo.url, demo.token, "default"),
         "feature_list_floor": [PY, str(FLOOR_SCRIPT), demo.url, demo.token],
-    }  # fmt: skip
+    }
     if not (shutil.which("curl") and shutil.which("jq")):
         del yardsticks["feature_list_curl_jq"]
 

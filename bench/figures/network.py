@@ -58,6 +58,7 @@ from bench.harness import (
     TlsFiles,
     areas,
     base_env,
+    curl_jq_feature_list,
     failures_read,
     flagtui_term,
     fresh_page,
@@ -148,7 +149,8 @@ def _network(
                 if tls is None:
                     listed.setdefault(rtt, []).append(_feature_list(demo, proxy.url, project))
                     if shutil.which("curl") and shutil.which("jq"):
-                        curled.setdefault(rtt, []).append(_curl_jq(demo, proxy.url, project))
+                        curl = curl_jq_feature_list(proxy.url, demo.token, project)
+                        curled.setdefault(rtt, []).append(_timed(curl, None))
                 s = page - asked
                 startup.setdefault(rtt, []).append(s)
                 launched.setdefault(rtt, []).append(started)
@@ -215,15 +217,6 @@ def _feature_list(demo: Sandbox, url: str, project: str) -> float:
         return _timed(argv, env)
     finally:
         shutil.rmtree(home, ignore_errors=True)
-
-
-def _curl_jq(demo: Sandbox, url: str, project: str) -> float:
-    page = f"{url}/api/admin/search/features?sortBy=name&sortOrder=asc&offset=0&limit=100"
-    script = (
-        f"curl -sf -H 'Authorization: {demo.token}' '{url}/api/admin/ui-config'"
-        f" '{page}&project=IS%3A{project}' | jq . > /dev/null"
-    )
-    return _timed(["bash", "-o", "pipefail", "-c", script], None)
 
 
 def _timed(argv: list[str], env: dict[str, str] | None) -> float:
