@@ -197,6 +197,7 @@ def spare_searches(http: httpx.Client, wanted: int) -> None:
         time.sleep(float(reset) + 1)
 
 
+@pytest.mark.timeout(300)  # up to two waits for the server's search window, a minute each
 def test_a_listing_read_early_is_the_clients_listing(run, http, monkeypatch):
     """`feature list`'s first page is searched without the client (issue 26): on real Unleash
     the same flags, field for field, as the client lists them (a proxy in the environment
