@@ -192,13 +192,16 @@ def test_failures_from_a_fresh_archive_loads_no_client_models_nor_event_loop(cli
 def test_a_listing_of_one_page_loads_no_http_library_nor_event_loop(cli_env, sandbox):
     """The first page's search is sent with the standard library before the client is made:
     a project whose flags fit in it is listed without httpx, asyncio or the client (about 0.06
-    s of a script's wait). Fails on the code before: every listing made the client."""
+    s of a script's wait), and a token from the environment reads no TOML and runs nothing
+    (tomllib, subprocess: 6 ms). Fails on the code before: every listing made the client; then
+    the credentials module imported the TOML reader and the token command's runner at its top."""
     exit_code, modules = imported(
         ["feature", "list", "--project", "default", "-o", "json"], command_env(cli_env, sandbox)
     )
     assert exit_code == 0
     assert "flagtui.cli.runner" in modules  # it ran
     unwanted = ("httpx", "httpcore", "anyio", "asyncio", "textual", "sqlalchemy")
-    assert sorted(m for m in modules if m.partition(".")[0] in unwanted) == []
+    unwanted += ("tomllib", "subprocess", "flagtui.config.token_command")
+    assert sorted(m for m in modules if m in unwanted or m.partition(".")[0] in unwanted) == []
     assert "flagtui.api.client" not in modules
     assert "flagtui.api.early_search" in modules
