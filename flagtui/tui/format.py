@@ -67,17 +67,31 @@ class Clock:
     utc = False
 
 
-def when(value: datetime | None, *, date_only: bool = False) -> str:
+def when(value: datetime | None, *, date_only: bool = False, zoned: bool = True) -> str:
     """Absolute, never relative, with the zone named: `YYYY-MM-DD HH:MM CET` (local time, or
-    UTC when `Clock.utc`). A date alone carries no zone."""
+    UTC when `Clock.utc`). A date alone carries no zone; `zoned=False` leaves it to a column's
+    header (`shared_zone`)."""
     if value is None:
         return "—"
-    if value.tzinfo is None:
-        value = value.replace(tzinfo=UTC)  # the API's times are UTC
-    value = value.astimezone(UTC if Clock.utc else None)
+    value = _as_shown(value)
     if date_only:
         return value.strftime("%Y-%m-%d")
-    return value.strftime("%Y-%m-%d %H:%M ") + zone_name(value)
+    stamp = value.strftime("%Y-%m-%d %H:%M")
+    return f"{stamp} {zone_name(value)}" if zoned else stamp
+
+
+def shared_zone(values: Iterable[datetime | None]) -> str | None:
+    """The zone every one of these times is shown in, to be named once (in a column's header)
+    rather than on each row; None when they differ (a change to summer time among them) or
+    there are none."""
+    zones = {zone_name(_as_shown(value)) for value in values if value is not None}
+    return zones.pop() if len(zones) == 1 else None
+
+
+def _as_shown(value: datetime) -> datetime:
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=UTC)  # the API's times are UTC
+    return value.astimezone(UTC if Clock.utc else None)
 
 
 def zone_name(value: datetime) -> str:

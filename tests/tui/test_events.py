@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
 from textual.widgets import Input
 
 from flagtui.tui.details import json_diff
@@ -93,3 +95,52 @@ async def test_feature_names_keep_a_fair_width_at_100_columns(make_app, client, 
     assert len(named) >= 3, rows  # names the old width cut
     for event in named:
         assert f" {event.feature_name} " in rows[str(event.id)]
+
+
+async def test_the_zone_is_named_once_in_the_header_at_80_columns(make_app, client, tmp_path):
+    """At 80 columns each row said "UTC" (4 columns) while a flag's name had 9: the zone is now
+    the Time column's header where every row shares it, and names of up to 13 show whole."""
+    page = await client.events.search(limit=50)
+    app = app_in(make_app, tmp_path, "events")
+    async with app.run_test(size=(80, 50)) as pilot:  # 80 wide; tall, for more names
+        await settle(pilot)
+        lines = str(visible_text(app, "ResourceTable")).splitlines()
+    assert lines[0].split()[:3] == ["ID", "Time", "(UTC)"]
+    rows = {line.split()[0]: line for line in lines[1:] if line.split()}
+    assert rows and not [row for row in rows.values() if "UTC" in row]
+    on_screen = [e for e in page.events if str(e.id) in rows and e.feature_name]
+    whole = [e for e in on_screen if 9 < len(e.feature_name or "") <= 13]
+    cut = [e for e in on_screen if len(e.feature_name or "") > 13]
+    assert whole and len(cut) >= 5, rows  # names the old width cut to 8 and `…`
+    for event in whole:
+        assert f" {event.feature_name} " in rows[str(event.id)]
+    for event in cut:
+        assert f" {(event.feature_name or '')[:12]}… " in rows[str(event.id)]
+
+
+async def test_rows_keep_their_zone_across_a_change_to_summer_time(
+    make_app, client, in_zone, tmp_path
+):
+    """Berlin went from CET to CEST on 2025-03-30 at 01:00 UTC: a page across it names no one
+    zone in the header, and each row keeps its own."""
+    in_zone("Europe/Berlin")
+    shift = dt.datetime(2025, 3, 30, 1, tzinfo=dt.UTC)
+    page = await client.events.search(
+        since=dt.date(2025, 3, 29), until=dt.date(2025, 3, 31), limit=50
+    )
+    zones = {e.id: "CET" if e.created_at < shift else "CEST" for e in page.events}
+    assert set(zones.values()) == {"CET", "CEST"}, zones  # the sandbox's events span it
+    app = app_in(make_app, tmp_path, "events")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert "Time (CEST)" in visible_text(app, "ResourceTable")  # June's page: one zone
+        app.screen.query_one("#from", Input).value = "2025-03-29"
+        app.screen.query_one("#to", Input).value = "2025-03-31"
+        app.screen.query_one("#to", Input).focus()
+        await pilot.press("enter")
+        await settle(pilot)
+        lines = str(visible_text(app, "ResourceTable")).splitlines()
+    assert lines[0].split()[:3] == ["ID", "Time", "Type"]
+    rows = {int(line.split()[0]): line.split()[3] for line in lines[1:] if line.split()}
+    assert rows == {i: zone for i, zone in zones.items() if i in rows} and len(rows) > 10
+    assert set(rows.values()) == {"CET", "CEST"}

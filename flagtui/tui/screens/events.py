@@ -22,7 +22,7 @@ from textual.widgets import DataTable, Input, Static
 from flagtui.api import capabilities
 from flagtui.api.models import EventRecord
 from flagtui.contract import EVENT_TYPES
-from flagtui.tui.format import counted, when
+from flagtui.tui.format import counted, shared_zone, when
 from flagtui.tui.rerunnable_reads import read
 from flagtui.tui.screens.base import AreaScreen
 from flagtui.tui.screens.event_detail import EventDetailScreen
@@ -44,10 +44,10 @@ COLUMNS = [
 ]
 
 
-def event_row(event: EventRecord) -> Row:
+def event_row(event: EventRecord, *, zoned: bool = True) -> Row:
     cells = (
         str(event.id),
-        when(event.created_at),
+        when(event.created_at, zoned=zoned),
         event.type,
         event.project or "",
         event.feature_name or "",
@@ -240,7 +240,12 @@ class EventsScreen(AreaScreen):
         self.status_line.update(f"page {len(self.back) + 1} · {events} · {self.limit} a page{more}")
 
     def show(self) -> None:
-        self.table.set_rows([event_row(e) for e in self.events], self.events)
+        # The zone said once, in the header, where every row shares it: 4 columns more for a
+        # flag's name on a narrow terminal (9 to 13 at 80 columns).
+        zone = shared_zone(e.created_at for e in self.events)
+        self.table.relabel("time", f"Time ({zone})" if zone else "Time")
+        rows = [event_row(e, zoned=zone is None) for e in self.events]
+        self.table.set_rows(rows, self.events)
 
     def redraw_times(self) -> None:
         self.show()

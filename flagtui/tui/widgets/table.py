@@ -10,7 +10,7 @@ column's cuts never make two different values read alike where the width allows 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from rich.text import Text
@@ -129,6 +129,15 @@ class ResourceTable(KeptRenderingTable, Generic[R]):
         pairs = zip(rows, records, strict=True) if records else ()
         self._records = {key: record for (key, _), record in pairs}
         self._show()
+
+    def relabel(self, key: str, label: str) -> None:
+        """A column's header changed (the zone the event log's times are in): the columns are
+        laid out again at the next `set_rows`, the new label's width counted."""
+        specs = [replace(spec, label=label) if spec.key == key else spec for spec in self.specs]
+        if specs != self.specs:
+            self.specs = specs
+            self._fitted.clear()  # fitted to the old label's width
+            self._widths = []  # the columns are added again, with their labels
 
     def set_filter(self, text: str) -> None:
         self.filter_text = text
