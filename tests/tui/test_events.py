@@ -19,6 +19,12 @@ def keys(app) -> list[str]:
     return [r.key.value for r in app.screen.query_one(ResourceTable).ordered_rows]
 
 
+def shown_table(app) -> tuple[list[str], dict[str, str]]:
+    """The table as drawn: its header's words, and each row's line by the event's id."""
+    header, *lines = str(visible_text(app, "ResourceTable")).splitlines()
+    return header.split(), {line.split()[0]: line for line in lines if line.split()}
+
+
 def test_diff_marks_removed_and_added_lines() -> None:
     text = json_diff({"a": 1, "b": 2}, {"a": 1, "b": 3})
     lines = text.plain.splitlines()
@@ -89,8 +95,7 @@ async def test_feature_names_keep_a_fair_width_at_100_columns(make_app, client, 
     app = app_in(make_app, tmp_path, "events")
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
-        lines = str(visible_text(app, "ResourceTable")).splitlines()
-    rows = {line.split()[0]: line for line in lines[1:] if line.split()}
+        _, rows = shown_table(app)
     named = [e for e in page.events if str(e.id) in rows and 8 < len(e.feature_name or "") <= 16]
     assert len(named) >= 3, rows  # names the old width cut
     for event in named:
@@ -104,9 +109,8 @@ async def test_the_zone_is_named_once_in_the_header_at_80_columns(make_app, clie
     app = app_in(make_app, tmp_path, "events")
     async with app.run_test(size=(80, 50)) as pilot:  # 80 wide; tall, for more names
         await settle(pilot)
-        lines = str(visible_text(app, "ResourceTable")).splitlines()
-    assert lines[0].split()[:3] == ["ID", "Time", "(UTC)"]
-    rows = {line.split()[0]: line for line in lines[1:] if line.split()}
+        header, rows = shown_table(app)
+    assert header[:3] == ["ID", "Time", "(UTC)"]
     assert rows and not [row for row in rows.values() if "UTC" in row]
     on_screen = [e for e in page.events if str(e.id) in rows and e.feature_name]
     whole = [e for e in on_screen if 9 < len(e.feature_name or "") <= 13]
@@ -139,8 +143,8 @@ async def test_rows_keep_their_zone_across_a_change_to_summer_time(
         app.screen.query_one("#to", Input).focus()
         await pilot.press("enter")
         await settle(pilot)
-        lines = str(visible_text(app, "ResourceTable")).splitlines()
-    assert lines[0].split()[:3] == ["ID", "Time", "Type"]
-    rows = {int(line.split()[0]): line.split()[3] for line in lines[1:] if line.split()}
-    assert rows == {i: zone for i, zone in zones.items() if i in rows} and len(rows) > 10
-    assert set(rows.values()) == {"CET", "CEST"}
+        header, rows = shown_table(app)
+    assert header[:3] == ["ID", "Time", "Type"]
+    shown = {int(key): line.split()[3] for key, line in rows.items()}
+    assert shown == {i: zone for i, zone in zones.items() if i in shown} and len(shown) > 10
+    assert set(shown.values()) == {"CET", "CEST"}

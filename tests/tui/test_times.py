@@ -19,7 +19,8 @@ from testkit.pilot import settle
 from .areas import app_in, rows
 from .helpers import screen_text, visible_text
 
-STAMP = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d ([A-Z]{3,4}|[+-]\d{2,4})")
+ZONE = r"([A-Z]{3,4}|[+-]\d{2,4})"
+STAMP = re.compile(rf"\d{{4}}-\d\d-\d\d \d\d:\d\d {ZONE}")
 
 
 def zones(text: str) -> set[str]:
@@ -28,7 +29,7 @@ def zones(text: str) -> set[str]:
 
 def header_zone(text: str) -> str | None:
     """The zone the event log's Time column names in its header (its rows all share it)."""
-    found = re.search(r" Time \(([A-Z]{3,4}|[+-]\d{2,4})\) ", text)
+    found = re.search(rf" Time \({ZONE}\) ", text)
     return found.group(1) if found else None
 
 
