@@ -15,6 +15,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 from gateway import Gateway, gateway_page
+from real_intent import wait_for_stage
 from real_webhook import retire_webhook
 
 from flagtui.cli import main
@@ -211,6 +212,10 @@ def test_a_listing_read_early_is_the_clients_listing(run, http, monkeypatch):
         created = http.post("/api/admin/projects/default/features", json={"name": name})
         assert created.status_code in (200, 201), created.text
     try:
+        # Unleash writes a new flag's first stage in an event handler, after answering: a
+        # listing read before it has no lifecycle, one read after has "initial".
+        for name in names:
+            wait_for_stage(http, "default", name, "initial")
         spare_searches(http, 5)  # the early one, the client's, and 3 for the paged listing
         argv = ("feature", "list", "--project", "default", "--search", prefix, "-o", "json")
         # As a script runs it: answered from the early page alone, httpx never imported.
