@@ -337,6 +337,7 @@ def attach_database(
 ) -> None:
     """Serve this database file from the next request on."""
     db = Database(db_path, keep_all_deliveries=keep_all_deliveries)
+    db.upgrade()
     with db.read() as conn:
         callers = load_callers(conn)
     app.state.sandbox = Sandbox(db=db, callers=callers)
