@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from flagtui.sandbox import SandboxServer, create_database
+from flagtui.sandbox.rate_limit import PLENTY
 
 BENCH_PREFIX = "/__bench__/"
 
@@ -68,7 +69,7 @@ def main() -> int:
     db = Path(args.db)
     if not db.exists():
         create_database(db, size=args.size)
-    server = SandboxServer(db, port=args.port)
+    server = SandboxServer(db, port=args.port, search_limit=PLENTY)
     server.app = CountingMiddleware(server.app)  # type: ignore[assignment]
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())

@@ -41,7 +41,9 @@ def main(argv: list[str]) -> int:
 
     if not db_path.exists():
         create_database(db_path, size=size, now=None, progress=False)  # present-day dates
-    with SandboxServer(db_path) as server:
+    from flagtui.sandbox.rate_limit import PLENTY
+
+    with SandboxServer(db_path, search_limit=PLENTY) as server:  # trying the app, not the limit
         collector = DemoCollector(archive_url, server.url, server.admin_token).start()
         try:
             print(json.dumps({"url": server.url, "token": server.admin_token}), flush=True)

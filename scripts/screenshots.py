@@ -19,6 +19,7 @@ from flagtui.archive.demo import DemoCollector
 from flagtui.archive.location import sqlite_url
 from flagtui.config import Profile
 from flagtui.sandbox import SandboxServer, create_database
+from flagtui.sandbox.rate_limit import PLENTY
 from flagtui.tui.app import FlagtuiApp
 from flagtui.tui.areas import AREAS
 from flagtui.tui.triage_view import TimeWindow
@@ -61,7 +62,7 @@ async def shoot_archive(tmp: Path) -> None:
     history, as `flagtui demo` shows them: present-day data, so these pictures change daily."""
     db, archive = tmp / "week.db", tmp / "week-archive.db"
     create_database(db, size="demo", now=None)
-    with SandboxServer(db) as server:
+    with SandboxServer(db, search_limit=PLENTY) as server:
         collector = DemoCollector(sqlite_url(archive), server.url, server.admin_token).start()
         try:
             collector.first_poll.wait(timeout=60)
@@ -82,7 +83,7 @@ async def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "demo.db"
         create_database(db, size="demo")
-        with SandboxServer(db) as server:
+        with SandboxServer(db, search_limit=PLENTY) as server:
             for area in AREAS:
                 await shoot(server, area.name, (120, 40), [], area.name, Path(tmp))
                 if area.name in SMALL:

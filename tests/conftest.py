@@ -8,6 +8,9 @@ that asks for a sandbox gets its own copy, so state never leaks between tests.
 - `sandbox_app` (function): the ASGI app (`flagtui.sandbox.create_app`) on `sandbox_db`,
   for `httpx.ASGITransport`; `app.state.admin_token`, `app.state.viewer_token` and
   `app.state.db_path` are set for convenience.
+- Every sandbox of the run (in-process or a subprocess) allows PLENTY feature searches a minute
+  (SEARCH_FEATURES_RATE_LIMIT_PER_MINUTE, set at configure): the suite searches one sandbox
+  far more than 15 times a minute; tests of the limit give their sandbox one.
 - `sandbox` (function): a running `flagtui.sandbox.SandboxServer` on 127.0.0.1 with a free
   port, over `sandbox_db`; attributes `.url`, `.admin_token`, `.viewer_token`, `.db_path`.
   One uvicorn server is kept for the session; each test swaps its own database copy under
@@ -19,6 +22,7 @@ shared outside server is put in one group, run by one worker one test after anot
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import signal
@@ -30,6 +34,7 @@ import pytest
 from starlette.applications import Starlette
 
 from flagtui.sandbox import SandboxServer, create_app, create_database, read_tokens
+from flagtui.sandbox.rate_limit import LIMIT_ENV, PLENTY
 
 SHARED_SERVERS = pytest.mark.xdist_group("shared-servers")
 
@@ -62,6 +67,7 @@ def pytest_configure(config: pytest.Config) -> None:
     here (an ignored signal stays ignored across exec; a handled one does not)."""
     if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+    os.environ[LIMIT_ENV] = str(PLENTY)
 
 
 @pytest.hookimpl(tryfirst=True)  # before xdist reads the groups (its hook is not trylast)

@@ -9,7 +9,6 @@ more requests a second). A handler may answer `RawJSON`, JSON text sent as it is
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -19,9 +18,11 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from flagtui.sandbox import (
     access,
@@ -46,9 +47,10 @@ from flagtui.sandbox import (
 )
 from flagtui.sandbox.auth import Caller, authenticate, authenticate_admin, load_callers
 from flagtui.sandbox.db import Database, RawJSON, dumps
-from flagtui.sandbox.errors import ApiError, bad_request, error_response, path_not_available
-from flagtui.sandbox.inputs import Call
+from flagtui.sandbox.errors import ApiError, error_response, path_not_available
+from flagtui.sandbox.inputs import Call, is_json, parse_json
 from flagtui.sandbox.openapi import build_document
+from flagtui.sandbox.rate_limit import SearchLimit, configured_limit
 from flagtui.sandbox.ui_config import ui_config
 
 MAX_BODY = 1024 * 1024
@@ -60,6 +62,7 @@ Handler = Callable[[Call], Any]
 class Sandbox:
     db: Database
     callers: dict[str, Caller]
+    searches: SearchLimit
 
 
 class FastJSONResponse(JSONResponse):
@@ -81,32 +84,6 @@ async def _read_body(request: Request) -> bytes:
     return b"".join(chunks)
 
 
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not valid JSON")
-
-
-def _finite_float(text: str) -> float:
-    value = float(text)
-    if value in (float("inf"), float("-inf")):
-        raise ValueError(f"the number {text[:20]} is out of range")
-    return value
-
-
-def _parse_json(raw: bytes) -> Any:
-    if not raw.strip():
-        raise bad_request("A JSON request body is required")
-    try:
-        value = json.loads(raw, parse_constant=_reject_constant, parse_float=_finite_float)
-        dumps(value).encode("utf-8")  # refuses lone surrogates, which SQLite cannot store
-    except (ValueError, RecursionError, UnicodeError) as error:
-        raise bad_request(f"The request body is not valid JSON: {error}") from None
-    return value
-
-
-def _is_json(content_type: str | None) -> bool:
-    return (content_type or "").split(";")[0].strip().lower() == "application/json"
-
-
 def endpoint(
     handler: Handler,
     *,
@@ -115,15 +92,30 @@ def endpoint(
     admin: bool = False,
     ok: int = 200,
     client: bool = False,
+    limited: bool = False,
 ) -> Callable[[Request], Any]:
-    """`client`: a route of the client API, which client tokens may read too."""
+    """`client`: a route of the client API, which client tokens may read too; `limited`: one
+    that real Unleash rate-limits per client IP (`rate_limit`)."""
     who = authenticate if client else authenticate_admin
 
     async def run(request: Request) -> Response:
+        limit_headers: dict[str, str] = {}  # on every answer of a limited route, as there
+        response = await answer(request, limit_headers)
+        response.headers.update(limit_headers)
+        return response
+
+    async def answer(request: Request, limit_headers: dict[str, str]) -> Response:
         sandbox: Sandbox = request.app.state.sandbox
         try:
             caller = who(request.headers.get("authorization"), sandbox.callers)
-            if body and not _is_json(request.headers.get("content-type")):
+            if limited:
+                taken, refused = sandbox.searches.take(
+                    request.client.host if request.client else ""
+                )
+                limit_headers.update(taken)
+                if refused is not None:
+                    return refused
+            if body and not is_json(request.headers.get("content-type")):
                 raise ApiError(
                     415,
                     "We do not accept the content-type "
@@ -133,7 +125,7 @@ def endpoint(
                 caller.require_write()
             if admin:
                 caller.require_admin()
-            payload = _parse_json(await _read_body(request)) if body else None
+            payload = parse_json(await _read_body(request)) if body else None
             call = Call(
                 sandbox.db,
                 caller,
@@ -174,14 +166,14 @@ class ApiRoute(Route):
         admin: bool = False,
         ok: int = 200,
         client: bool = False,
+        limited: bool = False,
     ) -> None:
         """`ok`: the status of a success (real Unleash's archive answers 202, creation 201);
-        `client`: a client API route (see `endpoint`)."""
-        super().__init__(
-            path,
-            endpoint(handler, write=write, body=body, admin=admin, ok=ok, client=client),
-            methods=[method],
+        `client`, `limited`: see `endpoint`."""
+        run = endpoint(
+            handler, write=write, body=body, admin=admin, ok=ok, client=client, limited=limited
         )
+        super().__init__(path, run, methods=[method])
         self.method, self.handler = method, handler
         self.write, self.body, self.admin, self.ok = write, body, admin, ok
 
@@ -205,8 +197,25 @@ async def _http_error(request: Request, exc: Exception) -> Response:
                 )
             except ApiError as error:
                 return error.response()
-        return path_not_available(request.url.path)
+        return path_not_available(request.scope.get(ASKED_PATH, request.url.path))
     return error_response(exc.status_code, str(exc.detail))
+
+
+ASKED_PATH = "flagtui.asked_path"
+
+
+class TrailingSlash:
+    """A path with a trailing slash is served as the path without it, as Express (Unleash)
+    routes, not redirected (Starlette's 307); a 404 still names the path as asked."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        path = scope.get("path", "")
+        if scope["type"] == "http" and len(path) > 1 and path.endswith("/"):
+            scope = {**scope, "path": path.rstrip("/") or "/", ASKED_PATH: path}
+        await self.app(scope, receive, send)
 
 
 async def _server_error(request: Request, exc: Exception) -> Response:
@@ -231,7 +240,7 @@ def routes() -> list[Route]:
         ApiRoute(f"{feature}/lifecycle/uncomplete", "POST", feature_writes.uncomplete, write=True),
         ApiRoute(f"{env}/on", "POST", feature_environments.switch_on, write=True),
         ApiRoute(f"{env}/off", "POST", feature_environments.switch_off, write=True),
-        ApiRoute("/api/admin/search/features", "GET", features.search_features),
+        ApiRoute("/api/admin/search/features", "GET", features.search_features, limited=True),
         ApiRoute("/api/admin/features/{feature}/tags", "GET", features.feature_tags),
         ApiRoute(f"{project}/revive", "POST", archive.revive, write=True, body=True),
         ApiRoute(
@@ -333,21 +342,34 @@ def rollout_routes(project: str, feature: str, env: str) -> list[Route]:
 
 
 def attach_database(
-    app: Starlette, db_path: Path | str, *, keep_all_deliveries: bool = False
+    app: Starlette,
+    db_path: Path | str,
+    *,
+    keep_all_deliveries: bool = False,
+    search_limit: int | None = None,
 ) -> None:
-    """Serve this database file from the next request on."""
+    """Serve this database file from the next request on, every client's search window new."""
     db = Database(db_path, keep_all_deliveries=keep_all_deliveries)
+    db.upgrade()
     with db.read() as conn:
         callers = load_callers(conn)
-    app.state.sandbox = Sandbox(db=db, callers=callers)
+    searches = SearchLimit(configured_limit(search_limit))
+    app.state.sandbox = Sandbox(db=db, callers=callers, searches=searches)
 
 
-def create_app(db_path: Path | str, *, keep_all_deliveries: bool = False) -> Starlette:
+def create_app(
+    db_path: Path | str, *, keep_all_deliveries: bool = False, search_limit: int | None = None
+) -> Starlette:
     """The sandbox app over an existing database (see `create_database`). Like real Unleash it
-    forgets old deliveries (`integrations.forget_deliveries`) unless `keep_all_deliveries`."""
+    forgets old deliveries (`integrations.forget_deliveries`) unless `keep_all_deliveries`, and
+    allows `search_limit` feature searches a minute per client IP (`rate_limit`: by default
+    what SEARCH_FEATURES_RATE_LIMIT_PER_MINUTE says, else 15)."""
     app = Starlette(
         routes=routes(),
         exception_handlers={HTTPException: _http_error, Exception: _server_error},
+        middleware=[Middleware(TrailingSlash)],
     )
-    attach_database(app, db_path, keep_all_deliveries=keep_all_deliveries)
+    attach_database(
+        app, db_path, keep_all_deliveries=keep_all_deliveries, search_limit=search_limit
+    )
     return app

@@ -157,29 +157,24 @@ def list_context(call: Call) -> list[shapes.ContextField]:
 
 def list_segments(call: Call) -> shapes.Segments:
     with call.db.read() as conn:
-        usage: dict[int, tuple[set[str], set[str]]] = {}
-        for row in conn.execute(
-            "SELECT s.segments, f.name, f.project FROM strategies s"
-            " JOIN features f ON f.name = s.feature"
-            " WHERE s.segments != '[]' AND f.archived_at IS NULL"
-        ):
-            for segment_id in json.loads(row["segments"]):
-                features, projects = usage.setdefault(segment_id, (set(), set()))
-                features.add(row["name"])
-                projects.add(row["project"])
-        segments: list[shapes.Segment] = []
-        for row in conn.execute("SELECT * FROM segments ORDER BY id"):
-            features, projects = usage.get(row["id"], (set(), set()))
-            segments.append(
-                {
-                    "id": row["id"],
-                    "name": row["name"],
-                    "description": row["description"],
-                    "constraints": json.loads(row["constraints"]),
-                    "createdBy": None,
-                    "createdAt": None,
-                    "usedInFeatures": len(features),
-                    "usedInProjects": len(projects),
-                }
+        usage = {
+            r[0]: (r[1], r[2])
+            for r in conn.execute(
+                "SELECT segment, count(DISTINCT feature), count(DISTINCT project)"
+                " FROM strategy_segments WHERE live GROUP BY segment"
             )
+        }
+        segments: list[shapes.Segment] = [
+            {
+                "id": row["id"],
+                "name": row["name"],
+                "description": row["description"],
+                "constraints": json.loads(row["constraints"]),
+                "createdBy": None,
+                "createdAt": None,
+                "usedInFeatures": usage.get(row["id"], (0, 0))[0],
+                "usedInProjects": usage.get(row["id"], (0, 0))[1],
+            }
+            for row in conn.execute("SELECT * FROM segments ORDER BY id")
+        ]
     return {"segments": segments}

@@ -21,7 +21,42 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-SCHEMA = """
+# Which strategies use which segment, kept by triggers (every writer of strategies, the bulk
+# loads included), so a segment's usage is counted from an index (real Unleash keeps the same
+# link in its feature_strategy_segment table). `live`: the flag is not archived.
+SEGMENT_USAGE = """
+CREATE TABLE strategy_segments (
+    segment INTEGER NOT NULL, strategy TEXT NOT NULL, feature TEXT NOT NULL,
+    project TEXT, live INTEGER NOT NULL
+);
+CREATE INDEX strategy_segments_live ON strategy_segments (segment, feature, project) WHERE live;
+CREATE INDEX strategy_segments_strategy ON strategy_segments (strategy);
+CREATE INDEX strategy_segments_feature ON strategy_segments (feature);
+CREATE TRIGGER strategy_segments_added AFTER INSERT ON strategies BEGIN
+    INSERT INTO strategy_segments SELECT j.value, NEW.id, NEW.feature, f.project,
+        f.archived_at IS NULL FROM features f, json_each(NEW.segments) j WHERE f.name = NEW.feature;
+END;
+CREATE TRIGGER strategy_segments_changed AFTER UPDATE OF segments, feature ON strategies BEGIN
+    DELETE FROM strategy_segments WHERE strategy = OLD.id;
+    INSERT INTO strategy_segments SELECT j.value, NEW.id, NEW.feature, f.project,
+        f.archived_at IS NULL FROM features f, json_each(NEW.segments) j WHERE f.name = NEW.feature;
+END;
+CREATE TRIGGER strategy_segments_removed AFTER DELETE ON strategies BEGIN
+    DELETE FROM strategy_segments WHERE strategy = OLD.id;
+END;
+CREATE TRIGGER strategy_segments_flag AFTER UPDATE OF archived_at, project ON features BEGIN
+    UPDATE strategy_segments SET project = NEW.project, live = NEW.archived_at IS NULL
+    WHERE feature = NEW.name;
+END;
+"""
+# A database made before SEGMENT_USAGE: its links written once, from the strategies.
+SEGMENT_USAGE_BACKFILL = """
+INSERT INTO strategy_segments SELECT j.value, s.id, s.feature, f.project, f.archived_at IS NULL
+FROM strategies s JOIN features f ON f.name = s.feature, json_each(s.segments) j;
+"""
+
+SCHEMA = (
+    """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE tokens (secret TEXT PRIMARY KEY, kind TEXT NOT NULL, user_id INTEGER NOT NULL);
 CREATE TABLE users (
@@ -130,6 +165,8 @@ CREATE TABLE integration_events (
 );
 CREATE INDEX integration_events_addon ON integration_events (addon_id, id);
 """
+    + SEGMENT_USAGE
+)
 
 
 class RawJSON(str):
@@ -214,6 +251,13 @@ class Database:
                 conn.forgets_deliveries = not self.keep_all_deliveries
             self._local.conn = conn
         return conn
+
+    def upgrade(self) -> None:
+        """Add what databases made by an older sandbox lack (the segment usage links)."""
+        conn = self.connection()
+        found = "SELECT 1 FROM sqlite_master WHERE name = 'strategy_segments'"
+        if conn.execute(found).fetchone() is None:
+            conn.executescript(f"BEGIN IMMEDIATE; {SEGMENT_USAGE} {SEGMENT_USAGE_BACKFILL} COMMIT;")
 
     @contextmanager
     def read(self) -> Iterator[sqlite3.Connection]:

@@ -1,4 +1,5 @@
-"""What a handler receives (`Call`) and the validation of query parameters and JSON bodies.
+"""What a handler receives (`Call`), the validation of query parameters and JSON bodies, and
+how a body is read as strict JSON (`parse_json`).
 
 Paging rule of the browse lists (real Unleash's `normalizeQueryParams`): limit and offset
 must be non-negative integers (anything else is a 400); a limit of 0 or above the maximum
@@ -10,6 +11,7 @@ nothing is refused; what is not a number in range falls back to the default.
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections.abc import Mapping
@@ -18,7 +20,7 @@ from typing import Any
 
 from flagtui.contract import INT32_MAX
 from flagtui.sandbox.auth import Caller
-from flagtui.sandbox.db import Database
+from flagtui.sandbox.db import Database, dumps
 from flagtui.sandbox.errors import bad_request
 
 
@@ -126,3 +128,29 @@ def optional_str(body: dict[str, Any], key: str) -> str | None:
     if value is not None and not isinstance(value, str):
         raise bad_request(f'"{key}" must be a string')
     return value
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise ValueError(f"the number {text[:20]} is out of range")
+    return value
+
+
+def parse_json(raw: bytes) -> Any:
+    if not raw.strip():
+        raise bad_request("A JSON request body is required")
+    try:
+        value = json.loads(raw, parse_constant=_reject_constant, parse_float=_finite_float)
+        dumps(value).encode("utf-8")  # refuses lone surrogates, which SQLite cannot store
+    except (ValueError, RecursionError, UnicodeError) as error:
+        raise bad_request(f"The request body is not valid JSON: {error}") from None
+    return value
+
+
+def is_json(content_type: str | None) -> bool:
+    return (content_type or "").split(";")[0].strip().lower() == "application/json"

@@ -46,16 +46,21 @@ class SandboxServer:
         port: int = 0,
         *,
         keep_all_deliveries: bool = False,
+        search_limit: int | None = None,
     ) -> None:
+        """`search_limit`: feature searches a minute per client IP (see `create_app`)."""
         self.db_path = Path(db_path)
         self.host = host
         self.port = port
         self.keep_all_deliveries = keep_all_deliveries
+        self.search_limit = search_limit
         tokens = read_tokens(self.db_path)
         self.admin_token = tokens.admin
         self.viewer_token = tokens.viewer
         self.client_token = tokens.client
-        self.app = create_app(self.db_path, keep_all_deliveries=keep_all_deliveries)
+        self.app = create_app(
+            self.db_path, keep_all_deliveries=keep_all_deliveries, search_limit=search_limit
+        )
         self._server: uvicorn.Server | None = None
         self._thread: threading.Thread | None = None
 
@@ -85,10 +90,20 @@ class SandboxServer:
             time.sleep(0.002)
         return self
 
-    def use_database(self, db_path: Path | str, *, keep_all_deliveries: bool = False) -> None:
-        """Serve another database file from the next request on, without restarting."""
+    def use_database(
+        self,
+        db_path: Path | str,
+        *,
+        keep_all_deliveries: bool = False,
+        search_limit: int | None = None,
+    ) -> None:
+        """Serve another database file from the next request on, without restarting; the
+        search limit `search_limit`, else the server's, in a new window."""
         tokens = read_tokens(db_path)
-        attach_database(self.app, db_path, keep_all_deliveries=keep_all_deliveries)
+        limit = self.search_limit if search_limit is None else search_limit
+        attach_database(
+            self.app, db_path, keep_all_deliveries=keep_all_deliveries, search_limit=limit
+        )
         self.keep_all_deliveries = keep_all_deliveries
         self.db_path = Path(db_path)
         self.admin_token = tokens.admin

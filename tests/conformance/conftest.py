@@ -46,6 +46,18 @@ def real_unleash() -> RealUnleash:
     return server
 
 
+@pytest.fixture(scope="session")
+def real_version(real_unleash) -> tuple[int, int, int]:
+    """The real server's OSS version, for the tests of what one version does and another not."""
+    answer = httpx.get(
+        f"{real_unleash.url}/api/admin/ui-config",
+        headers={"Authorization": real_unleash.token},
+        timeout=30,
+    )
+    major, minor, patch = (int(part) for part in answer.json()["version"].split(".")[:3])
+    return major, minor, patch
+
+
 @pytest.fixture
 async def unleash_admin(real_unleash):
     async with httpx.AsyncClient(

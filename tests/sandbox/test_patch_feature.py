@@ -150,3 +150,18 @@ async def test_a_body_of_the_wrong_shape_is_400_even_on_an_unknown_feature(
 ) -> None:
     unknown = "/api/admin/projects/payments/features/no-such-flag"
     assert_error(await admin.patch(unknown, json=body), 400, "ValidationError")
+
+
+async def test_a_trailing_slash_is_the_same_route_not_a_redirect(admin: httpx.AsyncClient) -> None:
+    """Real Unleash (Express) serves `…/features/f/` as `…/features/f`; Starlette answered 307."""
+    feature = await a_feature(admin)
+    ops = [{"op": "replace", "path": "/description", "value": "with a slash"}]
+    response = await admin.patch(f"{path(feature)}/", json=ops)
+    assert response.status_code == 200, response.text
+    assert (await admin.get(path(feature))).json()["description"] == "with a slash"
+    missing = await admin.get("/api/admin/nope/")
+    assert missing.status_code == 404
+    assert (
+        missing.json()["message"]
+        == "The path you were looking for (/api/admin/nope/) is not available."
+    )
