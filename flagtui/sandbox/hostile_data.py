@@ -88,7 +88,10 @@ VARIANT = {
     "weight": 1000,
     "weightType": "variable",
     "stickiness": "default",
-    "payload": {"type": "string", "value": hostile("hx-payload", lines=False)},
+    "payload": {
+        "type": "string",
+        "value": f"hx-payload {OSC0}{CSI_CLEAR}{C1_CSI}{C1_MARK} {BIDI_TEXT}",
+    },
 }
 
 
