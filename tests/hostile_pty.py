@@ -1,6 +1,6 @@
 """flagtui in a real pseudo-terminal on hostile server text, and what must never reach it.
 
-`open_flagtui` starts `python -m flagtui` (this checkout on PYTHONPATH, 80x24, an empty HOME and
+`open_flagtui` starts `python -m flagtui` (this checkout on PYTHONPATH, 80x24 unless told, an empty HOME and
 XDG dirs, the server from UNLEASH_URL/UNLEASH_API_TOKEN, the area and project remembered in
 the state file) and records every byte it writes. `Walk` presses keys and waits, bounded, for
 the text each screen must show; `offences` lists what in the raw output could only have come
@@ -76,12 +76,14 @@ def flagtui_env(home: Path, token: str, url: str | None = None) -> dict[str, str
 
 
 @contextmanager
-def open_flagtui(url: str, token: str, home: Path, *, area: str, project: str) -> Iterator[Term]:
+def open_flagtui(
+    url: str, token: str, home: Path, *, area: str, project: str, cols: int = 80, rows: int = 24
+) -> Iterator[Term]:
     state = home / "state" / "flagtui" / "state.json"
     state.parent.mkdir(parents=True, exist_ok=True)
     state.write_text(json.dumps({ENV_PROFILE: {"area": area, "project": project}}))
     env = flagtui_env(home, token, url)
-    with Term([sys.executable, "-m", "flagtui"], env, cols=80, rows=24, record=True) as term:
+    with Term([sys.executable, "-m", "flagtui"], env, cols=cols, rows=rows, record=True) as term:
         yield term
 
 

@@ -82,6 +82,17 @@ USERS = [  # (id offset, name, username, email)
     (2, f"hx-user-bidi {BIDI_TEXT}", f"hx-{CSI_RED}{RED_MARK}", "hx-bidi@evil.example"),
 ]
 STATES = ["failed", "successWithErrors", "success", "failed"]
+# A variant of every strategy and of hx-escapes in each environment (the variants form).
+VARIANT = {
+    "name": "hx-variant",  # a name is URL-friendly: the client refuses any other
+    "weight": 1000,
+    "weightType": "variable",
+    "stickiness": "default",
+    "payload": {
+        "type": "string",
+        "value": f"hx-payload {OSC0}{CSI_CLEAR}{C1_CSI}{C1_MARK} {BIDI_TEXT}",
+    },
+}
 
 
 class HostileData:
@@ -200,7 +211,8 @@ class HostileData:
             stages.append((name, "initial", created, None, None))
             stages.append((name, "live", self.ago(100 - n), None, None))
             for env in ENVIRONMENTS:
-                settings.append((name, env, int(env == "development"), self.ago(1), "[]"))
+                variants = dumps([VARIANT]) if name == "hx-escapes" else "[]"
+                settings.append((name, env, int(env == "development"), self.ago(1), variants))
                 strategies.append(self._strategy(name, env))
         c = self.conn
         c.executemany(f"INSERT INTO features VALUES ({','.join('?' * 19)})", rows)
@@ -233,7 +245,7 @@ class HostileData:
             dumps({"rollout": "50", "stickiness": "default", "groupId": hostile("hx-param")}),
             dumps([constraint]),
             "[]",
-            "[]",
+            dumps([VARIANT]),
         )
 
     def who(self, index: int) -> dict[str, Any]:

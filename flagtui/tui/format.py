@@ -9,6 +9,9 @@ BS, VT, FF and CR unseen) and goes through `safe_text()`. All make control chara
 visible instead of sending them to the terminal, neutralise bidirectional overrides, and replace
 lone surrogates (which would end the app when written out).
 
+A form's field shows `clean()` of the server's value and sends back `restored()`: the raw value
+when untouched, byte for byte (widgets/inert.py: InertInput).
+
 Where it is applied once for everyone: widgets/text.py (PlainStatic, PlainLabel, MessageLine:
 every str or Text they are given), widgets/table.py (every cell), the app's `notify()` (every
 toast), widgets/confirm.py (titles and bodies), widgets/header.py and the palette (app.py).
@@ -18,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import UTC, datetime
+from difflib import SequenceMatcher
 from itertools import pairwise
 from typing import TYPE_CHECKING, TypeVar
 
@@ -59,6 +63,39 @@ def safe_text(text: Text, *, multiline: bool = True) -> Text:
             if span.start <= start and end <= span.end:
                 out.stylize(span.style, at, len(out))
     return out
+
+
+def restored(raw: str, shown: str) -> str:
+    """What a one-line field that showed `clean(raw)` and now shows `shown` stands for: `raw`
+    itself when untouched. Edited, each of raw's characters whose visible form (␛, ↵,
+    <U+202E>...) is still there, whole and where it was, is that character again (deleting
+    the form deletes it); the rest, typed or pasted, is taken as shown."""
+    if shown == clean(raw):
+        return raw
+    forms = [(char, clean(char)) for char in raw]
+    before = "".join(form for _, form in forms)
+    if before == raw:  # nothing was shown in another form
+        return shown
+    starts: dict[int, int] = {}  # where each character's form begins in `before`
+    at = 0
+    for number, (_, form) in enumerate(forms):
+        starts[at] = number
+        at += len(form)
+    out: list[str] = []
+    for tag, i1, i2, j1, j2 in SequenceMatcher(None, before, shown, autojunk=False).get_opcodes():
+        if tag != "equal":
+            out.append(shown[j1:j2])
+            continue
+        i = i1
+        while i < i2:
+            index = starts.get(i)
+            if index is not None and i + len(forms[index][1]) <= i2:
+                out.append(forms[index][0])
+                i += len(forms[index][1])
+            else:
+                out.append(before[i])
+                i += 1
+    return "".join(out)
 
 
 class Clock:

@@ -22,6 +22,7 @@ from flagtui.tui.profile_switch import open_profile
 from flagtui.tui.rerunnable_reads import read
 from flagtui.tui.screens.base import AreaScreen
 from flagtui.tui.widgets.focus import focus_now
+from flagtui.tui.widgets.inert import InertInput
 from flagtui.tui.widgets.table import Column, FilteredTable, ResourceTable
 from flagtui.tui.widgets.text import PlainStatic
 
@@ -81,9 +82,9 @@ class DriftScreen(AreaScreen):
 
     def compose_body(self) -> ComposeResult:
         with Horizontal(id="drift-sides"):
-            yield Input(placeholder="profile or environment", id="drift-a", compact=True)
-            yield Input(placeholder="profile or environment", id="drift-b", compact=True)
-            yield Input(self.project or "", placeholder="project (empty: all)",
+            yield InertInput(placeholder="profile or environment", id="drift-a", compact=True)
+            yield InertInput(placeholder="profile or environment", id="drift-b", compact=True)
+            yield InertInput(self.project or "", placeholder="project (empty: all)",
                         id="drift-project", compact=True)  # fmt: skip
         yield PlainStatic(HINT, id="drift-status", classes="status-line")
         yield FilteredTable(ResourceTable(columns("A", "B"), id="drift"))
@@ -92,7 +93,7 @@ class DriftScreen(AreaScreen):
         focus_now(self.query_one("#drift-a", Input))
 
     def sides(self) -> tuple[str, str, str | None]:
-        a, b, project = (self.query_one(f"#drift-{i}", Input).value.strip()
+        a, b, project = (self.query_one(f"#drift-{i}", InertInput).raw_value.strip()
                          for i in ("a", "b", "project"))  # fmt: skip
         return a, b, project or None
 

@@ -30,6 +30,7 @@ from flagtui.tui.screens.jump_flag import open_flag_of_event
 from flagtui.tui.typing_pause import after_typing_pause
 from flagtui.tui.widgets.event_type_picker import EventTypePicker
 from flagtui.tui.widgets.focus import focus_now
+from flagtui.tui.widgets.inert import InertInput
 from flagtui.tui.widgets.table import Column, FilteredTable, ResourceTable, Row
 from flagtui.tui.widgets.text import MessageLine, PlainStatic
 
@@ -132,22 +133,24 @@ class EventsScreen(AreaScreen):
 
     def compose_body(self) -> ComposeResult:
         with Horizontal(classes="toolbar"):
-            yield Input(
+            yield InertInput(
                 placeholder="type (→ completes)",
                 id="type",
                 compact=True,
                 suggester=SuggestFromList(EVENT_TYPES, case_sensitive=True),
             )
-            yield Input(self.preset["project"], placeholder="project", id="project", compact=True)
-            yield Input(
+            yield InertInput(
+                self.preset["project"], placeholder="project", id="project", compact=True
+            )
+            yield InertInput(
                 self.preset["feature"], placeholder="feature (s)", id="feature", compact=True
             )
-            yield Input(placeholder="free text", id="query", compact=True)
+            yield InertInput(placeholder="free text", id="query", compact=True)
         with Horizontal(classes="toolbar"):
-            yield Input(self.preset["author"], placeholder="author (user id)", id="author",
+            yield InertInput(self.preset["author"], placeholder="author (user id)", id="author",
                         compact=True)  # fmt: skip
-            yield Input(placeholder="from yyyy-mm-dd", id="from", compact=True)
-            yield Input(placeholder="to yyyy-mm-dd", id="to", compact=True)
+            yield InertInput(placeholder="from yyyy-mm-dd", id="from", compact=True)
+            yield InertInput(placeholder="to yyyy-mm-dd", id="to", compact=True)
         yield MessageLine("", id="events-note", classes="status-line")
         yield PlainStatic("loading…", id="events-status", classes="status-line")
         yield FilteredTable(ResourceTable(COLUMNS, id="events"))
@@ -157,7 +160,7 @@ class EventsScreen(AreaScreen):
         self.restart()
 
     def value(self, widget_id: str) -> str | None:
-        return self.query_one(f"#{widget_id}", Input).value.strip() or None
+        return self.query_one(f"#{widget_id}", InertInput).raw_value.strip() or None
 
     def restart(self) -> None:
         self.cursor = None

@@ -23,18 +23,19 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Checkbox, Input, TextArea
+from textual.widgets import Checkbox, TextArea
 
 from flagtui.api.errors import ApiError, InvalidArgument, NothingToSend, OutcomeUnknown
 from flagtui.api.intent import check_patch_paths
 from flagtui.api.models import Feature
 from flagtui.api.validation import MAX_JSON_DEPTH, patch_operations
-from flagtui.tui.format import clean, counted, safe
+from flagtui.tui.format import counted, safe
 from flagtui.tui.rerunnable_reads import read
 from flagtui.tui.screens.base import IOScreenMixin, describe_error
 from flagtui.tui.widgets.archive_confirm import archive_modal, revive_modal
 from flagtui.tui.widgets.confirm import ConfirmModal
 from flagtui.tui.widgets.header import FlagtuiHeader
+from flagtui.tui.widgets.inert import InertInput
 from flagtui.tui.widgets.keybar import KeyBar
 from flagtui.tui.widgets.select import Select
 from flagtui.tui.widgets.text import MessageLine, PlainLabel
@@ -52,12 +53,6 @@ ON_ITS_OWN = (
 )
 
 
-def shown_instead(original: str) -> list[str]:
-    """What the one-line input shows in place of the original's line breaks, tabs and control
-    characters (↵, →, ␛, <U+202E>...): sent back, they would be stored as those symbols."""
-    return sorted({clean(c) for c in original if clean(c) != c})
-
-
 def _names(text: str, wire: str) -> bool:
     """Whether a server's path or sentence names the field: `/type`, `"type"` or `type`."""
     return text == wire or f"/{wire}" in text or f'"{wire}"' in text
@@ -69,7 +64,7 @@ def _flag_label(wire: str, value: bool) -> str:
 
 class PatchFormScreen(IOScreenMixin, Screen[Feature | None]):
     simple_part = getters.query_one("#simple", Vertical)
-    description_box = getters.query_one("#description", Input)
+    description_box = getters.query_one("#description", InertInput)
     type_select = getters.query_one("#type", Select)
     description_error = getters.query_one("#description-error", MessageLine)
     archived_box = getters.query_one("#archived", Checkbox)
@@ -103,7 +98,7 @@ class PatchFormScreen(IOScreenMixin, Screen[Feature | None]):
             yield PlainLabel(f"Patch {f.name} (project {self.project})", classes="dialog-title")
             with Vertical(id="simple"):
                 yield PlainLabel("Description")
-                yield Input(self.baseline_description, id="description", select_on_focus=False)
+                yield InertInput(f.description or "", id="description", select_on_focus=False)
                 yield MessageLine(id="description-error", classes="error-line")
                 yield PlainLabel("Type")
                 current = [(safe(f.type), f.type)] if f.type else []
@@ -143,16 +138,8 @@ class PatchFormScreen(IOScreenMixin, Screen[Feature | None]):
     def changed_ops(self) -> list[dict[str, Any]]:
         f = self.feature
         ops: list[dict[str, Any]] = []
-        description = self.description_box.value
-        if description != self.baseline_description:
-            kept = [shown for shown in shown_instead(f.description or "") if shown in description]
-            if kept:
-                raise InvalidArgument(
-                    "description",
-                    f"it holds line breaks or control characters, shown as {' '.join(kept)}, "
-                    "which would be stored as those symbols: edit it in the raw JSON Patch "
-                    "(ctrl+t), or write it anew without them",
-                )
+        description = self.description_box.raw_value
+        if description != (f.description or ""):
             ops.append({"op": "replace", "path": "/description", "value": description})
         kind = self.type_select.value
         if isinstance(kind, str) and kind != f.type:
@@ -174,10 +161,7 @@ class PatchFormScreen(IOScreenMixin, Screen[Feature | None]):
         """Anything typed or ticked that was not sent."""
         if self.advanced and self.raw_box.text.strip() not in ("", "[]"):
             return True
-        try:
-            return bool(self.changed_ops()) or self.archive_change() is not None
-        except InvalidArgument:
-            return True  # a description the input cannot carry: typed all the same
+        return bool(self.changed_ops()) or self.archive_change() is not None
 
     def raw_ops(self) -> list[dict[str, Any]]:
         """The advanced array, checked as the client checks it (raises InvalidArgument)."""
@@ -193,12 +177,6 @@ class PatchFormScreen(IOScreenMixin, Screen[Feature | None]):
             raise InvalidArgument("patch", "a JSON array of operations")
         check_patch_paths(patch_operations(ops))
         return ops
-
-    @property
-    def baseline_description(self) -> str:
-        """The description as the input shows it (control characters made visible): an
-        untouched input sends nothing."""
-        return clean(self.feature.description or "")
 
     def show_error(self, message: str) -> None:
         """The form's message line; the fields' own lines are cleared with it."""
@@ -229,20 +207,11 @@ class PatchFormScreen(IOScreenMixin, Screen[Feature | None]):
         if self.advanced:
             raw = self.raw_box
             if raw.text.strip() in ("", "[]"):
-                raw.text = json.dumps(self.raw_prefill(), indent=2)
+                raw.text = json.dumps(self.changed_ops(), indent=2)
         self.simple_part.display = not self.advanced
         self.advanced_part.display = self.advanced
         (self.raw_box if self.advanced else self.description_box).focus()
         self.show_error("")
-
-    def raw_prefill(self) -> list[dict[str, Any]]:
-        """The simple form's changes as a JSON Patch; a description the one-line input cannot
-        carry comes as the server has it (line breaks and controls escaped), to edit here."""
-        try:
-            return self.changed_ops()
-        except InvalidArgument:
-            value = self.feature.description or ""
-            return [{"op": "replace", "path": "/description", "value": value}]
 
     def action_cancel(self) -> None:
         if not self.has_edits() or self.write_in_flight("patch"):

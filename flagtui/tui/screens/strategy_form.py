@@ -57,6 +57,7 @@ from flagtui.tui.screens.variant_rows import VariantRow, mark_row_refusal, show_
 from flagtui.tui.widgets.confirm import ConfirmModal
 from flagtui.tui.widgets.constraint_editor import ConstraintEditor
 from flagtui.tui.widgets.header import FlagtuiHeader
+from flagtui.tui.widgets.inert import InertInput
 from flagtui.tui.widgets.keybar import KeyBar
 from flagtui.tui.widgets.request_text import shown_requests
 from flagtui.tui.widgets.select import Select
@@ -80,7 +81,7 @@ class StrategyFormScreen(IOScreenMixin, Screen[bool]):
     StrategyFormScreen #strategy-variants { height: auto; }
     """
     type_select = getters.query_one("#type", Select)
-    title_box = getters.query_one("#title", Input)
+    title_box = getters.query_one("#title", InertInput)
     params = getters.query_one(ParameterFields)
     editor = getters.query_one(ConstraintEditor)
     segment_list = getters.query_one("#segments", SelectionList)
@@ -140,7 +141,9 @@ class StrategyFormScreen(IOScreenMixin, Screen[bool]):
                 yield Select[str](offered, value=kind, id="type", compact=True, allow_blank=False,
                                   disabled=existing is not None)  # fmt: skip
                 yield PlainLabel("Title (optional)")
-                yield Input((existing.title or "") if existing else "", id="title", compact=True)
+                yield InertInput(
+                    (existing.title or "") if existing else "", id="title", compact=True
+                )
                 yield ParameterFields(self.catalog, name, existing)
                 yield ConstraintEditor(
                     self.catalog, (existing.constraints or []) if existing else []
@@ -195,7 +198,7 @@ class StrategyFormScreen(IOScreenMixin, Screen[bool]):
         return Strategy(
             id=base.id if base else None,
             name=kind,
-            title=self.title_box.value or None,
+            title=self.title_box.raw_value or None,
             disabled=base.disabled if base else None,
             parameters=self.params.values(kind),
             constraints=list(self.editor.constraints),

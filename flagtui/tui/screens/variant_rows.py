@@ -17,7 +17,7 @@ from textual.widgets import Button, Input
 from flagtui.api.errors import InvalidArgument
 from flagtui.api.models import Variant, VariantOverride, VariantPayload
 from flagtui.contract import VARIANT_PAYLOAD_TYPES
-from flagtui.tui.format import clean
+from flagtui.tui.widgets.inert import InertInput
 from flagtui.tui.widgets.select import Select
 from flagtui.tui.widgets.text import MessageLine
 
@@ -67,7 +67,7 @@ class VariantRow(Vertical):
         fixed = v is not None and v.weight_type == "fix"
         payload = v.payload if v else None
         with Horizontal():
-            yield Input(clean(v.name) if v else "", placeholder="name", classes="v-name")
+            yield InertInput(v.name if v else "", placeholder="name", classes="v-name")
             yield Input(
                 percent(v.weight) if fixed and v else "",
                 placeholder="auto %",
@@ -81,7 +81,9 @@ class VariantRow(Vertical):
                 compact=True,
                 classes="v-type",
             )
-            yield Input(payload.value if payload else "", placeholder="value", classes="v-value")
+            yield InertInput(
+                payload.value if payload else "", placeholder="value", classes="v-value"
+            )
             yield Button("✕", classes="v-remove", compact=True, tooltip="Remove this variant")
         yield MessageLine(classes="error-line v-error")
 
@@ -92,10 +94,10 @@ class VariantRow(Vertical):
 
     def typed(self, index: int) -> Variant:
         where = f"variants[{index}]"
-        name = self.query_one(".v-name", Input).value.strip()
+        name = self.query_one(".v-name", InertInput).raw_value.strip()
         weight = per_mille(self.query_one(".v-weight", Input).value, f"{where}.weight")
         kind = self.query_one(".v-type", Select).value
-        value = self.query_one(".v-value", Input).value
+        value = self.query_one(".v-value", InertInput).raw_value
         payload = None
         if kind is not Select.NULL:
             payload = VariantPayload(type=str(kind), value=value)

@@ -21,6 +21,7 @@ from flagtui.api.rollout_catalog import RolloutCatalog
 from flagtui.contract import CONSTRAINT_OPERATORS
 from flagtui.rollout_words import constraint_words
 from flagtui.tui.format import safe
+from flagtui.tui.widgets.inert import InertInput
 from flagtui.tui.widgets.select import Select
 from flagtui.tui.widgets.text import MessageLine, PlainLabel
 
@@ -48,7 +49,7 @@ class ConstraintEditor(Vertical):
     ConstraintEditor #c-values { width: 1fr; }
     """
     listed = getters.query_one("#c-list", ConstraintList)
-    field_box = getters.query_one("#c-field", Input)
+    field_box = getters.query_one("#c-field", InertInput)
     operator_box = getters.query_one("#c-operator", Select)
     values_box = getters.query_one("#c-values", Input)
     inverted_box = getters.query_one("#c-not", Checkbox)
@@ -65,7 +66,9 @@ class ConstraintEditor(Vertical):
         names = [f.name for f in self.catalog.context_fields]
         with Horizontal():
             suggest = SuggestFromList(names, case_sensitive=True)
-            yield Input(placeholder="context field", id="c-field", compact=True, suggester=suggest)
+            yield InertInput(
+                placeholder="context field", id="c-field", compact=True, suggester=suggest
+            )
             yield Select[str](self._operators(""), id="c-operator", compact=True, prompt="operator")
         with Horizontal():
             yield Input(
@@ -117,7 +120,7 @@ class ConstraintEditor(Vertical):
         typed = self.values_box.value
         values = [v.strip() for v in typed.split(",")] if is_multi_value(operator) else [typed]
         given = Constraint(
-            context_name=self.field_box.value.strip(),
+            context_name=self.field_box.raw_value.strip(),
             operator=operator,
             values=values if is_multi_value(operator) else None,
             value=None if is_multi_value(operator) else typed.strip(),
@@ -137,5 +140,5 @@ class ConstraintEditor(Vertical):
     def pending(self) -> str | None:
         """What was typed in the add row and not added (a form must not drop it silently)."""
         if self.values_box.value.strip():
-            return f"{self.field_box.value} {self.values_box.value}".strip()
+            return f"{self.field_box.raw_value} {self.values_box.value}".strip()
         return None

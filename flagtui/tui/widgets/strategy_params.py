@@ -8,13 +8,13 @@ from __future__ import annotations
 from textual import getters
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.widgets import Input
 
 from flagtui.api.errors import InvalidArgument
 from flagtui.api.models import Strategy, StrategyType
 from flagtui.api.rollout_catalog import RolloutCatalog
 from flagtui.api.rollout_rules import FLEXIBLE_ROLLOUT
 from flagtui.tui.format import safe
+from flagtui.tui.widgets.inert import InertInput
 from flagtui.tui.widgets.select import Select
 from flagtui.tui.widgets.text import MessageLine, PlainLabel
 
@@ -52,7 +52,7 @@ class ParameterFields(Vertical):
         given = self.given
         with Vertical(id="gradual"):
             yield PlainLabel("Rollout % (0–100)")
-            yield Input(given.get("rollout", "100"), id="rollout", compact=True)
+            yield InertInput(given.get("rollout", "100"), id="rollout", compact=True)
             yield MessageLine(id="rollout-error", classes="error-line")
             yield PlainLabel("Stickiness (what the percentage hashes)")
             sticky = given.get("stickiness", "default")
@@ -61,14 +61,14 @@ class ParameterFields(Vertical):
                               allow_blank=False)  # fmt: skip
             yield MessageLine(id="stickiness-error", classes="error-line")
             yield PlainLabel("Group id (users keep their place across flags of one group)")
-            yield Input(given.get("groupId", self.default_group), id="groupId", compact=True)
+            yield InertInput(given.get("groupId", self.default_group), id="groupId", compact=True)
             yield MessageLine(id="groupId-error", classes="error-line")
         yield Vertical(id="other-params")
 
     def show_type(self, kind: StrategyType | None) -> None:
         """The inputs of `kind`'s parameters (what was typed for another type is kept)."""
-        for box in self.others.query(Input).results(Input):
-            self.given[str(box.name)] = box.value
+        for box in self.others.query(InertInput).results(InertInput):
+            self.given[str(box.name)] = box.raw_value
         self.kind = kind
         gradual = kind is not None and kind.name == FLEXIBLE_ROLLOUT
         self.gradual.display = gradual
@@ -83,7 +83,7 @@ class ParameterFields(Vertical):
             about = f" — {p.description}" if p.description else ""
             self.others.mount(
                 PlainLabel(f"{p.name} ({p.type or 'string'}{needs}){about}"),
-                Input(
+                InertInput(
                     self.given.get(p.name, ""),
                     id=f"param-{self.shown}-{i}",
                     name=p.name,
@@ -96,12 +96,14 @@ class ParameterFields(Vertical):
         if kind_name == FLEXIBLE_ROLLOUT:
             sticky = self.query_one("#stickiness", Select).value
             return {
-                "rollout": self.query_one("#rollout", Input).value.strip(),
+                "rollout": self.query_one("#rollout", InertInput).raw_value.strip(),
                 "stickiness": sticky if isinstance(sticky, str) else "default",
-                "groupId": self.query_one("#groupId", Input).value,
+                "groupId": self.query_one("#groupId", InertInput).raw_value,
             }
         declared = self.kind.parameters if self.kind else []
-        boxes = {str(b.name): b.value for b in self.others.query(Input).results(Input)}
+        boxes = {
+            str(b.name): b.raw_value for b in self.others.query(InertInput).results(InertInput)
+        }
         return {p.name: boxes[p.name] for p in declared if boxes.get(p.name) or p.required}
 
     def show_refusal(self, error: InvalidArgument | None) -> None:
@@ -114,6 +116,6 @@ class ParameterFields(Vertical):
         if name in ("rollout", "stickiness", "groupId") and self.gradual.display:
             self.query_one(f"#{name}-error", MessageLine).update(f"↑ {error.limit}")
             return
-        for box in self.others.query(Input).results(Input):
+        for box in self.others.query(InertInput).results(InertInput):
             if box.name == name:
                 self.query_one(f"#{box.id}-error", MessageLine).update(f"↑ {error.limit}")
