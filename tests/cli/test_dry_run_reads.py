@@ -7,16 +7,11 @@ from __future__ import annotations
 import httpx
 from gateway import Gateway
 
-from flagtui.cli.parser import command_line
+from .writes import write_commands
 
 FLAG = "admin-async-emails"  # a live default-project flag of the demo, off everywhere
 ROLLOUT = ("admin-async-navigation", "rollout-example-0")  # a production rollout of the demo
 FEATURES = "/api/admin/projects/default/features"
-
-
-def write_commands() -> set[str]:
-    """The words of every command that writes (`feature strategy add`), from the parser."""
-    return {w for w, leaf in command_line()[1].items() if leaf.load().get_default("write_action")}
 
 
 def dry_runs(server: httpx.Client) -> dict[str, list[str]]:
@@ -74,7 +69,7 @@ def dry_runs(server: httpx.Client) -> dict[str, list[str]]:
 
 def test_every_write_commands_dry_run_sends_only_gets(run, server, sandbox, monkeypatch):
     argvs = dry_runs(server)
-    assert set(argvs) == write_commands(), "give each write command its arguments here"
+    assert set(argvs) == write_commands(), "give each write command its arguments"
     with Gateway(sandbox.url) as gateway:
         monkeypatch.setenv("UNLEASH_URL", gateway.url)
         for words, argv in argvs.items():
