@@ -20,7 +20,7 @@ import sys
 from collections.abc import Callable
 
 from flagtui.cli.exits import OK, report
-from flagtui.cli.output import Printer, default_format
+from flagtui.cli.output import Printer, default_format, warn
 from flagtui.cli.session import DryRunStop, confirm_production
 from flagtui.config.profiles import load_config, select_profile
 from flagtui.display import clean
@@ -34,6 +34,11 @@ if TYPE_CHECKING:
     from flagtui.api import AdminClient
     from flagtui.cli.session import Command
     from flagtui.config import Profile
+
+TLS_UNVERIFIED = (
+    "profile {profile} does not verify the server's TLS certificate (verify_tls = false): anyone"
+    " on the way can read its token and answer for the server; set ca_bundle instead"
+)
 
 
 def open_client(profile: Profile, *, dry_run: bool = False) -> AdminClient:
@@ -104,6 +109,8 @@ def _attempt(args: argparse.Namespace, command: Command, printer: Printer) -> in
 
             raise ReadOnlyProfile(profile.name, action)
         confirm_production(args, profile)
+        if profile.tls_verification_off and profile.url.startswith("https:"):
+            warn(printer, "tls-unverified", TLS_UNVERIFIED.format(profile=profile.name))
         alone = getattr(args, "answer_alone", None)
         if alone is not None and (answered := alone(profile, printer, args)) is not None:
             return answered
