@@ -172,10 +172,12 @@ class Features:
         type: str | None = None,
         description: str | None = None,
         impression_data: bool = False,
+        check_name: bool = True,
     ) -> Feature:
         """Create a flag (feature-created), every environment off and without strategies. The
         name is checked by the server's validation route first (taken, by a live or an
-        archived flag: ConflictError), the type against the server's feature types (Unleash's
+        archived flag: ConflictError; `check_name=False` leaves that to the creation, for a
+        dry run: the route is a POST), the type against the server's feature types (Unleash's
         default, release, when None). The flag as read just after (its creation answer when
         that read fails: it was created all the same)."""
         validation.flag_name(name)
@@ -185,7 +187,8 @@ class Features:
         self._core.require_writable(plan.action)
         if type is not None:
             intent.check_types([type], await self._feature_types.list())
-        await self.check_name(project, name)
+        if check_name:
+            await self.check_name(project, name)
         created = await self._core.write(plan.action, plan.method, plan.path, _FEATURE, plan.body)
         assert created is not None
         try:

@@ -29,6 +29,7 @@ from pydantic import ValidationError as PydanticValidationError
 
 from flagtui.api import errors, validation
 from flagtui.api.connection import client_headers, tls_context
+from flagtui.api.tls_failure import is_tls_failure, tls_message
 
 T = TypeVar("T")
 
@@ -61,6 +62,7 @@ class Transport:
         self.timeout = timeout
         self.retry_delays = tuple(retry_delays)
         self.requests_sent = 0
+        self._verify = verify  # what a failed handshake's message checks again (tls_failure)
         # Plain HTTP never reaches TLS (redirects are not followed): skip loading CA certs.
         plain = base_url.startswith("http://")
         verify_arg: bool | ssl.SSLContext = False if plain else tls_context(verify)
@@ -152,8 +154,9 @@ class Transport:
                 ) from None
             raise errors.RequestTimeout(method, path, message=said, **where) from None
         except httpx.ConnectError as exc:
-            if _is_tls_failure(exc):
-                raise errors.TlsError(method, path, message=_tls_message(exc), **where) from None
+            if is_tls_failure(exc):
+                said = await tls_message(exc, self._http.base_url, self._verify)
+                raise errors.TlsError(method, path, message=said, **where) from None
             raise errors.Unreachable(method, path, message=_connect_message(exc), **where) from None
         except httpx.TransportError as exc:
             said = f"connection failed ({type(exc).__name__})"
@@ -277,22 +280,6 @@ class _SendProgress:
         self.known = True
         if "send_request_headers.started" in event:
             self.started = True
-
-
-def _is_tls_failure(exc: httpx.ConnectError) -> bool:
-    cause: BaseException | None = exc
-    while cause is not None:
-        if isinstance(cause, ssl.SSLError):
-            return True
-        cause = cause.__cause__ or cause.__context__
-    return "CERTIFICATE_VERIFY_FAILED" in str(exc) or "SSL" in str(exc)
-
-
-def _tls_message(exc: httpx.ConnectError) -> str:
-    text = str(exc)
-    if "CERTIFICATE_VERIFY_FAILED" in text:
-        return "the server's TLS certificate could not be verified (set ca_bundle in the profile)"
-    return f"TLS handshake failed ({text[:120]})"
 
 
 def _connect_message(exc: httpx.ConnectError) -> str:

@@ -9,8 +9,8 @@ import httpx
 
 from flagtui.cli.session import DryRunStop
 
-# POSTs that change nothing: the event search, and the name check a flag's creation asks first.
-READING_POSTS = ("/events/search", "/api/admin/features/validate")
+# The POST that changes nothing (a read before Unleash 7); a write's --dry-run sends no other.
+READING_POSTS = ("/events/search",)
 
 
 class DryRunTransport(httpx.AsyncBaseTransport):

@@ -36,6 +36,15 @@ def say(out: Printer, line: str, fields: dict[str, Any]) -> None:
         print(clean(f"flagtui: {line}"), file=sys.stderr, flush=True)
 
 
+def warn(out: Printer, kind: str, message: str) -> None:
+    """A warning, one line on stderr in every format: a JSON `warning` object with JSON
+    output, else `flagtui: warning: <message>`."""
+    if out.is_json:
+        print(json.dumps({"warning": {"kind": kind, "message": message}}), file=sys.stderr)
+    else:
+        print(clean(f"flagtui: warning: {message}"), file=sys.stderr, flush=True)
+
+
 def default_format() -> str:
     return "table" if sys.stdout.isatty() else "json"
 

@@ -5,7 +5,8 @@ page read with the standard library) tries that first, without an event loop (`a
 only an answer that runs one imports asyncio.
 
 Read-only profiles are refused before any request (before connecting, too): the client's own
-check stays the one that holds for every write, this one only saves a round trip.
+check stays the one that holds for every write, this one only saves a round trip. A write on a
+production profile is confirmed before any request too (`session.confirm_production`).
 """
 
 from __future__ import annotations
@@ -19,8 +20,8 @@ import sys
 from collections.abc import Callable
 
 from flagtui.cli.exits import OK, report
-from flagtui.cli.output import Printer, default_format
-from flagtui.cli.session import DryRunStop
+from flagtui.cli.output import Printer, default_format, warn
+from flagtui.cli.session import DryRunStop, confirm_production
 from flagtui.config.profiles import load_config, select_profile
 from flagtui.display import clean
 
@@ -33,6 +34,11 @@ if TYPE_CHECKING:
     from flagtui.api import AdminClient
     from flagtui.cli.session import Command
     from flagtui.config import Profile
+
+TLS_UNVERIFIED = (
+    "profile {profile} does not verify the server's TLS certificate (verify_tls = false): anyone"
+    " on the way can read its token and answer for the server; set ca_bundle instead"
+)
 
 
 def open_client(profile: Profile, *, dry_run: bool = False) -> AdminClient:
@@ -102,6 +108,9 @@ def _attempt(args: argparse.Namespace, command: Command, printer: Printer) -> in
             from flagtui.api.errors import ReadOnlyProfile
 
             raise ReadOnlyProfile(profile.name, action)
+        confirm_production(args, profile)
+        if profile.tls_verification_off and profile.url.startswith("https:"):
+            warn(printer, "tls-unverified", TLS_UNVERIFIED.format(profile=profile.name))
         alone = getattr(args, "answer_alone", None)
         if alone is not None and (answered := alone(profile, printer, args)) is not None:
             return answered

@@ -42,7 +42,8 @@ def scriptable(
     answer_alone: Alone | None = None,
 ) -> None:
     """A scriptable command's first options: its run function and its table's columns; for a
-    write, the action a read-only profile refuses and `--dry-run`; `--yes` if destructive.
+    write, the action a read-only profile refuses, `--dry-run` and `--yes` (a production
+    profile asks before every write; a destructive command asks on any profile).
     `client_on_demand`: the client is made when the command first uses it, not connected
     first (`runner.ClientOnDemand`). `answer_alone`: tried first, without an event loop (so
     without asyncio) nor the client: the exit code when it answered alone (`failures` from a
@@ -58,9 +59,10 @@ def scriptable(
         parser.add_argument(
             "--dry-run", action="store_true", help="print the request; send nothing"
         )
-    if destructive:
+    if write or destructive:
+        asks = "" if destructive else " (a production profile asks before any write)"
         parser.add_argument(
-            "--yes", action="store_true", help="do not ask (required when not on a terminal)"
+            "--yes", action="store_true", help=f"do not ask{asks}; required when not on a terminal"
         )
 
 
@@ -71,6 +73,14 @@ class DryRunStop(Exception):
     def __init__(self, request: httpx.Request) -> None:
         self.request = request
         super().__init__(f"{request.method} {request.url.path}")
+
+
+def confirm_production(args: argparse.Namespace, profile: Profile) -> None:
+    """A write on a production profile, whatever the environment's type: `--yes`, or on a
+    terminal the typed profile name; otherwise refused before any request."""
+    if profile.production and getattr(args, "write_action", None):
+        what = f"{args.write_action} on production profile {profile.name}"
+        confirm(args, what, profile.name)
 
 
 def confirm(args: argparse.Namespace, what: str, name: str) -> None:

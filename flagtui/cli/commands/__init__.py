@@ -151,7 +151,8 @@ COMMANDS = (
     Entry("integration disable", "disable an integration", "integration_switch",
           options="disable_options"),
     Entry("integration create",
-          "configure an integration (checked against the provider; secrets asked without echo)",
+          "configure an integration (checked against the provider; secrets asked without echo,"
+          " or read from stdin, a file or the environment)",
           "integration_write", options="create_options"),
     Entry("integration edit", "change an integration's parameters, events, projects...",
           "integration_write", options="edit_options"),

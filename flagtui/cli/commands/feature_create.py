@@ -1,6 +1,7 @@
 """`flagtui feature create`: create a flag. The name is checked by the server's validation
-route first (a name taken by a live or an archived flag is refused there), the type against
-the server's feature types; every environment starts off, without strategies."""
+route first (a name taken by a live or an archived flag is refused there; not by --dry-run,
+which sends only reads), the type against the server's feature types; every environment
+starts off, without strategies."""
 
 from __future__ import annotations
 
@@ -33,6 +34,7 @@ async def feature_create(client: AdminClient, out: Printer, args: argparse.Names
         type=args.type,
         description=args.description,
         impression_data=args.impression_data,
+        check_name=not args.dry_run,  # the server's name check is a POST: a dry run sends none
     )
     done(out, "feature-created", project=args.project, featureName=created.name, type=created.type)
     out.note(

@@ -32,8 +32,6 @@ def _options(p: argparse.ArgumentParser, verb: str) -> None:
     )
     p.add_argument("id", type=int)
     p.add_argument("--reveal", action="store_true", help=REVEAL_HELP)
-    if verb == "enable":  # a script may pass --yes to both switches alike
-        p.add_argument("--yes", action="store_true", help="accepted; enabling never asks")
 
 
 async def integration_switch(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:

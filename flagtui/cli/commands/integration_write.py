@@ -1,6 +1,7 @@
 """`flagtui integration create|edit`: configure an integration from the terminal. The options
 are checked against the provider's definition the server lists before anything is sent (see
-`integration_input`); secrets are masked in every output, --dry-run's request included."""
+`integration_input`); a secret can come from stdin, a file or the environment (one given on the
+command line is warned of); secrets are masked in every output, --dry-run's request included."""
 
 from __future__ import annotations
 
@@ -8,15 +9,16 @@ import argparse
 
 from flagtui.cli import integration_input
 from flagtui.cli.done import done
-from flagtui.cli.output import Printer
+from flagtui.cli.output import Printer, warn
 from flagtui.cli.session import scriptable
 
 TYPE_CHECKING = False  # typing's, without importing typing (3 ms of a command's start)
 if TYPE_CHECKING:
     from collections.abc import Awaitable
+    from typing import Any
 
     from flagtui.api import AdminClient
-    from flagtui.api.models import Addon
+    from flagtui.api.models import Addon, AddonProvider
 
 
 def create_options(p: argparse.ArgumentParser) -> None:
@@ -34,8 +36,8 @@ def edit_options(p: argparse.ArgumentParser) -> None:
 async def integration_create(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
     providers = (await client.integrations.list()).providers
     provider = integration_input.provider_named(providers, args.provider)
-    body = integration_input.changes(args, provider, creating=True)
-    secrets = integration_input.secret_names(provider)
+    body = _checked(out, args, provider, creating=True)
+    secrets = integration_input.masked_names(args, provider)
     created = await _masked_dry_run(client.integrations.create(body), secrets)
     _said(out, "addon-config-created", created)
 
@@ -50,10 +52,19 @@ async def integration_edit(client: AdminClient, out: Printer, args: argparse.Nam
             "PUT", f"/api/admin/addons/{args.id}", message=f"Could not find addon with id {args.id}"
         )
     provider = integration_input.provider_named(listed.providers, current.provider)
-    changes = integration_input.changes(args, provider, creating=False)
-    secrets = integration_input.secret_names(provider)
+    changes = _checked(out, args, provider, creating=False)
+    secrets = integration_input.masked_names(args, provider)
     updated = await _masked_dry_run(client.integrations.update(current, changes), secrets)
     _said(out, "addon-config-updated", updated)
+
+
+def _checked(
+    out: Printer, args: argparse.Namespace, provider: AddonProvider, *, creating: bool
+) -> dict[str, Any]:
+    """The body's changes, a warning first for each secret given on the command line."""
+    for key in integration_input.secrets_on_command_line(args, provider):
+        warn(out, "secret-on-command-line", integration_input.warning(key))
+    return integration_input.changes(args, provider, creating=creating)
 
 
 async def _masked_dry_run(write: Awaitable[Addon], secrets: set[str]) -> Addon:

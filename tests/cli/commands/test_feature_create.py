@@ -1,5 +1,6 @@
-"""`flagtui feature create`: golden JSON, a dry run (the name check is sent, the creation not),
-the flag as stored, the server's name check and the type check refusing before creating."""
+"""`flagtui feature create`: golden JSON, a dry run (nothing sent: not even the name check,
+a POST), the flag as stored, the server's name check and the type check refusing before
+creating."""
 
 from __future__ import annotations
 

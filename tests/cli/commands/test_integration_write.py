@@ -9,6 +9,8 @@ import sys
 
 import pytest
 
+from flagtui.masking import MASK
+
 from ..conftest import event_count
 from .helpers import assert_dry_run_sends_nothing
 
@@ -64,7 +66,7 @@ def test_create_dry_run_masks_the_secret_and_sends_nothing(run, server):
     assert event_count(server) == before
     sent = create(run, "--dry-run", "-o", "json").json
     assert (sent["method"], sent["path"]) == ("POST", "/api/admin/addons")
-    assert sent["body"]["parameters"]["url"] == "*****"
+    assert sent["body"]["parameters"]["url"] == MASK
 
 
 def test_create_dry_run_sends_nothing_then_the_write_does(run, server):
@@ -163,5 +165,5 @@ def test_edit_dry_run_masks_a_new_secret(run, server):
         assert other not in result.out + result.err
     sent = run("integration", "edit", str(new_id), "--param", f"url={other}", "--dry-run").json
     assert (sent["method"], sent["path"]) == ("PUT", f"/api/admin/addons/{new_id}")
-    assert sent["body"]["parameters"]["url"] == "*****"
+    assert sent["body"]["parameters"]["url"] == MASK
     assert sent["body"]["events"] == ["feature-created"]  # the rest sent as it is

@@ -1,0 +1,85 @@
+"""`--dry-run` sends nothing but reads: every write command (found in the parsers themselves),
+run with `--dry-run` through a loopback gateway in front of the sandbox, shows the write it
+would send while the gateway sees only GETs."""
+
+from __future__ import annotations
+
+import httpx
+from gateway import Gateway
+
+from .writes import write_commands
+
+FLAG = "admin-async-emails"  # a live default-project flag of the demo, off everywhere
+ROLLOUT = ("admin-async-navigation", "rollout-example-0")  # a production rollout of the demo
+FEATURES = "/api/admin/projects/default/features"
+
+
+def dry_runs(server: httpx.Client) -> dict[str, list[str]]:
+    """Each write command's arguments, on records the sandbox is made to hold first so that
+    each one has something to send (not "nothing sent")."""
+    stale = f"{FEATURES}/admin-new-emails"
+    assert server.patch(stale, json=[{"op": "replace", "path": "/stale", "value": True}]).is_success
+    assert server.post(f"{FEATURES}/{FLAG}/environments/development/on").is_success
+    env_strategies = f"{FEATURES}/{FLAG}/environments/development/strategies"
+    for name in ("default", "flexibleRollout"):
+        assert server.post(env_strategies, json={"name": name}).is_success
+    ids = [s["id"] for s in server.get(env_strategies).json()]
+    disabled = server.get(env_strategies).json()[-1]
+    assert server.put(f"{env_strategies}/{disabled['id']}", json={**disabled, "disabled": True})
+    archived = server.get(
+        "/api/admin/search/features", params={"lifecycle": "IS:archived", "project": "IS:default"}
+    ).json()["features"][0]["name"]
+    payments = server.get("/api/admin/projects/payments/features").json()["features"]
+    flag, env = next(
+        (f["name"], e["name"]) for f in payments for e in f["environments"] if e.get("variantCount")
+    )
+    addons = server.get("/api/admin/addons").json()["addons"]
+    on = next(str(a["id"]) for a in addons if a["enabled"])
+    off = next(str(a["id"]) for a in addons if not a["enabled"])
+    rollout = ["default", *ROLLOUT]
+    return {
+        "feature patch": ["default", FLAG, "--set", "description=dry"],
+        "feature uncomplete": ["platform", "db-batched-dashboard"],
+        "feature archive": ["default", FLAG],
+        "feature revive": ["default", archived],
+        "feature enable": ["default", FLAG, "production"],
+        "feature disable": ["default", FLAG, "development"],
+        "feature mark-stale": ["default", FLAG],
+        "feature unmark-stale": ["default", "admin-new-emails"],
+        "feature create": ["default", "dry-run-reads"],
+        "feature strategy add": ["default", FLAG, "production", "--rollout", "5"],
+        "feature strategy set": [*rollout[:2], "production", rollout[2], "--rollout", "50"],
+        "feature strategy disable": [*rollout[:2], "production", rollout[2]],
+        "feature strategy enable": ["default", FLAG, "development", disabled["id"]],
+        "feature strategy remove": [*rollout[:2], "production", rollout[2]],
+        "feature strategy order": ["default", FLAG, "development", ids[-1]],
+        "feature variants set": ["payments", flag, env, "--variant", "on", "--variant", "off"],
+        "integration enable": [off],
+        "integration disable": [on],
+        "integration create": ["webhook", "--param", "url=https://hooks.example.test/dry"],
+        "integration edit": [on, "--description", "dry"],
+        "integration delete": [on],
+        "env remove": ["default", "development"],
+        "env link": ["default", "qa"],
+        "access grant": ["default", "--role", "6", "--user", "3"],
+        "type lifetime": ["release", "12"],
+        "cr delete": ["platform", "4"],
+    }
+
+
+def test_every_write_commands_dry_run_sends_only_gets(run, server, sandbox, monkeypatch):
+    argvs = dry_runs(server)
+    assert set(argvs) == write_commands(), "give each write command its arguments"
+    with Gateway(sandbox.url) as gateway:
+        monkeypatch.setenv("UNLEASH_URL", gateway.url)
+        for words, argv in argvs.items():
+            gateway.received.clear()
+            result = run(*words.split(), *argv, "--dry-run", "-o", "json")
+            assert result.code == 0, (words, result.err)
+            shown = result.json
+            planned = shown if isinstance(shown, dict) else shown[0]  # a plan's rows
+            assert planned["dryRun"] is True, (words, shown)
+            assert planned["method"] not in ("GET", "HEAD"), (words, shown)
+            sent = {(r.method, r.path) for r in gateway.received if r.method != "GET"}
+            assert sent == set(), words
+            assert gateway.received, words  # it went through the gateway
