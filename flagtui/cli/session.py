@@ -38,20 +38,17 @@ def scriptable(
     columns: tuple[str, ...] = (),
     write: str | None = None,
     destructive: bool = False,
-    client_on_demand: bool = False,
     answer_alone: Alone | None = None,
 ) -> None:
     """A scriptable command's first options: its run function and its table's columns; for a
     write, the action a read-only profile refuses and `--dry-run`; `--yes` if destructive.
-    `client_on_demand`: the client is made when the command first uses it, not connected
-    first (`runner.ClientOnDemand`). `answer_alone`: tried first, without an event loop (so
-    without asyncio) nor the client: the exit code when it answered alone (`failures` from a
-    fresh archive, `feature list` from one page read with the standard library), else None."""
+    `answer_alone`: tried first, without an event loop (so without asyncio) nor the client:
+    the exit code when it answered alone (`feature list` from one page read with the standard
+    library), else None."""
     parser.set_defaults(
         run=run,
         columns=columns,
         write_action=write,
-        client_on_demand=client_on_demand,
         answer_alone=answer_alone,
     )
     if write:
