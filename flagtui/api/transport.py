@@ -9,7 +9,8 @@ does not prove the result raises OutcomeUnknown (re-read before sending again): 
 broken connection, a gateway's 502/503/504 (the origin may have applied it before the gateway
 gave up), or a success whose body is not the expected model (for a route Unleash answers with
 no body: neither empty nor JSON, as a proxy's login page). The API's own refusals (4xx, a 500,
-Unleash's maintenance-mode 503) keep their error classes: they say the write was not applied.
+a 503 with Unleash's own error body) keep their error classes: they say the write was not
+applied.
 """
 
 from __future__ import annotations
@@ -219,13 +220,28 @@ def _error_from_response(
 
 
 def _from_a_gateway(response: httpx.Response) -> bool:
-    """A 502 or 504 always comes from a gateway or proxy; a 503 unless its body is the API's
-    own error (Unleash answers writes in maintenance mode 503 `{message}`: not applied)."""
+    """A 502 or 504 always comes from a gateway or proxy; a 503 unless its body is Unleash's
+    own error (`_unleash_error`): a gateway's 503 (Envoy's "upstream reset", a proxy's JSON
+    `{message}`) may follow a write the origin applied."""
     status = response.status_code
     if status == 503:
-        body = _json_object(response)
-        return not any(isinstance(body.get(key), str) for key in ("name", "message"))
+        return not _unleash_error(_json_object(response))
     return status in (502, 504)
+
+
+# Unleash's maintenance-mode answer to every write (its maintenance middleware): not applied.
+MAINTENANCE_MODE = "Unleash is currently in maintenance mode."
+
+
+def _unleash_error(body: dict[str, Any]) -> bool:
+    """Whether a body is one Unleash itself answers with: its maintenance-mode `{message}`, or
+    its error `{name, message, details}` (UnleashError's JSON; 6.x adds an `id`). A gateway's
+    JSON (a `{message}` of another text, `{name, message}` without details) is not."""
+    if body == {"message": MAINTENANCE_MODE}:
+        return True
+    named = all(isinstance(body.get(key), str) for key in ("name", "message"))
+    listed = isinstance(body.get("details"), list)
+    return named and listed and set(body) <= {"id", "name", "message", "details"}
 
 
 def _json_object(response: httpx.Response) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from types import ModuleType
 
 from flagtui.archive import sqlite_reads
@@ -26,10 +26,6 @@ if TYPE_CHECKING:
     from typing import Any
 
     from flagtui.archive.store import Archive
-
-# An archive older than this is completed from the live server: three polls of `flagtui
-# collect` at its default 30 s interval, so one slow or failed poll does not count.
-STALE_AFTER = timedelta(seconds=90)
 
 
 class ArchiveReader:
@@ -149,6 +145,7 @@ class ArchiveReader:
         window.collected_until = window.as_of = queries.collected_until(
             conn, server, integration_id
         )
+        window.clock_fault = self.clock_fault(window.collected_until)
 
     def freshness(self, since: datetime) -> FailureWindow:
         """An answer holding only the integrations and the archive's freshness: what deciding
@@ -157,19 +154,19 @@ class ArchiveReader:
         with self.reading() as (queries, conn):
             refs = queries.integrations(conn, server)
             until = queries.collected_until(conn, server, None)
-        return FailureWindow("archive", since, refs, collected_until=until, as_of=until)
+        window = FailureWindow("archive", since, refs, collected_until=until, as_of=until)
+        window.clock_fault = self.clock_fault(until)
+        return window
 
-    def collected_until(self) -> datetime | None:
-        with self.reading() as (queries, conn):
-            return queries.collected_until(conn, self.server, None)
-
-    def is_stale(self, window: FailureWindow) -> bool:
-        """Whether no collector read the server lately enough (`STALE_AFTER`) for the archive
-        to answer alone."""
-        return self.stale(window.collected_until)
-
-    def stale(self, until: datetime | None) -> bool:
-        return until is None or self.clock() - until > STALE_AFTER
+    def clock_fault(self, until: datetime | None) -> str | None:
+        """What is wrong with a last collection later than now (a collector whose clock runs
+        ahead); None when it is not."""
+        if until is None or until <= self.clock():
+            return None
+        return (
+            f"the archive's last collection ({until:%Y-%m-%d %H:%M:%S} UTC) is later than now:"
+            " the collector's clock runs ahead"
+        )
 
     def not_stored(self, failures: list[Failure]) -> list[Failure]:
         # Here: merge imports grouping, whose patterns compile as it loads; a fresh archive's

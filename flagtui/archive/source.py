@@ -2,10 +2,11 @@
 `failure_source`, which picks the archive when there is one and the live server otherwise.
 
 Every answer carries the archive's freshness (`collected_until`: when a collector last read the
-server completely). When that is older than a few collection intervals (`reader.STALE_AFTER`),
-or no collector ever read this server, the live server is read too and what the archive lacks
-is merged in (one row per delivery, each with its origin); when the server cannot be read
-either, the answer says it is incomplete rather than passing for "nothing failed".
+server completely). The archive answers only up to then, however recent: the rest of the window
+is read from the live server (one round) and what the archive lacks is merged in (one row per
+delivery, each with its origin); when the server cannot be read, the answer says it is
+incomplete rather than passing for "nothing failed". A last collection later than now (a
+collector whose clock runs ahead) is said (`clock_fault`) and vouches for nothing more.
 
 The database calls are synchronous (`reader.ArchiveReader`); each async method runs them in a
 worker thread (`asyncio.to_thread`) so the TUI's event loop never waits on the disk or the
@@ -33,9 +34,9 @@ if TYPE_CHECKING:
 
 class ArchiveSource:
     """Failures from an archive (`reader.ArchiveReader`, read in worker threads), completed
-    from the live server when it is old. `archive_url` is a SQLAlchemy-style URL
-    (`sqlite:///…`, `postgresql://…`); `server_url` the Unleash server whose deliveries are
-    read."""
+    from the live server for what came after its last collection. `archive_url` is a
+    SQLAlchemy-style URL (`sqlite:///…`, `postgresql://…`); `server_url` the Unleash server
+    whose deliveries are read."""
 
     origin: Origin = "archive"
 
@@ -47,7 +48,8 @@ class ArchiveSource:
         *,
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
     ) -> None:
-        """`live`: the server, read when the archive is old (None: never read)."""
+        """`live`: the server, read for what came after the archive's last collection (None:
+        never read, so every answer is incomplete from then on)."""
         self.reader = ArchiveReader(archive_url, server_url, clock=clock)
         self.live = live
 
@@ -84,14 +86,6 @@ class ArchiveSource:
                 unreached.append(i)
         return unreached
 
-    async def fresh(self) -> bool:
-        """Whether a collector read the server lately enough (`STALE_AFTER`) that the archive
-        answers alone: then nothing needs the server, nor the client's modules."""
-        return not self.reader.stale(await asyncio.to_thread(self.reader.collected_until))
-
-    def is_stale(self, window: FailureWindow) -> bool:
-        return self.reader.is_stale(window)
-
     async def _live_only(
         self,
         window: FailureWindow,
@@ -99,9 +93,12 @@ class ArchiveSource:
         integration_id: int | None,
         key: str | None,
     ) -> list[Failure]:
-        """The live server's failures of the window that the archive lacks, when the archive
-        is old; the window is marked incomplete when the server cannot be read."""
-        if self.live is None or not self.is_stale(window):
+        """The live server's failures of the window that the archive lacks (it holds only what
+        was collected, up to `collected_until`); the window is marked incomplete when the server
+        is not or cannot be read."""
+        if self.live is None:
+            window.complete = False
+            window.unchecked = "the server was not read for what came after the last collection"
             return []
         from flagtui.api.errors import FlagtuiError
 
@@ -156,8 +153,8 @@ class ArchiveSource:
     async def histogram(
         self, since: datetime, until: datetime, buckets: int
     ) -> dict[int, list[int]]:
-        """Integration id → failure counts per equal bucket of [since, until), oldest first;
-        an old archive's counts include the live server's failures it lacks."""
+        """Integration id → failure counts per equal bucket of [since, until), oldest first,
+        with the live server's failures the archive lacks."""
         counts = await asyncio.to_thread(self.reader.histogram, since, until, buckets)
         if self.live is None:
             return counts
@@ -176,7 +173,7 @@ def failure_source(
     on_listed: Callable[[list[int]], None] | None = None,
 ) -> FailureSource:
     """The archive when the profile has one (or its default file exists), completed from the
-    server when it is old; else the server (`known_ids` and `on_listed`: see `LiveSource`)."""
+    server; else the server (`known_ids` and `on_listed`: see `LiveSource`)."""
     url = archive_url(profile)
     live = LiveSource(client, known_ids, on_listed)
     if url is None:

@@ -1,7 +1,7 @@
 """Runs one scriptable command: picks the profile, opens its client (connected), calls the
 command's run function; errors to exit codes; --dry-run stops the first write unsent. A command
-that may answer without the client (`failures` from a fresh archive, `feature list` from one
-page read with the standard library) tries that first, without an event loop (`answer_alone`):
+that may answer without the client (`feature list` from one page read with the standard
+library) tries that first, without an event loop (`answer_alone`):
 only an answer that runs one imports asyncio.
 
 Read-only profiles are refused before any request (before connecting, too): the client's own
@@ -17,7 +17,6 @@ import gc
 import json
 import os
 import sys
-from collections.abc import Callable
 
 from flagtui.cli.exits import OK, report
 from flagtui.cli.output import Printer, default_format, warn
@@ -62,25 +61,6 @@ def open_client(profile: Profile, *, dry_run: bool = False) -> AdminClient:
         verify=verify,
         transport=transport,
     )
-
-
-class ClientOnDemand:
-    """The profile's client for a command that may answer without the server (`failures`
-    from a fresh archive): made when the command first uses it, so such an answer imports
-    no HTTP library and no model of the client, and sends nothing."""
-
-    def __init__(self, make: Callable[[], AdminClient]) -> None:
-        self._make = make
-        self._client: AdminClient | None = None
-
-    def __getattr__(self, name: str) -> Any:  # only names this class does not have
-        if self._client is None:
-            self._client = self._make()
-        return getattr(self._client, name)
-
-    async def aclose(self) -> None:
-        if self._client is not None:
-            await self._client.aclose()
 
 
 def run(args: argparse.Namespace, command: Command, *, columns: tuple[str, ...] = ()) -> int:
@@ -133,16 +113,8 @@ async def _run(
     profile: Profile, command: Command, printer: Printer, args: argparse.Namespace
 ) -> int | None:
     dry_run = getattr(args, "dry_run", False)
-    if getattr(args, "client_on_demand", False):
-        from typing import cast  # asyncio, running now, has imported typing
-
-        on_demand = ClientOnDemand(lambda: open_client(profile, dry_run=dry_run))
-        try:
-            return await command(cast("AdminClient", on_demand), printer, args)
-        finally:
-            await on_demand.aclose()
     async with open_client(profile, dry_run=dry_run) as client:
-        if getattr(args, "connect_first", True):  # `collect` connects itself, and retries
+        if getattr(args, "connect_first", True):  # `collect` and `failures` connect themselves
             await client.connect()
         return await command(client, printer, args)
 

@@ -38,7 +38,6 @@ def scriptable(
     columns: tuple[str, ...] = (),
     write: str | None = None,
     destructive: bool = False,
-    client_on_demand: bool = False,
     answer_alone: Alone | None = None,
 ) -> None:
     """A scriptable command's first options: its run function and its table's columns; for a
@@ -46,13 +45,12 @@ def scriptable(
     profile asks before every write; a destructive command asks on any profile).
     `client_on_demand`: the client is made when the command first uses it, not connected
     first (`runner.ClientOnDemand`). `answer_alone`: tried first, without an event loop (so
-    without asyncio) nor the client: the exit code when it answered alone (`failures` from a
-    fresh archive, `feature list` from one page read with the standard library), else None."""
+    without asyncio) nor the client: the exit code when it answered alone (`feature list`
+    from one page read with the standard library), else None."""
     parser.set_defaults(
         run=run,
         columns=columns,
         write_action=write,
-        client_on_demand=client_on_demand,
         answer_alone=answer_alone,
     )
     if write:

@@ -178,6 +178,7 @@ class FailureWindow(Value):
         listed: dict[int, list[tuple[int, datetime]]] | None = None,
         unreached: list[int] | None = None,
         complete_since: datetime | None = None,
+        clock_fault: str | None = None,
     ) -> None:
         self.origin = origin
         self.since = since
@@ -191,8 +192,9 @@ class FailureWindow(Value):
         self.total = total  # failures in the window; `failures` may hold only the newest
         # An archive's freshness: up to when a collector last read the server (None: never).
         self.collected_until = collected_until
-        # Whether the whole window was checked; when not, `unchecked` says why (an old or
-        # never collected archive, and the live server could not be read either).
+        # Whether the whole window was checked; when not, `unchecked` says why (an archive
+        # answers only up to its last collection, and the live server could not be read for
+        # the rest, or no longer lists all of it).
         self.complete = complete
         self.unchecked = unchecked
         # Failures read from the live server that the archive did not hold (merged in).
@@ -212,6 +214,9 @@ class FailureWindow(Value):
         # A read of the server alone: the time back to which it holds every delivery of the
         # window's integrations (`triage.coverage`); None: all they ever had.
         self.complete_since = complete_since
+        # An archive whose last collection is later than now (a collector's clock runs ahead):
+        # what is wrong, said with the answer; its rows still count only up to what was read.
+        self.clock_fault = clock_fault
 
     @property
     def unreadable_note(self) -> str | None:

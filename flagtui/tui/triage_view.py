@@ -192,6 +192,9 @@ def freshness(window: FailureWindow, now: datetime) -> Text:
     until = window.collected_until
     if until is None:
         out = Text("never collected", style="yellow")
+    elif window.clock_fault is not None:
+        out = Text(f"collected until {moment(until)} ", style="yellow")
+        out.append("(later than now: the collector's clock runs ahead)", style="bold red")
     else:
         elapsed = ago(max(0.0, (now - aware(until)).total_seconds()))
         out = Text(f"collected until {moment(until)} ({elapsed})")
@@ -202,7 +205,7 @@ def freshness(window: FailureWindow, now: datetime) -> Text:
     elif window.unreached:
         out.append(" · INCOMPLETE: the server no longer lists all since", style="bold red")
     elif not window.complete:
-        out.append(" · INCOMPLETE: the server could not be read", style="bold red")
+        out.append(" · INCOMPLETE after it: the server could not be read", style="bold red")
     elif window.as_of != until:
         out.append(" + live", style="yellow")
     return out

@@ -127,7 +127,8 @@ async def test_writes_are_never_retried():
 
     def handler(request):
         calls.append(request)
-        return httpx.Response(503, json={"name": "ServiceUnavailable", "message": "down"})
+        down = {"name": "ServiceUnavailable", "message": "down", "details": [{"message": "down"}]}
+        return httpx.Response(503, json=down)  # Unleash's own: not applied
 
     await _raises(
         handler,

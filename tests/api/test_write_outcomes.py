@@ -184,6 +184,48 @@ async def test_a_gateway_error_after_a_write_was_sent_has_an_unknown_outcome(sta
     assert "<html" not in said
 
 
+# A 503's body, and whether it is Unleash's own (the write not applied) or a gateway's (it may
+# have been applied: the outcome is unknown). Unleash's: its maintenance answer and its error
+# JSON as 8.2.0 and 6.10.1 send it; the gateways': each one field off Unleash's.
+UNLEASH_ERROR = b'{"name": "X", "message": "m", "details": [{"message": "m"}]}'
+BODIES_503 = [
+    pytest.param("application/json", b'{"message": "Unleash is currently in maintenance mode."}',
+                 False, id="maintenance"),
+    pytest.param("application/json", UNLEASH_ERROR, False, id="unleash-error-8"),
+    pytest.param("application/json", b'{"id": "1", ' + UNLEASH_ERROR[1:], False,
+                 id="unleash-error-6"),
+    pytest.param("application/json", b'{"message": "no healthy upstream"}', True,
+                 id="proxy-message"),
+    pytest.param("application/json", b'{"message": "Unleash is currently in maintenance mode"}',
+                 True, id="maintenance-but-one-character"),
+    pytest.param("application/json", b'{"name": "ServiceUnavailable", "message": "down"}', True,
+                 id="no-details"),
+    pytest.param("application/json", b'{"name": "X", "message": "m", "details": "m"}', True,
+                 id="details-not-a-list"),
+    pytest.param("application/json", b'{"name": 5, "message": "m", "details": []}', True,
+                 id="name-not-text"),
+    pytest.param("application/json", UNLEASH_ERROR[:-1] + b', "upstream": "reset"}', True,
+                 id="a-field-unleash-never-sends"),
+    pytest.param("text/plain", b"upstream connect error or disconnect/reset before headers."
+                 b" reset reason: connection termination", True, id="envoy-reset"),
+    pytest.param("text/plain", UNLEASH_ERROR, True, id="unleash-shaped-but-not-json"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("content_type", "body", "unknown"), BODIES_503)
+async def test_a_503_after_a_write_is_unknown_unless_unleash_said_it(
+    content_type: str, body: bytes, unknown: bool
+) -> None:
+    """Before, any 503 with a JSON `name` or `message` was "not applied" (issue 43, item 5):
+    a script retrying on exit 6 then added a second strategy."""
+    async with fault_server(answering(503, content_type, body)) as (url, seen), client(url) as api:
+        with pytest.raises((errors.ServerError, errors.OutcomeUnknown)) as caught:
+            await api.environments.remove("default", "development")
+    assert isinstance(caught.value, errors.OutcomeUnknown) is unknown
+    assert caught.value.status == 503
+    assert len(seen) == 1, "a write is never sent again"
+
+
 async def test_the_apis_own_503_refuses_a_write() -> None:
     """Unleash in maintenance mode answers writes 503 `{message}`: not applied."""
     body = b'{"message": "Unleash is currently in maintenance mode."}'

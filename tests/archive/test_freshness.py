@@ -32,7 +32,6 @@ async def test_each_complete_poll_says_up_to_when_it_read(sandbox, admin_client,
     source = ArchiveSource(str(archive.engine.url.render_as_string(False)), sandbox.url)
     try:
         assert (await source.window(None)).collected_until is None
-        assert source.is_stale(await source.window(None))  # never collected
         await Collector(admin_client, archive, log=lambda _: None, clock=lambda: THEN).poll()
         assert (await source.window(None)).collected_until == THEN
         assert (await source.window(None, integration_id=5)).collected_until == THEN
@@ -117,3 +116,44 @@ async def test_an_old_archives_sparklines_count_the_live_failures_it_lacks(
     finally:
         alone.close()
         checked.close()
+
+
+async def test_an_archive_answers_only_up_to_its_collection_the_server_the_rest(
+    sandbox, admin_client, archive
+):
+    """Collected just now, then deliveries fail: they are in the answer, read from the server
+    (issue 43, item 4); without the server the answer is incomplete, not `complete`."""
+    await Collector(admin_client, archive, log=lambda _: None).poll()
+    patch_many(sandbox, 2, "after a fresh collection")  # integration 5 fails both
+    url = str(archive.engine.url.render_as_string(False))
+    checked = ArchiveSource(url, sandbox.url, LiveSource(admin_client))
+    alone = ArchiveSource(url, sandbox.url)
+    try:
+        window = await checked.window(None, integration_id=5)
+        fresh = [f for f in window.failures if f.origin == "live"]
+        assert len(fresh) == window.live_added == 2 and window.complete
+        assert window.clock_fault is None
+        unread = await alone.window(None, integration_id=5)
+        assert not unread.complete and "not read" in (unread.unchecked or "")
+        assert all(f.origin == "archive" for f in unread.failures)
+    finally:
+        checked.close()
+        alone.close()
+
+
+async def test_a_collection_later_than_now_is_said_and_vouches_for_nothing_more(
+    sandbox, admin_client, archive
+):
+    ahead = datetime.now(UTC) + timedelta(hours=1)
+    await Collector(admin_client, archive, log=lambda _: None, clock=lambda: ahead).poll()
+    patch_many(sandbox, 1, "behind a clock ahead")
+    url = str(archive.engine.url.render_as_string(False))
+    source = ArchiveSource(url, sandbox.url, LiveSource(admin_client))
+    try:
+        window = await source.window(None, integration_id=5)
+        assert window.clock_fault is not None and "clock runs ahead" in window.clock_fault
+        assert window.live_added == 1 and window.complete
+        assert (await source.grouped(None)).clock_fault == window.clock_fault
+        assert (await source.window(datetime.now(UTC) - timedelta(minutes=1))).clock_fault
+    finally:
+        source.close()

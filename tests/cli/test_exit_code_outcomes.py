@@ -16,6 +16,7 @@ from .conftest import event_count
 
 FLAG = "/api/admin/projects/default/features/admin-async-emails"
 MAINTENANCE = b'{"message": "Unleash is currently in maintenance mode."}'
+ENVOY_RESET = b"upstream connect error or disconnect/reset before headers. reset reason: overflow"
 StartGateway = Callable[..., Gateway]
 
 
@@ -45,6 +46,11 @@ UNPROVEN = [
                  id="503"),
     pytest.param(gateway_page(504), "the gateway answered 504 after the request was sent",
                  id="504"),
+    # A gateway's own 503 in JSON (issue 43, item 5: exit 6 before, though applied).
+    pytest.param(Answer(503, "application/json", b'{"message": "no healthy upstream"}'),
+                 "the gateway answered 503 after the request was sent", id="503-json"),
+    pytest.param(Answer(503, "text/plain", ENVOY_RESET),
+                 "the gateway answered 503 after the request was sent", id="503-envoy"),
     pytest.param(Answer(200, "text/html", b"<html>Sign in to the proxy</html>"),
                  "the server answered 200, but the answer is not JSON (text/html)", id="200-html"),
     pytest.param(Answer(200, "application/json", b'{"ok": true}'),

@@ -137,7 +137,7 @@ def test_a_list_imports_only_its_area_of_the_client(cli_env, sandbox):
 
 def test_reading_the_config_and_the_api_errors_loads_no_http_library():
     """The api package names its parts on first use: a command that reads its profile and may
-    answer without the server (`failures` from a fresh archive) imports no httpx."""
+    answer without the client (`feature list` from one page) imports no httpx."""
     code = (
         "import sys, flagtui.config, flagtui.api.errors, flagtui.cli.runner;"
         " print(sorted(m for m, module in sys.modules.items() if module is not None"
@@ -166,27 +166,6 @@ def test_reading_a_profile_loads_no_pydantic(tmp_path, config_file):
         env["UNLEASH_URL"] = "http://127.0.0.1:9"
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     assert loaded.stdout.strip() == "[]", loaded.stderr
-
-
-def test_failures_from_a_fresh_archive_loads_no_client_models_nor_event_loop(cli_env, sandbox):
-    """A fresh archive answers alone: the command makes no client, so httpx is never loaded;
-    its rows are read into triage's own records, not the client's models (pydantic); it runs
-    no event loop (asyncio); reading the profile loads no TLS and no TOML writer; and none of
-    typing, dataclasses, the TOML reader (no config file) nor the token command's
-    subprocess. Fails on the code before: each row was validated into the client's
-    model, and the answer was read in `asyncio.run`; then (issue 26) the records were
-    dataclasses, and the config package imported all of its modules."""
-    from .commands.helpers import collect_once
-
-    collect_once(sandbox)
-    env = command_env(cli_env, sandbox) | {"XDG_DATA_HOME": str(cli_env / "data")}  # the archive
-    exit_code, modules = imported(["failures", "-o", "json"], env)
-    assert exit_code == 0
-    assert "flagtui.archive.sqlite_reads" in modules  # it read the archive
-    unwanted = ("httpx", "sqlalchemy", "pydantic", "pydantic_core", "asyncio", "textual", "ssl")
-    # Not shutil: platformdirs, which finds the archive, imports it (through tempfile).
-    unwanted += ("tomli_w", "typing", "dataclasses", "inspect", "tomllib", "subprocess")
-    assert sorted(m for m in modules if m.partition(".")[0] in unwanted) == []
 
 
 def test_a_listing_of_one_page_loads_no_http_library_nor_event_loop(cli_env, sandbox):

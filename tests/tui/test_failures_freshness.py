@@ -64,6 +64,26 @@ async def test_an_old_archive_says_so_and_shows_the_live_rows_it_lacked(
             assert {origin[key] for key in made} == {"live"}
 
 
+async def test_a_collection_later_than_now_says_the_clock_runs_ahead(
+    sandbox, client, tmp_path
+) -> None:
+    """Before: "(0 s ago)", and the server never asked (issue 43, item 4)."""
+    refs = [IntegrationRef.of(a) for a in (await client.integrations.list()).addons]
+    url = collected_archive(tmp_path / "archive.db", sandbox.url, refs, -timedelta(hours=1))
+    made = await new_failures(client)
+    state = tmp_path / "state.json"
+    state.write_text(json.dumps({"sandbox": {"area": "failures", "project": PROJECT}}))
+    profile = Profile(name="sandbox", url=sandbox.url, archive_url=url)
+    async with AdminClient(sandbox.url, sandbox.admin_token, profile="sandbox") as own:
+        app = FlagtuiApp(own, profile, state_path=state)
+        async with app.run_test(size=(120, 24)) as pilot:
+            await settle(pilot)
+            said = visible_text(app, "#failures-source")
+            assert "(later than now: the collector's clock runs ahead)" in said
+            assert "0 s ago" not in said and "+ live" in said
+            assert made <= set(keys(app))
+
+
 async def test_following_says_the_datas_age_not_the_reads(sandbox, client, tmp_path) -> None:
     refs = [IntegrationRef.of(a) for a in (await client.integrations.list()).addons]
     url = collected_archive(tmp_path / "archive.db", sandbox.url, refs, LONG_AGO)

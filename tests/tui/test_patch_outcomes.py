@@ -1,6 +1,6 @@
 """The patch form when no answer proves what the write did (issue 22): a loopback gateway in front
 of the sandbox (`tests/gateway.py`) forwards the PATCH, the sandbox applies it, and the gateway
-answers 502/504 itself or a 200 that is not the API's JSON. The form says why the outcome is
+answers 502/503/504 itself or a 200 that is not the API's JSON. The form says why the outcome is
 unknown, offers F5 rather than a resend, and the sandbox holds the change. A raw JSON Patch that
 JSON cannot carry is refused before sending, naming the field, and the app keeps running."""
 
@@ -24,6 +24,8 @@ UNPROVEN = [
                  id="504"),
     pytest.param(gateway_page(502), "the gateway answered 502 after the request was sent",
                  id="502"),
+    pytest.param(Answer(503, "application/json", b'{"message": "no healthy upstream"}'),
+                 "the gateway answered 503 after the request was sent", id="503-json"),
     pytest.param(Answer(200, "text/html", b"<html>Sign in to the proxy</html>"),
                  "the server answered 200, but the answer is not JSON (text/html)", id="200-html"),
 ]  # fmt: skip

@@ -6,15 +6,14 @@ recent deliveries (real Unleash: about 100 of the last 2 hours, plus the latest 
 integration). Each record says where it was read from (`source`: archive or live).
 
 An archive's answer says up to when it is known, in every format, on stderr (one line, or a
-JSON `answer` object with JSON output): when a collector last read the server, whether the
-live server was read too (an old archive, see `archive.source`), how many failures the window
-holds and how many are shown. A fresh archive (a collector read the server within
-`archive.reader.STALE_AFTER`) answers alone (`answer_alone`, without an event loop): the server
-is not asked, and the line says so (`serverAsked`). An older one is completed from the live
-server; when the server cannot be read then, the answer is incomplete and `--fail-on-failures`
-exits INCOMPLETE unless it found failures. The server's answer alone (no archive, or one that
-never collected it) says as much: how far back it holds every delivery (`triage.coverage`),
-INCOMPLETE when that is later than the window's start.
+JSON `answer` object with JSON output): when a collector last read the server (a time later
+than now is said as the collector's clock fault), that the live server was read too, how many
+failures the window holds and how many are shown. An archive answers only up to its last
+collection, however recent, so the rest of the window is read from the server (see
+`archive.source`); when the server cannot be read, the answer is incomplete and
+`--fail-on-failures` exits INCOMPLETE unless it found failures. The server's answer alone (no
+archive, or one that never collected it) says as much: how far back it holds every delivery
+(`triage.coverage`), INCOMPLETE when that is later than the window's start.
 
 `--follow` prints failures from now (or `--since`) as JSON lines, reading again every
 `--interval` seconds (1 at least); on an archive it first collects what the server has new, so
@@ -51,7 +50,6 @@ if TYPE_CHECKING:  # the client, the models and the archive: imported when the c
     from typing import Any
 
     from flagtui.api import AdminClient
-    from flagtui.config import Profile
     from flagtui.triage.records import Failure, FailureWindow
     from flagtui.triage.source import FailureSource
 
@@ -67,11 +65,9 @@ TABLE_COLUMNS = (
 
 
 def options(p: argparse.ArgumentParser) -> None:
-    # The client is made only if the server is asked: a fresh archive answers alone.
-    scriptable(
-        p, failures, columns=FAILURE_COLUMNS, client_on_demand=True, answer_alone=answer_alone
-    )
-    p.set_defaults(verb=None)
+    scriptable(p, failures, columns=FAILURE_COLUMNS)
+    # It connects itself: with an archive, a server that is down is said, not fatal.
+    p.set_defaults(verb=None, connect_first=False)
     p.add_argument("--since", type=duration, help="only failures this recent (15m, 2h, 1d)")
     p.add_argument("--integration", type=int, metavar="ID")
     p.add_argument(
@@ -139,34 +135,6 @@ def _check(args: argparse.Namespace) -> None:
         raise UsageError(f"--interval: seconds, {MIN_INTERVAL:g} at least (it is {args.interval})")
 
 
-def answer_alone(profile: Profile, out: Printer, args: argparse.Namespace) -> int | None:
-    """A fresh archive's answer (a collector read the server within `STALE_AFTER`), read
-    without an event loop: no asyncio, no client, no model, no request. None when the server
-    may be needed (`failures` then runs): no archive, an old one, --follow (it collects), or
-    --integration (the server says whether an integration the archive lacks exists)."""
-    from flagtui.archive.location import archive_url
-
-    _check(args)  # for `failures` too: the runner asks this first, always
-    url = None if args.follow or args.integration is not None else archive_url(profile)
-    if url is None:
-        return None
-    from flagtui.archive.reader import ArchiveReader
-
-    started = datetime.now(UTC)
-    reader = ArchiveReader(url, profile.url)
-    try:
-        if reader.stale(reader.collected_until()):  # old: `failures` reads the server too
-            return None
-        window = reader.window(since_cutoff(args.since), None, None, args.limit)
-        if reader.is_stale(window):  # it grew old meanwhile (judged once on the answer)
-            return None
-    finally:
-        reader.close()
-    _say_answer(window, None, out, started, limit=args.limit, stale=False, alone=True)
-    _say_unreadable(window, as_json=out.is_json)
-    return _print(window, out, args)
-
-
 def _print(window: FailureWindow, out: Printer, args: argparse.Namespace) -> int:
     """The window's failures; the exit code --fail-on-failures asks for."""
     if out.format == "table":
@@ -184,20 +152,17 @@ async def failures(client: AdminClient, out: Printer, args: argparse.Namespace) 
 
     from flagtui.archive.source import ArchiveSource, failure_source
 
+    _check(args)
     started = datetime.now(UTC)
     source = failure_source(args.selected_profile, client)
     try:
-        # A fresh archive answers alone (a collector read the server moments ago): the server
-        # is not asked, so its answer costs no HTTP library, no round trip. --follow collects.
-        alone = isinstance(source, ArchiveSource) and not args.follow and await source.fresh()
-        outage = None if alone else await _connect(client, source)
+        outage = await _connect(client, source)
         since = since_cutoff(args.since)  # `--since 0s` is now: nothing older
         if since is None and args.follow:
             since = started
         window = await read_failures(source, client, args, since, server_up=outage is None)
         if isinstance(source, ArchiveSource):
-            stale = source.is_stale(window)  # once: the clock moves between calls
-            _say_answer(window, outage, out, started, limit=args.limit, stale=stale, alone=alone)
+            _say_answer(window, outage, out, started, limit=args.limit)
         elif not (args.follow and args.since is None):  # from now: nothing yet to vouch for
             _say_live(window, out, limit=args.limit)
         _say_unreadable(window, as_json=out.is_json)
@@ -252,33 +217,24 @@ def _say_live(window: FailureWindow, out: Printer, *, limit: int) -> None:
 
 
 def _say_answer(
-    window: FailureWindow,
-    outage: Exception | None,
-    out: Printer,
-    now: datetime,
-    *,
-    limit: int,
-    stale: bool,
-    alone: bool = False,
+    window: FailureWindow, outage: Exception | None, out: Printer, now: datetime, *, limit: int
 ) -> None:
-    """`alone`: the archive was fresh, so the server was not asked (unless it grew old
-    meanwhile, `stale`: its window was then completed from the server)."""
-    asked = not alone or stale
+    """An archive's answer: up to when it was collected, and what the server's read added (or
+    why the window is incomplete)."""
     until = window.collected_until
     if until is None:
         fresh = "never collected from this server"
+    elif window.clock_fault is not None:
+        fresh = f"collected until {until:%Y-%m-%d %H:%M:%S} UTC, later than now: CLOCK FAULT"
     else:
         fresh = f"collected until {until:%Y-%m-%d %H:%M:%S} UTC, {_ago(now, until)}"
-    if not asked:
-        fresh += "; fresh, so the server was not asked"
     # No file name or URL: this line opens the cron mail (README), which leaves the machine.
     parts = [f"from the delivery archive ({fresh})"]
+    if window.clock_fault is not None:
+        parts.append(clean(window.clock_fault))
     if not window.complete:
-        why = "" if until is None else "the archive is old and "  # never collected: the server's
-        parts.append(f"INCOMPLETE: {why}{clean(window.unchecked)}")
-    elif outage is not None:
-        parts.append(f"the server could not be read ({clean(outage)})")
-    elif stale:
+        parts.append(f"INCOMPLETE: {clean(window.unchecked)}")
+    else:
         added = window.live_added
         failures = "failure" if added == 1 else "failures"
         parts.append(f"the live server read too ({added} {failures} only there)")
@@ -293,11 +249,12 @@ def _say_answer(
         {
             "source": "archive",
             "collectedUntil": _iso(until),
+            "clockFault": window.clock_fault,
             "complete": window.complete,
             "unchecked": window.unchecked,
             "unreached": window.unreached,
             "serverUnreachable": str(outage) if outage is not None else None,
-            "serverAsked": asked,
+            "serverAsked": True,
             "liveAdded": window.live_added,
             "gaps": len(window.gaps),
             "inWindow": window.total,

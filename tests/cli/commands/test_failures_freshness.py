@@ -54,21 +54,54 @@ def test_a_never_collected_archive_reads_the_server_too(run, sandbox, server):
     assert "live server read too" in result.line
 
 
-def test_a_fresh_archive_answers_alone_while_the_server_is_down(run, own_server):
-    """A collector read the server moments ago: the archive answers without asking it (issue
-    26: no HTTP library, no round trip), and says so; the server being down changes nothing."""
+def test_a_fresh_archive_and_the_server_down_is_incomplete_after_its_collection(run, own_server):
+    """A collector read the server moments ago, then it went down: the archive's failures are
+    printed, but the time since its collection could not be checked (issue 43, item 4; before,
+    `complete: true`, "fresh, so the server was not asked")."""
     collect_once(own_server)
     own_server.stop()
     found = run("failures", "--fail-on-failures", "-o", "table")
-    assert found.code == 1
-    assert "collected until" in found.line  # one line: how fresh, and that it answered alone
-    assert "fresh, so the server was not asked" in found.line
+    assert found.code == 1  # the archive's failures: found, whatever the rest holds
+    assert "collected until" in found.line
+    assert "INCOMPLETE: the server could not be read" in found.line
     assert "archive" in found.out.splitlines()[1]
     quiet = run("failures", "--integration", "1", "--fail-on-failures", "-o", "json")
-    assert quiet.code == 0 and quiet.json == []
+    assert quiet.code == 8 and quiet.json == []
     said = answer(quiet.err)
-    assert said["complete"] is True and said["serverAsked"] is False
-    assert said["serverUnreachable"] is None
+    assert said["complete"] is False and "could not be read" in said["unchecked"]
+    assert said["serverUnreachable"] is not None
+
+
+def test_failures_after_a_fresh_collection_are_read_from_the_server(run, sandbox, server):
+    """Collected moments ago, then deliveries fail: the archive answers only up to its last
+    collection, the rest comes from the server (issue 43, item 4). Before: `[]`, exit 0,
+    `complete: true`, `serverAsked: false`."""
+    collect_once(sandbox)
+    patch_many(server, 10, "after a fresh collection")  # integration 5 fails each of them
+    result = run("failures", "--since", "30s", "--fail-on-failures", "-o", "json")
+    assert result.code == 1
+    fresh = [r for r in result.json if r["integrationId"] == 5]
+    assert len(fresh) == 10 and all("after a fresh collection" in str(r["event"]) for r in fresh)
+    assert {r["source"] for r in fresh} == {"live"}
+    said = answer(result.err)
+    assert said["complete"] is True and said["serverAsked"] is True
+    assert said["liveAdded"] >= 10 and said["clockFault"] is None
+
+
+def test_a_collection_later_than_now_is_a_clock_fault_not_fresh_forever(run, sandbox, server):
+    """A collector whose clock runs an hour ahead: said as a clock fault, and the failures
+    since are read from the server (before: "0 s ago", complete, none of them)."""
+    ahead = datetime.now(UTC) + timedelta(hours=1)
+    collect_once(sandbox, clock=ahead)
+    patch_many(server, 3, "behind a clock ahead")
+    result = run("failures", "--since", "30s", "--fail-on-failures", "-o", "json")
+    assert result.code == 1
+    behind = [r for r in result.json if r["integrationId"] == 5]
+    assert len(behind) == 3 and all("behind a clock ahead" in str(r["event"]) for r in behind)
+    said = answer(result.err)
+    assert "later than now: the collector's clock runs ahead" in said["clockFault"]
+    table = run("failures", "--since", "30s", "-o", "table")
+    assert "later than now: CLOCK FAULT" in table.line and " s ago" not in table.line
 
 
 def test_an_old_archive_and_the_server_down_is_incomplete_not_nothing(run, own_server):
