@@ -75,7 +75,7 @@ class StaleFlagsScreen(AreaScreen):
         Binding("enter", "open", "Open", id="stale.open", tooltip="The selected flag's detail"),
         Binding("r", "reload", "Reload", id="stale.reload", tooltip="Read the stale flags again"),
         Binding("A", "archive_listed", "Archive", id="stale.archive",
-                tooltip="Archive the flags shown (the filter applied): the plan, then each outcome"),
+                tooltip="Archive the flags the filter shows: the plan first, then each outcome"),
     ]  # fmt: skip
     WRITE_ACTIONS = frozenset({"archive_listed"})
 
