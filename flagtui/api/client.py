@@ -178,7 +178,9 @@ class AdminClient:
     def rollouts(self) -> Rollouts:
         from flagtui.api.rollouts import Rollouts
 
-        return Rollouts(self._core, self.strategy_types, self.context_fields, self.segments)
+        return Rollouts(
+            self._core, self.strategy_types, self.context_fields, self.segments, self.events
+        )
 
     async def __aenter__(self) -> AdminClient:
         return self

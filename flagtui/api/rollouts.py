@@ -15,7 +15,9 @@ from collections.abc import Sequence
 
 from flagtui.api import errors, rollout_requests, rollout_rules, variant_rules
 from flagtui.api.core import Core
-from flagtui.api.models import Strategy, Variant
+from flagtui.api.edits import Edit, EditConflict, changed_fields
+from flagtui.api.events import Events
+from flagtui.api.models import EventRecord, Strategy, Variant
 from flagtui.api.rollout_catalog import RolloutCatalog
 from flagtui.api.rollout_catalogs import ContextFields, Segments, StrategyTypes
 from flagtui.api.rollout_requests import PlannedWrite, environment_path
@@ -37,8 +39,10 @@ class Rollouts:
         strategy_types: StrategyTypes,
         context_fields: ContextFields,
         segments: Segments,
+        events: Events,
     ) -> None:
         self._core = core
+        self._events = events
         self._strategy_types = strategy_types
         self._context_fields = context_fields
         self._segments = segments
@@ -72,6 +76,58 @@ class Rollouts:
 
     # -- writes ----------------------------------------------------------------------------------
 
+    def plan_add(
+        self, project: str, feature: str, environment: str, s: Strategy, catalog: RolloutCatalog
+    ) -> Edit:
+        """The checked request adding `s` after the others (nothing of anyone's is replaced)."""
+        checked = rollout_rules.strategy(s, catalog, feature=feature)
+        return Edit(
+            rollout_requests.add_strategy(project, feature, environment, checked), None, checked
+        )
+
+    def plan_update(
+        self,
+        project: str,
+        feature: str,
+        environment: str,
+        s: Strategy,
+        catalog: RolloutCatalog,
+        opened_on: Strategy,
+    ) -> Edit:
+        """The checked request replacing strategy `s.id` with `s`, made from `opened_on` (the
+        strategy as the form or command showed it). Constraints kept as they were are not
+        refused for a context field the server no longer lists. Already as `opened_on` is:
+        NothingToSend."""
+        if s.id is None:
+            raise errors.InvalidArgument("id", "the id of the strategy to update")
+        checked = rollout_rules.strategy(s, catalog, feature=feature, existing=opened_on)
+        plan = rollout_requests.update_strategy(project, feature, environment, checked)
+        shown = rollout_requests.strategy_body(opened_on)
+        if plan.body == shown:
+            state = f"already so in {feature}/{environment}"
+            raise errors.NothingToSend(f"strategy {s.id}", state, plan.action)
+        return Edit(plan, shown, checked)
+
+    async def send(
+        self, edit: Edit, project: str, feature: str, *, anyway: bool = False
+    ) -> Strategy:
+        """Send a planned strategy write as shown. An update reads the strategy again first:
+        changed since `edit.opened_on` is EditConflict (nothing sent) unless `anyway`; already
+        as the plan leaves it is NothingToSend (Unleash would record an update all the same)."""
+        plan = edit.plan
+        self._core.require_writable(plan.action)
+        if edit.opened_on is not None:
+            now = await self._core.read("GET", plan.path, _STRATEGY)
+            body = rollout_requests.strategy_body(now)
+            changed = changed_fields(edit.opened_on, body)
+            if changed and not anyway:
+                what = f"strategy {now.id} of {feature}"
+                recorded = await self._recorded(project, feature)
+                raise EditConflict(what, plan.action, changed, now, recorded)
+            if plan.body == body:
+                raise errors.NothingToSend(f"strategy {now.id}", "already as sent", plan.action)
+        return await self._strategy_write(plan)
+
     async def add(
         self,
         project: str,
@@ -84,9 +140,8 @@ class Rollouts:
         """Add a strategy after the others (feature-strategy-add); the strategy as stored."""
         self._core.require_writable("add strategy")
         catalog = catalog or await self.catalog()
-        checked = rollout_rules.strategy(strategy, catalog, feature=feature)
-        plan = rollout_requests.add_strategy(project, feature, environment, checked)
-        return await self._strategy_write(plan)
+        edit = self.plan_add(project, feature, environment, strategy, catalog)
+        return await self.send(edit, project, feature)
 
     async def update(
         self,
@@ -96,23 +151,20 @@ class Rollouts:
         strategy: Strategy,
         *,
         catalog: RolloutCatalog | None = None,
+        opened_on: Strategy | None = None,
     ) -> Strategy:
         """Replace strategy `strategy.id` with `strategy` (feature-strategy-update): its
-        parameters, constraints, segments and variants become the ones given. Read first: an
-        unknown id is a NotFoundError; a strategy already as given is NothingToSend (Unleash
-        would record an update all the same); constraints kept as they were are not refused
-        for a context field the server no longer lists."""
+        parameters, constraints, segments and variants become the ones given. `opened_on` is
+        the state `strategy` was made from (read here when not given): changed since is
+        EditConflict. An unknown id is a NotFoundError."""
         if strategy.id is None:
             raise errors.InvalidArgument("id", "the id of the strategy to update")
         self._core.require_writable("update strategy")
-        existing = await self.get(project, feature, environment, strategy.id)
+        if opened_on is None:
+            opened_on = await self.get(project, feature, environment, strategy.id)
         catalog = catalog or await self.catalog()
-        checked = rollout_rules.strategy(strategy, catalog, feature=feature, existing=existing)
-        plan = rollout_requests.update_strategy(project, feature, environment, checked)
-        if plan.body == rollout_requests.strategy_body(existing):
-            state = f"already so in {feature}/{environment}"
-            raise errors.NothingToSend(f"strategy {strategy.id}", state, plan.action)
-        return await self._strategy_write(plan)
+        edit = self.plan_update(project, feature, environment, strategy, catalog, opened_on)
+        return await self.send(edit, project, feature)
 
     async def set_disabled(
         self, project: str, feature: str, environment: str, strategy_id: str, disabled: bool
@@ -184,6 +236,13 @@ class Rollouts:
         return list(answer.variants)
 
     # -- helpers ---------------------------------------------------------------------------------
+
+    async def _recorded(self, project: str, feature: str) -> builtins.list[EventRecord]:
+        """The flag's newest events (who changed it, when); none where the log is closed."""
+        try:
+            return (await self._events.search(project=project, feature=feature, limit=5)).events
+        except errors.FlagtuiError:
+            return []
 
     async def _send(self, plan: PlannedWrite) -> None:
         await self._core.write(plan.action, plan.method, plan.path, json=plan.body)

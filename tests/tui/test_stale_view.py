@@ -108,7 +108,7 @@ async def test_archive_listed_shows_the_plan_then_each_flags_outcome(
         assert isinstance(modal, ConfirmModal), screen_text(app)
         plan = screen_text(app)
         n = len(expected)
-        assert f"Archive {n} of {n} listed stale flags?" in plan
+        assert f"Archive {n} of {n} stale flags shown?" in plan
         assert all(name in plan for name in expected)
         if isinstance(modal, TypedConfirmModal):  # one of them is on in production
             await pilot.press(*modal.expected, "enter")
@@ -121,3 +121,40 @@ async def test_archive_listed_shows_the_plan_then_each_flags_outcome(
     for name in expected:  # each one archived, not gone
         found = await client.archived.find(PROJECT, name)
         assert found is not None and found.is_archived, name
+
+
+async def test_archive_acts_only_on_the_rows_the_filter_shows_and_says_the_filter(
+    make_app, client, sandbox
+) -> None:
+    """Narrowed with `/` to one flag, `A` plans that flag alone, its question naming the filter
+    and how many of the listed flags it shows; the flags it hid stay stale and live."""
+    http = httpx.Client(base_url=sandbox.url, headers={"Authorization": sandbox.admin_token})
+    expected = stale_at_server(http)
+    names = sorted(expected)
+    kept = next(n for n in names if not any(n in other for other in names if other != n))
+    hidden = set(names) - {kept}
+    assert hidden, "the demo has several stale flags"
+    app = make_app()
+    async with app.run_test(size=(200, 60), notifications=True) as pilot:
+        await settle(app, pilot)
+        app.project = PROJECT
+        await run_from_palette(app, pilot, "stale", "Stale flags of the project")
+        await settle(app, pilot)
+        await pilot.press("slash", *kept, "enter")
+        await settle(app, pilot)
+        await pilot.press("A")
+        await settle(app, pilot)
+        modal = app.screen
+        assert isinstance(modal, ConfirmModal), screen_text(app)
+        assert "Archive 1 of 1 stale flags shown?" in visible_text(app, ".dialog-title")
+        plan = visible_text(app, ".dialog-body")
+        said = f"The 1 stale flag shown, filtered by {kept!r} (1 of the {len(names)} listed)"
+        assert said in plan
+        assert kept in plan and not any(name in plan for name in hidden)
+        if isinstance(modal, TypedConfirmModal):
+            await pilot.press(*modal.expected, "enter")
+        else:
+            await pilot.press("tab", "enter")
+        await settle(app, pilot)
+        assert "Archive feature: 1 done" in screen_text(app)
+    assert set(stale_at_server(http)) == hidden

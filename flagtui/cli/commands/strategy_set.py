@@ -28,17 +28,24 @@ def options(p: argparse.ArgumentParser) -> None:
 
 
 async def strategy_set(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
-    from flagtui.api import NothingToSend, rollout_rules
+    from flagtui.api import NothingToSend
+    from flagtui.api.edits import EditConflict
 
     catalog = await client.rollouts.catalog()
     current = await strategy_of(client, args)
-    wanted = built(args, current, catalog)
-    rollout_rules.strategy(wanted, catalog, feature=args.name, existing=current)
-    await confirm_in_production(client, args, f"change strategy {args.strategy} of {args.name}")
+    rollouts, where = client.rollouts, (args.project, args.name, args.environment)
     try:
-        stored = await client.rollouts.update(
-            args.project, args.name, args.environment, wanted, catalog=catalog
-        )
+        edit = rollouts.plan_update(*where, built(args, current, catalog), catalog, current)
+        await confirm_in_production(client, args, f"change strategy {args.strategy} of {args.name}")
+        try:
+            stored = await rollouts.send(edit, args.project, args.name)
+        except EditConflict as moved:  # changed while asked: the options on the state now
+            for line in moved.lines():
+                out.note(f"changed since read: {line}")
+            current = moved.now
+            edit = rollouts.plan_update(*where, built(args, current, catalog), catalog, current)
+            out.note("the options given are applied to the strategy as it is now")
+            stored = await rollouts.send(edit, args.project, args.name)
     except NothingToSend as same:
         nothing_sent(out, same, args, current)
         return

@@ -52,7 +52,9 @@ def plan_text(plan: Plan) -> Text:
     return out
 
 
-def plan_confirmation(plan: Plan, flags: str = "marked flags") -> ConfirmModal:
+def plan_confirmation(plan: Plan, flags: str = "marked flags", scope: str = "") -> ConfirmModal:
+    """The plan's question: how many of `flags` it sends to; `scope` (what the screen showed,
+    its filter) leads the body."""
     change = plan.change
     count = len(plan.to_send)
     what = change.action.replace(" feature", "")
@@ -60,9 +62,12 @@ def plan_confirmation(plan: Plan, flags: str = "marked flags") -> ConfirmModal:
     title = f"{what.capitalize()} {count} of {len(plan.flags)} {flags}{where}?"
     typed = _production_reached(plan)
     label = f"{what.capitalize()} {count}"
+    body = Text()
+    if scope:
+        put(body, f"{scope}\n\n")
+    body.append_text(plan_text(plan))
     if typed is None:
-        return ConfirmModal(title, plan_text(plan), confirm_label=label)
-    body = plan_text(plan)
+        return ConfirmModal(title, body, confirm_label=label)
     put(body, "\nThis reaches the production environment ")
     put(body, typed, PRODUCTION)
     put(body, ".")

@@ -21,10 +21,10 @@ from typing import TYPE_CHECKING, Any
 from rich.text import Text
 from textual.binding import Binding
 
-from flagtui.api import rollout_requests, rollout_rules
+from flagtui.api import rollout_requests
+from flagtui.api.edits import Edit
 from flagtui.api.errors import FlagtuiError, NothingToSend
 from flagtui.api.models import Feature, FeatureEnvironment, Strategy
-from flagtui.api.rollout_catalog import RolloutCatalog
 from flagtui.api.rollout_requests import PlannedWrite
 from flagtui.rollout_words import strategy_lines
 from flagtui.tui.widgets.choice_picker import ChoicePicker
@@ -151,21 +151,21 @@ class RolloutKeys:
         client = self.flagtui.client
         catalog = await client.rollouts.catalog()
         current = await client.rollouts.list(project, name, env.name)
-        wanted: list[Strategy] = []
+        edits: list[Edit] = []
         for s in current:
             if is_gradual(s) and (s.parameters or {}).get("rollout") != "0":
                 zero = s.model_copy(update={"parameters": {**(s.parameters or {}), "rollout": "0"}})
-                wanted.append(rollout_rules.strategy(zero, catalog, feature=name, existing=s))
-        if not wanted:
+                edits.append(client.rollouts.plan_update(project, name, env.name, zero, catalog, s))
+        if not edits:
             self.flagtui.notify(
                 f"Nothing sent: every gradual rollout of {name} in {env.name} is at 0 % already.",
                 severity="warning",
             )
             self.written()
             return
-        plans = [rollout_requests.update_strategy(project, name, env.name, s) for s in wanted]
+        plans = [edit.plan for edit in edits]
         said = f"{name} will reach no one through its gradual rollouts in {env.name}."
-        send = lambda: self._roll_back(project, name, env.name, wanted, catalog)  # noqa: E731
+        send = lambda: self._roll_back(project, name, env.name, edits)  # noqa: E731
         self._ask(env, f"Roll {name} back to 0 % in {env.name}", said, plans, "Roll back", send)
 
     async def _roll_back(
@@ -173,17 +173,17 @@ class RolloutKeys:
         project: str,
         name: str,
         environment: str,
-        wanted: Sequence[Strategy],
-        catalog: RolloutCatalog,
+        wanted: Sequence[Edit],
     ) -> None:
         rollouts = self.flagtui.client.rollouts
         done: list[str] = []
         try:
-            for s in wanted:
-                # NothingToSend: set to 0 % by someone else since; it is at 0 % all the same
+            for edit in wanted:
+                # NothingToSend: set to 0 % by someone else since; it is at 0 % all the same.
+                # EditConflict: changed otherwise since shown: not sent, said by the handler
                 with suppress(NothingToSend):
-                    await rollouts.update(project, name, environment, s, catalog=catalog)
-                done.append(str(s.id))
+                    await rollouts.send(edit, project, name)
+                done.append(str(edit.checked.id))
         except FlagtuiError:
             if done:  # the failure itself is said by the screen's one handler
                 self.flagtui.notify(

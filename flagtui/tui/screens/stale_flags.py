@@ -3,9 +3,10 @@ the monthly clean-up weighs (age against the type's lifetime, the creator, when 
 it per environment, where it is on in production). Read through `flagtui.fleet.stale`, as
 `flagtui feature stale` is. Enter opens the flag's detail.
 
-`A` archives every flag listed, as the features table's marked flags are (`client.bulk`): the
-plan first (each flag and its step; a flag on in production asks for that environment's name
-typed), then each flag's outcome, and the list read again."""
+`A` archives the flags shown, the `/` filter applied (never one it hides), as the features
+table's marked flags are (`client.bulk`): the plan first (each flag and its step, the filter
+said in its question; a flag on in production asks for that environment's name typed), then
+each flag's outcome, and the list read again."""
 
 from __future__ import annotations
 
@@ -74,14 +75,14 @@ class StaleFlagsScreen(AreaScreen):
         Binding("enter", "open", "Open", id="stale.open", tooltip="The selected flag's detail"),
         Binding("r", "reload", "Reload", id="stale.reload", tooltip="Read the stale flags again"),
         Binding("A", "archive_listed", "Archive", id="stale.archive",
-                tooltip="Archive every flag listed: the plan first, then each flag's outcome"),
+                tooltip="Archive the flags the filter shows: the plan first, then each outcome"),
     ]  # fmt: skip
     WRITE_ACTIONS = frozenset({"archive_listed"})
 
     def __init__(self, project: str) -> None:
         super().__init__()
         self.project = project
-        self.listed: list[str] = []  # the flags shown: what `A` archives
+        self.listed: list[str] = []  # the flags read (the filter shows some or all of them)
 
     def compose_body(self) -> ComposeResult:
         yield PlainStatic(
@@ -119,14 +120,17 @@ class StaleFlagsScreen(AreaScreen):
             self.app.push_screen(FeatureDetailScreen(self.project, row["name"]))
 
     def action_archive_listed(self) -> None:
-        names = list(self.listed)
+        names, needle = self.table.visible_keys, self.table.filter_text
+        scope = f"The {counted(len(names), 'stale flag')} shown"
+        if needle:
+            scope += f", filtered by {needle!r} ({len(names)} of the {len(self.listed)} listed)"
         if not names:
-            self.flagtui.notify("No stale flag is listed: nothing to archive.", severity="warning")
+            self.flagtui.notify(f"{scope}: nothing to archive.", severity="warning")
         elif not self.still_sending(ARCHIVE_GROUP):
-            self.run_worker(self.plan_archive(names), group="stale-plan", exclusive=True,
-                            exit_on_error=False)  # fmt: skip
+            self.run_worker(self.plan_archive(names, f"{scope}; no other is in the plan."),
+                            group="stale-plan", exclusive=True, exit_on_error=False)  # fmt: skip
 
-    async def plan_archive(self, names: list[str]) -> None:
+    async def plan_archive(self, names: list[str], scope: str) -> None:
         client = self.flagtui.client
         plan = await client.bulk.plan(self.project, Change("archive"), names)
         if not plan.to_send:
@@ -142,4 +146,4 @@ class StaleFlagsScreen(AreaScreen):
             if yes and not self.still_sending(ARCHIVE_GROUP):
                 self.run_worker(send(), group=ARCHIVE_GROUP, exclusive=True, exit_on_error=False)
 
-        self.app.push_screen(plan_confirmation(plan, "listed stale flags"), answered)
+        self.app.push_screen(plan_confirmation(plan, "stale flags shown", scope), answered)

@@ -30,7 +30,8 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Input, SelectionList
 
-from flagtui.api import rollout_requests, rollout_rules, variant_rules
+from flagtui.api import variant_rules
+from flagtui.api.edits import Edit, EditConflict
 from flagtui.api.errors import (
     FlagtuiError,
     InvalidArgument,
@@ -40,7 +41,6 @@ from flagtui.api.errors import (
 )
 from flagtui.api.models import Feature, FeatureEnvironment, Strategy, StrategyType, Variant
 from flagtui.api.rollout_catalog import RolloutCatalog
-from flagtui.api.rollout_requests import PlannedWrite
 from flagtui.preview import PreviewError
 from flagtui.tui.format import safe
 from flagtui.tui.screens.base import IOScreenMixin, describe_error
@@ -56,6 +56,7 @@ from flagtui.tui.screens.strategy_preview import (
 from flagtui.tui.screens.variant_rows import VariantRow, mark_row_refusal, show_row_shares
 from flagtui.tui.widgets.confirm import ConfirmModal
 from flagtui.tui.widgets.constraint_editor import ConstraintEditor
+from flagtui.tui.widgets.edit_conflict import Choice, EditConflictModal
 from flagtui.tui.widgets.header import FlagtuiHeader
 from flagtui.tui.widgets.inert import InertInput
 from flagtui.tui.widgets.keybar import KeyBar
@@ -169,6 +170,10 @@ class StrategyFormScreen(IOScreenMixin, Screen[bool]):
         yield KeyBar()
 
     def on_mount(self) -> None:
+        self.opened()
+
+    def opened(self) -> None:
+        """The form as composed on `existing` (on mount, and again after a reload)."""
         kind = self.type_select.value
         self.params.show_type(self.catalog.strategy_type(kind) if isinstance(kind, str) else None)
         self.title_box.focus()
@@ -245,16 +250,15 @@ class StrategyFormScreen(IOScreenMixin, Screen[bool]):
             checked = []
         show_row_shares(self.variant_rows, checked)
 
-    def checked(self) -> tuple[Strategy, PlannedWrite]:
-        draft = self.draft()
-        name, env = self.feature.name, self.env.name
-        checked = rollout_rules.strategy(draft, self.catalog, feature=name, existing=self.existing)
+    def checked(self) -> tuple[Strategy, Edit]:
+        """The draft checked once, as the request to show and send, made from `existing`."""
+        draft, rollouts = self.draft(), self.flagtui.client.rollouts
+        where = (self.project, self.feature.name, self.env.name)
         if self.existing is None:
-            return checked, rollout_requests.add_strategy(self.project, name, env, checked)
-        plan = rollout_requests.update_strategy(self.project, name, env, checked)
-        if plan.body == rollout_requests.strategy_body(self.existing):
-            raise NothingToSend(f"strategy {self.existing.id}", "as typed already", plan.action)
-        return checked, plan
+            edit = rollouts.plan_add(*where, draft, self.catalog)
+        else:
+            edit = rollouts.plan_update(*where, draft, self.catalog, self.existing)
+        return edit.checked, edit
 
     def typed(self) -> dict[str, object] | None:
         """What the form holds now (None: something it cannot make a strategy of yet)."""
@@ -276,7 +280,7 @@ class StrategyFormScreen(IOScreenMixin, Screen[bool]):
             self.form_error.update(UNKNOWN)
             return
         try:
-            strategy, plan = self.checked()
+            strategy, edit = self.checked()
             contexts = contexts_of(
                 self.query_one("#preview-users", Input).value,
                 self.query_one("#preview-context", Input).value,
@@ -292,11 +296,11 @@ class StrategyFormScreen(IOScreenMixin, Screen[bool]):
         self.params.show_refusal(None)
         mark_row_refusal(self.variant_rows, None)
         self.form_error.update("Previewing with the SDKs' engine…")
-        self.preview_then_ask(strategy, plan, contexts)
+        self.preview_then_ask(strategy, edit, contexts)
 
     @work(exclusive=True, group="strategy-preview", exit_on_error=False)
     async def preview_then_ask(
-        self, strategy: Strategy, plan: PlannedWrite, contexts: list[dict[str, object]]
+        self, strategy: Strategy, edit: Edit, contexts: list[dict[str, object]]
     ) -> None:
         after = proposed(self.feature, self.env.name, strategy)
         seen: Outlook | PreviewError
@@ -309,7 +313,7 @@ class StrategyFormScreen(IOScreenMixin, Screen[bool]):
             seen = exc
         server = [] if isinstance(seen, PreviewError) else await self.server_notes(seen)
         self.form_error.update("")
-        self.ask(strategy, plan, outlook_text(seen, self.env.name, server))
+        self.ask(edit, outlook_text(seen, self.env.name, server))
 
     async def server_notes(self, seen: Outlook) -> list[str]:
         """The server's own playground (OSS Unleash, the sandbox) for each context, on the flag
@@ -328,8 +332,8 @@ class StrategyFormScreen(IOScreenMixin, Screen[bool]):
             notes.append(server_note(flag, change.before))
         return notes
 
-    def ask(self, strategy: Strategy, plan: PlannedWrite, preview: Text) -> None:
-        env, name = self.env.name, self.feature.name
+    def ask(self, edit: Edit, preview: Text) -> None:
+        env, name, plan = self.env.name, self.feature.name, edit.plan
         adding = self.existing is None
         said = (
             f"Adds a {plan.body['name']} strategy to {name} in {env}, after the others."
@@ -350,7 +354,7 @@ class StrategyFormScreen(IOScreenMixin, Screen[bool]):
                 self.form_error.update(STILL_SENDING)
             elif yes:
                 self.form_error.update("sending…")
-                self.send(strategy)
+                self.send(edit)
 
         label = "Add" if adding else "Update"
         modal = ConfirmModal(title, body, confirm_label=label)
@@ -358,22 +362,52 @@ class StrategyFormScreen(IOScreenMixin, Screen[bool]):
         self.app.push_screen(modal, answered)
 
     @work(exclusive=True, group=WRITE, exit_on_error=False)
-    async def send(self, strategy: Strategy) -> None:
+    async def send(self, edit: Edit, anyway: bool = False) -> None:
         rollouts, name, env = self.flagtui.client.rollouts, self.feature.name, self.env.name
         try:
-            if self.existing is None:
-                stored = await rollouts.add(self.project, name, env, strategy, catalog=self.catalog)
-                self.notify(f"Strategy {stored.id} ({stored.name}) added to {name} in {env}")
-            else:
-                stored = await rollouts.update(
-                    self.project, name, env, strategy, catalog=self.catalog
-                )
-                self.notify(f"Strategy {stored.id} of {name} updated in {env}")
+            stored = await rollouts.send(edit, self.project, name, anyway=anyway)
         except NothingToSend as same:
             self.form_error.update(f"Nothing sent: {same}")
             return
+        except EditConflict as moved:
+            self.overtaken(edit, moved)
+            return
+        if self.existing is None:
+            self.notify(f"Strategy {stored.id} ({stored.name}) added to {name} in {env}")
+        else:
+            self.notify(f"Strategy {stored.id} of {name} updated in {env}")
         self.sent = True
         self.dismiss(True)
+
+    def overtaken(self, edit: Edit, moved: EditConflict) -> None:
+        """Someone changed the strategy since the form opened: nothing was sent; said here and
+        asked: reload the form on their state, or send this one over it."""
+        self.form_error.update(f"Not sent — {moved}")
+        lines = [
+            f"Someone changed {moved.what} in {self.env.name} since this form opened;"
+            " nothing was sent. What changed:",
+            *moved.lines(),
+            "",
+            "Reload: the form on the strategy as it is now (what you typed here is dropped)."
+            " Send mine anyway: replaces their change with the request you reviewed.",
+        ]
+        typed = self.env.name if self.env.type == "production" else None
+
+        def answered(choice: Choice | None) -> None:
+            if choice == "reload" and isinstance(moved.now, Strategy):
+                self.run_worker(self.reload(moved.now), group="strategy-reload")
+            elif choice == "anyway":
+                self.form_error.update("sending…")
+                self.send(edit, anyway=True)
+
+        modal = EditConflictModal(f"{moved.what} changed since the form opened", lines, typed)
+        self.app.push_screen(modal, answered)
+
+    async def reload(self, now: Strategy) -> None:
+        self.existing = now
+        await self.recompose()
+        self.opened()
+        self.form_error.update(f"Reloaded: strategy {now.id} as the server has it now.")
 
     def io_failed(self, group: str, error: BaseException) -> None:
         if group == WRITE and isinstance(error, OutcomeUnknown):

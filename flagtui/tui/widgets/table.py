@@ -113,6 +113,11 @@ class ResourceTable(KeptRenderingTable, Generic[R]):
         return row_key.value
 
     @property
+    def visible_keys(self) -> list[str]:
+        """The keys of the rows on screen, the filter applied, in the order shown."""
+        return [str(row.key.value) for row in self.ordered_rows]
+
+    @property
     def selected_record(self) -> R | None:
         """The record behind the highlighted row (given to `set_rows`)."""
         key = self.selected_key

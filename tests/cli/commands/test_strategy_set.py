@@ -4,7 +4,17 @@ nothing is asked; bad input refused naming the field."""
 
 from __future__ import annotations
 
-from .rollout_helpers import BETA_TENANTS, TEN_PERCENT, refused_before_sending, strategies
+from testkit.pty_term import Term
+from testkit.second_admin import second_admin
+
+from ..processes import FLAGTUI, command_env, finish
+from .rollout_helpers import (
+    BETA_TENANTS,
+    FEATURES,
+    TEN_PERCENT,
+    refused_before_sending,
+    strategies,
+)
 
 SET = ("feature", "strategy", "set", "default")
 
@@ -72,3 +82,27 @@ def test_dry_run_shows_the_whole_strategy_it_would_put(run, server):
     assert result.json["body"]["title"] == "10% of production"
     [kept] = strategies(server, flag, "production")
     assert kept["parameters"]["rollout"] == "10"
+
+
+def test_the_options_apply_to_the_strategy_as_it_is_just_before_sending(cli_env, sandbox, server):
+    """Another admin adds a constraint while the production question waits: the rollout typed
+    here is applied to their strategy (their constraint and title kept), and it is said."""
+    flag, strategy_id = TEN_PERCENT
+    argv = [*FLAGTUI, *SET, flag, "production", strategy_id, "--rollout", "60"]
+    term = Term(argv, command_env(cli_env, sandbox), cols=200)
+    term.wait_for(lambda t: t.has("Type 'production' to confirm"), what="the question")
+    token, who = second_admin(sandbox)
+    [before] = strategies(server, flag, "production")
+    vip = {"contextName": "userId", "operator": "IN", "values": ["vip-only"]}
+    theirs = {**before, "title": "VIPs only", "constraints": [vip]}
+    path = f"{FEATURES}/{flag}/environments/production/strategies/{strategy_id}"
+    body = {k: theirs[k] for k in ("name", "title", "parameters", "constraints", "segments")}
+    other = server.put(path, json=body, headers={"Authorization": token})
+    assert other.status_code == 200, other.text
+    term.send("production\r")
+    assert finish(term) == 0
+    [after] = strategies(server, flag, "production")
+    assert after["constraints"] == [vip] and after["title"] == "VIPs only"
+    assert after["parameters"]["rollout"] == "60"
+    assert "changed since read: constraints: shown [], now" in term.text()
+    assert f"feature-strategy-update by {who}" in term.text()
