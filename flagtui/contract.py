@@ -222,6 +222,22 @@ NAME_MAX = 100  # flag and variant names: 1..100 URL-friendly characters
 VARIANT_WEIGHT_TOTAL = 1000  # variant weights add up to this (variable ones share the rest)
 VARIANT_WEIGHT_TYPES: tuple[str, ...] = ("variable", "fix")
 VARIANT_PAYLOAD_TYPES: tuple[str, ...] = ("json", "csv", "string", "number")
+# The order Unleash stores a flag's variants in (`fixVariantWeights` sorts them with JavaScript's
+# `localeCompare`, ICU's root collation): on the URL-friendly characters a name may hold, the
+# characters compare case-blind in this order first, then at the first difference of case the
+# lowercase one comes first (`a` < `A` < `a_b` < `ab` < `aB` < `Ab` < `b`). Checked on 6.10.1,
+# 7.5.1 and 8.2.0 (tests/conformance/test_variant_order_on_real_unleash.py).
+VARIANT_NAME_ORDER = "_-!.'()*~0123456789abcdefghijklmnopqrstuvwxyz"
+_NAME_RANK = {c: i for i, c in enumerate(VARIANT_NAME_ORDER)}
+
+
+def variant_order(name: str) -> tuple[tuple[int, ...], tuple[bool, ...]]:
+    """The sort key of a variant `name` in the order Unleash stores variants."""
+    rank = len(_NAME_RANK)  # a character no name may hold: after the others, by code point
+    primary = tuple(_NAME_RANK.get(c.lower(), rank + ord(c)) for c in name)
+    return primary, tuple(c.isupper() for c in name)
+
+
 # Real Unleash's default resource limits (UNLEASH_*_LIMIT): strategies in one environment of a
 # flag, constraints in one strategy, values in one constraint.
 STRATEGIES_PER_ENVIRONMENT_MAX = 30

@@ -39,6 +39,7 @@ from flagtui.contract import (
     VARIANT_PAYLOAD_TYPES,
     VARIANT_WEIGHT_TOTAL,
     VARIANT_WEIGHT_TYPES,
+    variant_order,
 )
 from flagtui.sandbox.catalog import CONTEXT_BY_NAME
 from flagtui.sandbox.errors import ApiError, bad_request
@@ -266,7 +267,7 @@ def variants(value: Any, *, environment: bool = False) -> list[dict[str, Any]]:
     share, remainder = divmod(VARIANT_WEIGHT_TOTAL - fixed_total, len(variable))
     for i, v in enumerate(variable):
         v["weight"] = share + (1 if i < remainder else 0)
-    return sorted(checked, key=lambda v: (v["name"].casefold(), v["name"]))
+    return sorted(checked, key=lambda v: variant_order(v["name"]))
 
 
 def segment_ids(conn: Any, value: Any) -> list[int] | None:

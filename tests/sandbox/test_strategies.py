@@ -118,6 +118,23 @@ async def test_strategy_variants_get_their_weights_fixed(
     ]  # fmt: skip
 
 
+# As 6.10.1, 7.5.1 and 8.2.0 store them (read on each: ICU's collation, lowercase first on a
+# tie of case, punctuation before digits before letters; tests/preview/test_stored.py).
+UNLEASH_ORDER = ["_", "-", "~", "0", "a", "A", "a_b", "a-b", "a.b", "a~b", "a1b", "ab", "aB", "Ab"]
+
+
+async def test_strategy_variants_are_stored_in_unleashs_name_order(
+    admin: httpx.AsyncClient, flag: str
+) -> None:
+    typed = ["Ab", "aB", "ab", "a1b", "a~b", "a.b", "a-b", "a_b", "A", "a", "0", "~", "-", "_"]
+    variants = [
+        {"name": n, "weight": 0, "weightType": "variable", "stickiness": "default"} for n in typed
+    ]
+    added = await admin.post(STRATEGIES, json={"name": "default", "variants": variants})
+    assert added.status_code == 200, added.text
+    assert [v["name"] for v in added.json()["variants"]] == UNLEASH_ORDER
+
+
 def _constraint(**overrides: object) -> dict:
     constraint = {"contextName": "appVersion", "operator": "SEMVER_GT", "value": "1.2.3"}
     return {"name": "default", "constraints": [{**constraint, **overrides}]}

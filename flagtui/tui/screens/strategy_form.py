@@ -302,9 +302,9 @@ class StrategyFormScreen(IOScreenMixin, Screen[bool]):
     async def preview_then_ask(
         self, strategy: Strategy, edit: Edit, contexts: list[dict[str, object]]
     ) -> None:
-        after = proposed(self.feature, self.env.name, strategy)
         seen: Outlook | PreviewError
         try:
+            after = proposed(self.feature, self.env.name, strategy)  # as Unleash will store it
             seen = await asyncio.to_thread(
                 outlook, self.feature, after, self.env.name, contexts,
                 self.catalog.segments, self.related,

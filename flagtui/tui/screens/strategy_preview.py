@@ -15,7 +15,17 @@ from rich.text import Text
 from flagtui.api.errors import InvalidArgument
 from flagtui.api.models import Feature, Segment, Strategy
 from flagtui.api.playground import PlaygroundFlag
-from flagtui.preview import Change, Evaluation, Population, Preview, PreviewError, before_after
+from flagtui.api.rollout_requests import strategy_body
+from flagtui.preview import (
+    Change,
+    Evaluation,
+    Population,
+    Preview,
+    PreviewError,
+    Record,
+    before_after,
+    with_strategy,
+)
 from flagtui.tui.format import clean
 
 USERS = 10_000
@@ -49,22 +59,10 @@ def context_of(more: str) -> dict[str, Any]:
     return context
 
 
-def proposed(feature: Feature, environment: str, strategy: Strategy) -> Feature:
-    """`feature` with `strategy` in `environment`: replacing the one of its id, or added last."""
-    envs = []
-    for env in feature.environments or []:
-        if env.name == environment:
-            current = list(env.strategies or [])
-            at = next((i for i, s in enumerate(current) if s.id and s.id == strategy.id), None)
-            if at is None:
-                last = max((s.sort_order or 0 for s in current), default=-1)
-                current.append(strategy.model_copy(update={"sort_order": int(last) + 1}))
-            else:
-                kept = strategy.model_copy(update={"sort_order": current[at].sort_order})
-                current[at] = kept
-            env = env.model_copy(update={"strategies": current})
-        envs.append(env)
-    return feature.model_copy(update={"environments": envs})
+def proposed(feature: Feature, environment: str, strategy: Strategy) -> dict[str, Any]:
+    """`feature` as Unleash will store it with `strategy` (as sent) in `environment`: replacing
+    the one of its id, or added last (flagtui.preview.with_strategy)."""
+    return with_strategy(feature, environment, strategy_body(strategy) | {"id": strategy.id})
 
 
 @dataclass(frozen=True)
@@ -78,19 +76,21 @@ class Outlook:
 
 def outlook(
     before: Feature,
-    after: Feature,
+    after: Record,
     environment: str,
     contexts: Sequence[Mapping[str, Any]],
     segments: Sequence[Segment],
     related: Sequence[Feature],
 ) -> Outlook:
-    """CPU work (a population is ~0.3 s): run it off the UI thread. Raises PreviewError."""
+    """CPU work (a population is ~0.3 s): run it off the UI thread. Raises PreviewError.
+    The population has the typed context, each synthetic user its own userId."""
     changes = [
         (c, before_after(before, after, environment, c, segments=segments, related=related))
         for c in contexts
     ]
     sides = [Preview(f, environment, segments=segments, related=related) for f in (before, after)]
-    return Outlook(changes, *(side.population(USERS) for side in sides))
+    typed = contexts[0] if contexts else None  # the contexts differ only in their userIds
+    return Outlook(changes, *(side.population(USERS, typed) for side in sides))
 
 
 def _asked(context: Mapping[str, Any]) -> str:

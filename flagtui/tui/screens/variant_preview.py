@@ -10,20 +10,16 @@ from rich.text import Text
 
 from flagtui.api.models import Feature, Segment, Variant
 from flagtui.api.rollout_requests import variants_body
-from flagtui.preview import Preview, PreviewError, before_after
-from flagtui.preview.client_shape import plain
+from flagtui.preview import Preview, PreviewError, before_after, with_variants
 from flagtui.tui.format import clean
 
 USERS = 10_000
 
 
 def proposed(feature: Feature, environment: str, variants: Sequence[Variant]) -> dict[str, object]:
-    """The flag's record with the environment's variants replaced by `variants`."""
-    record = plain(feature)
-    for env in record.get("environments") or []:
-        if env.get("name") == environment:
-            env["variants"] = variants_body(variants)
-    return record
+    """The flag's record with the environment's variants as Unleash will store `variants` (as
+    sent): sorted by name, weights distributed (flagtui.preview.with_variants)."""
+    return with_variants(feature, environment, variants_body(variants))
 
 
 def _evaluation(enabled: bool, variant: str) -> str:
@@ -38,9 +34,9 @@ def preview_text(
     user_id: str,
 ) -> Text:
     """Computes for about a third of a second (10,000 evaluations): run it off the UI loop."""
-    after = proposed(feature, environment, variants)
     out = Text("Preview (the SDKs' engine):\n", style="bold")
     try:
+        after = proposed(feature, environment, variants)
         if user_id:
             context = {"userId": user_id}
             change = before_after(feature, after, environment, context, segments=segments)
