@@ -226,7 +226,7 @@ VARIANT_PAYLOAD_TYPES: tuple[str, ...] = ("json", "csv", "string", "number")
 # `localeCompare`, ICU's root collation): on the URL-friendly characters a name may hold, the
 # characters compare case-blind in this order first, then at the first difference of case the
 # lowercase one comes first (`a` < `A` < `a_b` < `ab` < `aB` < `Ab` < `b`). Checked on 6.10.1,
-# 7.5.1 and 8.2.0 (tests/conformance/test_variant_order_on_real_unleash.py).
+# 7.5.1 and 8.2.0 by tests/conformance/intent/test_intent_stored_variants_on_real_unleash.py.
 VARIANT_NAME_ORDER = "_-!.'()*~0123456789abcdefghijklmnopqrstuvwxyz"
 _NAME_RANK = {c: i for i, c in enumerate(VARIANT_NAME_ORDER)}
 

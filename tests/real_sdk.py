@@ -124,6 +124,22 @@ class SdkWatch:
         """The variant the application gets for `flag` in `context` ("disabled": none)."""
         return str(self._client.get_variant(flag, context)["name"])
 
+    def answer(self, flag: str, context: dict[str, Any]) -> dict[str, Any]:
+        """The flag's state, its variant and the variant's payload (None: none) in `context`,
+        in the shape tests/node_sdk.py gives the Node SDK's."""
+        variant = self._client.get_variant(flag, context)
+        return {
+            "enabled": bool(self._client.is_enabled(flag, context)),
+            "variant": str(variant["name"]),
+            "variantEnabled": bool(variant["enabled"]),
+            "payload": variant.get("payload") or None,
+        }
+
+    @property
+    def client_token(self) -> str:
+        """The client token this SDK reads with (another SDK may read with it too)."""
+        return self._token
+
     def revision(self) -> int:
         return revision_of(str(self._cache.get(ETAG, "")))
 

@@ -1,8 +1,8 @@
 """The preview's "after" side is what Unleash stores, not what was typed (issue 43): variants
 sorted by name (ICU's order, as `localeCompare` gives it), weights distributed as Unleash's
 `fixVariantWeights` distributes them, a gradual rollout's defaults. The rules are checked
-against real servers in tests/conformance/test_variant_order_on_real_unleash.py; here, table
-by table, at their edges."""
+against real servers in tests/conformance/intent/test_intent_stored_variants_on_real_unleash.py;
+here, table by table, at their edges."""
 
 from __future__ import annotations
 

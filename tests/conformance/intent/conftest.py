@@ -7,6 +7,7 @@ deleted."""
 from __future__ import annotations
 
 import json
+import os
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -14,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import psycopg
 import pytest
 from real_intent import PROJECT, wait_for_stage
 from real_sdk import SdkWatch, create_client_token, delete_client_token
@@ -119,3 +121,36 @@ def flag(admin: httpx.Client) -> Iterator[str]:
     yield name
     if admin.get(f"/api/admin/projects/{PROJECT}/features/{name}").status_code == 200:
         admin.delete(f"/api/admin/projects/{PROJECT}/features/{name}")  # archives
+
+
+@pytest.fixture
+def enabled_flag(flagtui, admin) -> Iterator[str]:
+    """A new flag, on in production (Unleash gives it a gradual rollout at 100 %)."""
+    name = f"variants-{uuid.uuid4().hex[:10]}"
+    assert flagtui("feature", "create", PROJECT, name, "--description", "issue 25").code == 0
+    wait_for_stage(admin, PROJECT, name, "initial")
+    assert flagtui("feature", "enable", PROJECT, name, "production", "--yes").code == 0
+    yield name
+    admin.delete(f"/api/admin/projects/{PROJECT}/features/{name}")  # archives
+
+
+@pytest.fixture
+def legacy_variants_flag(enabled_flag) -> str:
+    """`enabled_flag` with environment variants in production, as a flag from an Unleash older
+    than 5 keeps them: 6.10.1 to 8.2.0 accept environment variants only on such a flag, and no
+    admin route gives a new one any, so they are written into Unleash's own database."""
+    url = os.environ.get("FLAGTUI_TEST_ARCHIVE_PG")  # the cluster of this Unleash version
+    if not url:
+        pytest.skip("FLAGTUI_TEST_ARCHIVE_PG names no PostgreSQL (scripts/unleash-oss env)")
+    legacy = [{"name": "old", "weight": 1000, "weightType": "variable", "stickiness": "default"}]
+    with psycopg.connect(url, autocommit=True) as conn:
+        (database,) = conn.execute(
+            "SELECT datname FROM pg_database WHERE datname LIKE 'unleash%'"
+        ).fetchone()
+    with psycopg.connect(url.rsplit("/", 1)[0] + f"/{database}", autocommit=True) as conn:
+        conn.execute(
+            "UPDATE feature_environments SET variants = %s::jsonb"
+            " WHERE feature_name = %s AND environment = 'production'",
+            (json.dumps(legacy), enabled_flag),
+        )
+    return enabled_flag
