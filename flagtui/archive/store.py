@@ -33,7 +33,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from flagtui.api.models import IntegrationEvent
 from flagtui.archive import schema
 from flagtui.archive.engine import create_archive_engine, shown_url
-from flagtui.archive.errors import ArchiveUnavailable
+from flagtui.archive.errors import ArchiveTooNew, ArchiveUnavailable
 from flagtui.archive.location import server_key
 from flagtui.archive.migrations import migrate
 from flagtui.archive.queries import READABLE, of_server
@@ -164,6 +164,11 @@ class Archive:
         try:
             engine = create_archive_engine(url)
             return cls(engine, server_url)
+        except ArchiveTooNew as exc:
+            if engine is not None:
+                engine.dispose()
+            where = f"the delivery archive {shown_url(url)}"
+            raise ArchiveTooNew(exc.version, exc.latest, where) from None
         except (SQLAlchemyError, OSError) as exc:
             if engine is not None:
                 engine.dispose()

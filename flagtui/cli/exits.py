@@ -60,7 +60,7 @@ class Refused(Exception):
 @functools.cache
 def _kinds() -> list[tuple[type[BaseException], str, int]]:
     from flagtui.api import errors
-    from flagtui.archive.errors import ArchiveUnavailable
+    from flagtui.archive.errors import ArchiveTooNew, ArchiveUnavailable
     from flagtui.config import ConfigError
 
     return [
@@ -83,6 +83,7 @@ def _kinds() -> list[tuple[type[BaseException], str, int]]:
         (errors.ArchivedFlag, "invalid-request", USAGE),
         (errors.ReadOnlyProfile, "read-only", USAGE),
         (ConfigError, "configuration", USAGE),
+        (ArchiveTooNew, "archive-too-new", USAGE),
         (UsageError, "usage", USAGE),
         (Refused, "not-confirmed", USAGE),
     ]

@@ -30,6 +30,7 @@ from sqlalchemy import Connection, func, insert, inspect, select, text
 
 from flagtui.archive import schema
 from flagtui.archive import version as known
+from flagtui.archive.errors import ArchiveTooNew
 from flagtui.archive.migrations import (
     v1_tables,
     v2_masking,
@@ -77,10 +78,6 @@ if known.LATEST != LATEST:  # the sqlite3 reads trust it to say when no migratio
     )
 
 
-class ArchiveTooNew(Exception):
-    """The archive was migrated by a newer flagtui than this one."""
-
-
 def migrate(conn: Connection, applied: list[int] | None = None) -> int:
     """Apply what is missing, in one transaction the caller commits; the version it is at.
     `applied`: the versions applied are added to it."""
@@ -90,10 +87,7 @@ def migrate(conn: Connection, applied: list[int] | None = None) -> int:
         execute(conn, SCHEMA_VERSION)
     current = conn.execute(select(func.max(schema.schema_version.c.version))).scalar() or 0
     if current > LATEST:
-        raise ArchiveTooNew(
-            f"the archive is at schema version {current}; this flagtui knows up to {LATEST}:"
-            " upgrade flagtui"
-        )
+        raise ArchiveTooNew(current, LATEST)
     for version, step in MIGRATIONS:
         if version > current:
             step(conn)
