@@ -219,6 +219,19 @@ CONSTRAINT_OPERATORS: tuple[str, ...] = (
 )
 CONSTRAINT_VALUE_MAX = 100  # characters of one entry of a constraint's `values`
 NAME_MAX = 100  # flag and variant names: 1..100 URL-friendly characters
+# What JavaScript's encodeURIComponent leaves as it is: Unleash's "URL-friendly" names.
+URL_FRIENDLY = r"[A-Za-z0-9\-_.!~*'()]+"
+
+
+def is_flag_name(value: str) -> bool:
+    """A flag's (or a variant's) name as Unleash takes it: 1 to NAME_MAX URL-friendly
+    characters, not `.` or `..`."""
+    import re  # here: most importers of the contract never check a name
+
+    fits = 1 <= len(value) <= NAME_MAX and re.fullmatch(URL_FRIENDLY, value) is not None
+    return fits and value not in (".", "..")
+
+
 VARIANT_WEIGHT_TOTAL = 1000  # variant weights add up to this (variable ones share the rest)
 VARIANT_WEIGHT_TYPES: tuple[str, ...] = ("variable", "fix")
 VARIANT_PAYLOAD_TYPES: tuple[str, ...] = ("json", "csv", "string", "number")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -16,6 +15,7 @@ from flagtui.contract import (
     PATCH_OPS,
     PATCH_OPS_WITH_FROM,
     PATCH_OPS_WITH_VALUE,
+    is_flag_name,
 )
 
 if TYPE_CHECKING:  # the models (pydantic) only for a patch: a search's checks need neither
@@ -152,16 +152,12 @@ def name(field: str, value: object) -> str:
     return value
 
 
-# What JavaScript's encodeURIComponent leaves as it is: Unleash's "URL-friendly" names.
-_URL_FRIENDLY = re.compile(r"[A-Za-z0-9\-_.!~*'()]+")
-
-
 def flag_name(value: object, *, field: str = "name") -> str:
     """A flag's (or a variant's) name as Unleash takes it: 1 to NAME_MAX URL-friendly
     characters (letters, digits and - _ . ! ~ * ' ( )), not `.` or `..`."""
     if not isinstance(value, str) or not 1 <= len(value) <= NAME_MAX:
         raise InvalidArgument(field, f"a flag name of 1 to {NAME_MAX} characters")
-    if not _URL_FRIENDLY.fullmatch(value) or value in (".", ".."):
+    if not is_flag_name(value):
         raise InvalidArgument(
             field, "a flag name of letters, digits and - _ . ! ~ * ' ( ) only (URL-friendly)"
         )

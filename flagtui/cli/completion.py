@@ -2,8 +2,8 @@
 script a shell sources; that script runs `flagtui` with `_ARGCOMPLETE` set on each TAB, and
 `complete()` answers from the same parser the commands use (commands, options, choices), with
 the profile names of the config file for -P, and project and flag names from the TUI's row
-cache (what its features area last showed for the profile; no request is made). argcomplete
-is imported only then."""
+cache (what its features area last showed for the profile, names valid by the contract's rule
+only; no request is made). argcomplete is imported only then."""
 
 from __future__ import annotations
 
@@ -55,7 +55,10 @@ def _config() -> dict[str, Any]:
 
 
 def _cached_features(parsed_args: argparse.Namespace | None) -> tuple[str, list[str]]:
-    """The project and flag names the TUI's features area last cached for the profile."""
+    """The project and flag names the TUI's features area last cached for the profile, only
+    those valid by the contract's name rule: a cached name is server text, and one with a
+    control character, a newline or `$( )` is no flag's name, typed into a shell line."""
+    from flagtui.contract import is_flag_name
     from flagtui.row_cache_file import cached_keys, default_cache_dir
 
     config = _config()
@@ -65,7 +68,10 @@ def _cached_features(parsed_args: argparse.Namespace | None) -> tuple[str, list[
     url = profile.get("url") if isinstance(profile, dict) else None
     if not isinstance(url, str):
         return "", []
-    return cached_keys(default_cache_dir(), str(name), url, "features")
+    project, names = cached_keys(default_cache_dir(), str(name), url, "features")
+    if not is_flag_name(project):  # Unleash's project ids are URL-friendly names too
+        return "", []
+    return project, [n for n in names if is_flag_name(n)]
 
 
 def cached_projects(parsed_args: argparse.Namespace | None = None, **_: Any) -> list[str]:

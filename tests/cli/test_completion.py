@@ -88,3 +88,20 @@ def test_project_and_flag_names_come_from_the_tuis_row_cache(config, tmp_path, m
     assert tab("flagtui feature show default ch", config) == ["checkout-v2"]
     assert names("flagtui feature show other ") == []  # another project: not cached
     assert names("flagtui feature show -P prod-eu default ") == []  # another profile
+
+
+def test_only_cached_names_valid_as_flag_names_are_offered(config, tmp_path, monkeypatch):
+    from flagtui.row_cache_file import default_cache_dir
+    from flagtui.tui.row_cache import RowCache
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    cache = RowCache(default_cache_dir(), "staging", "https://staging.example")
+    hostile = ["$(touch pwned)", "a\nb", "bell\x07", "\x1b]0;title\x07", "tab\tx", "..", "é"]
+    rows = [(name, [name, "release"]) for name in ["checkout-v2", *hostile, "it's(ok)~"]]
+    cache.save("features", "default", rows)
+    offered = [word for word in tab("flagtui feature show default ", config) if word[0] != "-"]
+    assert offered == ["checkout-v2", "it\\'s\\(ok\\)~"]  # escaped for bash by argcomplete
+    assert not (tmp_path / "pwned").exists()
+
+    cache.save("features", "$(touch pwned)", rows)  # a project no id can be
+    assert [w for w in tab("flagtui feature show ", config) if w[0] != "-"] == []
