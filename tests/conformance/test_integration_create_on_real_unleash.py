@@ -1,10 +1,12 @@
-"""`flagtui integration create` on a real Unleash: a webhook created from the CLI delivers to a
-receiver of this test on loopback after a flag change, and its secret (the URL, which Unleash
-marks sensitive) appears in none of the command's outputs. The integration is switched off at
-the end, never deleted (see test_collector_on_real_unleash: a delete can end the server)."""
+"""`flagtui integration create` on a real Unleash: a webhook created from the CLI, its URL read
+from stdin, delivers to a receiver of this test on loopback after a flag change, and its secret
+(the URL, which Unleash marks sensitive) appears in none of the command's outputs. The
+integration is switched off at the end, never deleted (see test_collector_on_real_unleash: a
+delete can end the server)."""
 
 from __future__ import annotations
 
+import io
 import json
 import threading
 import time
@@ -61,13 +63,14 @@ def test_a_webhook_created_from_the_cli_delivers_and_its_secret_is_never_shown(
     outputs = []
 
     def run(*argv: str) -> int:
+        monkeypatch.setattr("sys.stdin", io.StringIO(f"{url}\n"))  # as a pipe gives it
         capsys.readouterr()
         code = main(list(argv))
         captured = capsys.readouterr()
         outputs.append(captured.out + captured.err)
         return code
 
-    argv = ("integration", "create", "webhook", "--param", f"url={url}",
+    argv = ("integration", "create", "webhook", "--param-stdin", "url",
             "--event", "feature-created", "--event", "feature-metadata-updated",
             "--project", "default",
             "--description", f"flagtui cli create {flag}")  # fmt: skip

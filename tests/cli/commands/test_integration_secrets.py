@@ -5,6 +5,7 @@ on the command line is warned of."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import sqlite3
@@ -36,7 +37,7 @@ def private(path: Path, text: str, mode: int = 0o600) -> Path:
 
 
 def test_from_stdin_stored_as_given_and_shown_nowhere(run, sandbox, monkeypatch):
-    monkeypatch.setattr("sys.stdin", _Piped(SECRET + "\n"))
+    monkeypatch.setattr("sys.stdin", io.StringIO(SECRET + "\n"))
     result = run("integration", "create", "webhook", "--param-stdin", "url", "-o", "json")
     assert result.code == 0, result.err
     assert result.err == ""  # no warning: nothing secret on the command line
@@ -125,7 +126,7 @@ def test_edit_takes_a_secret_from_stdin(run, sandbox, monkeypatch):
     new_id = run(
         "integration", "create", "webhook", "--param-env", "url=HOOK_URL", "-o", "json"
     ).json["id"]
-    monkeypatch.setattr("sys.stdin", _Piped(SECRET))
+    monkeypatch.setattr("sys.stdin", io.StringIO(SECRET))
     result = run("integration", "edit", str(new_id), "--param-stdin", "url")
     assert result.code == 0, result.err
     assert stored_parameters(sandbox)["url"] == SECRET
@@ -168,17 +169,3 @@ def every_processes_arguments() -> list[str]:
         except OSError:
             continue
     return lines
-
-
-class _Piped:
-    """stdin as a pipe gives it: text, not a terminal."""
-
-    def __init__(self, text: str) -> None:
-        self._text = text
-
-    def read(self) -> str:
-        text, self._text = self._text, ""
-        return text
-
-    def isatty(self) -> bool:
-        return False
