@@ -10,6 +10,7 @@ from textual.widgets import Button, Checkbox, Input, TextArea
 
 from flagtui.api import AdminClient
 from flagtui.api.feature_query import FeatureQuery
+from flagtui.tui.format import clean
 from flagtui.tui.screens.feature_detail import FeatureDetailScreen
 from flagtui.tui.screens.patch_form import PatchFormScreen
 from flagtui.tui.widgets.confirm import ConfirmModal, TypedConfirmModal
@@ -98,7 +99,7 @@ async def test_the_archived_box_is_sent_on_its_own(make_app, client) -> None:
         await pilot.pause()
         assert app.screen is form
         assert "Archive is sent on its own" in visible_text(app, "#form-error")
-        form.query_one("#description", Input).value = form.baseline_description
+        form.query_one("#description", Input).value = clean(form.feature.description or "")
         await pilot.press("ctrl+t")  # the raw JSON Patch: /archived is refused there too
         form.query_one(
             "#raw", TextArea

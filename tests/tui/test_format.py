@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 import pytest
 from rich.text import Text
 
-from flagtui.tui.format import Clock, clean, options, safe, safe_text, when
+from flagtui.tui.format import Clock, clean, options, restored, safe, safe_text, when
 
 BIDI = [0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)]
 
@@ -95,3 +95,32 @@ def test_when_names_the_zone_and_follows_the_clock(in_zone) -> None:
     Clock.utc = True
     assert when(moment) == "2026-01-15 11:22 UTC"
     assert when(moment.replace(tzinfo=None)) == "2026-01-15 11:22 UTC"  # naive means UTC
+
+
+RAW_TITLE = "t \x1b]52;c;aGk=\x07 \x9b2J mid\u202eend"
+
+
+def test_an_untouched_field_stands_for_the_raw_value() -> None:
+    assert restored(RAW_TITLE, clean(RAW_TITLE)) == RAW_TITLE
+    assert restored("plain", "plain") == "plain"
+
+
+def test_typing_around_a_visible_form_keeps_its_character() -> None:
+    shown = clean(RAW_TITLE)
+    assert restored(RAW_TITLE, "new " + shown + "!") == "new " + RAW_TITLE + "!"
+    assert restored("a\nb", "a↵b more") == "a\nb more"
+
+
+def test_deleting_a_visible_form_deletes_its_character() -> None:
+    shown = clean(RAW_TITLE)
+    assert restored(RAW_TITLE, shown.replace("␛", "", 1)) == RAW_TITLE.replace("\x1b", "", 1)
+    assert restored(RAW_TITLE, shown.replace("<U+202E>", "")) == RAW_TITLE.replace("\u202e", "")
+
+
+def test_what_is_typed_or_left_of_a_form_is_taken_as_shown() -> None:
+    """A form cut in part is text; a ␛ typed where the server had none stays a ␛."""
+    shown = clean(RAW_TITLE)
+    cut = shown.replace("<U+009B>", "<U+009")
+    assert restored(RAW_TITLE, cut) == RAW_TITLE.replace("\x9b", "<U+009")
+    assert restored("plain", "plain ␛ ↵") == "plain ␛ ↵"
+    assert restored("a\x1bb", "a␛b␛") == "a\x1bb␛"  # the server's, then one typed

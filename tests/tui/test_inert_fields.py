@@ -10,14 +10,20 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+from textual import events
+from textual.app import App, ComposeResult
+
 from flagtui.sandbox import hostile_data as hx
 from flagtui.tui.app import FlagtuiApp
 from flagtui.tui.format import clean
 from flagtui.tui.screens.feature_detail import FeatureDetailScreen
 from flagtui.tui.screens.strategy_form import StrategyFormScreen
+from flagtui.tui.screens.variant_form import VariantFormScreen
 from flagtui.tui.widgets.inert import InertInput
+from flagtui.tui.widgets.select import Select
 from testkit.pilot import settle
 
+from .faults import send_form
 from .helpers import screen_text
 from .rollout_flows import confirm, review
 
@@ -88,3 +94,60 @@ async def test_an_edited_title_keeps_what_was_not_deleted(make_app, sandbox) -> 
         await review(app, pilot)
         await confirm(app, pilot, "Update strategy of")
     assert stored_strategy(sandbox.db_path)["title"] == TITLE.replace("\x1b]0;", "]0;") + " v2"
+
+
+def stored_env_variants(db_path: Path) -> list[dict[str, Any]]:
+    with sqlite3.connect(db_path) as conn:
+        row = conn.execute(
+            "SELECT variants FROM feature_environments WHERE feature = ?"
+            " AND environment = 'development'",
+            (FLAG,),
+        ).fetchone()
+    return list(json.loads(row[0]))
+
+
+async def test_a_flags_variant_payload_goes_back_byte_for_byte(make_app, sandbox) -> None:
+    """The variants form: the payload shows its window-title sequence as ␛]0;…␇; the name
+    edited, the payload is sent back as the server has it."""
+    payload = hx.VARIANT["payload"]
+    app = make_app()
+    async with app.run_test(size=(100, 40)) as pilot:
+        app.push_screen(FeatureDetailScreen(hx.PROJECT, FLAG))
+        await settle(app, pilot)
+        await pilot.press("V")
+        await settle(app, pilot)
+        await pilot.press("enter")  # development, the picker's first
+        await settle(app, pilot)
+        assert isinstance(app.screen, VariantFormScreen), screen_text(app)
+        value = app.screen.query_one(".v-value", InertInput)
+        assert value.value.startswith("hx-payload ␛]0;pwned␇␛[2J<U+009B>HX-C1 <U+202E>")
+        app.screen.query_one(".v-name", InertInput).focus()
+        await pilot.press("end", *"-2")
+        await send_form(app, pilot)
+        assert not isinstance(app.screen, VariantFormScreen), screen_text(app)
+    stored = stored_env_variants(sandbox.db_path)
+    assert [v["name"] for v in stored] == ["hx-variant-2"]
+    assert stored[0]["payload"] == payload
+
+
+class Fields(App[None]):
+    def compose(self) -> ComposeResult:
+        yield InertInput("t \x1b]0;pwned\x07 end", id="typed")
+        yield Select([(f"[/x] {hx.OSC0}{hx.C1_CSI}", "kept")], value="kept", id="picked")
+
+
+async def test_a_paste_and_a_selects_label_are_shown_inert() -> None:
+    """A control character pasted shows as its visible form, and is sent as that form; a
+    Select's label (a str) is drawn as written, markup and controls visible, its value kept."""
+    app = Fields()
+    async with app.run_test(size=(60, 8)) as pilot:
+        box = app.query_one("#typed", InertInput)
+        box.focus()
+        await pilot.press("end")
+        box.post_message(events.Paste(" \x1b[2J"))
+        await pilot.pause()
+        assert box.value == "t ␛]0;pwned␇ end ␛[2J"
+        assert box.raw_value == "t \x1b]0;pwned\x07 end ␛[2J"
+        shown = screen_text(app)
+        assert "[/x] ␛]0;pwned␇<U+009B>" in shown and "\x1b" not in shown
+        assert app.query_one("#picked", Select).value == "kept"

@@ -44,11 +44,6 @@ class InertInput(Input):
         """Textual's hook on every assignment of `value`: only the visible form is kept."""
         return clean(value)
 
-    def show(self, raw: str) -> None:
-        """Put a server's (new) value in the field, as if it had been opened with it."""
-        self.given = raw
-        self.value = raw
-
     @property
     def raw_value(self) -> str:
         """What the field stands for: the server's value untouched, else what was edited."""
