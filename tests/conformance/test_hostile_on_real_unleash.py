@@ -2,7 +2,8 @@
 flagtui in a real terminal on what it stored (the same checks as tests/tui/test_hostile_pty.py).
 
 Real Unleash OSS 8.2 stores descriptions, PATCHed feature types, tag values and integration
-descriptions and parameters as sent, control characters, markup and BiDi included. It refuses:
+descriptions and parameters, strategy titles and variant payloads as sent, control characters,
+markup and BiDi included. It refuses:
 a new flag whose type is not a known feature type (400; a PATCH to any type is accepted), and a
 tag value above its length limit (the 62-character OSC 52 string; shorter control sequences are
 accepted), and a webhook URL whose host does not resolve (500 UnknownError ENOTFOUND: it
@@ -31,6 +32,11 @@ FEATURES = "/api/admin/projects/default/features"
 # Real Unleash resolves a webhook's host when it is saved: loopback, with a token in the query.
 WEBHOOK_URL = "http://127.0.0.1:9/flags?token=hx-webhook-s3cret&team=ops"
 TAGS = ["[/x]", hx.MARKUP[:40], f"hx {hx.BIDI_TEXT}", hx.EMOJI, hx.CSI_CLEAR, hx.OSC0, "ab\x9bcd"]
+# The strategy form's repro (issue 44): a title that writes the clipboard, renames the window
+# and clears the screen, and a variant payload that renames the window; short enough that an
+# 80-column input draws all of it.
+STRATEGY_TITLE = f"hx-title {hx.OSC52}{hx.OSC0}{hx.CSI_CLEAR}{hx.C1_CSI}{hx.C1_MARK}"
+PAYLOAD = f"hx-payload {hx.OSC0}{hx.CSI_CLEAR}"
 
 
 @dataclass
@@ -75,6 +81,24 @@ async def hostile_on_unleash(unleash_admin: httpx.AsyncClient) -> AsyncIterator[
                 f"/api/admin/features/{name}/tags", json={"type": "simple", "value": value}
             )
             assert tagged.status_code == 201, (value, tagged.text)
+        strategy = await unleash_admin.post(
+            f"{FEATURES}/{name}/environments/development/strategies",
+            json={
+                "name": "flexibleRollout",
+                "title": STRATEGY_TITLE,
+                "parameters": {"rollout": "50", "stickiness": "default", "groupId": name},
+                "variants": [
+                    {
+                        "name": "hx-variant",
+                        "weight": 1000,
+                        "weightType": "variable",
+                        "stickiness": "default",
+                        "payload": {"type": "string", "value": PAYLOAD},
+                    }
+                ],
+            },
+        )
+        assert strategy.status_code == 200, strategy.text
         yield Hostile(name, description, addon_id)
     finally:
         if addon_id is not None:
@@ -122,6 +146,9 @@ def test_flagtui_in_a_real_terminal_on_hostile_text_stored_by_real_unleash(
         walk.step("the flag's detail", ["enter"], "hx-desc-real", "y Copy")
         walk.step("the patch form", ["e"], f"Patch {name}", "Review & send")
         walk.step("back to the detail", ["escape"], "y Copy", gone="Review & send")
+        # One environment has a strategy: `S` opens its form (no environment to pick).
+        walk.step("the strategy form", ["S"], "␛]0;pwned␇␛[2J<U+009B>HX-C1", "Review & send")
+        walk.step("back from the form", ["escape"], "y Copy", gone="Review & send")
         walk.step("back to the features", ["escape"], "n/p Page", gone="y Copy")
         walk.step("integrations", ["4"], "Trend", "⏎ Open")
         addon = f"hx-addon-{name}"
@@ -137,3 +164,9 @@ def test_flagtui_in_a_real_terminal_on_hostile_text_stored_by_real_unleash(
         assert term.wait_exit(10) == 0
         term.settle(quiet=0.2, limit=3)
         walk.check("after quitting", running=False)
+    headers = {"Authorization": real_unleash.token}
+    read = httpx.get(f"{real_unleash.url}{FEATURES}/{name}", headers=headers, timeout=30)
+    kept = read.json()["environments"]
+    strategy = next(e for e in kept if e["name"] == "development")["strategies"][0]
+    assert strategy["title"] == STRATEGY_TITLE  # the untouched form sent nothing
+    assert strategy["variants"][0]["payload"]["value"] == PAYLOAD
