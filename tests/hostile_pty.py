@@ -1,10 +1,10 @@
 """flagtui in a real pseudo-terminal on hostile server text, and what must never reach it.
 
-`open_flagtui` starts `python -m flagtui` (this checkout on PYTHONPATH, 80x24 unless told, an empty HOME and
-XDG dirs, the server from UNLEASH_URL/UNLEASH_API_TOKEN, the area and project remembered in
-the state file) and records every byte it writes. `Walk` presses keys and waits, bounded, for
-the text each screen must show; `offences` lists what in the raw output could only have come
-from server text.
+`open_flagtui` starts `python -m flagtui` (this checkout on PYTHONPATH, 80x24 unless told, an
+empty HOME and XDG dirs, the server from UNLEASH_URL/UNLEASH_API_TOKEN, the area and project
+remembered in the state file) and records every byte it writes. `Walk` presses keys and
+waits, bounded, for the text each screen must show; `offences` lists what in the raw output
+could only have come from server text.
 
 What Textual itself writes (checked on 8.2.8): the alternate screen, cursor and mouse modes,
 SGR colours, cursor moves, and OSC 22 (the pointer shape). It never clears with `ESC [ 2 J`

@@ -26,6 +26,7 @@ from flagtui.tui.format import safe
 from flagtui.tui.rerunnable_reads import read
 from flagtui.tui.screens.base import FlagtuiModal
 from flagtui.tui.typing_pause import after_typing_pause
+from flagtui.tui.widgets.inert import InertInput
 from flagtui.tui.widgets.text import PlainLabel, PlainStatic
 
 SHOWN = 30
@@ -73,7 +74,7 @@ class FlagPickerModal(FlagtuiModal):
         where = f" in project {self.project}" if self.project else ""
         with Vertical(classes="dialog", id="flag-picker"):
             yield PlainLabel(self.title_text, classes="dialog-title")
-            yield Input(placeholder=f"search {KIND_WORDS[self.kind]}{where}", id="flag-query")
+            yield InertInput(placeholder=f"search {KIND_WORDS[self.kind]}{where}", id="flag-query")
             yield PlainStatic("searching…", id="flag-picker-status", classes="status-line")
             yield OptionList(id="flag-options")
 
