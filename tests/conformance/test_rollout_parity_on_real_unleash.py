@@ -51,6 +51,24 @@ def _strategies(name: str) -> str:
     return f"{PROJECT}/{name}/environments/production/strategies"
 
 
+async def _skip_on_an_undefined_context_field(
+    real: httpx.AsyncClient, strategy: dict[str, Any], real_version: tuple[int, int, int]
+) -> None:
+    """Unleash 6 looks a constraint's context field up before anything else (404 "Could not find
+    Context field" for the demo's tenantId or appVersion, which it does not define); 7.x, 8.x
+    and the sandbox take any field."""
+    if real_version >= (7, 0, 0):
+        return
+    defined = {f["name"] for f in (await real.get("/api/admin/context")).json()}
+    undefined = {c["contextName"] for c in strategy.get("constraints", [])} - defined
+    if undefined:
+        pytest.skip(
+            f"Unleash {'.'.join(map(str, real_version))} refuses a constraint on a context field"
+            f" it does not define ({', '.join(sorted(undefined))}) before any other check; 7.x,"
+            " 8.x and the sandbox take any field"
+        )
+
+
 def _comparable(strategy: dict[str, Any]) -> dict[str, Any]:
     """A strategy without what differs by nature (ids) or by a written-down choice (no title:
     null there, "" here)."""
@@ -76,7 +94,7 @@ async def test_creation_answers_and_name_checks_agree(
 
 
 async def test_strategy_answers_and_fixed_weights_agree(
-    both: tuple[str, list[httpx.AsyncClient]],
+    both: tuple[str, list[httpx.AsyncClient]], real_version: tuple[int, int, int]
 ) -> None:
     name, sides = both
     body = {
@@ -94,6 +112,11 @@ async def test_strategy_answers_and_fixed_weights_agree(
     real, sandbox = (a.json() for a in answers)
     assert set(real) == set(sandbox)
     assert _comparable(real) == _comparable(sandbox)
+    if real_version < (7, 0, 0):
+        pytest.skip(
+            "the answers to adding agree; an update's do not on Unleash 6: it stores the"
+            " parameters as sent, where 7.x, 8.x and the sandbox fill flexibleRollout's defaults"
+        )
     put = {"name": "flexibleRollout", "parameters": {"rollout": "50"}, "disabled": False}
     updated = [
         await side.put(f"{_strategies(name)}/{a.json()['id']}", json=put)
@@ -135,6 +158,7 @@ async def test_strategy_validation_agrees(
             " unknown operator; the sandbox takes it, as 8.2.0 does"
         )
     name, sides = both
+    await _skip_on_an_undefined_context_field(sides[0], body, real_version)
     real, sandbox = [await side.post(_strategies(name), json=body) for side in sides]
     assert real.status_code == sandbox.status_code, (real.text, sandbox.text)
 
@@ -215,7 +239,10 @@ async def test_catalogs_agree(
 
 
 async def test_playground_and_client_api_agree(
-    both: tuple[str, list[httpx.AsyncClient]], real_unleash: Any, sandbox_app: Starlette
+    both: tuple[str, list[httpx.AsyncClient]],
+    real_unleash: Any,
+    sandbox_app: Starlette,
+    real_version: tuple[int, int, int],
 ) -> None:
     name, sides = both
     body = {
@@ -229,6 +256,7 @@ async def test_playground_and_client_api_agree(
             for v in ("left", "right")
         ],
     }
+    await _skip_on_an_undefined_context_field(sides[0], body, real_version)
     for side in sides:
         assert (await side.post(_strategies(name), json=body)).status_code == 200
         assert (await side.post(f"{PROJECT}/{name}/environments/production/on")).status_code == 200
