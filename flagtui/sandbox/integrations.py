@@ -18,6 +18,7 @@ from typing import Any
 
 from flagtui.contract import PAGE_DEFAULT, PAGE_MAX
 from flagtui.sandbox import shapes
+from flagtui.sandbox.addon_providers import PROVIDERS
 from flagtui.sandbox.clock import iso, parse_iso
 from flagtui.sandbox.db import dumps
 from flagtui.sandbox.errors import not_found
@@ -25,105 +26,6 @@ from flagtui.sandbox.inputs import Call, lenient_page
 
 MASK = "*****"
 
-_COMMON_EVENTS = [
-    "feature-created",
-    "feature-metadata-updated",
-    "feature-archived",
-    "feature-revived",
-    "feature-stale-on",
-    "feature-stale-off",
-    "feature-environment-enabled",
-    "feature-environment-disabled",
-    "feature-strategy-add",
-    "feature-strategy-update",
-    "feature-strategy-remove",
-    "feature-uncompleted",
-    "feature-completed",
-    "feature-type-updated",
-    "project-environment-removed",
-    "project-access-added",
-    "change-request-discarded",
-]
-
-
-def _param(
-    name: str, display: str, type_: str = "text", *, required: bool = False, sensitive: bool = False
-) -> shapes.AddonParameter:
-    return {
-        "name": name,
-        "displayName": display,
-        "type": type_,
-        "required": required,
-        "sensitive": sensitive,
-    }
-
-
-PROVIDERS: list[shapes.AddonProvider] = [
-    {
-        "name": "webhook",
-        "displayName": "Webhook",
-        "description": "A Webhook is a generic way to post messages from Unleash to third party"
-        " services.",
-        "parameters": [
-            _param("url", "Webhook URL", "url", required=True, sensitive=True),
-            _param("contentType", "Content-Type"),
-            _param("authorization", "Authorization", sensitive=True),
-            _param("bodyTemplate", "Body template", "textfield"),
-        ],
-        "events": _COMMON_EVENTS,
-    },
-    {
-        "name": "slack-app",
-        "displayName": "Slack App",
-        "description": "The Unleash Slack App posts messages to the selected channels.",
-        "parameters": [
-            _param("accessToken", "Access token", required=True, sensitive=True),
-            _param("defaultChannels", "Channels", required=True),
-        ],
-        "events": _COMMON_EVENTS,
-    },
-    {
-        "name": "slack",
-        "displayName": "Slack (deprecated)",
-        "description": "Allows Unleash to post updates to Slack.",
-        "parameters": [
-            _param("url", "Slack webhook URL", "url", required=True, sensitive=True),
-            _param("username", "Username"),
-            _param("defaultChannel", "Default channel"),
-        ],
-        "events": _COMMON_EVENTS,
-    },
-    {
-        "name": "teams",
-        "displayName": "Microsoft Teams",
-        "description": "Allows Unleash to post updates to Microsoft Teams.",
-        "parameters": [
-            _param("url", "Microsoft Teams webhook", "url", required=True, sensitive=True)
-        ],
-        "events": _COMMON_EVENTS,
-    },
-    {
-        "name": "datadog",
-        "displayName": "Datadog",
-        "description": "Allows Unleash to post updates to Datadog.",
-        "parameters": [
-            _param("url", "Datadog Events URL", "url"),
-            _param("apiKey", "Datadog API key", required=True, sensitive=True),
-            _param("sourceTypeName", "Datadog Source Type Name"),
-        ],
-        "events": _COMMON_EVENTS,
-    },
-    {
-        "name": "new-relic",
-        "displayName": "New Relic",
-        "description": "Allows Unleash to post updates to New Relic Event API.",
-        "parameters": [
-            _param("url", "New Relic Event URL", "url", required=True),
-            _param("licenseKey", "New Relic License Key", required=True, sensitive=True),
-        ],
-        "events": _COMMON_EVENTS,
-    },
-]
 SENSITIVE = {p["name"]: {q["name"] for q in p["parameters"] if q["sensitive"]} for p in PROVIDERS}
 
 ADDON_COLUMNS = (
@@ -256,6 +158,7 @@ def outcome(
     label = {
         "webhook": "Webhook request",
         "teams": "Teams webhook request",
+        "teamsworkflow": "Teams webhook request",  # as real Unleash's teams-workflow addon says
         "datadog": "Datadog Events API request",
         "new-relic": "New Relic Events API request",
     }.get(provider, "Request")

@@ -8,8 +8,10 @@ Setup that is not a flagtui operation (creating flags, addons, completing a flag
 from __future__ import annotations
 
 import os
+import random
 import uuid
 from dataclasses import dataclass, field
+from urllib.parse import urlparse
 
 import httpx
 import pytest
@@ -56,6 +58,20 @@ def real_version(real_unleash) -> tuple[int, int, int]:
     )
     major, minor, patch = (int(part) for part in answer.json()["version"].split(".")[:3])
     return major, minor, patch
+
+
+@pytest.fixture
+def own_ip(real_unleash) -> str:
+    """A loopback address of the test's own to send from: Unleash 8.2 limits the feature search
+    per client IP, so a test that spends the limit spends its own, never the one every other
+    client on this host shares (127.0.0.1)."""
+    host = urlparse(real_unleash.url).hostname or ""
+    if not host.startswith("127."):
+        pytest.skip(
+            f"the server is at {host}, not on loopback: the test spends a feature search limit"
+            " of its own only from a loopback address of its own"
+        )
+    return f"127.45.{random.randint(0, 255)}.{random.randint(1, 254)}"
 
 
 @pytest.fixture

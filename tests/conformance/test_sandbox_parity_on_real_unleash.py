@@ -7,6 +7,9 @@ import httpx
 import pytest
 from starlette.applications import Starlette
 
+from flagtui.sandbox import create_app, read_tokens
+from flagtui.sandbox.rate_limit import LIMIT_ENV
+
 pytestmark = pytest.mark.unleash
 
 NO_FLAG = "/api/admin/projects/default/features/no-such-flag-parity"
@@ -97,3 +100,84 @@ async def test_a_null_event_type_is_refused_where_the_post_search_exists(
     assert real.status_code in (400, 404), real.text
     if real.status_code == 404:
         assert "is not available" in real.json()["message"]
+
+
+async def test_a_patch_with_a_trailing_slash_is_served(unleash_admin, sandbox_http, real_feature):
+    """Express routes `…/f/` as `…/f`; the sandbox answered Starlette's 307."""
+    ops = [{"op": "replace", "path": "/description", "value": "slash"}]
+    real = await unleash_admin.patch(
+        f"/api/admin/projects/default/features/{real_feature}/", json=ops
+    )
+    flag = (await sandbox_http.get("/api/admin/search/features?limit=1")).json()["features"][0]
+    sandbox = await sandbox_http.patch(
+        f"/api/admin/projects/{flag['project']}/features/{flag['name']}/", json=ops
+    )
+    assert (real.status_code, sandbox.status_code) == (200, 200), real.text
+
+
+async def test_the_feature_search_limit_answers_alike(
+    real_unleash, own_ip, real_version, sandbox_db, monkeypatch
+):
+    """From an address of the test's own (`own_ip`), as many searches as the real server's
+    window has left, then one more, on both: the same headers on every answer and the same 429.
+    The sandbox is configured as Unleash is by default."""
+    if real_version < (8, 0, 0):
+        pytest.skip("Unleash before 8 does not limit the feature search: nothing to compare")
+    monkeypatch.delenv(LIMIT_ENV)
+    sandbox_transport = httpx.ASGITransport(app=create_app(sandbox_db), client=(own_ip, 50000))  # type: ignore[arg-type]
+    sides = [
+        httpx.AsyncClient(
+            base_url=real_unleash.url,
+            headers={"Authorization": real_unleash.token},
+            transport=httpx.AsyncHTTPTransport(local_address=own_ip),
+        ),
+        httpx.AsyncClient(
+            base_url="http://sandbox",
+            headers={"Authorization": read_tokens(sandbox_db).admin},
+            transport=sandbox_transport,
+        ),
+    ]
+    search = "/api/admin/search/features?limit=1"
+    limited = ("ratelimit-policy", "ratelimit-limit", "ratelimit-remaining", "ratelimit-reset")
+    try:
+        answers = [[await side.get(search)] for side in sides]
+        left = int(answers[0][0].headers["RateLimit-Remaining"])
+        for answered, side in zip(answers, sides, strict=True):
+            answered.extend([await side.get(search) for _ in range(left + 1)])
+    finally:
+        for side in sides:
+            await side.aclose()
+    real, ours = answers
+    assert (
+        [a.status_code for a in real] == [a.status_code for a in ours] == [200] * (left + 1) + [429]
+    )
+    for theirs, mine in zip(real, ours, strict=True):
+        assert [theirs.headers[h] for h in limited[:3]] == [mine.headers[h] for h in limited[:3]]
+        assert (
+            abs(int(theirs.headers["ratelimit-reset"]) - int(mine.headers["ratelimit-reset"])) <= 5
+        )
+    for refused in (real[-1], ours[-1]):
+        assert refused.text == "Too many requests, please try again later."
+        assert refused.headers["content-type"] == "text/html; charset=utf-8"
+        assert refused.headers["retry-after"] == refused.headers["ratelimit-reset"]
+
+
+async def test_the_integration_providers_are_8_2s(unleash_admin, sandbox_http, real_version):
+    """Every provider with its own events (the webhook's 33, not one list of 17 for all) and
+    parameters, teamsworkflow included."""
+    if real_version[:2] != (8, 2):
+        pytest.skip("the sandbox lists Unleash 8.2's providers; other versions list their own")
+
+    def providers(answer: httpx.Response) -> dict[str, tuple[list[str], list[tuple]]]:
+        assert answer.status_code == 200, answer.text
+        return {
+            p["name"]: (
+                p["events"],
+                [(q["name"], q["type"], q["required"], q["sensitive"]) for q in p["parameters"]],
+            )
+            for p in answer.json()["providers"]
+        }
+
+    real = providers(await unleash_admin.get("/api/admin/addons"))
+    assert providers(await sandbox_http.get("/api/admin/addons")) == real
+    assert len(real["webhook"][0]) == 33 and "teamsworkflow" in real
