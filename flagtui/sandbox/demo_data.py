@@ -4,7 +4,8 @@ This module generates the people, projects and features; `demo_history` continue
 change requests, integrations and audit log; `demo_tables` holds the fixed tables both draw
 from.
 
-Sizes: `empty` (tokens and their two users, roles, feature types), `demo` (a few hundred
+Sizes: `empty` (tokens and their two users, roles, feature types, and what every Unleash
+starts with: the `default` project in development and production), `demo` (a few hundred
 features, several thousand events, a few thousand integration deliveries), `hostile` (`demo`
 plus the `hostile` project of `hostile_data`, whose records carry text that attacks
 terminals: what the tests run on), `large` (50,000 features, 200,000 events and their
@@ -134,6 +135,19 @@ class Generator:
             self.conn.executemany(
                 "INSERT INTO group_users VALUES (?,?)", [(gid, m) for m in members]
             )
+
+    def fresh_install(self) -> None:
+        """What every Unleash starts with: the `default` project in development and production."""
+        envs = [e for e in ENVIRONMENTS if e[0] in ("development", "production")]
+        self.conn.executemany("INSERT INTO environments VALUES (?,?,1,?,0)", envs)
+        pid, name, description, _, mode = PROJECTS[0]
+        self.conn.execute(
+            "INSERT INTO projects VALUES (?,?,?,?,100,?,0)",
+            (pid, name, description, iso(self.now), mode),
+        )
+        self.conn.executemany(
+            "INSERT INTO project_environments VALUES (?,?)", [(pid, e[0]) for e in envs]
+        )
 
     def structure(self) -> None:
         c, rng = self.conn, self.rng
@@ -338,6 +352,7 @@ class Generator:
     def run(self, tokens: Tokens) -> None:
         self.base(tokens)
         if self.size.features == 0:
+            self.fresh_install()
             return
         self.people()
         self.structure()

@@ -152,6 +152,28 @@ def test_empty_size(tmp_path: Path) -> None:
     conn.close()
 
 
+async def test_the_empty_size_has_the_default_project_every_unleash_has(tmp_path: Path) -> None:
+    """A fresh Unleash (8.2.0 checked) has the `default` project, linked to development and
+    production: a flag can be created there at once. Failed before: no project at all."""
+    from flagtui.sandbox import create_app
+
+    tokens = create_database(tmp_path / "e.db", size="empty")
+    transport = httpx.ASGITransport(app=create_app(tmp_path / "e.db"))
+    headers = {"Authorization": tokens.admin}
+    async with httpx.AsyncClient(transport=transport, base_url="http://s", headers=headers) as c:
+        projects = (await c.get("/api/admin/projects")).json()["projects"]
+        assert [(p["id"], p["name"]) for p in projects] == [("default", "Default")]
+        envs = (await c.get("/api/admin/environments/project/default")).json()["environments"]
+        assert [e["name"] for e in envs] == ["development", "production"]
+        flag = {"name": "first-flag"}
+        assert (await c.post("/api/admin/projects/default/features", json=flag)).status_code == 201
+        assert (
+            await c.post(
+                "/api/admin/projects/default/features/first-flag/environments/production/on"
+            )
+        ).status_code == 200
+
+
 @pytest.mark.slow
 @pytest.mark.timeout(900)  # generating 250,000 rows takes minutes on a loaded machine
 async def test_large_size_counts(tmp_path: Path) -> None:
