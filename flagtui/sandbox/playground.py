@@ -16,6 +16,7 @@ only that constraint or segment). Disabled strategies are `unevaluated`, as on r
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from yggdrasil_engine.engine import UnleashEngine
@@ -54,16 +55,45 @@ def _checked(body: Any) -> tuple[str, Any, dict[str, Any]]:
         isinstance(projects, list) and all(isinstance(p, str) for p in projects)
     ):
         raise bad_request('"projects" must be "*" or an array of project ids')
-    if not isinstance(context, dict) or not isinstance(context.get("appName"), str):
+    if not isinstance(context, dict) or "appName" not in context:
         raise bad_request('"context" is required, with a string "appName"')
+    return environment, projects, _context(context)
+
+
+def _context(raw: dict[str, Any]) -> dict[str, Any]:
+    """The context as real Unleash's request schema takes it (Ajv, coercing types): the standard
+    fields and each property a string, a number, a boolean or null (made a string; null is
+    ""), never an object or array; `properties` an object; `currentTime` an RFC 3339 date-time;
+    `appName` not empty. Fields of its own at the top level are taken as they are."""
+    context = dict(raw)
+    for key in STANDARD_KEYS:
+        if key in context:
+            context[key] = _text(context[key], f"context.{key}")
     if not context["appName"]:
         raise bad_request('"context.appName" must not be empty')
-    props = context.get("properties")
-    if props is not None and not (
-        isinstance(props, dict) and all(isinstance(v, str) for v in props.values())
-    ):
-        raise bad_request('"context.properties" must be an object of strings')
-    return environment, projects, context
+    if "currentTime" in context and not _DATE_TIME.match(context["currentTime"]):
+        raise bad_request('"context.currentTime" must be a date-time (RFC 3339)')
+    if "properties" in context:
+        props = context["properties"]
+        if not isinstance(props, dict):
+            raise bad_request('"context.properties" must be an object')
+        context["properties"] = {k: _text(v, f"context.properties.{k}") for k, v in props.items()}
+    return context
+
+
+_DATE_TIME = re.compile(r"^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$")
+
+
+def _text(value: Any, field: str) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return str(int(value)) if float(value).is_integer() else repr(value)
+    if not isinstance(value, str):
+        raise bad_request(f'"{field}" must be a string')
+    return value
 
 
 def _variant(engine: UnleashEngine, name: str, context: dict[str, Any]) -> shapes.EvaluatedVariant:
@@ -139,7 +169,7 @@ def evaluate(call: Call) -> shapes.Playground:
         )
         for f in state
     ]
-    return {"input": call.body, "features": features}
+    return {"input": {**call.body, "context": context}, "features": features}
 
 
 def _feature(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import httpx
 import pytest
+from playground_contexts import CONTEXTS, playground_body
 from starlette.applications import Starlette
 
 from flagtui.sandbox import create_app, read_tokens
@@ -181,3 +182,20 @@ async def test_the_integration_providers_are_8_2s(unleash_admin, sandbox_http, r
     real = providers(await unleash_admin.get("/api/admin/addons"))
     assert providers(await sandbox_http.get("/api/admin/addons")) == real
     assert len(real["webhook"][0]) == 33 and "teamsworkflow" in real
+
+
+@pytest.mark.parametrize(("context", "status"), CONTEXTS, ids=[str(c) for c, _ in CONTEXTS])
+async def test_the_playground_takes_and_refuses_contexts_alike(
+    unleash_admin, sandbox_http, real_version, context, status
+):
+    if real_version[:2] != (8, 2):
+        pytest.skip("the contexts' answers were read on Unleash 8.2.0, which the sandbox follows")
+    real = await unleash_admin.post(
+        "/api/admin/playground", json=playground_body("default", context)
+    )
+    ours = await sandbox_http.post(
+        "/api/admin/playground", json=playground_body("default", context)
+    )
+    assert (real.status_code, ours.status_code) == (status, status), (real.text, ours.text)
+    if status == 200:
+        assert real.json()["input"]["context"] == ours.json()["input"]["context"]

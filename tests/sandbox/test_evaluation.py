@@ -7,6 +7,7 @@ import uuid
 
 import httpx
 import pytest
+from playground_contexts import CONTEXTS, playground_body
 from sdk_parity import APP_NAME, start_sdk
 from starlette.applications import Starlette
 
@@ -111,3 +112,21 @@ async def test_the_client_token_reads_the_client_api_only(
     refused = await anonymous.get("/api/admin/projects", headers=headers)
     assert refused.status_code == 403
     assert (await anonymous.get("/api/client/features")).status_code == 401
+
+
+@pytest.mark.parametrize(("context", "status"), CONTEXTS, ids=[str(c) for c, _ in CONTEXTS])
+async def test_the_playground_takes_and_refuses_contexts_as_real_unleash(
+    sandbox_app: Starlette, context: dict, status: int
+) -> None:
+    """Failed before on a null property (400, where real Unleash answers 200) and on `userId: {}`
+    and `currentTime: ""` (200, where it answers 400)."""
+    transport = httpx.ASGITransport(app=sandbox_app)
+    headers = {"Authorization": sandbox_app.state.admin_token}
+    async with httpx.AsyncClient(
+        transport=transport, base_url="http://sandbox", headers=headers
+    ) as admin:
+        answer = await admin.post("/api/admin/playground", json=playground_body("default", context))
+    assert answer.status_code == status, answer.text
+    if status == 400:
+        field = next(iter(context))
+        assert f"context.{field}" in answer.json()["message"]
