@@ -69,9 +69,7 @@ class AdminClient:
         verify: bool | str = True,
         retry_delays: Sequence[float] = DEFAULT_RETRY_DELAYS,
         transport: httpx.AsyncBaseTransport | None = None,
-        search_budget: tuple[int, float] | None = None,
     ) -> None:
-        """`search_budget` (searches, seconds) replaces real Unleash's feature search limit."""
         self._core = Core(
             base_url,
             token,
@@ -82,7 +80,6 @@ class AdminClient:
             retry_delays=retry_delays,
             transport=transport,
         )
-        self._search_budget = search_budget
 
     # Each area is made (and its module imported) when first used: a command that lists flags
     # imports neither the bulk nor the rollout nor the Enterprise areas (issue 26).
@@ -96,7 +93,7 @@ class AdminClient:
     def features(self) -> Features:
         from flagtui.api.features import Features
 
-        return Features(self._core, self.feature_types, self._search_budget)
+        return Features(self._core, self.feature_types)
 
     @property
     def archived(self) -> ArchivedFlags:

@@ -46,7 +46,7 @@ class FeatureQuery:
         return dataclasses.replace(self, lifecycle=stages, archived=True)
 
     def list_can_answer(self) -> bool:
-        """The project's feature list can answer it when the search budget is spent."""
+        """The project's feature list can answer it when the server's search limit is spent."""
         return (
             self.project is not None
             and not self.archived

@@ -2,9 +2,10 @@
 the per-environment switch), archive and revive one; a project's archived flags are
 `client.archived` (`archived_flags`, which says how Unleash archives).
 
-Real Unleash allows 15 feature searches a minute per client: identical searches are cached for
-FEATURE_SEARCH_CACHE_S (any write empties the cache), and a search the budget cannot pay for is
-answered from the project's feature list when it can (see `search_budget`).
+Unleash 8.2 limits the feature search per client IP and says what is left on every answer:
+identical searches are cached for FEATURE_SEARCH_CACHE_S (any write empties the cache), and a
+search the server would refuse is answered from the project's feature list when it can (see
+`search_budget`).
 """
 
 from __future__ import annotations
@@ -25,21 +26,17 @@ from flagtui.api.search_budget import SearchBudget, page_from_list
 from flagtui.api.wire import FeatureList, FeatureTags, adapter, seg
 
 FEATURE_SEARCH_CACHE_S = 30.0
-REAL_SEARCH_BUDGET = (14, 60.0)  # real Unleash: 15 a minute per client; one kept in reserve
-SANDBOX_SEARCH_BUDGET = (1_000_000, 60.0)  # the sandbox does not ration searches
 
 _FEATURE = adapter(Feature)
 _FEATURE_PAGE = adapter(FeaturePage)
 
 
 class Features:
-    def __init__(
-        self, core: Core, feature_types: FeatureTypes, search_budget: tuple[int, float] | None
-    ) -> None:
+    def __init__(self, core: Core, feature_types: FeatureTypes) -> None:
         self._core = core
         self._feature_types = feature_types
-        self._budget = SearchBudget(*(search_budget or REAL_SEARCH_BUDGET))
-        self._sandbox_budget = None if search_budget else SearchBudget(*SANDBOX_SEARCH_BUDGET)
+        self.budget = SearchBudget()
+        """What the server said is left of its search limit."""
         self.archived = ArchivedFlags(core, self.search)
 
     # -- reads -----------------------------------------------------------------------------------
@@ -79,34 +76,36 @@ class Features:
     # -- the feature search ----------------------------------------------------------------------
 
     async def search(self, q: FeatureQuery, *, fresh: bool = False) -> FeaturePage:
-        """Server-side search, within the budget: cached, then answered from the project list
-        when it can. `fresh` (a reload the user asked for) skips the cache: the answer is the
-        server's now, or RateLimited saying when the budget allows the next search."""
+        """Server-side search, within what the server says is left: cached, then answered from
+        the project list when it can. `fresh` (a reload the user asked for) skips the cache:
+        the answer is the server's now, or RateLimited saying when it allows the next search."""
         q = q.normalized()
         params = self._params(q)
         key = tuple(sorted(params.items()))
         cached = None if fresh else self._cached(key)
         if cached is not None:
             return cached
-        budget = self._search_budget()
+        budget = self.budget
         wait = budget.wait()
         if wait == 0:
             try:
-                budget.spend()
-                page = await self._core.read("GET", SEARCH_PATH, _FEATURE_PAGE, params=params)
+                page = await self._core.read(
+                    "GET", SEARCH_PATH, _FEATURE_PAGE, params=params, heard=budget.heard
+                )
                 self._core.cache[key] = (time.monotonic(), page)
                 return page
             except errors.RateLimited as exc:
-                budget.exhaust()
-                wait = exc.retry_after
+                budget.exhaust(exc.retry_after)
                 if not q.list_can_answer():
                     raise
         elif not q.list_can_answer():
+            allowed = f"{budget.limit} " if budget.limit is not None else ""
             raise errors.RateLimited(
                 "GET",
                 SEARCH_PATH,
                 retry_after=math.ceil(wait * 10) / 10,  # rounded up: waiting it is enough
-                message="flagtui holds back: real Unleash allows 15 feature searches a minute",
+                message=f"flagtui holds back: the server allows {allowed}feature searches a"
+                " minute per IP, and says none is left",
                 profile=self._core.profile,
             )
         assert q.project is not None
@@ -114,8 +113,8 @@ class Features:
 
     def searched_elsewhere(self) -> None:
         """A search sent without this client (`feature list`'s first page, sent before the
-        client was made) spends the same server's budget."""
-        self._search_budget().spend()
+        client was made) spent one of what the server last said was left."""
+        self.budget.spent_elsewhere()
 
     def held(self, q: FeatureQuery) -> FeaturePage | None:
         """The page a search would be answered with from the cache, without waiting: None if
@@ -129,19 +128,12 @@ class Features:
 
     async def prefetch(self, q: FeatureQuery) -> bool:
         """Read a page the user is likely to open next (the following one) into the search
-        cache, only while at least half of the search budget is unspent: it never costs a
-        search the user asks for. True if the page is now cached."""
-        budget = self._search_budget()
-        if budget.spare() * 2 < budget.limit:
+        cache, only while at least half of the server's search limit is left (always where it
+        has none): it never costs a search the user asks for. True if the page is now cached."""
+        if not self.budget.half_left():
             return False
         await self.search(q)
         return True
-
-    def _search_budget(self) -> SearchBudget:
-        server = self._core.server
-        if self._sandbox_budget is not None and server is not None and server.sandbox:
-            return self._sandbox_budget
-        return self._budget
 
     def _params(self, q: FeatureQuery) -> dict[str, Any]:
         if q.archived:

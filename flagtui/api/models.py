@@ -160,8 +160,8 @@ class Feature(Record):
 
 
 class FeaturePage(Record):
-    """One page of feature search. `source` is "project-list" when the search budget of real
-    Unleash was spent and the page was made from the project's feature list (no lifecycle)."""
+    """One page of feature search. `source` is "project-list" when the server's search limit
+    was spent and the page was made from the project's feature list (no lifecycle)."""
 
     features: list[Feature]
     total: int

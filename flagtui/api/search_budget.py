@@ -1,15 +1,21 @@
-"""Real Unleash allows 15 feature searches a minute per client, then answers 429.
+"""The feature search's rate limit, as the server says it is, never guessed.
 
-The client spends that budget deliberately: identical searches are cached, and once the budget
-is spent a search that the project's feature list can answer (name/description text, type,
-stale/active, sort, paging) is answered from that list instead; only lifecycle and
-potentially-stale filters need the search endpoint itself.
+Unleash 8.2 allows 15 feature searches a minute per client IP (its
+SEARCH_FEATURES_RATE_LIMIT_PER_MINUTE), shared by everything on that IP: the web UI, scripts,
+other flagtuis. Each of its search answers says what is left in `RateLimit-Remaining` and when
+the window ends in `RateLimit-Reset` (seconds), a 429 in `Retry-After`. Unleash 6.x and 7.x
+have no such limit and send no such header: nothing is held back there.
+
+The client spends what is left deliberately: identical searches are cached, a page is read
+ahead only while half the budget is left, and once none is left a search that the project's
+feature list can answer (name/description text, type, stale/active, sort, paging) is answered
+from that list instead; only lifecycle and potentially-stale filters need the search itself.
 """
 
 from __future__ import annotations
 
 import time
-from collections import deque
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
@@ -19,36 +25,64 @@ if TYPE_CHECKING:
     from flagtui.api.feature_query import FeatureQuery
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+UNSAID_RESET_S = 60.0  # a limit whose window's end the server does not say: Unleash's window
 
 
 class SearchBudget:
-    """A sliding window of request times; `wait()` says how long until one more is allowed."""
+    """What the server's last search answer said is left; unlimited until one says otherwise."""
 
-    def __init__(self, limit: int, window_s: float) -> None:
-        self.limit = limit
-        self.window_s = window_s
-        self._sent: deque[float] = deque()
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.limit: int | None = None
+        """Searches a window allows (`RateLimit-Limit`); None where none was said."""
+        self.remaining: int | None = None
+        """Searches left in the window; None: the server limits nothing (or was not asked)."""
+        self._clock = clock
+        self._resets_at = 0.0
+
+    def heard(self, headers: Mapping[str, str]) -> None:
+        """A search's answer, whatever its status: its RateLimit headers, or their absence."""
+        remaining = _count(headers.get("ratelimit-remaining"))
+        if remaining is None:
+            self.limit = self.remaining = None
+            return
+        reset = _count(headers.get("ratelimit-reset"))
+        self.limit = _count(headers.get("ratelimit-limit"))
+        self.remaining = remaining
+        self._resets_at = self._clock() + (UNSAID_RESET_S if reset is None else reset)
+
+    def exhaust(self, retry_after: float) -> None:
+        """The server answered 429: nothing is left until `retry_after` has passed."""
+        self.remaining = 0
+        self._resets_at = self._clock() + retry_after
+
+    def spent_elsewhere(self) -> None:
+        """A search this client did not send (so did not hear) spent one."""
+        if self.remaining:
+            self.remaining -= 1
 
     def wait(self) -> float:
-        now = time.monotonic()
-        while self._sent and now - self._sent[0] >= self.window_s:
-            self._sent.popleft()
-        if len(self._sent) < self.limit:
+        """Seconds until a search may be sent: 0 unless the server said none is left."""
+        if self.remaining is None or self.remaining > 0:
             return 0.0
-        return self.window_s - (now - self._sent[0])
+        left = self._resets_at - self._clock()
+        if left > 0:
+            return left
+        self.remaining = self.limit  # a new window, as far as this client knows
+        return 0.0
 
-    def spare(self) -> int:
-        """Searches still allowed in the current window."""
-        self.wait()  # drops the requests that left the window
-        return self.limit - len(self._sent)
+    def half_left(self) -> bool:
+        """At least half of the window's searches are left (or nothing is limited)."""
+        if self.wait() > 0:
+            return False
+        if self.remaining is None or self.limit is None:
+            return True
+        return self.remaining * 2 >= self.limit
 
-    def spend(self) -> None:
-        self._sent.append(time.monotonic())
 
-    def exhaust(self) -> None:
-        """The server said 429: count the window as spent."""
-        now = time.monotonic()
-        self._sent.extend([now] * max(0, self.limit - len(self._sent)))
+def _count(raw: str | None) -> int | None:
+    """A header's non-negative whole number; None when absent or unreadable."""
+    text = (raw or "").strip()
+    return int(text) if text.isdigit() else None
 
 
 def page_from_list(features: list[Feature], q: FeatureQuery) -> FeaturePage:

@@ -21,7 +21,7 @@ import email.utils
 import math
 import ssl
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 import httpx
@@ -45,6 +45,7 @@ RETRY_AFTER_MAX_S = 180.0  # a server asking for longer is asked again after thi
 # closing, where a write would end "outcome unknown" without having been read.
 POOL = httpx.Limits(max_connections=16, max_keepalive_connections=16, keepalive_expiry=4.0)
 _ANY_JSON: TypeAdapter[Any] = TypeAdapter(Any)
+Heard = Callable[[Mapping[str, str]], None]
 
 
 class Transport:
@@ -92,19 +93,29 @@ class Transport:
         *,
         params: Any = None,
         json: Any = None,
+        heard: Heard | None = None,
     ) -> T:
-        """A request without side effects: retried on transient failures."""
-        response = await self.ask(method, path, params=params, json=json)
+        """A request without side effects: retried on transient failures. `heard` is given
+        the headers of every answer, an error's too (what a rate limit says is left)."""
+        response = await self.ask(method, path, params=params, json=json, heard=heard)
         return self._parse(method, path, response, adapter)
 
     async def ask(
-        self, method: str, path: str, *, params: Any = None, json: Any = None
+        self,
+        method: str,
+        path: str,
+        *,
+        params: Any = None,
+        json: Any = None,
+        heard: Heard | None = None,
     ) -> httpx.Response:
         """A request without side effects, its answer unread (a check whose success is the
         whole answer, as a name validation's empty 200): retried on transient failures."""
         for delay in (*self.retry_delays, None):
             try:
-                return await self._send(method, path, params=params, json=json, write=False)
+                return await self._send(
+                    method, path, params=params, json=json, write=False, heard=heard
+                )
             except (errors.Unreachable, errors.ServerError) as exc:
                 transient = exc.status is None or exc.status in RETRY_STATUSES
                 if delay is None or not transient:
@@ -131,7 +142,14 @@ class Transport:
             ) from None
 
     async def _send(
-        self, method: str, path: str, *, params: Any, json: Any = None, write: bool
+        self,
+        method: str,
+        path: str,
+        *,
+        params: Any,
+        json: Any = None,
+        write: bool,
+        heard: Heard | None = None,
     ) -> httpx.Response:
         where: dict[str, Any] = {"profile": self.profile}
         validation.query_params(dict(params or {}))
@@ -167,6 +185,8 @@ class Transport:
                     method, path, name="ConnectionLost", message=said, **where
                 ) from None
             raise errors.Unreachable(method, path, message=said, **where) from None
+        if heard is not None:
+            heard(response.headers)
         if response.is_success:
             return response
         if write and _from_a_gateway(response):

@@ -56,7 +56,8 @@ async def test_health_follows_every_request_and_tells_only_transitions(
 
 
 async def test_a_fresh_search_asks_the_server_past_the_cache(sandbox: SandboxServer) -> None:
-    async with AdminClient(sandbox.url, sandbox.admin_token, search_budget=(1, 60.0)) as client:
+    sandbox.use_database(sandbox.db_path, search_limit=1)  # one search a minute, as a spent one
+    async with AdminClient(sandbox.url, sandbox.admin_token) as client:
         await client.connect()
         first = await client.features.search(FeatureQuery(project="payments", limit=5))
         sent = client.requests_sent

@@ -18,6 +18,7 @@ from textual.widgets import Select
 
 from flagtui.api.feature_query import FeatureQuery
 from flagtui.sandbox import SandboxServer
+from flagtui.sandbox.app import attach_database
 from flagtui.tui.app import FlagtuiApp
 from flagtui.tui.screens.deliveries import DeliveriesScreen
 from flagtui.tui.screens.feature_detail import FeatureDetailScreen
@@ -69,8 +70,9 @@ async def test_r_on_features_with_the_search_budget_spent_still_asks_the_server(
     build: Any, faulty: Any
 ) -> None:
     server, fault = faulty
-    # Real Unleash's budget, shrunk to one search: r is answered from the project's list.
-    app = build(server.url, server.admin_token, search_budget=(1, 60.0))
+    # Unleash 8.2's limit, shrunk to one search: r is answered from the project's list.
+    attach_database(fault.inner, server.db_path, search_limit=1)
+    app = build(server.url, server.admin_token)
     listed = f"/api/admin/projects/{PROJECT}/features"
     async with app.run_test(size=(80, 24)) as pilot:
         await settled(app, pilot)
@@ -91,7 +93,8 @@ async def test_r_with_the_search_budget_spent_says_when_it_will_ask(
 ) -> None:
     server, fault = faulty
     # Three searches: the first page, the next one read ahead, the page of the stage filter.
-    app = build(server.url, server.admin_token, search_budget=(3, 60.0))
+    attach_database(fault.inner, server.db_path, search_limit=3)
+    app = build(server.url, server.admin_token)
     async with app.run_test(size=(80, 24)) as pilot:
         await settled(app, pilot)
         app.screen.query_one("#stage", Select).value = "live"

@@ -197,7 +197,7 @@ async def test_revive_from_the_palette_brings_an_archived_flag_back(make_app, cl
 async def test_the_flag_picker_sends_one_search_per_pause_in_typing(
     sandbox, client, tmp_path, monkeypatch
 ):
-    """Real Unleash allows 15 searches a minute: with a budget of 2, opening the picker and
+    """Unleash 8.2 allows 15 searches a minute: with a limit of 2, opening the picker and
     typing a word (one search after the pause) leaves the server's search usable; a search per
     key would have been held back by the client, and the picker would say so."""
     monkeypatch.setattr(typing_pause, "TYPING_PAUSE_S", BURST_PAUSE_S)
@@ -209,7 +209,8 @@ async def test_the_flag_picker_sends_one_search_per_pause_in_typing(
     state = tmp_path / "state.json"
     state.write_text(json.dumps({"sandbox": {"area": "users", "project": project}}))
     token = sandbox.admin_token
-    app_client = AdminClient(sandbox.url, token, profile="sandbox", search_budget=(2, 60))
+    sandbox.use_database(sandbox.db_path, search_limit=2)
+    app_client = AdminClient(sandbox.url, token, profile="sandbox")
     app = FlagtuiApp(app_client, Profile(name="sandbox", url=sandbox.url), state_path=state)
     async with app_client, app.run_test(size=(80, 24), notifications=True) as pilot:
         await settle(app, pilot)

@@ -1,9 +1,10 @@
 """Pick a flag by name: a query box over the server's feature search, ranked fuzzily.
 
 Each pause in typing sends ONE search (debounced; identical searches come from the client's
-cache), within the current project when there is one: once real Unleash's search budget (15 a
-minute) is spent, the client answers a project's plain search from its feature list instead
-(see `flagtui/api/search_budget.py`). Dismissed with (project, flag name), or None.
+cache), within the current project when there is one: once the server says its search limit
+is spent (Unleash 8.2: 15 a minute per IP), the client answers a project's plain search from its
+feature list instead (see `flagtui/api/search_budget.py`). Dismissed with (project, flag name),
+or None.
 """
 
 from __future__ import annotations
