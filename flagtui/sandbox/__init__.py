@@ -74,6 +74,10 @@ enterprise-only operations), with these choices:
   is tested against it holds on a real server. `--keep-all-deliveries` (`create_app` /
   `SandboxServer(keep_all_deliveries=True)`) keeps them all. The demo's generated history is
   older than 2 hours: the first write leaves each integration its latest delivery.
+- Feature search rate limit (`rate_limit`), as real Unleash 8.2: 15 a minute per client IP
+  (SEARCH_FEATURES_RATE_LIMIT_PER_MINUTE, or `create_app(search_limit=)`), `RateLimit-*` headers
+  on every answer of the search, a plain-text 429 with Retry-After past it. A path with a
+  trailing slash is the same route (as Express routes it), not a redirect.
 - Paging of browse lists: same rule (default 50, maximum 100); offsets above 2147483647 400.
 - The `hostile` size is the demo data plus a `hostile` project (`hostile_data`): every kind of
   record in it carries text that attacks terminal UIs (markup, OSC 52/0, CSI, C1, BiDi, 2,000
