@@ -139,10 +139,8 @@ def list_context(call: Call) -> list[shapes.ContextField]:
         usage = {
             r[0]: (r[1], r[2])
             for r in conn.execute(
-                "SELECT json_extract(c.value, '$.contextName'), count(DISTINCT s.feature),"
-                " count(DISTINCT f.project) FROM strategies s"
-                " JOIN features f ON f.name = s.feature, json_each(s.constraints) c"
-                " WHERE f.archived_at IS NULL GROUP BY 1"
+                "SELECT used, count(DISTINCT feature), count(DISTINCT project)"
+                " FROM strategy_context_fields WHERE live GROUP BY used"
             )
         }
     return [
@@ -160,8 +158,8 @@ def list_segments(call: Call) -> shapes.Segments:
         usage = {
             r[0]: (r[1], r[2])
             for r in conn.execute(
-                "SELECT segment, count(DISTINCT feature), count(DISTINCT project)"
-                " FROM strategy_segments WHERE live GROUP BY segment"
+                "SELECT CAST(used AS INTEGER), count(DISTINCT feature), count(DISTINCT project)"
+                " FROM strategy_segments WHERE live GROUP BY used"
             )
         }
         segments: list[shapes.Segment] = [

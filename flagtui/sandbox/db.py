@@ -21,42 +21,56 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-# Which strategies use which segment, kept by triggers (every writer of strategies, the bulk
-# loads included), so a segment's usage is counted from an index (real Unleash keeps the same
-# link in its feature_strategy_segment table). `live`: the flag is not archived.
-SEGMENT_USAGE = """
-CREATE TABLE strategy_segments (
-    segment INTEGER NOT NULL, strategy TEXT NOT NULL, feature TEXT NOT NULL,
+
+# Which strategies use which segment, and which context field in a constraint, kept by
+# triggers (every writer of strategies, the bulk loads included), so what the segments and the
+# context fields list as their usage is counted from an index (real Unleash keeps the segments'
+# in its feature_strategy_segment table). `live`: the flag is not archived.
+def _usage_links(table: str, column: str, value: str) -> tuple[str, str]:
+    """The schema and the backfill of one link table: one row per `value` of each strategy's
+    JSON array `column` (`j` is its element)."""
+    links = (
+        f"SELECT {value}, NEW.id, NEW.feature, f.project, f.archived_at IS NULL"
+        f" FROM features f, json_each(NEW.{column}) j WHERE f.name = NEW.feature"
+    )
+    schema = f"""
+CREATE TABLE {table} (
+    used TEXT NOT NULL, strategy TEXT NOT NULL, feature TEXT NOT NULL,
     project TEXT, live INTEGER NOT NULL
 );
-CREATE INDEX strategy_segments_live ON strategy_segments (segment, feature, project) WHERE live;
-CREATE INDEX strategy_segments_strategy ON strategy_segments (strategy);
-CREATE INDEX strategy_segments_feature ON strategy_segments (feature);
-CREATE TRIGGER strategy_segments_added AFTER INSERT ON strategies BEGIN
-    INSERT INTO strategy_segments SELECT j.value, NEW.id, NEW.feature, f.project,
-        f.archived_at IS NULL FROM features f, json_each(NEW.segments) j WHERE f.name = NEW.feature;
+CREATE INDEX {table}_live ON {table} (used, feature, project) WHERE live;
+CREATE INDEX {table}_strategy ON {table} (strategy);
+CREATE INDEX {table}_feature ON {table} (feature);
+CREATE TRIGGER {table}_added AFTER INSERT ON strategies BEGIN
+    INSERT INTO {table} {links};
 END;
-CREATE TRIGGER strategy_segments_changed AFTER UPDATE OF segments, feature ON strategies BEGIN
-    DELETE FROM strategy_segments WHERE strategy = OLD.id;
-    INSERT INTO strategy_segments SELECT j.value, NEW.id, NEW.feature, f.project,
-        f.archived_at IS NULL FROM features f, json_each(NEW.segments) j WHERE f.name = NEW.feature;
+CREATE TRIGGER {table}_changed AFTER UPDATE OF {column}, feature ON strategies BEGIN
+    DELETE FROM {table} WHERE strategy = OLD.id;
+    INSERT INTO {table} {links};
 END;
-CREATE TRIGGER strategy_segments_removed AFTER DELETE ON strategies BEGIN
-    DELETE FROM strategy_segments WHERE strategy = OLD.id;
+CREATE TRIGGER {table}_removed AFTER DELETE ON strategies BEGIN
+    DELETE FROM {table} WHERE strategy = OLD.id;
 END;
-CREATE TRIGGER strategy_segments_flag AFTER UPDATE OF archived_at, project ON features BEGIN
-    UPDATE strategy_segments SET project = NEW.project, live = NEW.archived_at IS NULL
+CREATE TRIGGER {table}_flag AFTER UPDATE OF archived_at, project ON features BEGIN
+    UPDATE {table} SET project = NEW.project, live = NEW.archived_at IS NULL
     WHERE feature = NEW.name;
 END;
 """
-# A database made before SEGMENT_USAGE: its links written once, from the strategies.
-SEGMENT_USAGE_BACKFILL = """
-INSERT INTO strategy_segments SELECT j.value, s.id, s.feature, f.project, f.archived_at IS NULL
-FROM strategies s JOIN features f ON f.name = s.feature, json_each(s.segments) j;
-"""
+    backfill = (
+        f"INSERT INTO {table} SELECT {value}, s.id, s.feature, f.project, f.archived_at IS NULL"
+        f" FROM strategies s JOIN features f ON f.name = s.feature, json_each(s.{column}) j;"
+    )
+    return schema, backfill
 
-SCHEMA = (
-    """
+
+USAGE_LINKS = {
+    "strategy_segments": _usage_links("strategy_segments", "segments", "j.value"),
+    "strategy_context_fields": _usage_links(
+        "strategy_context_fields", "constraints", "json_extract(j.value, '$.contextName')"
+    ),
+}
+
+SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE tokens (secret TEXT PRIMARY KEY, kind TEXT NOT NULL, user_id INTEGER NOT NULL);
 CREATE TABLE users (
@@ -164,9 +178,7 @@ CREATE TABLE integration_events (
     state TEXT NOT NULL, state_details TEXT NOT NULL, event TEXT NOT NULL, details TEXT NOT NULL
 );
 CREATE INDEX integration_events_addon ON integration_events (addon_id, id);
-"""
-    + SEGMENT_USAGE
-)
+""" + "".join(schema for schema, _ in USAGE_LINKS.values())
 
 
 class RawJSON(str):
@@ -253,11 +265,19 @@ class Database:
         return conn
 
     def upgrade(self) -> None:
-        """Add what databases made by an older sandbox lack (the segment usage links)."""
+        """Add what databases made by an older sandbox lack (the usage links)."""
         conn = self.connection()
-        found = "SELECT 1 FROM sqlite_master WHERE name = 'strategy_segments'"
-        if conn.execute(found).fetchone() is None:
-            conn.executescript(f"BEGIN IMMEDIATE; {SEGMENT_USAGE} {SEGMENT_USAGE_BACKFILL} COMMIT;")
+        for table, (schema, backfill) in USAGE_LINKS.items():
+            current = "SELECT 1 FROM pragma_table_info(?) WHERE name = 'used'"
+            if conn.execute(current, (table,)).fetchone() is None:  # none, or an earlier one
+                dropped = "".join(
+                    f"DROP TRIGGER IF EXISTS {table}_{t};"
+                    for t in ("added", "changed", "removed", "flag")
+                )
+                conn.executescript(
+                    f"BEGIN IMMEDIATE; {dropped} DROP TABLE IF EXISTS {table};"
+                    f" {schema} {backfill} COMMIT;"
+                )
 
     @contextmanager
     def read(self) -> Iterator[sqlite3.Connection]:
