@@ -105,6 +105,49 @@ def test_a_regex_is_refused_exactly_when_the_sdks_engine_cannot_evaluate_it(
         assert said.startswith(f"{pattern!r} is not a regular expression the SDKs can evaluate")
 
 
+# -- dates, by the SDKs' engine ---------------------------------------------------------------
+
+# (a DATE_AFTER value, whether the SDKs' engine reads it): each is before the context's time, so
+# the engine answers true exactly when it reads the value. Real 8.2.0 stores them all.
+DATE_TABLE = [
+    ("2020-01-01T00:00:00Z", True),
+    ("2020-01-01T00:00:00.000Z", True),  # milliseconds: the one fraction it reads
+    ("2020-01-01T00:00:00+01:00", True),
+    ("2020-01-01T00:00:00-00:00", True),
+    ("2020-01-01T00:00:00.5Z", False),
+    ("2020-01-01T00:00:00.123456Z", False),
+    ("2020-01-01T00:00Z", False),  # no seconds
+    ("2020-01-01 00:00:00Z", False),
+    ("2020-01-01t00:00:00z", False),
+    ("2020-01-01T00:00:00+0100", False),
+    ("2020-01-01T00:00:00", False),  # no zone
+    ("2020-01-01", False),
+    ("2020-02-30T00:00:00Z", False),
+]
+
+
+def engine_reads_date(value: str) -> bool:
+    engine = UnleashEngine()
+    rule = {"contextName": "currentTime", "operator": "DATE_AFTER", "value": value}
+    feature = {"name": "f", "enabled": True, "strategies": [
+        {"name": "default", "parameters": {}, "constraints": [rule]}]}  # fmt: skip
+    engine.take_state(json.dumps({"version": 2, "features": [feature]}))
+    return engine.is_enabled("f", {"currentTime": "2026-01-31T09:00:00Z"}).is_enabled
+
+
+@pytest.mark.parametrize(("value", "read"), DATE_TABLE)
+def test_a_constraint_date_is_refused_exactly_when_the_sdks_engine_cannot_read_it(
+    value: str, read: bool
+) -> None:
+    """Before, `fromisoformat` passed `…T00:00Z`, `….5Z` and `+0100`: never matched by an SDK."""
+    assert engine_reads_date(value) is read, "the table's own premise"
+    given = Constraint(context_name="currentTime", operator="DATE_AFTER", value=value)
+    if read:
+        assert constraint(given, CATALOG).value == value
+    else:
+        assert "with its zone" in refused("constraint.value", constraint, given, CATALOG)
+
+
 # -- constraints: value and values, booleans ---------------------------------------------------
 
 
