@@ -12,8 +12,9 @@ takes `values` of 1 to 100 characters.
 What real Unleash accepts but an admin does not mean, refused too: date operators on any field
 but currentTime and other operators on currentTime (what Unleash's web UI offers), and a date
 without its time and zone (the value is compared as an instant). A context field the server
-does not list is accepted, as Unleash accepts it (SDKs send `remoteAddress` and any property
-an application sets), with a warning (`unlisted`): the constraint compares what SDKs send.
+does not list is accepted, as Unleash 7 and later accept it (SDKs send `remoteAddress` and any
+property an application sets), with a warning (`unlisted`): the constraint compares what SDKs
+send. Unleash 6 refuses such a constraint (404), so it is refused there.
 """
 
 from __future__ import annotations
@@ -45,6 +46,8 @@ OPERATOR_SINCE: dict[str, capabilities.Version] = {
     "SEMVER_LTE": (8, 0, 0),
 }
 VALUE_LENGTH_SINCE: capabilities.Version = (8, 2, 0)
+# A constraint on a context field the server does not list: 6.10.1 answers 404, 7.5.1 stores it.
+UNLISTED_SINCE: capabilities.Version = (7, 0, 0)
 
 _DATE_VALUE = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{3})?(?:Z|[+-]\d{2}:\d{2})")
 _CONTEXT_TIME = re.compile(
@@ -109,6 +112,12 @@ def constraint(c: Constraint, catalog: RolloutCatalog, *, where: str = "constrai
     field = catalog.context_field(c.context_name)
     if not c.context_name.strip():
         raise InvalidArgument(f"{where}.contextName", "the name of a context field")
+    if field is None and not capabilities.at_least(catalog.server, UNLISTED_SINCE):
+        server = catalog.server.label if catalog.server else "this server"
+        since = capabilities.version_text(UNLISTED_SINCE)
+        said = f"{c.context_name!r} is not a context field of {server}, which refuses a"
+        said += f" constraint on one (Unleash {since} takes it): {_listed(catalog)}"
+        raise InvalidArgument(f"{where}.contextName", said)
     operator = c.operator
     if operator not in CONSTRAINT_OPERATORS:
         close = difflib.get_close_matches(operator.upper(), CONSTRAINT_OPERATORS, n=1)
@@ -207,6 +216,11 @@ def regex_error(value: str) -> str | None:
         lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
         return lines[-1].removeprefix("error: ") if lines else "not a regular expression"
     return None
+
+
+def _listed(catalog: RolloutCatalog) -> str:
+    names = [f.name for f in catalog.context_fields]
+    return "its fields: " + ", ".join(names[:20]) + (", …" if len(names) > 20 else "")
 
 
 def _not_allowed(

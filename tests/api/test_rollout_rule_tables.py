@@ -325,3 +325,20 @@ def test_environment_variants_overrides_and_stickiness_on_unlisted_fields_warn()
     ]
     blank = [Variant(name="a", overrides=[VariantOverride(context_name=" ", values=["x"])])]
     refused("variants[0].overrides[0].contextName", variants, blank, CATALOG, environment=True)
+
+
+@pytest.mark.parametrize(
+    ("version", "taken"), [("6.10.1", False), ("7.0.0", True), ("7.5.1", True)]
+)
+def test_a_constraint_on_an_unlisted_field_follows_the_servers_version(version, taken) -> None:
+    """Real 6.10.1 answers such a constraint 404 ("Could not find Context field"); 7.5.1 and
+    8.2.0 store it."""
+    on = RolloutCatalog(
+        CATALOG.strategy_types, CATALOG.context_fields, [], ServerInfo(version=version)
+    )
+    given = Constraint(context_name="remoteAddress", operator="IN", values=["10.0.0.1"])
+    if taken:
+        assert constraint(given, on).context_name == "remoteAddress"
+    else:
+        said = refused("constraint.contextName", constraint, given, on)
+        assert "which refuses a constraint on one (Unleash 7.0 takes it)" in said
