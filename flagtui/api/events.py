@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any, Literal
 
-from flagtui.api import capabilities, errors, validation
+from flagtui.api import capabilities, errors, intent, validation
 from flagtui.api.core import Core
 from flagtui.api.models import EventPage
 from flagtui.api.wire import EventSearchAnswer, adapter
@@ -52,6 +52,7 @@ class Events:
         only, so they choose it.
         """
         validation.event_search_limit(limit)
+        intent.check_event_type(type)
         if cursor is not None:
             validation.non_negative("cursor", cursor)
         filters = {"type": type, "project": project, "feature": feature, "query": query}

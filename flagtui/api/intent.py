@@ -5,7 +5,8 @@ or lifecycle stage (and unarchiving that way turns production back on), stores a
 is no feature type, answers a JSON Patch to a strategy path with a 500, and answers 200 to an
 uncomplete of a flag that does not exist. So a patch may change only the four fields Unleash
 honours, a type must be one of the server's feature types, and the flag-level writes read the
-flag first (`archive`).
+flag first (`archive`). An event search's type must be one the contract lists: real Unleash 7+
+answers a typo (`feature-archive`) with no events, as if none had happened.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from collections.abc import Iterable
 
 from flagtui.api.errors import InvalidArgument
 from flagtui.api.models import FeatureType, PatchOperation
-from flagtui.contract import PATCH_OPS_WITH_FROM
+from flagtui.contract import EVENT_TYPES, PATCH_OPS_WITH_FROM
 
 PATCHABLE = ("/description", "/type", "/stale", "/impressionData")
 
@@ -83,3 +84,12 @@ def check_types(named: Iterable[object], types: Iterable[FeatureType]) -> None:
         raise InvalidArgument(
             "type", f"{shown!r} is not a feature type of this server; {hint}one of {', '.join(ids)}"
         )
+
+
+def check_event_type(value: str | None) -> None:
+    """An event type the contract lists (None: any type)."""
+    if value is None or value in EVENT_TYPES:
+        return
+    close = difflib.get_close_matches(value, EVENT_TYPES, n=1)
+    hint = f"; did you mean {close[0]}?" if close else " (such as feature-created, feature-updated)"
+    raise InvalidArgument("type", f"{value!r} is not an event type{hint}")

@@ -10,18 +10,19 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from pydantic import Field
+from pydantic import Field, StrictBool
 
 from flagtui.api.records import OpenApiNumber, Record
 
 
 class Constraint(Record):
-    """String operators (IN, NOT_IN, STR_*) compare `values`; the others one `value`."""
+    """String operators (IN, NOT_IN, STR_*) compare `values`; the others one `value`. Its flags
+    are booleans only: `"yes"` or `1` given for one is refused, not read as true."""
 
     context_name: str
     operator: str
-    case_insensitive: bool | None = None
-    inverted: bool | None = None
+    case_insensitive: StrictBool | None = None
+    inverted: StrictBool | None = None
     values: list[str] | None = None
     value: str | None = None
 

@@ -9,7 +9,7 @@
   `list` comma-separated; a required one is given. A gradual rollout (flexibleRollout) gets
   the defaults Unleash gives it (rollout 100, stickiness default, the flag's name as its
   group), so the request shown is what Unleash stores; its stickiness is `default`, `random`
-  or a context field of the server.
+  or a context field (one the server does not list: accepted with a warning, `unlisted_fields`).
 - Segments are ids of the server's segments (`segment_ids` finds them by name).
 - Constraints: `constraint_rules`; variants: `variant_rules`.
 """
@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import difflib
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from flagtui.api import constraint_rules, variant_rules
 from flagtui.api.errors import InvalidArgument
-from flagtui.api.models import Constraint, Strategy, StrategyType
+from flagtui.api.models import Strategy, StrategyType
 from flagtui.api.rollout_catalog import RolloutCatalog
 
 FLEXIBLE_ROLLOUT = "flexibleRollout"
@@ -82,17 +82,34 @@ def strategy(
     kind = strategy_type(given.name, catalog, adding=existing is None)
     parameters = _parameters(kind, given.parameters or {}, catalog, feature)
     sticky = parameters.get("stickiness", "default")
-    kept: Sequence[Constraint] = (existing.constraints or []) if existing else ()
     return Strategy(
         id=existing.id if existing else None,
         name=kind.name,
         title=given.title,
         disabled=given.disabled,
         parameters=parameters,
-        constraints=constraint_rules.constraints(given.constraints or [], catalog, kept=kept),
+        constraints=constraint_rules.constraints(given.constraints or [], catalog),
         segments=segment_ids(given.segments or [], catalog),
         variants=variant_rules.variants(given.variants or [], catalog, default_stickiness=sticky),
     )
+
+
+def unlisted_fields(checked: Strategy, catalog: RolloutCatalog) -> list[tuple[str, str]]:
+    """(field, warning) for each context field a checked strategy names that the server does
+    not list (its constraints, its stickiness, its variants'): Unleash accepts them, and they
+    work only where the SDKs send that field."""
+    found: list[tuple[str, str]] = []
+    for i, c in enumerate(checked.constraints or []):
+        warned = constraint_rules.unlisted(c.context_name, catalog)
+        found += [(f"constraints[{i}].contextName", warned)] if warned else []
+    sticky = (checked.parameters or {}).get("stickiness")
+    if sticky and sticky not in variant_rules.BUILT_IN_STICKINESS:
+        warned = constraint_rules.unlisted(sticky, catalog)
+        found += [("parameters.stickiness", warned)] if warned else []
+    variants = checked.variants or []
+    if variants and variants[0].stickiness != sticky:  # said once when it is the strategy's
+        found += variant_rules.unlisted_fields(variants, catalog)
+    return found
 
 
 def _parameters(
@@ -113,7 +130,7 @@ def _parameters(
         out[key] = _parameter(kind_of, value, where)
     if kind.name == FLEXIBLE_ROLLOUT:
         out["stickiness"] = variant_rules.stickiness(
-            out["stickiness"], catalog, where="parameters.stickiness"
+            out["stickiness"], where="parameters.stickiness"
         )
         if not out["groupId"].strip():
             raise InvalidArgument("parameters.groupId", "a non-empty group id")

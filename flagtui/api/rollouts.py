@@ -95,8 +95,8 @@ class Rollouts:
         opened_on: Strategy,
     ) -> Edit:
         """The checked request replacing strategy `s.id` with `s`, made from `opened_on` (the
-        strategy as the form or command showed it). Constraints kept as they were are not
-        refused for a context field the server no longer lists. Already as `opened_on` is:
+        strategy as the form or command showed it). A context field the server does not list
+        is taken (`rollout_rules.unlisted_fields` warns of it). Already as `opened_on` is:
         NothingToSend."""
         if s.id is None:
             raise errors.InvalidArgument("id", "the id of the strategy to update")

@@ -6,35 +6,55 @@ Weights are per mille and add up to 1000. A variant is `fix` (it gets exactly it
 the remainder: Unleash's `fixVariantWeights`). So the fixed weights add up to at most 1000 and
 at least one variant is variable. When every variant is given a fixed weight, those weights
 must add up to exactly 1000; the last one is then sent as variable, and gets exactly its
-weight (Unleash refuses a list without a variable variant). The weights sent are the ones
-Unleash will store, so the request shown is the distribution.
+weight (Unleash refuses a list without a variable variant). A variable variant the fixed ones
+leave nothing for would get weight 0, which nobody typed: refused. The weights sent are the
+ones Unleash will store, so the request shown is the distribution.
 
 Also: names 1 to 100 URL-friendly characters, unique; one stickiness for all (`default`,
-`random`, or a context field of the server); a payload of a known type that parses as one
-(`json`, `number`); an environment variant's overrides name context fields of the server.
+`random`, or a context field: one the server does not list is accepted, as Unleash accepts it,
+with a warning, `unlisted_fields`); a payload of a known type that parses as one (`json` as
+standard JSON, `number` a finite one: the SDKs' JSON has no NaN nor Infinity).
 """
 
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Sequence
 
-from flagtui.api import validation
+from flagtui.api import constraint_rules, validation
 from flagtui.api.errors import InvalidArgument
 from flagtui.api.models import Variant, VariantOverride, VariantPayload
 from flagtui.api.rollout_catalog import RolloutCatalog
 from flagtui.contract import VARIANT_PAYLOAD_TYPES, VARIANT_WEIGHT_TOTAL, VARIANT_WEIGHT_TYPES
 
 BUILT_IN_STICKINESS = ("default", "random")
+_DOUBLE_MAX = 1.7976931348623157e308
 
 
-def stickiness(value: str, catalog: RolloutCatalog, *, where: str = "stickiness") -> str:
-    """`default`, `random`, or a context field the server lists (what an SDK hashes on)."""
-    if value in BUILT_IN_STICKINESS or catalog.context_field(value) is not None:
-        return value
-    fields = ", ".join(f.name for f in catalog.context_fields)
-    said = f"{value!r} is not default, random or a context field of this server ({fields})"
-    raise InvalidArgument(where, said)
+def stickiness(value: str, *, where: str = "stickiness") -> str:
+    """`default`, `random`, or a context field (what an SDK hashes on): any name but an empty
+    one, as Unleash takes it; one the server does not list is warned of (`unlisted_fields`)."""
+    if not value.strip():
+        raise InvalidArgument(where, "default, random or the name of a context field")
+    return value
+
+
+def unlisted_fields(
+    checked: Sequence[Variant], catalog: RolloutCatalog, *, where: str = "variants"
+) -> list[tuple[str, str]]:
+    """(field, warning) for each context field the variants name that the server does not
+    list: their stickiness (said once, on the first) and each override's."""
+    found: list[tuple[str, str]] = []
+    sticky = checked[0].stickiness if checked else None
+    if sticky and sticky not in BUILT_IN_STICKINESS:
+        warned = constraint_rules.unlisted(sticky, catalog)
+        found += [(f"{where}[0].stickiness", warned)] if warned else []
+    for i, v in enumerate(checked):
+        for j, override in enumerate(v.overrides or []):
+            warned = constraint_rules.unlisted(override.context_name, catalog)
+            found += [(f"{where}[{i}].overrides[{j}].contextName", warned)] if warned else []
+    return found
 
 
 def variants(
@@ -57,9 +77,17 @@ def variants(
         if (v.stickiness or sticky) != sticky:
             said = f"every variant has one stickiness: {sticky!r} (the first variant's)"
             raise InvalidArgument(f"{where}[{i}].stickiness", said)
-    stickiness(sticky, catalog, where=f"{where}[0].stickiness")
+    stickiness(sticky, where=f"{where}[0].stickiness")
     fixed = [_fixed_weight(v, f"{where}[{i}]") for i, v in enumerate(given)]
     weights = _weights(fixed, where)
+    for i, (fix, weight) in enumerate(zip(fixed, weights, strict=True)):
+        if fix is None and weight == 0:
+            left = VARIANT_WEIGHT_TOTAL - sum(f for f in fixed if f is not None)
+            said = (
+                f"the fixed weights leave {left} per mille for {fixed.count(None)} variants"
+                " without a weight: this one would get 0; lower a fixed weight"
+            )
+            raise InvalidArgument(f"{where}[{i}].weight", said)
     return [
         Variant(
             name=v.name,
@@ -67,9 +95,7 @@ def variants(
             weight_type="fix" if fix is not None and i != _sent_variable(fixed) else "variable",
             stickiness=sticky,
             payload=_payload(v.payload, f"{where}[{i}].payload"),
-            overrides=_overrides(v.overrides, catalog, f"{where}[{i}].overrides")
-            if environment
-            else None,
+            overrides=_overrides(v.overrides, f"{where}[{i}].overrides") if environment else None,
         )
         for i, (v, fix, weight) in enumerate(zip(given, fixed, weights, strict=True))
     ]
@@ -133,21 +159,39 @@ def _payload(payload: VariantPayload | None, where: str) -> VariantPayload | Non
         raise InvalidArgument(f"{where}.type", f"one of {', '.join(VARIANT_PAYLOAD_TYPES)}")
     if payload.type in ("json", "number"):
         try:
-            parsed = json.loads(payload.value)
+            parsed = json.loads(payload.value, parse_constant=_not_json)
         except (ValueError, RecursionError):
             raise InvalidArgument(f"{where}.value", f"not valid {payload.type}") from None
         if payload.type == "number" and (
             isinstance(parsed, bool) or not isinstance(parsed, int | float)
         ):
             raise InvalidArgument(f"{where}.value", "not a number")
+        if not _finite(parsed):
+            said = f"{payload.type}: a number too large for the SDKs (over about 1.8e308)"
+            raise InvalidArgument(f"{where}.value", said)
     return payload
 
 
-def _overrides(
-    given: Sequence[VariantOverride] | None, catalog: RolloutCatalog, where: str
-) -> list[VariantOverride]:
+def _not_json(constant: str) -> None:
+    """NaN, Infinity and -Infinity: Python's JSON reads them, the SDKs' (JSON.parse) do not."""
+    raise ValueError(constant)
+
+
+def _finite(parsed: object) -> bool:
+    """No number in it overflows a double (1e309 reads as infinity in every SDK)."""
+    if isinstance(parsed, float):
+        return math.isfinite(parsed)
+    if isinstance(parsed, int):  # digits past a double's range: JSON.parse reads Infinity
+        return abs(parsed) <= _DOUBLE_MAX
+    if isinstance(parsed, dict):
+        return all(_finite(v) for v in parsed.values())
+    if isinstance(parsed, list):
+        return all(_finite(v) for v in parsed)
+    return True
+
+
+def _overrides(given: Sequence[VariantOverride] | None, where: str) -> list[VariantOverride]:
     for i, override in enumerate(given or []):
-        if catalog.context_field(override.context_name) is None:
-            said = f"{override.context_name!r} is not a context field of this server"
-            raise InvalidArgument(f"{where}[{i}].contextName", said)
+        if not override.context_name.strip():
+            raise InvalidArgument(f"{where}[{i}].contextName", "the name of a context field")
     return list(given or [])

@@ -41,7 +41,8 @@ def constraint(text: str, *, where: str = "--constraint") -> Constraint:
         except ValidationError as exc:
             first = exc.errors()[0]
             said = ".".join(str(p) for p in first["loc"]) or "constraint"
-            raise InvalidArgument(where, f"{said}: {first['msg']}") from None
+            given = f" (given {first['input']!r})" if first["loc"] else ""
+            raise InvalidArgument(where, f"{said}: {first['msg']}{given}") from None
     parts = text.split(None, 2)
     inverted = len(parts) == 3 and parts[1].upper() == "NOT"
     if inverted:

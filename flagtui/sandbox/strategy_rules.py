@@ -1,17 +1,19 @@
 """Validation of what strategies and variants are made of, with real Unleash 8.2's rules.
 
 Names (flags, variants): 1..100 characters that JavaScript's encodeURIComponent leaves as they
-are, and not `.` or `..`. Parameters: an object of strings; numbers and booleans become
-strings (real Unleash's request validation coerces them); a rollout is not range-checked
-(real Unleash stores any string: the client checks 0..100). Constraints: the request schema
-(no other keys, a known operator, `values` of 1..100-character strings), then per operator:
-string operators need at least one value; number, date and semver operators one non-empty
-`value` that is a number, a date, a strict semver; REGEX a pattern that compiles and is not
-inverted; a context field with legal values accepts only those. A context field that does not
-exist is accepted, as real Unleash accepts it. Variants: unique URL-friendly names, weight an
-integer 0..1000, weightType `variable` or `fix`, a payload of a known type (JSON that parses
-for `json`); then real Unleash's `fixVariantWeights`: at least one variable variant, fixed
-weights at most 1000, the rest shared out evenly among the variable ones, sorted by name.
+are, and not `.` or `..`. Parameters: an object of strings; numbers and booleans become strings
+(real Unleash's request validation coerces them); a rollout is not range-checked (real Unleash
+stores any string: the client checks 0..100). Constraints: the request schema (no other keys, a
+known operator, `values` of 1..100-character strings), then per operator: string operators need
+at least one value; number, date and semver operators one non-empty `value` that is a number, a
+date, a strict semver; REGEX a pattern that compiles and is not inverted (compiled as the SDKs
+compile it, with Rust's regex crate: real Unleash checks Go's RE2 syntax, which refuses a few
+more, such as `(?x)` and `a++`, and takes quoting); a context field with legal values accepts only
+those. A context field that does not exist is accepted, as real Unleash accepts it. Variants:
+unique URL-friendly names, weight an integer 0..1000, weightType `variable` or `fix`, a payload
+of a known type (JSON that parses for `json`); then real Unleash's `fixVariantWeights`: at least
+one variable variant, fixed weights at most 1000, the rest shared out evenly among the variable
+ones, sorted by name.
 """
 
 from __future__ import annotations
@@ -53,7 +55,6 @@ _SEMVER = re.compile(
     r"(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?"
     r"(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?"
 )
-_NOT_RE2 = re.compile(r"\(\?[=!<]|\\[1-9]")  # lookaround and backreferences: RE2 has neither
 
 
 def check_name(value: Any, what: str = "name") -> str:
@@ -118,13 +119,14 @@ def _check_single(operator: str, value: str, inverted: bool) -> None:
     if operator in DATE_OPERATORS and not _is_date(value):
         raise bad_request(f'"value" must be a valid date. You provided "{value}".')
     if operator == REGEX_OPERATOR:
+        import flpc  # Rust's regex crate: the SDKs' syntax (real Unleash checks Go's RE2 one)
+
         try:
-            re.compile(value)
-        except re.error as error:
-            message = f"the provided value is not a valid regex string. Error: {error}"
+            flpc.compile(value)
+        except ValueError as error:
+            said = str(error).strip().splitlines()[-1].removeprefix("error: ")
+            message = f"the provided value is not a valid regex string. Error: {said}"
             raise bad_request(message) from None
-        if _NOT_RE2.search(value):
-            raise bad_request("the provided value is not a valid regex string (RE2 syntax)")
         if inverted:
             raise bad_request("REGEX operator cannot be inverted.")
 

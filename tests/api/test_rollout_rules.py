@@ -19,7 +19,7 @@ from flagtui.api.models import (
     VariantPayload,
 )
 from flagtui.api.rollout_catalog import RolloutCatalog
-from flagtui.api.rollout_rules import rollout, segment_ids, strategy
+from flagtui.api.rollout_rules import rollout, segment_ids, strategy, unlisted_fields
 from flagtui.api.variant_rules import variants
 from flagtui.sandbox.catalog import CONTEXT_FIELDS, STRATEGY_TYPES
 
@@ -83,8 +83,8 @@ def test_parameters_are_the_types_own_and_required_ones_are_given() -> None:
     assert "required" in refused("parameters.IPs", strategy, missing, catalog(), feature="f")
     wrong = Strategy(name="flexibleRollout", parameters={"percent": "5"})
     assert "rollout" in refused("parameters.percent", strategy, wrong, catalog(), feature="f")
-    sticky = Strategy(name="flexibleRollout", parameters={"stickiness": "tenant"})
-    refused("parameters.stickiness", strategy, sticky, catalog(), feature="f")
+    blank = Strategy(name="flexibleRollout", parameters={"stickiness": " "})
+    refused("parameters.stickiness", strategy, blank, catalog(), feature="f")
 
 
 def test_segments_by_name_or_id_and_unknown_ones() -> None:
@@ -115,9 +115,17 @@ def test_a_constraint_is_sent_with_values_or_one_value() -> None:
     }
 
 
-def test_an_unknown_context_field_is_refused_with_a_near_miss() -> None:
-    limit = refused("constraint.contextName", constraint, c("tenant", "IN", "a"), catalog())
-    assert "'tenant' is not a context field" in limit and "did you mean tenantId?" in limit
+def test_an_unlisted_context_field_is_accepted_and_warned_of_with_a_near_miss() -> None:
+    """As Unleash accepts it (issue 43, item 6): before, refused with no way around."""
+    given = Strategy(name="default", constraints=[c("tenant", "IN", "a")])
+    checked = strategy(given, catalog(), feature="f")
+    assert checked.constraints == given.constraints
+    [(field, said)] = unlisted_fields(checked, catalog())
+    assert field == "constraints[0].contextName"
+    assert said == (
+        "'tenant' is not a context field of this server: SDKs must send it (did you mean tenantId?)"
+    )
+    refused("constraint.contextName", constraint, c(" ", "IN", "a"), catalog())
 
 
 @pytest.mark.parametrize(
@@ -129,7 +137,7 @@ def test_an_unknown_context_field_is_refused_with_a_near_miss() -> None:
         (c("tenantSize", "NUM_GT", "nan"), "value", "not a number"),
         (c("currentTime", "DATE_AFTER", "2026-01-31"), "value", "with its zone"),
         (c("currentTime", "DATE_AFTER", "tomorrow"), "value", "with its zone"),
-        (c("email", "REGEX", "(?=x)"), "value", "RE2"),
+        (c("email", "REGEX", "(?=x)"), "value", "look-around"),
         (c("email", "REGEX", "[a-"), "value", "regular expression"),
         (c("email", "REGEX", ".*@acme", inverted=True), "inverted", "cannot be inverted"),
         (c("userId", "IN"), "values", "at least one value"),
@@ -171,12 +179,12 @@ def test_operators_follow_the_servers_version() -> None:
     assert constraint(c("userId", "IN", ""), catalog("7.5.1")).values == [""]
 
 
-def test_a_kept_constraint_may_name_a_field_the_server_no_longer_lists() -> None:
+def test_a_constraint_on_a_field_the_server_no_longer_lists_is_kept_with_a_warning() -> None:
     gone = c("oldField", "IN", "x")
     kept = Strategy(name="default", constraints=[gone])
     checked = strategy(kept, catalog(), feature="f", existing=kept.model_copy(update={"id": "a"}))
     assert checked.constraints == [gone]
-    refused("constraints[0].contextName", strategy, kept, catalog(), feature="f")
+    assert [f for f, _ in unlisted_fields(checked, catalog())] == ["constraints[0].contextName"]
 
 
 # -- variants ----------------------------------------------------------------------------------
@@ -218,7 +226,7 @@ def test_variant_names_stickiness_and_payloads() -> None:
     refused("variants[0].name", variants, [v("a b")], catalog())
     mixed = [v("a", stickiness="userId"), v("b", stickiness="sessionId")]
     refused("variants[1].stickiness", variants, mixed, catalog())
-    refused("variants[0].stickiness", variants, [v("a", stickiness="nope")], catalog())
+    refused("variants[0].stickiness", variants, [v("a", stickiness=" ")], catalog())
     bad_json = [v("a", payload=VariantPayload(type="json", value="{"))]
     refused("variants[0].payload.value", variants, bad_json, catalog())
     bad_number = [v("a", payload=VariantPayload(type="number", value="1x"))]

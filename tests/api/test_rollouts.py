@@ -131,10 +131,10 @@ async def test_bad_rollouts_are_refused_before_any_request(admin: AdminClient, f
             ),
         ),
         (
-            "constraints[0].contextName",
+            "constraints[0].value",
             Strategy(
                 name="default",
-                constraints=[Constraint(context_name="tenant", operator="IN", values=["a"])],
+                constraints=[Constraint(context_name="email", operator="REGEX", value="(?=a)")],
             ),
         ),
         ("name", Strategy(name="gradualRolloutRandom")),

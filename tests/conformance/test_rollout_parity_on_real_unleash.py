@@ -298,3 +298,42 @@ async def _client_feature(http: httpx.AsyncClient, token: str, name: str) -> dic
     assert answer.headers["etag"]
     [feature] = [f for f in answer.json()["features"] if f["name"] == name]
     return feature
+
+
+# Patterns both real Unleash and the SDKs' engine take (the client's check: issue 43, item 6),
+# then ones both refuse; the sandbox answers alike.
+REGEX_ROWS = [
+    ("^(?i)abc$", 200), (r"\pL+", 200), (r"a\z", 200), ("(?s)a.b", 200), ("(?<n>a)", 200),
+    ("(?=a)", 400), ("(", 400), (r"\Z", 400), (r"(a)\1", 400),
+]  # fmt: skip
+
+
+async def test_regexes_and_unlisted_context_fields_are_answered_alike(
+    both: tuple[str, list[httpx.AsyncClient]],
+) -> None:
+    name, sides = both
+    version = (await sides[0].get("/api/admin/ui-config")).json()["version"]
+    since_7 = int(version.split(".")[0]) >= 7  # REGEX, and constraints on unlisted fields
+    rows = REGEX_ROWS if since_7 else []
+    for side in sides[: 2 if since_7 else 1]:  # the sandbox answers as 8.2 does
+        for pattern, status in rows:
+            rule = {"contextName": "userId", "operator": "REGEX", "value": pattern}
+            answer = await side.post(
+                _strategies(name), json={"name": "default", "constraints": [rule]}
+            )
+            assert answer.status_code == status, (pattern, answer.text)
+        # Fields the server does not list: stored, as the client takes them (with a warning).
+        unlisted = {
+            "name": "flexibleRollout",
+            "parameters": {"rollout": "50", "stickiness": "deviceId", "groupId": name},
+            "constraints": [
+                {"contextName": "remoteAddress", "operator": "IN", "values": ["10.0.0.1"]}
+            ],
+        }
+        stored = await side.post(_strategies(name), json=unlisted)
+        if not since_7:  # 6.10.1: "Could not find Context field with name remoteAddress"
+            assert stored.status_code == 404, stored.text
+            continue
+        assert stored.status_code == 200, stored.text
+        assert stored.json()["parameters"]["stickiness"] == "deviceId"
+        assert stored.json()["constraints"][0]["contextName"] == "remoteAddress"

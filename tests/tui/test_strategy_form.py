@@ -1,7 +1,7 @@
 """The strategy form of a feature's detail (issue 25, item 2): what it shows before sending (the
 request, the preview with the SDKs' engine, the production question), what the server holds
-after, and what it refuses before any request (rollout 101, semver "abc", an unknown context
-field, a read-only profile)."""
+after, and what it refuses before any request (rollout 101, semver "abc", a read-only profile),
+or takes with a warning (a context field the server does not list)."""
 
 from __future__ import annotations
 
@@ -129,9 +129,9 @@ async def test_invalid_input_is_refused_naming_the_field_with_nothing_sent(
         form.query_one("#c-values", Input).value = "acme"
         await pilot.click("#c-add")
         await settle(app, pilot)
-        said = visible_text(app, "#c-error")
-        assert "constraints[0].contextName: 'tenantid' is not a context field" in said
-        assert "did you mean tenantId?" in said
+        said = visible_text(app, "#c-error")  # added, as Unleash takes it: said, not refused
+        assert "Added — constraints[0].contextName: 'tenantid' is not a context field" in said
+        assert "SDKs must send it (did you mean tenantId?)" in said
         await pilot.press("escape")  # leave: something was typed, so it asks
         await settle(app, pilot)
         assert isinstance(app.screen, ConfirmModal)

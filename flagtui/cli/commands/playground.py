@@ -58,6 +58,8 @@ def options(p: argparse.ArgumentParser) -> None:
 
 
 def context_of(pairs: list[str]) -> dict[str, Any]:
+    from flagtui.api.constraint_rules import is_context_time
+
     context: dict[str, Any] = {"appName": APP_NAME}
     properties: dict[str, str] = {}
     for pair in pairs:
@@ -66,6 +68,9 @@ def context_of(pairs: list[str]) -> dict[str, Any]:
             raise UsageError(f"--context {pair!r}: expected KEY=VALUE")
         if key in ("environment", "properties"):
             raise UsageError(f"--context {key}: give the environment with --env")
+        if key == "currentTime" and not is_context_time(value):
+            said = f"a date and time with its zone, e.g. 2026-01-31T09:00:00Z (not {value!r})"
+            raise UsageError(f"--context currentTime: {said}")  # the SDKs read no time in it
         if key in STANDARD_FIELDS:
             context[key] = value
         else:

@@ -7,6 +7,7 @@ import argparse
 
 from flagtui.cli.output import Printer
 from flagtui.cli.rollout_target import confirm_in_production, done_with, target_options
+from flagtui.cli.rollout_warnings import warn_unlisted
 from flagtui.cli.strategy_options import built, strategy_options
 
 TYPE_CHECKING = False  # typing's, without importing typing (3 ms of a command's start)
@@ -26,7 +27,8 @@ async def strategy_add(client: AdminClient, out: Printer, args: argparse.Namespa
     catalog = await client.rollouts.catalog()
     kind = rollout_rules.strategy_type(args.type, catalog, adding=True)
     wanted = built(args, Strategy(name=kind.name, disabled=args.disabled or None), catalog)
-    rollout_rules.strategy(wanted, catalog, feature=args.name)  # refused before the question
+    checked = rollout_rules.strategy(wanted, catalog, feature=args.name)  # refused before asking
+    warn_unlisted(out, rollout_rules.unlisted_fields(checked, catalog))
     await confirm_in_production(client, args, f"add a {kind.name} strategy to {args.name}")
     stored = await client.rollouts.add(
         args.project, args.name, args.environment, wanted, catalog=catalog

@@ -14,6 +14,7 @@ from flagtui.cli.rollout_target import (
     strategy_of,
     target_options,
 )
+from flagtui.cli.rollout_warnings import warn_unlisted
 from flagtui.cli.strategy_options import built, strategy_options
 
 TYPE_CHECKING = False  # typing's, without importing typing (3 ms of a command's start)
@@ -28,7 +29,7 @@ def options(p: argparse.ArgumentParser) -> None:
 
 
 async def strategy_set(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
-    from flagtui.api import NothingToSend
+    from flagtui.api import NothingToSend, rollout_rules
     from flagtui.api.edits import EditConflict
 
     catalog = await client.rollouts.catalog()
@@ -36,6 +37,7 @@ async def strategy_set(client: AdminClient, out: Printer, args: argparse.Namespa
     rollouts, where = client.rollouts, (args.project, args.name, args.environment)
     try:
         edit = rollouts.plan_update(*where, built(args, current, catalog), catalog, current)
+        warn_unlisted(out, rollout_rules.unlisted_fields(edit.checked, catalog))
         await confirm_in_production(client, args, f"change strategy {args.strategy} of {args.name}")
         try:
             stored = await rollouts.send(edit, args.project, args.name)

@@ -10,6 +10,7 @@ from flagtui.cli import rollout_input
 from flagtui.cli.exits import UsageError
 from flagtui.cli.output import Printer
 from flagtui.cli.rollout_target import confirm_in_production, done_with, target_options
+from flagtui.cli.rollout_warnings import warn_unlisted
 from flagtui.rollout_words import variants_text
 
 TYPE_CHECKING = False  # typing's, without importing typing (3 ms of a command's start)
@@ -39,7 +40,8 @@ async def variants_set(client: AdminClient, out: Printer, args: argparse.Namespa
         args.variant or [], args.payload or [], stickiness=args.stickiness
     )
     catalog = await client.rollouts.catalog()
-    variant_rules.variants(given, catalog, environment=True)  # refused before the question
+    checked = variant_rules.variants(given, catalog, environment=True)  # refused before asking
+    warn_unlisted(out, variant_rules.unlisted_fields(checked, catalog))
     await confirm_in_production(client, args, f"replace the variants of {args.name}")
     stored = await client.rollouts.set_variants(
         args.project, args.name, args.environment, given, catalog=catalog

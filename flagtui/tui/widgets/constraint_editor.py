@@ -1,7 +1,8 @@
 """A strategy's constraints in a form: the list (Delete removes the highlighted one) and a row
 to add one on the server's context fields, with the operators each field allows there
 (`constraint_rules.operators_for`). A constraint is checked (`constraint_rules.constraint`) as
-it is added: a refusal names the field and keeps what was typed."""
+it is added: a refusal names the field and keeps what was typed; a field the server does not
+list is added with a warning (the SDKs must send it)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from textual.containers import Horizontal, Vertical
 from textual.suggester import SuggestFromList
 from textual.widgets import Button, Checkbox, Input, OptionList
 
-from flagtui.api.constraint_rules import constraint, is_multi_value, operators_for
+from flagtui.api.constraint_rules import constraint, is_multi_value, operators_for, unlisted
 from flagtui.api.errors import InvalidArgument
 from flagtui.api.models import Constraint
 from flagtui.api.rollout_catalog import RolloutCatalog
@@ -131,7 +132,8 @@ class ConstraintEditor(Vertical):
         except InvalidArgument as exc:
             self.error_line.update(f"↑ Not added — {exc}")
             return
-        self.error_line.update("")
+        warned = unlisted(checked.context_name, self.catalog)  # accepted, as Unleash does
+        self.error_line.update(f"↑ Added — {where}.contextName: {warned}" if warned else "")
         self.constraints.append(checked)
         self.values_box.value = ""
         self.inverted_box.value = False

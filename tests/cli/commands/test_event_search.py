@@ -40,3 +40,15 @@ def test_a_since_window_cut_by_the_limit_says_so_in_every_format(run):
             )
     whole = run("event", "search", "--since", "10m", "--limit", "3")
     assert len(whole.json) == 3 and whole.err == ""  # all of the window: nothing to say
+
+
+def test_an_event_type_the_contract_does_not_list_is_refused_with_a_near_miss(run):
+    """Before, `--type feature-archive` (a typo) answered `[]`, exit 0: "nothing archived"."""
+    typo = run("event", "search", "--type", "feature-archive")
+    assert (typo.code, typo.error["kind"]) == (2, "invalid-argument")
+    assert typo.error["message"] == (
+        "type: 'feature-archive' is not an event type; did you mean feature-archived?"
+    )
+    far = run("event", "search", "--type", "zzz")
+    assert far.code == 2 and "'zzz' is not an event type" in far.error["message"]
+    assert run("event", "search", "--type", "feature-archived", "--limit", "1").code == 0

@@ -85,11 +85,18 @@ def test_what_cannot_be_evaluated_is_refused_saying_why(run: Run) -> None:
         ((*production, "--context", "userId"), "expected KEY=VALUE"),
         ((*production, "--context", "environment=dev"), "give the environment with --env"),
         ((*production, "--users", "0"), "--users: from 1"),
+        # Before, exit 0: the SDKs read no time in it, so every date constraint was off.
+        ((*production, "--context", "currentTime=garbage"), "--context currentTime: a date"),
+        ((*production, "--context", "currentTime=2026-01-31"), "(not '2026-01-31')"),
+        ((*production, "--context", "currentTime=2026-02-30T09:00:00Z"), "a date and time"),
         ((*production, "--flag", "no-such-flag"), "no flag 'no-such-flag'"),
     ):
         result = run(*argv)
         assert (result.code, result.error["kind"]) == (2, "usage"), (argv, result.err)
         assert said in result.error["message"]
+    for moment in ("2026-01-31T09:00:00Z", "2026-01-31 09:00:00.5+01:00", "2026-01-31t09:00:00z"):
+        fine = run(*production, "--project", "default", "--context", f"currentTime={moment}")
+        assert fine.code == 0, (moment, fine.err)
     unknown = run(*production, "--flag", "no-such-flag", "--project", "default")
     assert (unknown.code, unknown.error["status"]) == (4, 404)
     # `default` has no staging: each flag says so in its row (exit 0), as a flag alone refuses

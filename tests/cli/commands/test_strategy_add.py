@@ -4,6 +4,8 @@ the request."""
 
 from __future__ import annotations
 
+import json
+
 from .helpers import assert_dry_run_sends_nothing
 from .rollout_helpers import refused_before_sending, strategies
 
@@ -66,10 +68,29 @@ def test_bad_input_is_refused_naming_the_field_and_nothing_is_sent(run, server):
             ("--constraint", "appVersion SEMVER_GT abc"),
             "constraints[0].value: 'abc' is not a semantic version",
         ),
+        # Issue 44, item 3: each was sent before, as Unleash or the SDKs misread it.
         (
-            ("--constraint", "tenant IN acme"),
-            "constraints[0].contextName: 'tenant' is not a context field",
+            (
+                "--constraint",
+                '{"contextName": "userId", "operator": "IN", "values": ["a"],'
+                ' "caseInsensitive": "yes"}',
+            ),
+            "--constraint: caseInsensitive: Input should be a valid boolean (given 'yes')",
         ),
+        (
+            (
+                "--constraint",
+                '{"contextName": "userId", "operator": "IN", "values": ["a"], "value": "b"}',
+            ),
+            "constraints[0].value: give value or values, not both",
+        ),
+        (("--variant", "a", "--payload", "a=number:NaN"), "variants[0].payload.value: not valid"),
+        (("--variant", "a", "--payload", "a=number:1e309"), "variants[0].payload.value: number"),
+        (
+            ("--variant", "a=100%", "--variant", "b"),
+            "variants[1].weight: the fixed weights leave 0",
+        ),
+        (("--constraint", "email REGEX (?=x)"), "constraints[0].value: '(?=x)' is not a regular"),
         (("--segment", "nope"), "segments[0]: no segment 'nope'"),
         (("--type", "gradualRollout"), "name: 'gradualRollout' is not a strategy type"),
         (("--type", "default", "--rollout", "5"), "--rollout: only a gradual rollout"),
@@ -114,3 +135,29 @@ def test_read_only_profile_is_refused_before_any_request(run, cli_env):
     result = run(*ADD, "production", "--rollout", "10", "--yes", "-P", "ro")
     assert result.code == 2
     assert result.error["kind"] == "read-only"
+
+
+def test_a_field_the_server_does_not_list_is_added_with_a_warning(run, server):
+    """As Unleash accepts it (issue 43, item 6): before, refused with no way around."""
+    before = [s["id"] for s in strategies(server, FLAG, "development")]
+    result = run(
+        *ADD, "development", "--rollout", "20", "--stickiness", "deviceId",
+        "--constraint", "remoteAddress IN 10.0.0.1", "--constraint", r"email REGEX ^(?i)\pL+\z",
+    )  # fmt: skip
+    assert result.code == 0, result.err
+    warnings = [json.loads(line)["warning"] for line in result.err.splitlines()]
+    assert [(w["kind"], w["field"]) for w in warnings] == [
+        ("unlisted-context-field", "constraints[0].contextName"),
+        ("unlisted-context-field", "parameters.stickiness"),
+    ]
+    assert warnings[0]["message"] == (
+        "'remoteAddress' is not a context field of this server: SDKs must send it"
+    )
+    [added] = [s for s in strategies(server, FLAG, "development") if s["id"] not in before]
+    assert added["parameters"]["stickiness"] == "deviceId"
+    assert [c["contextName"] for c in added["constraints"]] == ["remoteAddress", "email"]
+    table = run(*ADD, "development", "--constraint", "remoteAddress IN 10.0.0.2", "-o", "table")
+    assert table.code == 0
+    assert "flagtui: warning: constraints[0].contextName: 'remoteAddress' is not a context" in (
+        table.err
+    )

@@ -66,8 +66,8 @@ def test_bad_input_is_refused_naming_the_field(run, server):
     assert said.startswith("--rollout: a whole percentage from 0 to 100")
     said = refused_before_sending(run, server, *argv, "--variant", "a=500", "--variant", "b=400")
     assert said.startswith("variants.weight: the weights add up to 900, not 1000")
-    said = refused_before_sending(run, server, *argv, "--stickiness", "nope")
-    assert said.startswith("parameters.stickiness: 'nope' is not default, random")
+    said = refused_before_sending(run, server, *argv, "--stickiness", " ")
+    assert said.startswith("parameters.stickiness: default, random or the name of a context")
     said = refused_before_sending(run, server, *SET, flag, "production", "zzz", "--rollout", "1")
     assert said.startswith("STRATEGY: 'zzz' matches none of the strategies")
 

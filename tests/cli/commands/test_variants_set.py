@@ -51,5 +51,7 @@ def test_weights_that_do_not_add_up_are_refused(run, server):
     argv = ("feature", "variants", "set", "payments", flag, env, "--yes")
     said = refused_before_sending(run, server, *argv, "--variant", "a=60%", "--variant", "b=30%")
     assert said.startswith("variants.weight: the weights add up to 900, not 1000")
-    said = refused_before_sending(run, server, *argv, "--variant", "a", "--stickiness", "nope")
+    said = refused_before_sending(run, server, *argv, "--variant", "a", "--stickiness", " ")
     assert said.startswith("variants[0].stickiness")
+    said = refused_before_sending(run, server, *argv, "--variant", "a=100%", "--variant", "b")
+    assert said.startswith("variants[1].weight: the fixed weights leave 0 per mille")
