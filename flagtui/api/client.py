@@ -124,7 +124,7 @@ class AdminClient:
     def bulk(self) -> Bulk:
         from flagtui.api.bulk import Bulk
 
-        return Bulk(self._core, self.features, self.environments)
+        return Bulk(self._core, self.features, self.environments, self.events)
 
     @functools.cached_property
     def projects(self) -> Projects:
