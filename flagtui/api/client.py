@@ -96,7 +96,7 @@ class AdminClient:
     def features(self) -> Features:
         from flagtui.api.features import Features
 
-        return Features(self._core, self.feature_types, self._search_budget)
+        return Features(self._core, self.feature_types, self._search_budget, self.events)
 
     @property
     def archived(self) -> ArchivedFlags:
