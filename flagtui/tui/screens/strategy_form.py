@@ -168,10 +168,6 @@ class StrategyFormScreen(IOScreenMixin, Screen[bool]):
         yield KeyBar()
 
     def on_mount(self) -> None:
-        self.opened()
-
-    def opened(self) -> None:
-        """The form as composed on `existing` (on mount, and again after a reload)."""
         kind = self.type_select.value
         self.params.show_type(self.catalog.strategy_type(kind) if isinstance(kind, str) else None)
         self.title_box.focus()
@@ -373,7 +369,7 @@ class StrategyFormScreen(IOScreenMixin, Screen[bool]):
     async def reload(self, now: Strategy) -> None:
         self.existing = now
         await self.recompose()
-        self.opened()
+        self.on_mount()  # the form as composed on `existing`, as when it opened
         self.form_error.update(f"Reloaded: strategy {now.id} as the server has it now.")
 
     def io_failed(self, group: str, error: BaseException) -> None:
