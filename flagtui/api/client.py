@@ -90,7 +90,7 @@ class AdminClient:
     def feature_types(self) -> FeatureTypes:
         from flagtui.api.feature_types import FeatureTypes
 
-        return FeatureTypes(self._core)
+        return FeatureTypes(self._core, self.events)
 
     @functools.cached_property
     def features(self) -> Features:
