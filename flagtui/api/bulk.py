@@ -10,6 +10,12 @@ the whole batch (400, 404, 409: the others are read again and those unchanged se
 batch route is all or nothing on the server, so its one status proves no flag's outcome: every
 flag sent is read again, and its outcome says what is now true of it (done), or why it is not
 (refused), or that nothing proves either (unknown: re-read before sending again).
+
+A plan is made against the flags as read for it (`Planned.before`): `send` reads them again
+first, and if another admin changed one since (on or off in an environment, stale, archived),
+nothing is sent (`EditConflict`, each flag's change and the event log's who and when) unless
+asked to send anyway. The result reads every flag of the plan again, those it did not send too:
+one planned "already off" that someone switched on since is said as it is now ("changed").
 """
 
 from __future__ import annotations
@@ -22,7 +28,9 @@ from typing import Literal, TypeVar
 from flagtui.api import errors
 from flagtui.api.bulk_changes import Change, Request
 from flagtui.api.core import Core
+from flagtui.api.edits import EditConflict, FieldChange
 from flagtui.api.environments import Environments
+from flagtui.api.events import Events
 from flagtui.api.features import Features
 from flagtui.api.models import Feature
 from flagtui.contract import PAGE_MAX
@@ -40,7 +48,7 @@ ARCHIVE_PAGES = 5  # else the archived flags are paged through (feature searches
 ONE_FLAG_REFUSES = (errors.ValidationError, errors.NotFoundError, errors.ConflictError)
 
 Step = Literal["send", "unchanged", "refused"]
-Said = Literal["done", "unchanged", "refused", "unknown"]
+Said = Literal["done", "unchanged", "changed", "refused", "unknown"]
 
 
 @dataclass(frozen=True)
@@ -78,10 +86,13 @@ class Outcome:
 
 
 class Bulk:
-    def __init__(self, core: Core, features: Features, environments: Environments) -> None:
+    def __init__(
+        self, core: Core, features: Features, environments: Environments, events: Events
+    ) -> None:
         self._core = core
         self._features = features
         self._environments = environments
+        self._events = events
 
     async def plan(self, project: str, change: Change, names: Iterable[str]) -> Plan:
         """Read each flag; decide, per flag, send / unchanged / refused. Sends nothing."""
@@ -102,10 +113,13 @@ class Bulk:
         requests = [change.batch(project, chunk) for chunk in _chunks(sending, BATCH)]
         return Plan(project, change, flags, production, requests)
 
-    async def send(self, plan: Plan) -> list[Outcome]:
-        """Send the plan's flags; one outcome per flag of the plan, in its order."""
+    async def send(self, plan: Plan, *, anyway: bool = False) -> list[Outcome]:
+        """Send the plan's flags; one outcome per flag of the plan, in its order. A flag changed
+        since the plan read it: EditConflict, nothing sent (unless `anyway`)."""
         change, project = plan.change, plan.project
         self._core.require_writable(change.action)
+        if not anyway:
+            await self._unchanged_since_planned(plan)
         failed: dict[str, errors.FlagtuiError] = {}
         batch_missing = False
         for chunk in _chunks(plan.to_send, BATCH):
@@ -156,20 +170,47 @@ class Bulk:
         results = await _gathered(names, one)
         return {n: e for n, e in results.items() if e is not None}
 
+    async def _unchanged_since_planned(self, plan: Plan) -> None:
+        live = {f.name: f for f in await self._features.list(plan.project)}
+        changed = [
+            FieldChange(p.feature, _state(p.before), _state(live.get(p.feature)))
+            for p in plan.flags
+            if p.before is not None
+            and not p.before.is_archived
+            and _state(p.before) != _state(live.get(p.feature))
+        ]
+        if not changed:
+            return
+        recorded = []
+        for moved in changed[:FEW]:
+            try:
+                page = await self._events.search(project=plan.project, feature=moved.field, limit=1)
+            except errors.FlagtuiError:
+                continue
+            recorded.extend(page.events)
+        what = f"{len(changed)} of the plan's {len(plan.flags)} flags"
+        raise EditConflict(what, plan.change.action, changed, live, recorded)
+
     # -- proving ----------------------------------------------------------------------------------
 
     async def _judged(self, plan: Plan, failed: dict[str, errors.FlagtuiError]) -> list[Outcome]:
         change = plan.change
         sent = plan.to_send
         proven: set[str] = set()
+        now: dict[str, Feature] = {}
         unread: errors.FlagtuiError | None = None
-        if sent:
-            try:
-                proven = await self._proven(plan.project, change, sent)
-            except errors.FlagtuiError as exc:
-                unread = exc
+        try:
+            now = {f.name: f for f in await self._features.list(plan.project)}
+            if sent:
+                proven = await self._proven(plan.project, change, sent, now)
+        except errors.FlagtuiError as exc:
+            unread = exc
         outcomes = []
         for p in plan.flags:
+            if p.step == "unchanged" and unread is None and _moved(p, now.get(p.feature)):
+                said_now = f"not sent (planned: {p.detail}); now {_said(now.get(p.feature))}"
+                outcomes.append(Outcome(p.feature, "changed", said_now, p.before))
+                continue
             if p.step != "send":
                 said: Said = "unchanged" if p.step == "unchanged" else "refused"
                 outcomes.append(Outcome(p.feature, said, p.detail, p.before, p.error))
@@ -177,9 +218,12 @@ class Bulk:
             outcomes.append(_outcome(p, change, p.feature in proven, failed.get(p.feature), unread))
         return outcomes
 
-    async def _proven(self, project: str, change: Change, sent: list[str]) -> set[str]:
-        """The flags sent that the server now shows changed."""
-        live = {f.name: f for f in await self._features.list(project)}
+    async def _proven(
+        self, project: str, change: Change, sent: list[str], live: dict[str, Feature] | None = None
+    ) -> set[str]:
+        """The flags sent that the server now shows changed (`live`: the live flags just read)."""
+        if live is None:
+            live = {f.name: f for f in await self._features.list(project)}
         held = {n for n in sent if change.holds(live.get(n))}
         if change.verb != "archive":
             return held
@@ -280,6 +324,28 @@ def _outcome(
         why = f"the server took the request, yet a read shows it is not {change.result}"
     check = errors.OutcomeUnknown.CHECK
     return Outcome(p.feature, "unknown", f"{why}; {check}", p.before, error or unread)
+
+
+def _state(flag: Feature | None) -> dict[str, object]:
+    """What a plan's step depends on: archived (not among the live flags), stale, and the
+    environments it is on in."""
+    if flag is None:
+        return {"archived": True}
+    on = sorted(e.name for e in flag.environments or [] if e.enabled)
+    return {"archived": False, "stale": bool(flag.stale), "on in": on}
+
+
+def _moved(p: Planned, now: Feature | None) -> bool:
+    """A flag the plan left alone is no longer as the plan read it."""
+    return p.before is not None and not p.before.is_archived and _state(p.before) != _state(now)
+
+
+def _said(flag: Feature | None) -> str:
+    state = _state(flag)
+    if state["archived"]:
+        return "archived"
+    on = ", ".join(state["on in"]) or "no environment"  # type: ignore[arg-type]
+    return f"on in {on}{', stale' if state['stale'] else ''}"
 
 
 def _route_missing(exc: errors.ApiError) -> bool:

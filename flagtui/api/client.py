@@ -87,13 +87,13 @@ class AdminClient:
     def feature_types(self) -> FeatureTypes:
         from flagtui.api.feature_types import FeatureTypes
 
-        return FeatureTypes(self._core)
+        return FeatureTypes(self._core, self.events)
 
     @functools.cached_property
     def features(self) -> Features:
         from flagtui.api.features import Features
 
-        return Features(self._core, self.feature_types)
+        return Features(self._core, self.feature_types, self.events)
 
     @property
     def archived(self) -> ArchivedFlags:
@@ -121,7 +121,7 @@ class AdminClient:
     def bulk(self) -> Bulk:
         from flagtui.api.bulk import Bulk
 
-        return Bulk(self._core, self.features, self.environments)
+        return Bulk(self._core, self.features, self.environments, self.events)
 
     @functools.cached_property
     def projects(self) -> Projects:

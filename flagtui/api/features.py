@@ -19,6 +19,8 @@ from typing import Any
 from flagtui.api import capabilities, errors, intent, rollout_requests, validation
 from flagtui.api.archived_flags import ArchivedFlags
 from flagtui.api.core import Core
+from flagtui.api.edits import Edit, EditConflict, changed_fields
+from flagtui.api.events import Events
 from flagtui.api.feature_query import SEARCH_PATH, FeatureQuery
 from flagtui.api.feature_types import FeatureTypes
 from flagtui.api.models import Feature, FeaturePage, PatchOperation
@@ -32,9 +34,10 @@ _FEATURE_PAGE = adapter(FeaturePage)
 
 
 class Features:
-    def __init__(self, core: Core, feature_types: FeatureTypes) -> None:
+    def __init__(self, core: Core, feature_types: FeatureTypes, events: Events) -> None:
         self._core = core
         self._feature_types = feature_types
+        self._events = events
         self.budget = SearchBudget()
         """What the server said is left of its search limit."""
         self.archived = ArchivedFlags(core, self.search)
@@ -195,22 +198,46 @@ class Features:
         body = {"name": name, "projectId": project}
         await self._core.check("POST", "/api/admin/features/validate", json=body)
 
-    async def patch(
-        self, project: str, feature: str, ops: Iterable[PatchOperation | Mapping[str, Any]]
-    ) -> Feature:
-        """Operation 1, on the four fields Unleash's PATCH honours (`intent`); a new type must be
-        one of the server's feature types (read first). Real Unleash answers a short row; then
-        the full feature is read (from the archived flags for an archived one: the live read is
-        a 404). The patch was applied once the server said so: if that read fails, its short
-        answer is returned."""
+    async def plan_patch(
+        self,
+        project: str,
+        feature: str,
+        ops: Iterable[PatchOperation | Mapping[str, Any]],
+        opened_on: Feature | None = None,
+    ) -> Edit:
+        """The checked PATCH (operation 1), its body as it is sent: on the four fields Unleash's
+        PATCH honours (`intent`); a new type must be one of the server's (read here).
+        `opened_on`: the flag as the form showed it, compared before sending."""
         checked = validation.patch_operations(ops)
         intent.check_patch_paths(checked)
         self._core.require_writable("patch feature")
         if named := intent.types_named(checked):
             intent.check_types(named, await self._feature_types.list())
-        body = [op.to_wire() for op in checked]
         path = f"/api/admin/projects/{seg(project)}/features/{seg(feature)}"
-        updated = await self._core.write("patch feature", "PATCH", path, _FEATURE, body)
+        plan = rollout_requests.PlannedWrite(
+            "patch feature", "PATCH", path, [op.to_wire() for op in checked]
+        )
+        return Edit(plan, None if opened_on is None else patched_fields(opened_on), checked)
+
+    async def send_patch(
+        self, edit: Edit, project: str, feature: str, *, anyway: bool = False
+    ) -> Feature:
+        """Send a planned PATCH as shown. Made from a flag (`edit.opened_on`): read again first,
+        and a patched field another admin changed since is EditConflict (nothing sent) unless
+        `anyway`. Real Unleash answers a short row; then the full feature is read (from the
+        archived flags for an archived one). The patch was applied once the server said so:
+        if that read fails, its short answer is returned."""
+        plan = edit.plan
+        self._core.require_writable(plan.action)
+        if edit.opened_on is not None and not anyway:
+            now = await self.get_or_archived(project, feature)
+            if changed := changed_fields(edit.opened_on, patched_fields(now)):
+                try:
+                    recorded = (await self._events.search(feature=feature, limit=5)).events
+                except errors.FlagtuiError:
+                    recorded = []
+                raise EditConflict(feature, plan.action, changed, now, recorded)
+        updated = await self._core.write(plan.action, plan.method, plan.path, _FEATURE, plan.body)
         assert updated is not None
         if updated.is_full:
             return updated
@@ -220,6 +247,12 @@ class Features:
             return await self.get(project, feature)
         except errors.FlagtuiError:
             return updated
+
+    async def patch(
+        self, project: str, feature: str, ops: Iterable[PatchOperation | Mapping[str, Any]]
+    ) -> Feature:
+        """A JSON Patch of the fields it names, checked and sent (`plan_patch`, `send_patch`)."""
+        return await self.send_patch(await self.plan_patch(project, feature, ops), project, feature)
 
     async def uncomplete(self, project: str, feature: str) -> None:
         """Operation 5, for a flag read just before: real Unleash answers 200 for a flag or
@@ -271,3 +304,13 @@ class Features:
             raise errors.NothingToSend(feature, "not archived", "revive")
         await self.archived.revive_many(project, [feature])
         return current
+
+
+def patched_fields(flag: Feature) -> dict[str, Any]:
+    """What a PATCH of a flag may change, as an edit compares it (`plan_patch`)."""
+    return {
+        "description": flag.description or "",
+        "type": flag.type,
+        "stale": bool(flag.stale),
+        "impressionData": bool(flag.impression_data),
+    }

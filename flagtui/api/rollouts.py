@@ -206,22 +206,40 @@ class Rollouts:
         await self._send(rollout_requests.set_strategy_order(project, feature, environment, order))
         return await self.list(project, feature, environment)
 
-    async def set_variants(
+    def plan_variants(
         self,
         project: str,
         feature: str,
         environment: str,
         variants: Sequence[Variant],
-        *,
-        catalog: RolloutCatalog | None = None,
-    ) -> builtins.list[Variant]:
-        """Replace the environment's variants (feature-environment-variants-updated); their
-        weights as stored. Unleash refuses it on a flag without environment variants: that is
-        NotSupported, naming strategy variants instead."""
-        self._core.require_writable("set variants")
-        catalog = catalog or await self.catalog()
+        catalog: RolloutCatalog,
+        opened_on: Sequence[Variant],
+    ) -> Edit:
+        """The checked request replacing the environment's variants, made from `opened_on`
+        (the variants as the form or command showed them)."""
         checked = variant_rules.variants(variants, catalog, environment=True)
         plan = rollout_requests.set_environment_variants(project, feature, environment, checked)
+        shown = {"variants": rollout_requests.variants_body(opened_on)}
+        return Edit(plan, shown, checked)
+
+    async def send_variants(
+        self, edit: Edit, project: str, feature: str, *, anyway: bool = False
+    ) -> builtins.list[Variant]:
+        """Send planned variants as shown (feature-environment-variants-updated); their weights
+        as stored. Read again first: changed since `edit.opened_on` is EditConflict (nothing
+        sent) unless `anyway`. Unleash refuses it on a flag without environment variants: that
+        is NotSupported, naming strategy variants instead."""
+        plan = edit.plan
+        self._core.require_writable(plan.action)
+        if edit.opened_on is not None and not anyway:
+            now = (await self._core.read("GET", plan.path, _VARIANTS)).variants
+            changed = changed_fields(
+                edit.opened_on, {"variants": rollout_requests.variants_body(now)}
+            )
+            if changed:
+                recorded = await self._recorded(project, feature)
+                what = f"the variants of {feature}"
+                raise EditConflict(what, plan.action, changed, now, recorded)
         try:
             answer = await self._core.write(
                 plan.action, plan.method, plan.path, _VARIANTS, plan.body
@@ -234,6 +252,25 @@ class Rollouts:
             raise errors.NotSupported("Environment variants", label, needs) from None
         assert answer is not None
         return list(answer.variants)
+
+    async def set_variants(
+        self,
+        project: str,
+        feature: str,
+        environment: str,
+        variants: Sequence[Variant],
+        *,
+        catalog: RolloutCatalog | None = None,
+        opened_on: Sequence[Variant] | None = None,
+    ) -> builtins.list[Variant]:
+        """Replace the environment's variants, made from `opened_on` (None: nothing to compare,
+        the command's whole list replaces whatever is there)."""
+        self._core.require_writable("set variants")
+        catalog = catalog or await self.catalog()
+        edit = self.plan_variants(project, feature, environment, variants, catalog, opened_on or [])
+        if opened_on is None:  # a whole list that replaces whatever is there
+            edit = Edit(edit.plan, None, edit.checked)
+        return await self.send_variants(edit, project, feature)
 
     # -- helpers ---------------------------------------------------------------------------------
 

@@ -89,7 +89,15 @@ async def change_many(
         if sys.stdin.isatty() and not args.yes:
             _show_plan(what, plan)
         confirm(args, what, word)
-    return outcomes(out, [_row(plan, o) for o in await client.bulk.send(plan)])
+    from flagtui.api.edits import EditConflict
+
+    try:
+        sent = await client.bulk.send(plan)
+    except EditConflict as moved:  # changed while asked: nothing sent, said, exit 2
+        for line in moved.lines():
+            out.note(f"changed since the plan: {line}")
+        raise
+    return outcomes(out, [_row(plan, o) for o in sent])
 
 
 def _show_plan(what: str, plan: Plan) -> None:

@@ -34,7 +34,8 @@ EXIT_CODES_HELP = """exit codes:
   1  failures found (with --fail-on-failures)
   2  usage or configuration: a bad option, a value over a contract limit or that JSON
      cannot carry, a read-only profile asked to write, a destructive command without --yes,
-     a request the server refused as invalid (400, 409, 415)
+     a request the server refused as invalid (400, 409, 415), an object another admin
+     changed since the command read it (nothing sent)
   3  authentication or permission (401, 403)
   4  not found (404)
   5  not supported by this server's edition or version
@@ -60,10 +61,12 @@ class Refused(Exception):
 @functools.cache
 def _kinds() -> list[tuple[type[BaseException], str, int]]:
     from flagtui.api import errors
+    from flagtui.api.edits import EditConflict
     from flagtui.archive.errors import ArchiveTooNew, ArchiveUnavailable
     from flagtui.config import ConfigError
 
     return [
+        (EditConflict, "edit-conflict", USAGE),
         (errors.OutcomeUnknown, "outcome-unknown", OUTCOME_UNKNOWN),
         (errors.NotSupported, "not-supported", NOT_SUPPORTED),
         (errors.AuthenticationRequired, "authentication", AUTH),

@@ -10,6 +10,8 @@ import pytest
 
 from flagtui.api import AdminClient, errors
 from flagtui.api.bulk_changes import Change
+from flagtui.api.edits import EditConflict
+from testkit.second_admin import second_admin
 
 PROJECT = "payments"
 
@@ -101,7 +103,12 @@ async def test_a_batch_refused_for_one_flag_still_switches_the_others(sandbox, a
     await admin.features.archive(PROJECT, names[1])  # between the plan and the send
     transport = Recording()
     async with AdminClient(sandbox.url, sandbox.admin_token, transport=transport) as client:
-        outcomes = await client.bulk.send(plan)
+        with pytest.raises(EditConflict) as stopped:  # changed since the plan: nothing sent
+            await client.bulk.send(plan)
+        assert [w for w in transport.writes if not w[1].endswith("/events/search")] == []
+        assert [c.field for c in stopped.value.changed] == [names[1]]
+        transport.writes.clear()
+        outcomes = await client.bulk.send(plan, anyway=True)
     said = {o.feature: o for o in outcomes}
     assert said[names[1]].outcome == "refused"
     assert "archived" in said[names[1]].detail
@@ -148,3 +155,31 @@ async def test_a_batch_whose_answer_is_lost_is_judged_by_reading_again(sandbox, 
         assert all("a read just after shows it is not archived" in o.detail for o in outcomes)
         for name in names:
             assert not (await admin.features.get(PROJECT, name)).is_archived
+
+
+async def test_another_admins_change_since_the_plan_stops_it_and_the_result_says_every_flag_now(
+    sandbox, admin
+):
+    """A flag planned "already off, not sent" that another admin switches on before the send:
+    the send stops, naming the flag, what changed, by whom; sent anyway, the result reads that
+    flag again too and says it is on now, not "already off"."""
+    names = await live_names(admin, 3)
+    off = Change("disable", "development")
+    await admin.bulk.send(await admin.bulk.plan(PROJECT, off, names[:1]), anyway=True)
+    plan = await admin.bulk.plan(PROJECT, off, names)
+    assert plan.flags[0].step == "unchanged"
+    token, who = second_admin(sandbox)
+    async with AdminClient(sandbox.url, token, profile="other") as other:
+        await other.features.set_environment_enabled(PROJECT, names[0], "development", True)
+    with pytest.raises(EditConflict) as stopped:
+        await admin.bulk.send(plan)
+    said = "\n".join(stopped.value.lines())
+    assert f'{names[0]}: shown {{"archived": false, "on in": [' in said
+    assert f"feature-environment-enabled by {who} at " in said
+    on = await admin.features.get(PROJECT, names[0])
+    assert next(e.enabled for e in on.environments or [] if e.name == "development")  # kept
+    outcomes = {o.feature: o for o in await admin.bulk.send(plan, anyway=True)}
+    first = outcomes[names[0]]
+    assert first.outcome == "changed", first
+    assert first.detail.startswith("not sent (planned: ") and "; now on in " in first.detail
+    assert "development" in first.detail.split("; now ")[1]

@@ -15,6 +15,7 @@ from flagtui.tui.screens.bulk_screens import BulkResult
 from flagtui.tui.screens.features import FeaturesScreen
 from flagtui.tui.widgets.choice_picker import ChoicePicker
 from flagtui.tui.widgets.confirm import ConfirmModal, TypedConfirmModal
+from flagtui.tui.widgets.edit_conflict import EditConflictModal
 
 from .areas import app_in, rows, settle
 from .helpers import screen_text, toast_text, visible_text
@@ -139,6 +140,13 @@ async def test_each_flags_outcome_is_said_one_refused_by_name(make_app, client, 
         assert "Enable 3 of 3 marked flags in development?" in screen_text(app)
         await client.features.archive(PROJECT, names[1])  # by someone else, meanwhile
         await pilot.press("tab", "enter")
+        await settle(pilot)
+        assert isinstance(app.screen, EditConflictModal)  # nothing sent: what changed, who
+        said = visible_text(app, ".dialog-body")
+        assert "1 of the plan's 3 flags changed on the server; nothing was sent" in said
+        assert f'{names[1]}: shown {{"archived": false' in said and '"archived": true' in said
+        assert "feature-archived by admin at " in said
+        await pilot.click("#anyway")
         await settle(pilot)
         assert isinstance(app.screen, BulkResult)
         result = screen_text(app)

@@ -19,10 +19,11 @@ from textual.widgets import DataTable
 from textual.worker import WorkerError
 
 from flagtui.api.bulk_changes import Change
+from flagtui.api.edits import EditConflict
 from flagtui.api.feature_query import FeatureQuery
 from flagtui.api.models import Feature
 from flagtui.contract import PAGE_MAX
-from flagtui.tui.screens.bulk_screens import BulkResult, plan_confirmation
+from flagtui.tui.screens.bulk_screens import BulkResult, ask_plan_overtaken, plan_confirmation
 from flagtui.tui.widgets.choice_picker import ChoicePicker
 
 if TYPE_CHECKING:
@@ -186,15 +187,27 @@ class BulkMarks:
             return
 
         def answered(yes: bool | None) -> None:
-            if yes and not self.screen.still_sending(BULK_GROUP):
-                self.screen.run_worker(
-                    self._send(plan), group=BULK_GROUP, exclusive=True, exit_on_error=False
-                )
+            if yes:
+                self._sending(plan)
 
         self.screen.app.push_screen(plan_confirmation(plan), answered)
 
-    async def _send(self, plan: Plan) -> None:
-        outcomes = await self.screen.flagtui.client.bulk.send(plan)
+    def _sending(self, plan: Plan, anyway: bool = False) -> None:
+        if not self.screen.still_sending(BULK_GROUP):
+            self.screen.run_worker(
+                self._send(plan, anyway), group=BULK_GROUP, exclusive=True, exit_on_error=False
+            )
+
+    async def _send(self, plan: Plan, anyway: bool) -> None:
+        try:
+            outcomes = await self.screen.flagtui.client.bulk.send(plan, anyway=anyway)
+        except EditConflict as moved:
+            ask_plan_overtaken(
+                self.screen.app, plan, moved,
+                reload=lambda: self.plan(plan.project, plan.change),
+                anyway=lambda: self._sending(plan, anyway=True),
+            )  # fmt: skip
+            return
         self.clear()
         self.screen.app.push_screen(BulkResult(plan, outcomes))
         self.changed()

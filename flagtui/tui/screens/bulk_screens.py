@@ -5,22 +5,27 @@ why, unknown and how to check). Flag names and server messages are data (`format
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rich.text import Text
 from textual import on
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button
 
 from flagtui.api.bulk import Outcome, Plan
+from flagtui.api.edits import EditConflict
 from flagtui.api.models import Feature
 from flagtui.tui.format import put
+from flagtui.tui.screens.overtaken import ask_overtaken
 from flagtui.tui.widgets.confirm import ConfirmModal, TypedConfirmModal
 from flagtui.tui.widgets.text import PlainLabel, PlainStatic
 
 PRODUCTION = "bold reverse red"
-STYLES = {"send": "bold", "done": "green", "unchanged": "dim", "refused": "red", "unknown": "red"}
+STYLES = {"send": "bold", "done": "green", "unchanged": "dim", "changed": "bold yellow",
+          "refused": "red", "unknown": "red"}  # fmt: skip
 
 
 def production_envs(flag: Feature | None) -> list[str]:
@@ -72,6 +77,16 @@ def plan_confirmation(plan: Plan, flags: str = "marked flags", scope: str = "") 
     put(body, typed, PRODUCTION)
     put(body, ".")
     return TypedConfirmModal(title, body, typed, confirm_label=label)
+
+
+def ask_plan_overtaken(
+    app: App[object], plan: Plan, moved: EditConflict, reload: Callable[[], object],
+    anyway: Callable[[], object],
+) -> None:  # fmt: skip
+    """Flags of the plan changed since it read them: nothing sent; what changed, who, when."""
+    lead = f"Since the plan was made, {moved.what} changed on the server"
+    reload_says = "the plan made again on the flags as they are now."
+    ask_overtaken(app, moved, lead, reload_says, _production_reached(plan), reload, anyway)
 
 
 def outcome_text(outcomes: list[Outcome]) -> Text:

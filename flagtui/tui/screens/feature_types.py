@@ -10,6 +10,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Button, Input
 
+from flagtui.api.edits import EditConflict
 from flagtui.api.errors import InvalidArgument, OutcomeUnknown
 from flagtui.api.models import FeatureType
 from flagtui.api.validation import lifetime_days
@@ -17,6 +18,7 @@ from flagtui.contract import MAX_LIFETIME_DAYS
 from flagtui.tui.format import lifetime
 from flagtui.tui.rerunnable_reads import read
 from flagtui.tui.screens.base import AreaScreen, FlagtuiModal, describe_error
+from flagtui.tui.screens.overtaken import ask_overtaken
 from flagtui.tui.widgets.confirm import ConfirmModal
 from flagtui.tui.widgets.focus import focus_now
 from flagtui.tui.widgets.table import Column, FilteredTable, ResourceTable
@@ -109,12 +111,26 @@ class LifetimeModal(FlagtuiModal):
         self.send(days)
 
     @work(exclusive=True, group="lifetime", exit_on_error=False)
-    async def send(self, days: int | None) -> None:
-        updated = await self.flagtui.client.feature_types.update_lifetime(
-            self.feature_type.id, days
-        )
+    async def send(self, days: int | None, anyway: bool = False) -> None:
+        shown, types = self.feature_type, self.flagtui.client.feature_types
+        try:
+            updated = await types.update_lifetime(shown.id, days, opened_on=shown, anyway=anyway)
+        except EditConflict as moved:
+            self.error_line.update(f"Not sent — {moved}")
+            now, lead = moved.now, f"Someone changed the lifetime of {shown.id} since you opened it"
+            typed = shown.id if self.flagtui.profile.production else None
+            ask_overtaken(self.app, moved, lead, "this form on the type as it is now.", typed,
+                          reload=lambda: self.run_worker(self.reopened(now), group="reload"),
+                          anyway=lambda: self.send(days, anyway=True))  # fmt: skip
+            return
         self.notify(f"{updated.name}: lifetime now {lifetime(updated.lifetime_days)}")
         self.dismiss(updated)
+
+    async def reopened(self, now: FeatureType) -> None:
+        self.feature_type = now
+        await self.recompose()
+        self.on_mount()
+        self.error_line.update(f"Reloaded: {now.id}'s lifetime is {lifetime(now.lifetime_days)}.")
 
     def io_failed(self, group: str, error: BaseException) -> None:
         self.outcome_unknown = isinstance(error, OutcomeUnknown)

@@ -25,6 +25,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Checkbox, TextArea
 
+from flagtui.api.edits import Edit, EditConflict
 from flagtui.api.errors import ApiError, InvalidArgument, NothingToSend, OutcomeUnknown
 from flagtui.api.intent import check_patch_paths
 from flagtui.api.models import Feature
@@ -32,6 +33,8 @@ from flagtui.api.validation import MAX_JSON_DEPTH, patch_operations
 from flagtui.tui.format import counted, safe
 from flagtui.tui.rerunnable_reads import read
 from flagtui.tui.screens.base import IOScreenMixin, describe_error
+from flagtui.tui.screens.overtaken import ask_overtaken
+from flagtui.tui.screens.patch_fields import field_refusals, flag_label
 from flagtui.tui.widgets.archive_confirm import archive_modal, revive_modal
 from flagtui.tui.widgets.confirm import ConfirmModal
 from flagtui.tui.widgets.header import FlagtuiHeader
@@ -51,15 +54,6 @@ PATCHED_FLAGS = FLAGS[:2]  # archived is archived or revived (`archive_change`),
 ON_ITS_OWN = (
     "{what} is sent on its own: untick archived to send the other changes first, or undo them."
 )
-
-
-def _names(text: str, wire: str) -> bool:
-    """Whether a server's path or sentence names the field: `/type`, `"type"` or `type`."""
-    return text == wire or f"/{wire}" in text or f'"{wire}"' in text
-
-
-def _flag_label(wire: str, value: bool) -> str:
-    return f"{wire}: {'yes' if value else 'no'}"
 
 
 class PatchFormScreen(IOScreenMixin, Screen[Feature | None]):
@@ -106,7 +100,7 @@ class PatchFormScreen(IOScreenMixin, Screen[Feature | None]):
                 yield MessageLine(id="type-error", classes="error-line")
                 for wire, attr in FLAGS:
                     value = bool(getattr(f, attr))
-                    yield Checkbox(_flag_label(wire, value), value, id=wire, compact=True)
+                    yield Checkbox(flag_label(wire, value), value, id=wire, compact=True)
                     yield MessageLine(id=f"{wire}-error", classes="error-line")
             with Vertical(id="advanced"):
                 yield PlainLabel('JSON Patch array, e.g. [{"op": "replace", "path": ...}]')
@@ -133,7 +127,7 @@ class PatchFormScreen(IOScreenMixin, Screen[Feature | None]):
 
     @on(Checkbox.Changed)
     def _flag_toggled(self, event: Checkbox.Changed) -> None:
-        event.checkbox.label = _flag_label(event.checkbox.id or "", event.value)
+        event.checkbox.label = flag_label(event.checkbox.id or "", event.value)
 
     def changed_ops(self) -> list[dict[str, Any]]:
         f = self.feature
@@ -189,18 +183,8 @@ class PatchFormScreen(IOScreenMixin, Screen[Feature | None]):
         the server's message) is also said next to that field."""
         if not isinstance(error, ApiError) or self.advanced:
             return
-        for wire in ("description", "type", *(w for w, _ in FLAGS)):
-            reasons = [
-                str(d.get("message") or error.message or error.name)
-                for d in error.details
-                if _names(str(d.get("path", "")), wire) or _names(str(d.get("message", "")), wire)
-            ]
-            if not reasons and _names(error.message, wire):
-                reasons = [error.message]
-            if reasons:
-                self.query_one(f"#{wire}-error", MessageLine).update(
-                    f"↑ refused: {'; '.join(reasons)}"
-                )
+        for wire, reasons in field_refusals(error, ("description", "type", *(w for w, _ in FLAGS))):
+            self.query_one(f"#{wire}-error", MessageLine).update(f"↑ refused: {reasons}")
 
     def action_toggle_mode(self) -> None:
         self.advanced = not self.advanced
@@ -245,26 +229,50 @@ class PatchFormScreen(IOScreenMixin, Screen[Feature | None]):
             self.show_error("Nothing changed: no patch to send.")
             return
         self.show_error("")
-        text = json.dumps(ops, indent=2)
+        self.plan_then_ask(ops)
+
+    @work(exclusive=True, group="patch-plan", exit_on_error=False)
+    async def plan_then_ask(self, ops: list[dict[str, Any]]) -> None:
+        """Checked once by the client, shown as it is sent, made from the flag as shown."""
+        features, name = self.flagtui.client.features, self.feature.name
+        edit = await features.plan_patch(self.project, name, ops, opened_on=self.feature)
+        text = json.dumps(edit.plan.body, indent=2)
         body = Syntax(text, "json", theme="ansi_dark", word_wrap=True)
 
         def answered(yes: bool | None) -> None:
             if yes and self.write_in_flight("patch"):
                 self.show_error(STILL_SENDING)
             elif yes:
-                self.show_error(SENDING)
-                self.send(ops)
-                self.refresh_bindings()
+                self.send(edit)
 
-        title = f"Send this JSON Patch to {self.feature.name}?"
+        title = f"Send this JSON Patch to {name}?"
         self.app.push_screen(ConfirmModal(title, body, confirm_label="Send"), answered)
 
     @work(exclusive=True, group="patch", exit_on_error=False)
-    async def send(self, ops: list[dict[str, Any]]) -> None:
-        updated = await self.flagtui.client.features.patch(self.project, self.feature.name, ops)
+    async def send(self, edit: Edit, anyway: bool = False) -> None:
+        self.show_error(SENDING)
+        self.refresh_bindings()
+        features, name = self.flagtui.client.features, self.feature.name
+        try:
+            updated = await features.send_patch(edit, self.project, name, anyway=anyway)
+        except EditConflict as moved:
+            self.show_error(f"Not sent — {moved}")
+            lead = f"Someone changed {name} since this form opened"
+            says = "the form on the flag as it is now (what you typed here is dropped)."
+            now = moved.now
+            ask_overtaken(self.app, moved, lead, says, None,
+                          reload=lambda: self.run_worker(self.reopened(now), group="reload"),
+                          anyway=lambda: self.send(edit, anyway=True))  # fmt: skip
+            return
         self.feature = updated
-        self.notify(f"{updated.name} updated ({counted(len(ops), 'change')})")
+        self.notify(f"{updated.name} updated ({counted(len(edit.plan.body), 'change')})")
         self.dismiss(updated)
+
+    async def reopened(self, now: Feature) -> None:
+        self.feature, self.advanced = now, False
+        await self.recompose()
+        self.on_mount()
+        self.show_error(f"Reloaded: {now.name} as the server has it now.")
 
     def review_archive_change(self, change: str, with_other_edits: bool) -> None:
         if with_other_edits:
@@ -348,6 +356,9 @@ class PatchFormScreen(IOScreenMixin, Screen[Feature | None]):
             self.show_error(f"Not applied — {describe_error(error)}")
             self.show_field_error(error)
             self.refresh_baseline()
+        elif group == "patch-plan":
+            self.show_error(f"Not sent — {describe_error(error)}")
+            self.show_field_error(error)
         elif group == "patch-reread":
             self.show_error(f"Could not re-read — {describe_error(error)}")
         super().io_failed(group, error)

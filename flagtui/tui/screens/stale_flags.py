@@ -18,11 +18,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 
 from flagtui.api.bulk_changes import Change
+from flagtui.api.edits import EditConflict
 from flagtui.fleet.stale import read_stale
 from flagtui.tui.format import counted, lifetime, moment, when
 from flagtui.tui.rerunnable_reads import read
 from flagtui.tui.screens.base import AreaScreen
-from flagtui.tui.screens.bulk_screens import BulkResult, plan_confirmation
+from flagtui.tui.screens.bulk_screens import BulkResult, ask_plan_overtaken, plan_confirmation
 from flagtui.tui.widgets.focus import focus_now
 from flagtui.tui.widgets.table import Column, FilteredTable, ResourceTable
 from flagtui.tui.widgets.text import PlainStatic
@@ -137,13 +138,19 @@ class StaleFlagsScreen(AreaScreen):
             self.app.push_screen(BulkResult.unsent(plan))
             return
 
-        async def send() -> None:
-            outcomes = await client.bulk.send(plan)
+        async def send(anyway: bool = False) -> None:
+            try:
+                outcomes = await client.bulk.send(plan, anyway=anyway)
+            except EditConflict as moved:
+                ask_plan_overtaken(self.app, plan, moved, self.action_archive_listed,
+                                   lambda: answered(True, anyway=True))  # fmt: skip
+                return
             self.app.push_screen(BulkResult(plan, outcomes))
             self.load()
 
-        def answered(yes: bool | None) -> None:
+        def answered(yes: bool | None, anyway: bool = False) -> None:
             if yes and not self.still_sending(ARCHIVE_GROUP):
-                self.run_worker(send(), group=ARCHIVE_GROUP, exclusive=True, exit_on_error=False)
+                self.run_worker(send(anyway), group=ARCHIVE_GROUP, exclusive=True,
+                                exit_on_error=False)  # fmt: skip
 
         self.app.push_screen(plan_confirmation(plan, "stale flags shown", scope), answered)

@@ -33,9 +33,7 @@ from textual.widgets import Button, Input, SelectionList
 from flagtui.api import variant_rules
 from flagtui.api.edits import Edit, EditConflict
 from flagtui.api.errors import (
-    FlagtuiError,
     InvalidArgument,
-    NotFoundError,
     NothingToSend,
     OutcomeUnknown,
 )
@@ -44,6 +42,7 @@ from flagtui.api.rollout_catalog import RolloutCatalog
 from flagtui.preview import PreviewError
 from flagtui.tui.format import safe
 from flagtui.tui.screens.base import IOScreenMixin, describe_error
+from flagtui.tui.screens.overtaken import ask_overtaken
 from flagtui.tui.screens.rollout_keys import GRADUAL
 from flagtui.tui.screens.strategy_preview import (
     Outlook,
@@ -51,12 +50,11 @@ from flagtui.tui.screens.strategy_preview import (
     outlook,
     outlook_text,
     proposed,
-    server_note,
+    server_notes,
 )
 from flagtui.tui.screens.variant_rows import VariantRow, mark_row_refusal, show_row_shares
 from flagtui.tui.widgets.confirm import ConfirmModal
 from flagtui.tui.widgets.constraint_editor import ConstraintEditor
-from flagtui.tui.widgets.edit_conflict import Choice, EditConflictModal
 from flagtui.tui.widgets.header import FlagtuiHeader
 from flagtui.tui.widgets.inert import InertInput
 from flagtui.tui.widgets.keybar import KeyBar
@@ -170,10 +168,6 @@ class StrategyFormScreen(IOScreenMixin, Screen[bool]):
         yield KeyBar()
 
     def on_mount(self) -> None:
-        self.opened()
-
-    def opened(self) -> None:
-        """The form as composed on `existing` (on mount, and again after a reload)."""
         kind = self.type_select.value
         self.params.show_type(self.catalog.strategy_type(kind) if isinstance(kind, str) else None)
         self.title_box.focus()
@@ -311,26 +305,10 @@ class StrategyFormScreen(IOScreenMixin, Screen[bool]):
             )  # fmt: skip
         except PreviewError as exc:
             seen = exc
-        server = [] if isinstance(seen, PreviewError) else await self.server_notes(seen)
+        client, where = self.flagtui.client, (self.project, self.env.name, self.feature.name)
+        server = [] if isinstance(seen, PreviewError) else await server_notes(client, *where, seen)
         self.form_error.update("")
         self.ask(edit, outlook_text(seen, self.env.name, server))
-
-    async def server_notes(self, seen: Outlook) -> list[str]:
-        """The server's own playground (OSS Unleash, the sandbox) for each context, on the flag
-        as it is now; none where the server has no playground."""
-        notes = []
-        for context, change in seen.changes:
-            try:
-                answer = await self.flagtui.client.playground.evaluate(
-                    self.env.name, dict(context), projects=[self.project]
-                )
-            except NotFoundError:
-                return []
-            except FlagtuiError as exc:  # the preview stands without it: said, not fatal
-                return [f"the server's playground failed: {describe_error(exc)}"]
-            flag = next((f for f in answer if f.name == self.feature.name), None)
-            notes.append(server_note(flag, change.before))
-        return notes
 
     def ask(self, edit: Edit, preview: Text) -> None:
         env, name, plan = self.env.name, self.feature.name, edit.plan
@@ -353,7 +331,6 @@ class StrategyFormScreen(IOScreenMixin, Screen[bool]):
             if yes and self.write_in_flight(WRITE):
                 self.form_error.update(STILL_SENDING)
             elif yes:
-                self.form_error.update("sending…")
                 self.send(edit)
 
         label = "Add" if adding else "Update"
@@ -364,6 +341,7 @@ class StrategyFormScreen(IOScreenMixin, Screen[bool]):
     @work(exclusive=True, group=WRITE, exit_on_error=False)
     async def send(self, edit: Edit, anyway: bool = False) -> None:
         rollouts, name, env = self.flagtui.client.rollouts, self.feature.name, self.env.name
+        self.form_error.update("sending…")
         try:
             stored = await rollouts.send(edit, self.project, name, anyway=anyway)
         except NothingToSend as same:
@@ -380,33 +358,18 @@ class StrategyFormScreen(IOScreenMixin, Screen[bool]):
         self.dismiss(True)
 
     def overtaken(self, edit: Edit, moved: EditConflict) -> None:
-        """Someone changed the strategy since the form opened: nothing was sent; said here and
-        asked: reload the form on their state, or send this one over it."""
         self.form_error.update(f"Not sent — {moved}")
-        lines = [
-            f"Someone changed {moved.what} in {self.env.name} since this form opened;"
-            " nothing was sent. What changed:",
-            *moved.lines(),
-            "",
-            "Reload: the form on the strategy as it is now (what you typed here is dropped)."
-            " Send mine anyway: replaces their change with the request you reviewed.",
-        ]
+        lead = f"Someone changed {moved.what} in {self.env.name} since this form opened"
+        reload_says = "the form on the strategy as it is now (what you typed here is dropped)."
         typed = self.env.name if self.env.type == "production" else None
-
-        def answered(choice: Choice | None) -> None:
-            if choice == "reload" and isinstance(moved.now, Strategy):
-                self.run_worker(self.reload(moved.now), group="strategy-reload")
-            elif choice == "anyway":
-                self.form_error.update("sending…")
-                self.send(edit, anyway=True)
-
-        modal = EditConflictModal(f"{moved.what} changed since the form opened", lines, typed)
-        self.app.push_screen(modal, answered)
+        ask_overtaken(self.app, moved, lead, reload_says, typed,
+                      reload=lambda: self.run_worker(self.reload(moved.now), group="reload"),
+                      anyway=lambda: self.send(edit, anyway=True))  # fmt: skip
 
     async def reload(self, now: Strategy) -> None:
         self.existing = now
         await self.recompose()
-        self.opened()
+        self.on_mount()  # the form as composed on `existing`, as when it opened
         self.form_error.update(f"Reloaded: strategy {now.id} as the server has it now.")
 
     def io_failed(self, group: str, error: BaseException) -> None:

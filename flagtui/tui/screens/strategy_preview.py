@@ -12,7 +12,7 @@ from typing import Any
 
 from rich.text import Text
 
-from flagtui.api.errors import InvalidArgument
+from flagtui.api.errors import FlagtuiError, InvalidArgument, NotFoundError
 from flagtui.api.models import Feature, Segment, Strategy
 from flagtui.api.playground import PlaygroundFlag
 from flagtui.api.rollout_requests import strategy_body
@@ -27,6 +27,11 @@ from flagtui.preview import (
     with_strategy,
 )
 from flagtui.tui.format import clean
+from flagtui.tui.screens.base import describe_error
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from flagtui.api.client import AdminClient
 
 USERS = 10_000
 APP_NAME = "flagtui-preview"  # the server's playground needs one; appName=… in the context sets it
@@ -147,3 +152,23 @@ def outlook_text(o: Outlook | PreviewError, environment: str, server: Sequence[s
     if server and not per_context:
         out.append(f"  {server[0]}\n", style="dim")
     return out
+
+
+async def server_notes(
+    client: AdminClient, project: str, environment: str, feature: str, seen: Outlook
+) -> list[str]:
+    """The server's own playground (OSS Unleash, the sandbox) for each context, on the flag as
+    it is now; none where the server has no playground."""
+    notes = []
+    for context, change in seen.changes:
+        try:
+            answer = await client.playground.evaluate(
+                environment, dict(context), projects=[project]
+            )
+        except NotFoundError:
+            return []
+        except FlagtuiError as exc:  # the preview stands without it: said, not fatal
+            return [f"the server's playground failed: {describe_error(exc)}"]
+        flag = next((f for f in answer if f.name == feature), None)
+        notes.append(server_note(flag, change.before))
+    return notes

@@ -21,12 +21,14 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Input
 
-from flagtui.api import rollout_requests, variant_rules
+from flagtui.api import variant_rules
+from flagtui.api.edits import Edit, EditConflict
 from flagtui.api.errors import InvalidArgument, OutcomeUnknown
 from flagtui.api.models import Feature, FeatureEnvironment, Variant
 from flagtui.api.rollout_catalog import RolloutCatalog
 from flagtui.rollout_words import variants_text
 from flagtui.tui.screens.base import IOScreenMixin, describe_error
+from flagtui.tui.screens.overtaken import ask_overtaken
 from flagtui.tui.screens.variant_preview import preview_text
 from flagtui.tui.screens.variant_rows import (
     VariantRow,
@@ -183,20 +185,21 @@ class VariantFormScreen(IOScreenMixin, Screen[bool]):
     def action_review(self) -> None:
         if self.still_sending(GROUP):
             return
+        where = (self.project, self.feature.name, self.env_name)
         try:
-            checked = variant_rules.variants(self.typed(), self.catalog, environment=True)
+            edit = self.flagtui.client.rollouts.plan_variants(
+                *where, self.typed(), self.catalog, self.stored
+            )
         except InvalidArgument as exc:
             self.show_error(f"Not sent — {exc}", exc.field)
             return
         self.show_error("Preview: evaluating with the SDKs' engine…")
         user_id = self.query_one("#user-id", Input).value.strip()
-        self.ask(checked, user_id)
+        self.ask(edit, user_id)
 
     @work(exclusive=True, group="variants-preview", exit_on_error=False)
-    async def ask(self, checked: list[Variant], user_id: str) -> None:
-        plan = rollout_requests.set_environment_variants(
-            self.project, self.feature.name, self.env_name, checked
-        )
+    async def ask(self, edit: Edit, user_id: str) -> None:
+        plan, checked = edit.plan, edit.checked
         preview = await asyncio.to_thread(
             preview_text, self.feature, self.env_name, checked, self.catalog.segments, user_id
         )
@@ -210,21 +213,37 @@ class VariantFormScreen(IOScreenMixin, Screen[bool]):
 
         def answered(yes: bool | None) -> None:
             if yes and not self.still_sending(GROUP):
-                self.show_error("sending…")
-                self.send(checked)
+                self.send(edit)
 
         title = f"Set the variants of {self.feature.name} in {self.env_name}?"
         self.app.push_screen(ConfirmModal(title, body, confirm_label="Send"), answered)
 
     @work(exclusive=True, group=GROUP, exit_on_error=False)
-    async def send(self, checked: list[Variant]) -> None:
-        stored = await self.flagtui.client.rollouts.set_variants(
-            self.project, self.feature.name, self.env_name, checked, catalog=self.catalog
-        )
+    async def send(self, edit: Edit, anyway: bool = False) -> None:
+        self.show_error("sending…")
+        rollouts, name = self.flagtui.client.rollouts, self.feature.name
+        try:
+            stored = await rollouts.send_variants(edit, self.project, name, anyway=anyway)
+        except EditConflict as moved:
+            self.show_error(f"Not sent — {moved}")
+            lead = f"Someone changed {moved.what} in {self.env_name} since this form opened"
+            says = "the form on the variants as they are now (what you typed here is dropped)."
+            typed = self.env_name if self.environment.type == "production" else None
+            now = moved.now
+            ask_overtaken(self.app, moved, lead, says, typed,
+                          reload=lambda: self.run_worker(self.reload(now), group="reload"),
+                          anyway=lambda: self.send(edit, anyway=True))  # fmt: skip
+            return
         self.notify(
             f"Variants of {self.feature.name} set in {self.env_name}: {variants_text(stored)}"
         )
         self.dismiss(True)
+
+    async def reload(self, now: list[Variant]) -> None:
+        self.stored = now
+        await self.recompose()
+        self.on_mount()
+        self.show_error(f"Reloaded: stored now: {variants_text(now) or 'none'}")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "reload" and (not self.outcome_unknown or self.write_in_flight(GROUP)):
