@@ -30,7 +30,7 @@ from flagtui.tui.interpreter import freeze_long_lived
 from flagtui.tui.opening import Opened, Opener
 from flagtui.tui.plain_toasts import PlainToastsApp
 from flagtui.tui.row_cache import RowCache, default_cache_dir
-from flagtui.tui.screens.features_layout import COLUMNS, EarlyFeaturesScreen
+from flagtui.tui.screens.features_layout import COLUMNS, CachedFeaturesScreen
 from flagtui.tui.screens.opening_frame import OpeningScreen
 from flagtui.tui.state import UiState, default_state_path
 from flagtui.tui.type_ahead import TypeAhead
@@ -44,7 +44,6 @@ if TYPE_CHECKING:
     from flagtui.api import AdminClient
     from flagtui.profile import Profile
     from flagtui.triage.source import FailureSource
-    from flagtui.tui.early_read import EarlyRead
     from flagtui.tui.palette import PaletteHost
 
 CONNECT_MODE = "connect"
@@ -86,18 +85,17 @@ class FlagtuiApp(PlainToastsApp):
         *,
         opener: Opener | None = None,
         cached: bool = True,
-        early: EarlyRead | None = None,
         state_path: Path | None = None,
         cache_dir: Path | None = None,
     ) -> None:
         """With no `client`, `opener` makes it once the first frame is on screen: `profile` is
         then the one the start expects (`start_hint.py`), and that frame shows its cached rows;
-        with `cached` False, what the start names (`provisional`), then the `early` read's rows
-        if any. `cache_dir`: where the last rows are kept (by default beside `state_path`)."""
+        with `cached` False, what the start names (`provisional`), and "connecting…".
+        `cache_dir`: where the last rows are kept (by default beside `state_path`)."""
         super().__init__()
         Ink.plain = self.no_color or self.native_ansi_color  # then as the theme changes
         self.profile = profile
-        self._opener, self._cached_first, self._early = opener, cached, early
+        self._opener, self._cached_first = opener, cached
         self.opened = client is not None
         if client is not None:
             self.client = client
@@ -141,43 +139,28 @@ class FlagtuiApp(PlainToastsApp):
 
     def get_default_screen(self) -> Screen[None]:
         """Left at once for the remembered area; before the client exists, its cached rows, or
-        the header and "connecting…", in the features' layout if an early read may fill it."""
+        the header and "connecting…"."""
         if self.opened:
             return Screen()
         area, project = self.ui_state.get("area") or DEFAULT_AREA, self.project
         if self._cached_first and area == FEATURES and project:
             cached = self.row_cache.load(FEATURES, len(COLUMNS), project)
             if cached is not None:
-                return EarlyFeaturesScreen(cached.rows, cached.saved_at)
-        if self._early is not None:  # forked only for the features of a remembered project
-            return EarlyFeaturesScreen([], None)
+                return CachedFeaturesScreen(cached.rows, cached.saved_at)
         return OpeningScreen(area)
 
     def on_mount(self) -> None:
         self.set_class(self.profile.production, "-production")
         self.theme_changed_signal.subscribe(self, self._theme_changed)
         leave_on_signals(partial(self.exit, return_code=0), watch_terminal=not self.is_headless)
-        if not self.opened:  # opened once the first frame is out (`_open_beside`, `on_ready`)
+        if not self.opened:  # opened once the first frame is out (`on_ready`)
             self._type_ahead.hold()  # keys typed meanwhile wait for the profile (`_opened`)
-            if self._early is not None and self._opener is not None:  # beside it (early_read.py)
-                self.run_worker(self._open_beside(self._early, self._opener))
             return
         self.client.health.subscribe(self._health_changed)
         self._start()
 
-    async def _open_beside(self, early: EarlyRead, opener: Opener) -> None:
-        async def show_rows() -> None:  # the early read's, as a returning start's cached rows
-            cached = self.row_cache.load(FEATURES, len(COLUMNS), self.project or "")
-            if cached and isinstance(self.screen, EarlyFeaturesScreen):
-                self.screen.fill(cached.rows, cached.saved_at)
-                await self.screen.wait_for_refresh()  # drawn before the opener takes the CPU
-
-        # The opener starts after the first frame's next refresh, 0.02-0.045 s after it (not on
-        # Ready): the child has often said by then, and its rows are drawn first (bench README).
-        self._opened(await early.open_beside(opener, show_rows, self.call_after_refresh))
-
     def on_ready(self) -> None:  # Textual's, as soon as the first frame is out
-        if not self.opened and (self._early is None or self._opener is None):
+        if not self.opened:
             self._opened(self._opener() if self._opener else None)
 
     def _opened(self, opened: Opened | None) -> None:
