@@ -37,8 +37,8 @@ from bench.figures.web import bench_web, missing
 from bench.harness import COLS, ROWS, Sandbox, data_version, large_database, log
 
 TARGETS = {
-    "startup_ratio": ("<=", 1.1),  # issue 26 (1.2 before it)
-    "startup_cold_ratio": ("<=", 1.3),
+    "startup_ratio": ("<=", 1.2),  # issue 45 (1.1 in issue 26)
+    "startup_cold_frame_ratio": ("<=", 1.3),  # issue 45: the first frame, then the own page
     "startup_round_trips": ("<=", 1.0),
     "failures_round_trips": ("<=", 2.0),
     "cmd_feature_list_round_trips": ("<=", 1.0),  # curl + jq of its two URLs: 2
@@ -74,7 +74,8 @@ def verdict(key: str, value: Any) -> str:
 def print_table(results: dict[str, Any]) -> None:
     keys = [
         "startup_s", "startup_minimal_s", "startup_ratio", "startup_cached_s", "startup_fresh_s",
-        "startup_cold_frame_s", "startup_cold_s", "startup_cold_ratio", "startup_cold_live_s",
+        "startup_cold_frame_s", "startup_cold_frame_ratio", "startup_cold_s", "startup_cold_ratio",
+        "startup_cold_live_s",
         "startup_cold_live_ratio",
         "startup_round_trips", "startup_launch_round_trips", "startup_cached_round_trips",
         "failures_round_trips", "failures_first_use_round_trips", "startup_tls_round_trips",

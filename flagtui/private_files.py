@@ -56,8 +56,8 @@ def private_file(path: Path) -> None:
 
 def write_private(path: Path, text: str) -> None:
     """Written 0600 beside it, then renamed over it: a reader never sees half a file. Each
-    writer (process and thread) writes a temporary file of its own: writers at once (the early
-    read's child and the app, two terminals on one profile) each put a whole file in place."""
+    writer (process and thread) writes a temporary file of its own: writers at once (two
+    terminals on one profile) each put a whole file in place."""
     private_dir(path.parent, ours=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{_thread.get_ident()}.tmp")
     tmp.unlink(missing_ok=True)  # left by a writer that died with this process and thread id

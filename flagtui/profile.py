@@ -63,8 +63,8 @@ def env_token_applies(profile: Profile) -> bool:
 
 def asks_token_command(profile: Profile) -> bool:
     """Whether opening `profile` runs its token_command (it may ask the terminal for a
-    passphrase): a start or a command that reads the token early, beside its own opening,
-    leaves such a profile to that opening, so the command runs once, when expected."""
+    passphrase): a start validates such a profile before its first frame, so the command
+    runs while the terminal is still the command's."""
     return bool(profile.token_command) and not env_token_applies(profile)
 
 

@@ -1,14 +1,21 @@
-"""Every module of flagtui can be read in one sitting: at most 400 lines, unless it is generated
-or data and says so in its first line (as `sandbox/demo_tables.py` does: `Data: ...`)."""
+"""Every module of flagtui can be read in one sitting: over 400 lines is a warning (pytest shows
+it: a module that may want splitting, by what it does), over 600 a failure, unless it is
+generated or data and says so in its first line (as `sandbox/demo_tables.py` does: `Data: ...`)."""
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 
 import flagtui
 
-MAX_LINES = 400
+WARN_LINES = 400
+MAX_LINES = 600
 PACKAGE = Path(flagtui.__file__).parent
+
+
+class LongModule(UserWarning):
+    """A module over WARN_LINES lines: worth a look for a seam, not yet a failure."""
 
 
 def exempt(first_line: str) -> bool:
@@ -16,12 +23,22 @@ def exempt(first_line: str) -> bool:
     return words.startswith("data:") or "generated" in words
 
 
-def test_no_module_is_over_400_lines_unless_it_says_it_is_data_or_generated() -> None:
-    too_long = []
+def lengths() -> dict[str, int]:
+    """Every module's line count, data and generated ones left out."""
+    counted = {}
     for path in sorted(PACKAGE.rglob("*.py")):
         lines = path.read_text(encoding="utf-8").splitlines()
-        if len(lines) > MAX_LINES and not exempt(lines[0] if lines else ""):
-            too_long.append(f"{path.relative_to(PACKAGE.parent)}: {len(lines)} lines")
+        if not exempt(lines[0] if lines else ""):
+            counted[str(path.relative_to(PACKAGE.parent))] = len(lines)
+    return counted
+
+
+def test_no_module_is_over_600_lines_and_those_over_400_are_said() -> None:
+    counted = lengths()
+    for name, count in counted.items():
+        if WARN_LINES < count <= MAX_LINES:
+            warnings.warn(f"{name}: {count} lines (over {WARN_LINES})", LongModule, stacklevel=1)
+    too_long = [f"{name}: {count} lines" for name, count in counted.items() if count > MAX_LINES]
     assert not too_long, "split these modules (or say in line 1 they are data):\n" + "\n".join(
         too_long
     )

@@ -18,9 +18,7 @@ came), not from its start: nothing can wait for the network before the first req
 the slope is the same, but the part of the start before it (Python, the imports, the app's
 set-up: 0.3 to 1 s, varying by several tenths of a second from one start to the next on a busy
 machine) is left out of a figure that adds at most 0.15 s. The app's first request is its
-ui-config, asked for with its first page: a cold start's early read asks for the page alone,
-0.25 to 0.4 s sooner, from a child whose timing has nothing to do with the app's own requests
-(timed from it, the slope took that gap's spread: 0.18 to 1.13 in runs of the same code). Over
+ui-config, asked for with its first page. Over
 TLS the proxy cannot see which request a connection carries: the TLS figures are timed from
 the first request of all. `startup_launch_round_trips` is the
 same slope timed from the start, as it was measured before. The round-trip times take turns,
@@ -30,8 +28,8 @@ alike instead of looking like a slope.
 Each plain-HTTP run also times `flagtui feature list --project P -o json` through the same
 proxy, from `Popen` to exit (`cmd_feature_list_round_trips`), and curl + jq of the same two
 URLs on one connection beside it (`cmd_feature_list_curl_jq_round_trips`: ui-config, then the
-page, 2 round trips): the command's first page is searched before the client is made and the
-models load while it travels, so the round trip hides under the imports where it is shorter.
+page, 2 round trips): the command's first page is searched while its client connects, one
+round trip for a listing of one page.
 
 The same runs over HTTPS (`bench_network_tls`: bench/delay_proxy.py's TLS mode, where a new
 connection costs TCP's and TLS's handshakes in round trips) give the `_tls` figures: what an

@@ -1,6 +1,5 @@
-"""What every request of the client carries and trusts, in one place: the admin client (through
-httpx) and a cold start's early read (`early_search`, through the standard library) both send
-the token, so both send the same headers and trust exactly the same certificates.
+"""What every request of the client carries and trusts: its headers (the token) and the
+certificates its transport (`transport.py`) checks.
 
 The certificates, by httpx's own rules for `verify=True` (the client's before this module): the
 profile's ca_bundle, else SSL_CERT_FILE, else SSL_CERT_DIR, else certifi's bundle; a profile

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from flagtui.api import validation
 from flagtui.contract import PAGE_DEFAULT
 
-if TYPE_CHECKING:  # no models here: a cold start's early read builds its search without them
+if TYPE_CHECKING:
     from flagtui.api.models import ServerInfo
 
 SEARCH_PATH = "/api/admin/search/features"

@@ -114,11 +114,6 @@ class Features:
         assert q.project is not None
         return page_from_list(await self._project_list(q.project, fresh=fresh), q)
 
-    def searched_elsewhere(self) -> None:
-        """A search sent without this client (`feature list`'s first page, sent before the
-        client was made) spent one of what the server last said was left."""
-        self.budget.spent_elsewhere()
-
     def held(self, q: FeatureQuery) -> FeaturePage | None:
         """The page a search would be answered with from the cache, without waiting: None if
         it is not held (or the search is one this server refuses)."""

@@ -55,11 +55,6 @@ class SearchBudget:
         self.remaining = 0
         self._resets_at = self._clock() + retry_after
 
-    def spent_elsewhere(self) -> None:
-        """A search this client did not send (so did not hear) spent one."""
-        if self.remaining:
-            self.remaining -= 1
-
     def wait(self) -> float:
         """Seconds until a search may be sent: 0 unless the server said none is left."""
         if self.remaining is None or self.remaining > 0:

@@ -1,8 +1,5 @@
 """Runs one scriptable command: picks the profile, opens its client (connected), calls the
-command's run function; errors to exit codes; --dry-run stops the first write unsent. A command
-that may answer without the client (`feature list` from one page read with the standard
-library) tries that first, without an event loop (`answer_alone`):
-only an answer that runs one imports asyncio.
+command's run function; errors to exit codes; --dry-run stops the first write unsent.
 
 Read-only profiles are refused before any request (before connecting, too): the client's own
 check stays the one that holds for every write, this one only saves a round trip. A write on a
@@ -91,10 +88,7 @@ def _attempt(args: argparse.Namespace, command: Command, printer: Printer) -> in
         confirm_production(args, profile)
         if profile.tls_verification_off and profile.url.startswith("https:"):
             warn(printer, "tls-unverified", TLS_UNVERIFIED.format(profile=profile.name))
-        alone = getattr(args, "answer_alone", None)
-        if alone is not None and (answered := alone(profile, printer, args)) is not None:
-            return answered
-        import asyncio  # only an answer that runs a loop needs it (50 ms and more of a start)
+        import asyncio  # the command runs in its own event loop
 
         return asyncio.run(_run(profile, command, printer, args)) or OK
     except DryRunStop as stop:

@@ -28,7 +28,6 @@ if TYPE_CHECKING:
     from flagtui.config import Profile
 
     Command = Callable[[AdminClient, Printer, argparse.Namespace], Awaitable[int | None]]
-    Alone = Callable[[Profile, Printer, argparse.Namespace], int | None]
 
 
 def scriptable(
@@ -38,21 +37,11 @@ def scriptable(
     columns: tuple[str, ...] = (),
     write: str | None = None,
     destructive: bool = False,
-    answer_alone: Alone | None = None,
 ) -> None:
     """A scriptable command's first options: its run function and its table's columns; for a
     write, the action a read-only profile refuses, `--dry-run` and `--yes` (a production
-    profile asks before every write; a destructive command asks on any profile).
-    `client_on_demand`: the client is made when the command first uses it, not connected
-    first (`runner.ClientOnDemand`). `answer_alone`: tried first, without an event loop (so
-    without asyncio) nor the client: the exit code when it answered alone (`feature list`
-    from one page read with the standard library), else None."""
-    parser.set_defaults(
-        run=run,
-        columns=columns,
-        write_action=write,
-        answer_alone=answer_alone,
-    )
+    profile asks before every write; a destructive command asks on any profile)."""
+    parser.set_defaults(run=run, columns=columns, write_action=write)
     if write:
         parser.add_argument(
             "--dry-run", action="store_true", help="print the request; send nothing"

@@ -49,7 +49,7 @@ class Area:
 
 
 FEATURES = "features"
-"""The features area's name: its screen, its rows in the row cache, a cold start's early read."""
+"""The features area's name: its screen, and its rows in the row cache."""
 
 AREAS: tuple[Area, ...] = (
     Area(FEATURES, "Features", "Flags", "1", "flagtui.tui.screens.features:FeaturesScreen",

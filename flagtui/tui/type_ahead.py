@@ -6,9 +6,8 @@ SSH) are all posted before the first one has run, so after `s` opened a search b
 letters still went to the table behind it, and a `7` in the name switched to Users. A key that
 comes back to the app after the focus moved into a text field is sent on to that field.
 
-Until a start has opened its profile (after its first frame, or in a thread beside a cold
-start's early rows: `early_read.py`), keys are kept, not run (nothing but leaving works yet),
-and sent on in order once it is open."""
+Until a start has opened its profile (after its first frame), keys are kept, not run (nothing
+but leaving works yet), and sent on in order once it is open."""
 
 from __future__ import annotations
 

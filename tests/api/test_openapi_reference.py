@@ -143,7 +143,7 @@ async def _every_call(client: AdminClient) -> set[str]:
     )
     bulk = {"bulk.plan", "bulk.send"}
     integrations = {"integrations.create", "integrations.update", "integrations.delete"}
-    unsent = {"aclose", "features.held", "features.searched_elsewhere", "use_token"}  # no request
+    unsent = {"aclose", "features.held", "use_token"}  # no request
     # planned and sent by the calls above (features.patch, rollouts.add, update, set_variants)
     planned = {"features.plan_patch", "features.send_patch", "rollouts.plan_add",
                "rollouts.plan_update", "rollouts.send", "rollouts.plan_variants",

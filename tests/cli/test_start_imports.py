@@ -1,9 +1,12 @@
-"""What a command's start imports (issue 26): `--version`, `--help`, a noun's or a command's
-`--help` and a usage error load no UI, HTTP, model or database library. Asserted on the modules
-`python -X importtime` lists, never on times (bench/figures/commands.py times them)."""
+"""Which subsystems a command's start loads, by name: `--version`, `--help`, a noun's or a
+command's `--help` and a usage error load no UI, HTTP, model, database or evaluation library; a
+command loads only the subsystems it uses (`feature list`: the client's, named below). Asserted
+on the modules `python -X importtime` lists, never on times (bench/figures/commands.py times
+them)."""
 
 from __future__ import annotations
 
+import importlib.util
 import subprocess
 import sys
 
@@ -11,11 +14,11 @@ import pytest
 
 from .processes import command_env
 
-# Textual, the client's HTTP and models, the delivery archive's database layer; asyncio, which
-# only a command that runs needs (its loop).
+# Textual (and rich, its renderer), the client's HTTP and models, the delivery archive's
+# database layer, the sandbox's server, the SDKs' evaluation engine.
 HEAVY = (
-    "textual", "rich", "httpx", "httpcore", "pydantic", "pydantic_core", "sqlalchemy", "asyncio",
-    "starlette", "uvicorn",
+    "textual", "rich", "httpx", "httpcore", "pydantic", "pydantic_core", "sqlalchemy",
+    "starlette", "uvicorn", "yggdrasil_engine",
 )  # fmt: skip
 
 
@@ -68,32 +71,11 @@ def test_a_start_that_sends_nothing_imports_no_heavy_library(argv, code):
     assert sorted(m for m in modules if m.partition(".")[0] in HEAVY) == []
 
 
-# What a start imported before (issue 26) and none of these needs: `typing` (TYPE_CHECKING and a
-# NamedTuple: 3 to 4 ms), `shutil` (argparse's terminal width, with the compression modules: 3 ms;
-# flagtui/help_format.py), `dataclasses` (with `inspect`: 7 ms).
-NEEDLESS = ("typing", "shutil", "dataclasses", "inspect")
-
-
-@pytest.mark.parametrize(
-    ("argv", "code"),
-    [*QUIET, (["feature", "stale", "--help"], 0)],  # its columns' module made no dataclass
-    ids=argv_id,
-)
-def test_help_and_usage_errors_import_no_typing_shutil_nor_dataclasses(argv, code):
-    """Fails on the code before: every start imported typing, argparse imported shutil for each
-    option it added, and `feature stale`'s columns came with a dataclass."""
-    exit_code, modules = imported(argv)
-    assert exit_code == code
-    assert "flagtui.cli" in modules  # flagtui started: an empty set proves nothing
-    assert sorted(m for m in modules if m in NEEDLESS) == []
-
-
 def test_version_builds_no_parser():
-    """`--version` prints and exits before the command line is built (its parsers cost more
-    than Python's own start)."""
+    """`--version` prints and exits before the command line is built (every command's options)."""
     exit_code, modules = imported(["--version"])
     assert exit_code == 0
-    assert "argparse" not in modules
+    assert "flagtui.cli" in modules  # flagtui started: an empty set proves nothing
     assert "flagtui.cli.parser" not in modules
 
 
@@ -122,8 +104,7 @@ def test_a_command_that_runs_never_loads_httpxs_own_command_line(cli_env, sandbo
 
 def test_a_list_imports_only_its_area_of_the_client(cli_env, sandbox):
     """The client makes each area when first used: listing flags imports neither the bulk,
-    the rollout, the access nor the change-request areas, nor the UI or the archive. (A
-    project's archived flags: its live ones fit in a page read without the client, below.)"""
+    the rollout, the access nor the change-request areas, nor the UI or the archive."""
     exit_code, modules = imported(
         ["feature", "list", "--project", "default", "--archived", "-o", "json"],
         command_env(cli_env, sandbox),
@@ -136,8 +117,8 @@ def test_a_list_imports_only_its_area_of_the_client(cli_env, sandbox):
 
 
 def test_reading_the_config_and_the_api_errors_loads_no_http_library():
-    """The api package names its parts on first use: a command that reads its profile and may
-    answer without the client (`feature list` from one page) imports no httpx."""
+    """The api package names its parts on first use: reading the profile and the API's errors
+    (what every command's start and error path use) imports no httpx."""
     code = (
         "import sys, flagtui.config, flagtui.api.errors, flagtui.cli.runner;"
         " print(sorted(m for m, module in sys.modules.items() if module is not None"
@@ -168,19 +149,41 @@ def test_reading_a_profile_loads_no_pydantic(tmp_path, config_file):
     assert loaded.stdout.strip() == "[]", loaded.stderr
 
 
-def test_a_listing_of_one_page_loads_no_http_library_nor_event_loop(cli_env, sandbox):
-    """The first page's search is sent with the standard library before the client is made:
-    a project whose flags fit in it is listed without httpx, asyncio or the client (about 0.06
-    s of a script's wait), and a token from the environment reads no TOML and runs nothing
-    (tomllib, subprocess: 6 ms). Fails on the code before: every listing made the client; then
-    the credentials module imported the TOML reader and the token command's runner at its top."""
+# What `feature list` may load beyond the standard library: flagtui, and the client's stack
+# (httpx with what it is made of, pydantic with its own, platformdirs for the config's place).
+CLIENT_STACK = (
+    "httpx", "httpcore", "h11", "anyio", "sniffio", "certifi", "idna",
+    "pydantic", "pydantic_core", "typing_extensions", "annotated_types", "typing_inspection",
+    "platformdirs",
+)  # fmt: skip
+# What Python's own start loads (`python -c pass`) that is not in the standard library's list.
+PYTHONS_OWN = ("sitecustomize", "_sysconfigdata_")
+
+
+def installed(name: str) -> bool:
+    """Whether a top-level module can be found: importtime lists a module tried and not found
+    too (httpx tries its optional decoders, anyio looks for trio)."""
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def test_a_listing_loads_the_clients_stack_and_no_other_library(cli_env, sandbox):
+    """`feature list` reads through the client, so it loads the client's stack (its budget, by
+    name) and nothing else beyond the standard library; of flagtui, the client, the command
+    line and the config, no UI, archive, sandbox or preview."""
     exit_code, modules = imported(
         ["feature", "list", "--project", "default", "-o", "json"], command_env(cli_env, sandbox)
     )
     assert exit_code == 0
-    assert "flagtui.cli.runner" in modules  # it ran
-    unwanted = ("httpx", "httpcore", "anyio", "asyncio", "textual", "sqlalchemy")
-    unwanted += ("tomllib", "subprocess", "flagtui.config.token_command")
-    assert sorted(m for m in modules if m in unwanted or m.partition(".")[0] in unwanted) == []
-    assert "flagtui.api.client" not in modules
-    assert "flagtui.api.early_search" in modules
+    assert {"flagtui.api.transport", "flagtui.api.features", "httpx"} <= modules  # it ran
+    tops = {m.partition(".")[0] for m in modules}
+    beyond = {
+        top
+        for top in tops - set(sys.stdlib_module_names) - {"flagtui", *CLIENT_STACK}
+        if not top.startswith(PYTHONS_OWN) and installed(top)
+    }
+    assert sorted(beyond) == []
+    ours = {m.split(".")[1] for m in modules if m.startswith("flagtui.") and "." in m}
+    assert sorted(ours & {"tui", "archive", "sandbox", "preview", "triage", "fleet"}) == []

@@ -1,4 +1,4 @@
-"""The row cache's and the early read's tests' set-up: a remembered project, a cached page,
+"""The row cache's tests' set-up: a remembered project, a cached page,
 the server's first page, an app on the sandbox."""
 
 from __future__ import annotations

@@ -23,9 +23,8 @@ from textual.widgets import DataTable
 from textual.widgets.data_table import Row, RowKey
 
 from flagtui.api.models import Feature
-from flagtui.tui.feature_rows import feature_row
 from flagtui.tui.format import short_names
-from flagtui.tui.screens.features_layout import COLUMNS
+from flagtui.tui.screens.features_layout import COLUMNS, feature_row
 from flagtui.tui.widgets import datatable_internals, table
 from flagtui.tui.widgets.datatable_internals import (
     PRIVATE_ATTRIBUTES,

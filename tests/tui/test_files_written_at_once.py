@@ -1,5 +1,5 @@
-"""Processes writing one of the TUI's files at once (the early read's child and the app both
-save the row cache; two terminals on one profile save the same state) each write it whole.
+"""Processes writing one of the TUI's files at once (two terminals on one profile save the same
+row cache and state) each write it whole.
 
 Every writer used one temporary name beside the file, removing any it found: one writer could
 remove another's temporary file while it was being written and rename a third's half-written

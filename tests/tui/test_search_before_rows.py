@@ -129,7 +129,7 @@ async def test_a_search_typed_on_the_first_frame_is_the_areas_search(
     app = opener.app = FlagtuiApp(None, expected, opener=opener, state_path=state)
     async with app.run_test(size=(100, 24)) as pilot:
         await until_features_shown(app, pilot)
-        assert opener.typed_on == "EarlyFeaturesScreen"
+        assert opener.typed_on == "CachedFeaturesScreen"
         assert NAME in visible_text(app, "#search")
         assert SEARCH not in held.answered
         await assert_filtered_after_release(app, pilot, held, sandbox)

@@ -1,15 +1,9 @@
 """`flagtui feature list`: flags, every page (up to a bound, said on stderr when met); a project's
 archived flags with `--archived`.
 
-The first page's search is sent before the client is made, with the standard library's HTTP
-(`first_page_alone`, through `flagtui/api/early_search.py`, the TUI's early read: the client's
-own request, the same URL, query, headers and certificate checks). A listing that fits in that
-page is answered without asyncio, httpx or the client (0.06 s of the 0.23 s a script waited,
-bench/README.md), and the models load while the search travels (0.55 round trips waited for
-against 2 before, through the bench's delay proxy); a longer one hands the page on and the
-client reads the rest. Anything but a success the client's model accepts is left to the
-client, which sends the search again and says what went wrong, so errors read as they always
-did; a timeout is said at once, not waited for twice."""
+The live flags' first page is searched while the client connects (its search needs nothing the
+server's version decides), so a listing that fits in one page waits one round trip; each page
+after it, one more. The archived flags' search depends on the version: it waits for it."""
 
 from __future__ import annotations
 
@@ -17,7 +11,7 @@ import argparse
 import sys
 from collections.abc import Awaitable
 
-from flagtui.cli.exits import OK, UsageError
+from flagtui.cli.exits import UsageError
 from flagtui.cli.output import Printer, say
 from flagtui.cli.session import scriptable
 
@@ -25,7 +19,6 @@ TYPE_CHECKING = False  # typing's, without importing typing (3 ms of a command's
 if TYPE_CHECKING:
     from flagtui.api import AdminClient, FeatureQuery
     from flagtui.api.models import Feature, FeaturePage
-    from flagtui.config import Profile
 
 FEATURE_COLUMNS = ("project", "name", "type", "stale", "createdAt")
 FEATURE_PAGE = 100
@@ -35,7 +28,8 @@ SEARCH_WAITS = 3
 
 
 def options(p: argparse.ArgumentParser) -> None:
-    scriptable(p, feature_list, columns=FEATURE_COLUMNS, answer_alone=first_page_alone)
+    scriptable(p, feature_list, columns=FEATURE_COLUMNS)
+    p.set_defaults(connect_first=False)  # `feature_list` connects beside its first page
     p.add_argument("--project")
     p.add_argument("--search", help="name or description contains")
     p.add_argument("--type", action="append", help="flag type (repeatable)")
@@ -49,9 +43,11 @@ async def feature_list(client: AdminClient, out: Printer, args: argparse.Namespa
     stream = out.format == "jsonl"  # one record a line as each page comes, not at the end
     features: list[Feature] = []
     offset = 0
-    first: FeaturePage | None = getattr(args, "first_page", None)
-    if first is not None:  # its search spends the client's budget too
-        client.features.searched_elsewhere()
+    first: FeaturePage | None = None
+    if args.archived:
+        await client.connect()  # which search finds archived flags depends on the version
+    else:
+        first = await _connected_with_first_page(client, args)
     for _ in range(MAX_FEATURE_PAGES):
         if first is not None:
             page, first = first, None
@@ -81,39 +77,19 @@ async def feature_list(client: AdminClient, out: Printer, args: argparse.Namespa
         out.many(features)
 
 
-def first_page_alone(profile: Profile, out: Printer, args: argparse.Namespace) -> int | None:
-    """The first page's search, sent without the client (see the module's docstring): OK
-    when that page was the whole listing, printed; else None, the page (if any) handed on in
-    `args.first_page`. A profile whose token comes from its token_command is left to the
-    client: the command runs once."""
-    from flagtui.profile import asks_token_command
+async def _connected_with_first_page(client: AdminClient, args: argparse.Namespace) -> FeaturePage:
+    """The client connected and the first page read, both sent at once; a failure to connect
+    is said first, as when it connects alone."""
+    import asyncio  # loaded by then: the command runs in its loop (not imported for --help)
 
-    if args.archived or asks_token_command(profile):
-        return None
-    from flagtui.api.early_search import send_search
-    from flagtui.config import resolve_token
-
-    token = resolve_token(profile).token  # its failure is the client's: said the same way
-    try:
-        answer = send_search(
-            profile.url, token, _query(args, 0), verify=profile.verify, timeout=profile.timeout
-        )
-        page = answer() if answer is not None else None  # its models load as it travels
-    except TimeoutError:
-        from flagtui.api.errors import RequestTimeout
-        from flagtui.api.feature_query import SEARCH_PATH
-
-        said = f"no complete answer within {profile.timeout:g} s"  # the client's words
-        raise RequestTimeout("GET", SEARCH_PATH, message=said, profile=profile.name) from None
-    except Exception:  # refused, unreadable, not the model: the client asks and says why
-        return None
-    if page is None:
-        return None
-    if page.features and page.total > FEATURE_PAGE:
-        args.first_page = page
-        return None
-    out.many(page.features)
-    return OK
+    connected, page = await asyncio.gather(
+        client.connect(), _searched(client, args, 0), return_exceptions=True
+    )
+    for failed in (connected, page):
+        if isinstance(failed, BaseException):
+            raise failed
+    assert not isinstance(page, BaseException)
+    return page
 
 
 def _query(args: argparse.Namespace, offset: int) -> FeatureQuery:

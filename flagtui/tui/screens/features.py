@@ -23,13 +23,12 @@ from flagtui.api.feature_query import FeatureQuery
 from flagtui.api.models import Feature, FeaturePage, FeatureType, Project
 from flagtui.contract import LIFECYCLE_STAGES
 from flagtui.tui.areas import FEATURES
-from flagtui.tui.feature_rows import PAGE_SIZE, feature_row, start_filters
 from flagtui.tui.format import counted, options, short_names
 from flagtui.tui.rerunnable_reads import read
 from flagtui.tui.screens.base import AreaScreen
 from flagtui.tui.screens.bulk_marks import BulkMarks
 from flagtui.tui.screens.env_toggle import EnvironmentToggle
-from flagtui.tui.screens.features_layout import COLUMNS, features_body, search_box
+from flagtui.tui.screens.features_layout import COLUMNS, feature_row, features_body, search_box
 from flagtui.tui.screens.kept_rows import KeptRows
 from flagtui.tui.typing_pause import after_typing_pause
 from flagtui.tui.widgets.focus import focus_now
@@ -37,6 +36,7 @@ from flagtui.tui.widgets.project_picker import ProjectPicker
 from flagtui.tui.widgets.select import Select
 from flagtui.tui.widgets.table import ResourceTable, Row
 
+PAGE_SIZE = 50
 FILTERS_AFTER_S = 0.05
 STATES = [("any state", ""), ("stale", "stale"), ("potentially stale", "potentially-stale")]
 STAGE_OPTIONS = [(s, s) for s in LIFECYCLE_STAGES]
@@ -47,6 +47,20 @@ SORTS = [
     ("oldest", "createdAt:asc"),
     ("type", "type:asc"),
 ]
+
+
+def start_filters(project: str) -> dict[str, Any]:
+    """What the filter widgets say until someone changes them: the page a start shows, kept in
+    the row cache."""
+    return {
+        "query": None,
+        "project": project,
+        "types": [],
+        "states": [],
+        "lifecycle": [],
+        "sort_by": "name",
+        "sort_order": "asc",
+    }
 
 
 class FeaturesScreen(AreaScreen):

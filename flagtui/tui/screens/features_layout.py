@@ -1,7 +1,8 @@
-"""The features area's columns and layout, and its early frame: the rows it showed at the end
-of the last run, drawn before the admin client, pydantic and the area itself are imported.
+"""The features area's columns, rows and layout, and a returning start's first frame: the rows
+it showed at the end of the last run, drawn before the admin client, pydantic and the area
+itself are imported.
 
-`EarlyFeaturesScreen` is what a returning user's start draws first (see `start_hint.py` and
+`CachedFeaturesScreen` is what a returning user's start draws first (see `start_hint.py` and
 the app's `get_default_screen`): the same header, toolbars (the search box empty), status line
 and table as the area, filled from the row cache and marked as cached with their age. The area
 replaces it as soon as it is built, showing the same rows until the server's arrive. It has no
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.app import ComposeResult
 from textual.containers import Container, Horizontal
@@ -21,12 +22,15 @@ from textual.screen import Screen
 from textual.widgets import Input
 
 from flagtui.tui.areas import FEATURES
-from flagtui.tui.format import CONNECTING, age_note
+from flagtui.tui.format import age_note, env_flags, staleness, when
 from flagtui.tui.widgets.focus import focus_now
 from flagtui.tui.widgets.header import FlagtuiHeader
 from flagtui.tui.widgets.keybar import KeyBar
 from flagtui.tui.widgets.table import Column, ResourceTable, Row
 from flagtui.tui.widgets.text import PlainStatic
+
+if TYPE_CHECKING:
+    from flagtui.api.models import Feature
 
 COLUMNS = [
     Column("name", "Name", flex=True),
@@ -36,6 +40,19 @@ COLUMNS = [
     Column("envs", "Envs"),
     Column("created", "Created"),
 ]
+
+
+def feature_row(feature: Feature, short: dict[str, str], name: str | None = None) -> Row:
+    """A flag's row: its key (the flag's name) and its cells, one per column."""
+    cells = (
+        name or feature.name,
+        feature.type or "",
+        "archived" if feature.is_archived else feature.lifecycle.stage if feature.lifecycle else "",
+        staleness(feature),
+        env_flags(feature.environments, short),
+        when(feature.created_at, date_only=True),
+    )
+    return feature.name, cells
 
 
 def search_box() -> Input:
@@ -66,10 +83,8 @@ class CachedRowsTable(ResourceTable[object]):
         return False
 
 
-class EarlyFeaturesScreen(Screen[None]):
-    def __init__(self, rows: Sequence[Row], saved_at: datetime | None) -> None:
-        """`saved_at` None: no rows yet, and "connecting…" as the opening frame says, until a
-        cold start's early read brings them (`fill`, see flagtui/tui/early_read.py)."""
+class CachedFeaturesScreen(Screen[None]):
+    def __init__(self, rows: Sequence[Row], saved_at: datetime) -> None:
         super().__init__()
         self.rows = rows
         self.saved_at = saved_at
@@ -77,14 +92,9 @@ class EarlyFeaturesScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         table = CachedRowsTable(COLUMNS, id="features")
         table.set_rows(self.rows)
-        status = cached_status(self.saved_at) if self.saved_at else CONNECTING
         yield FlagtuiHeader(area=FEATURES)
-        yield from features_body(table, search_box(), status)
+        yield from features_body(table, search_box(), cached_status(self.saved_at))
         yield KeyBar()
-
-    def fill(self, rows: Sequence[Row], saved_at: datetime) -> None:
-        self.query_one(CachedRowsTable).set_rows(rows)
-        self.query_one("#page-status", PlainStatic).update(cached_status(saved_at))
 
     def on_mount(self) -> None:
         focus_now(self.query_one(ResourceTable))  # not the search box, the first focusable

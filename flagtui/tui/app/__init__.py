@@ -1,36 +1,34 @@
-"""FlagtuiApp: global bindings, the areas (one Textual mode each), connect on mount, SIGHUP, the
-connection's state for the header (from the client's health record) and the command palette's
-commands (Textual's system commands: every area, every action of the current screen; the
-registry's actions, see palette.py), and switching to another profile without leaving."""
+"""FlagtuiApp: the profile it shows, opened at the start or switched to without leaving, the
+app's own keys, SIGHUP, and the command palette's commands (Textual's system commands: every
+area, every action of the current screen; the registry's actions, see palette.py). Its areas
+are `modes.py`'s, its connection to the server `connection.py`'s.
+
+A start opens the profile once its first frame is out: that frame is the row cache's rows (a
+returning start, `start_hint.py`) or the header and "connecting…"; keys typed meanwhile wait
+for the profile (`type_ahead.py`)."""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
-from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from textual import events, on, work
+from textual import events, work
 from textual.app import App, SystemCommand
-from textual.message import Message
-from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widget import AwaitMount
-from textual.worker import Worker, WorkerState
 
-from flagtui.tui.areas import AREAS, AREAS_BY_NAME, DEFAULT_AREA, FEATURES, Area
+from flagtui.tui.app.connection import ServerConnection
+from flagtui.tui.app.modes import CONNECT_MODE
+from flagtui.tui.areas import DEFAULT_AREA, FEATURES
 from flagtui.tui.context import FlagtuiContext
-from flagtui.tui.failure_sources import SharedFailureSource
-from flagtui.tui.format import CONNECTING, Clock, Ink, health_note
+from flagtui.tui.format import Clock, Ink
 from flagtui.tui.global_keys import APP_BINDINGS
 from flagtui.tui.hang_up import leave_on_signals, stop_listening
 from flagtui.tui.interpreter import freeze_long_lived
 from flagtui.tui.opening import Opened, Opener
-from flagtui.tui.plain_toasts import PlainToastsApp
 from flagtui.tui.row_cache import RowCache, default_cache_dir
-from flagtui.tui.screens.features_layout import COLUMNS, EarlyFeaturesScreen
+from flagtui.tui.screens.features_layout import COLUMNS, CachedFeaturesScreen
 from flagtui.tui.screens.opening_frame import OpeningScreen
 from flagtui.tui.state import UiState, default_state_path
 from flagtui.tui.type_ahead import TypeAhead
@@ -43,18 +41,7 @@ if TYPE_CHECKING:
 
     from flagtui.api import AdminClient
     from flagtui.profile import Profile
-    from flagtui.triage.source import FailureSource
-    from flagtui.tui.early_read import EarlyRead
     from flagtui.tui.palette import PaletteHost
-
-CONNECT_MODE = "connect"
-BACK_NOTE_S = 60.0  # how long the header says the server is answering again
-
-
-def connect_screen() -> Screen[None]:
-    from flagtui.tui.screens.connect import ConnectScreen  # needed once a connection fails
-
-    return ConnectScreen()
 
 
 def actions_provider() -> type[Provider]:
@@ -64,18 +51,11 @@ def actions_provider() -> type[Provider]:
     return ActionsProvider
 
 
-class FlagtuiApp(PlainToastsApp):
-    CSS_PATH = "flagtui.tcss"
+class FlagtuiApp(ServerConnection):
+    CSS_PATH = "../flagtui.tcss"
     TITLE = "flagtui"
     COMMANDS = App.COMMANDS | {actions_provider}
     BINDINGS = APP_BINDINGS
-    server_label: reactive[str] = reactive(CONNECTING)
-    connection_note: reactive[str] = reactive("")
-    """Said in the header when the server stopped answering, and for a while once it is back."""
-
-    class HealthChanged(Message):
-        """The client's health record changed (the server stopped or started answering)."""
-
     client: AdminClient
     """Set from the start, or by the opener once the first frame is drawn (see `opened`)."""
 
@@ -86,30 +66,23 @@ class FlagtuiApp(PlainToastsApp):
         *,
         opener: Opener | None = None,
         cached: bool = True,
-        early: EarlyRead | None = None,
         state_path: Path | None = None,
         cache_dir: Path | None = None,
     ) -> None:
         """With no `client`, `opener` makes it once the first frame is on screen: `profile` is
         then the one the start expects (`start_hint.py`), and that frame shows its cached rows;
-        with `cached` False, what the start names (`provisional`), then the `early` read's rows
-        if any. `cache_dir`: where the last rows are kept (by default beside `state_path`)."""
+        with `cached` False, what the start names (`provisional`), and "connecting…".
+        `cache_dir`: where the last rows are kept (by default beside `state_path`)."""
         super().__init__()
         Ink.plain = self.no_color or self.native_ansi_color  # then as the theme changes
         self.profile = profile
-        self._opener, self._cached_first, self._early = opener, cached, early
+        self._opener, self._cached_first = opener, cached
         self.opened = client is not None
         if client is not None:
             self.client = client
-        self._failures = SharedFailureSource()
-        self.connect_failure: str | None = None
         self.ui_state = UiState(state_path or default_state_path(), profile.name)
         rows_dir = cache_dir or (state_path.parent / "rows" if state_path else default_cache_dir())
         self.row_cache = RowCache(rows_dir, profile.name, profile.url)
-        self.area: str | None = None
-        for area in AREAS:
-            self.add_mode(area.name, partial(self._area_screen, area))
-        self.add_mode(CONNECT_MODE, connect_screen)
         self._type_ahead = TypeAhead()
 
     async def on_event(self, event: events.Event) -> None:
@@ -130,54 +103,30 @@ class FlagtuiApp(PlainToastsApp):
     def enterprise(self) -> bool:
         return self.opened and self.client.server is not None and self.client.server.enterprise
 
-    @property
-    def project(self) -> str | None:
-        """The project shared by the project-scoped areas, remembered per profile."""
-        return self.ui_state.get("project")
-
-    @project.setter
-    def project(self, value: str) -> None:
-        self.ui_state.set("project", value)
-
     def get_default_screen(self) -> Screen[None]:
         """Left at once for the remembered area; before the client exists, its cached rows, or
-        the header and "connecting…", in the features' layout if an early read may fill it."""
+        the header and "connecting…"."""
         if self.opened:
             return Screen()
         area, project = self.ui_state.get("area") or DEFAULT_AREA, self.project
         if self._cached_first and area == FEATURES and project:
             cached = self.row_cache.load(FEATURES, len(COLUMNS), project)
             if cached is not None:
-                return EarlyFeaturesScreen(cached.rows, cached.saved_at)
-        if self._early is not None:  # forked only for the features of a remembered project
-            return EarlyFeaturesScreen([], None)
+                return CachedFeaturesScreen(cached.rows, cached.saved_at)
         return OpeningScreen(area)
 
     def on_mount(self) -> None:
         self.set_class(self.profile.production, "-production")
         self.theme_changed_signal.subscribe(self, self._theme_changed)
         leave_on_signals(partial(self.exit, return_code=0), watch_terminal=not self.is_headless)
-        if not self.opened:  # opened once the first frame is out (`_open_beside`, `on_ready`)
+        if not self.opened:  # opened once the first frame is out (`on_ready`)
             self._type_ahead.hold()  # keys typed meanwhile wait for the profile (`_opened`)
-            if self._early is not None and self._opener is not None:  # beside it (early_read.py)
-                self.run_worker(self._open_beside(self._early, self._opener))
             return
         self.client.health.subscribe(self._health_changed)
         self._start()
 
-    async def _open_beside(self, early: EarlyRead, opener: Opener) -> None:
-        async def show_rows() -> None:  # the early read's, as a returning start's cached rows
-            cached = self.row_cache.load(FEATURES, len(COLUMNS), self.project or "")
-            if cached and isinstance(self.screen, EarlyFeaturesScreen):
-                self.screen.fill(cached.rows, cached.saved_at)
-                await self.screen.wait_for_refresh()  # drawn before the opener takes the CPU
-
-        # The opener starts after the first frame's next refresh, 0.02-0.045 s after it (not on
-        # Ready): the child has often said by then, and its rows are drawn first (bench README).
-        self._opened(await early.open_beside(opener, show_rows, self.call_after_refresh))
-
     def on_ready(self) -> None:  # Textual's, as soon as the first frame is out
-        if not self.opened and (self._early is None or self._opener is None):
+        if not self.opened:
             self._opened(self._opener() if self._opener else None)
 
     def _opened(self, opened: Opened | None) -> None:
@@ -218,94 +167,6 @@ class FlagtuiApp(PlainToastsApp):
         for screen in self.screen_stack:
             if isinstance(screen, IOScreenMixin):
                 screen.restyle()
-
-    def _health_changed(self) -> None:
-        """Called by the client, inside a request: the header is updated through a message."""
-        self.post_message(self.HealthChanged())
-
-    @on(HealthChanged)
-    def _show_health(self) -> None:
-        self.connection_note = health_note(self.client.health)
-        if self.connection_note and not self.client.health.failing:
-            self.set_timer(BACK_NOTE_S, self._forget_back_note)
-
-    def _forget_back_note(self) -> None:  # unless the server failed again meanwhile
-        back = self.client.health.back_at
-        since = (datetime.now(UTC) - back).total_seconds() if back is not None else 0.0
-        if not self.client.health.failing and since >= BACK_NOTE_S - 1:
-            self.connection_note = ""
-
-    def action_connect(self) -> None:
-        self.server_label = CONNECTING
-        self._connect()
-
-    @work(exclusive=True, group="connect", exit_on_error=False)
-    async def _connect(self) -> None:
-        from flagtui.tui.screens.connect import ConnectScreen
-
-        server = await self.client.connect()
-        self.server_label, self.connect_failure = server.label, None
-        # Keys that depend on the server (Enterprise writes) are known only now: key bars redrawn.
-        for screen in self.screen_stack:  # the screens under a modal too
-            screen.refresh_bindings()
-        if isinstance(self.screen, ConnectScreen):  # connected on a retry
-            self.switch_area(self.area or DEFAULT_AREA)
-        self._redraw_failures()
-
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        if event.state is WorkerState.ERROR and event.worker.error is not None:
-            from flagtui.tui.screens.base import describe_error
-
-            self.server_label = "not connected"
-            self.show_connect_failure(describe_error(event.worker.error))
-
-    def show_connect_failure(self, message: str) -> None:
-        """Back to the connect screen; the areas are built afresh once connected. The failures
-        view on a delivery archive stays: the archive answers, and it says the server is down."""
-        from flagtui.tui.screens.connect import ConnectScreen
-
-        self.connect_failure = message
-        if self.current_mode == "failures" and self._failures.is_archive:
-            self._redraw_failures()
-            return
-        if self.current_mode != CONNECT_MODE:
-            self.switch_mode(CONNECT_MODE)
-            self._fresh_areas()
-        while not isinstance(self.screen, ConnectScreen):  # a screen opened before it failed
-            self.pop_screen()
-        self.screen.show_failure(message)
-
-    def _redraw_failures(self) -> None:
-        # Not imported to find none: its import cost a first start 0.1-0.25 s before the rows.
-        failures = sys.modules.get("flagtui.tui.screens.failures")
-        if failures is None:  # no failures view was ever built
-            return
-        for screen in self.screen_stack:
-            if isinstance(screen, failures.FailuresScreen):
-                screen.show()
-
-    def _fresh_areas(self) -> None:
-        """Every area is built again when next shown (none may be the current mode)."""
-        for area in AREAS:
-            self.remove_mode(area.name)
-            self.add_mode(area.name, partial(self._area_screen, area))
-
-    def _area_screen(self, area: Area) -> Screen[None]:
-        """An area's screen, marked as styled by the stylesheet as it is now: else Textual parses
-        every stylesheet again, twice, when its mode is first shown (about 30 ms of a start)."""
-        screen = area.make_screen()
-        screen._css_update_count = self._css_update_count
-        return screen
-
-    def failure_source(self) -> FailureSource:
-        """Where the failures view and the integrations' sparklines read (`failure_sources`)."""
-        return self._failures.get(self.client, self.profile, self.ui_state)
-
-    def switch_area(self, name: str) -> AwaitMount:
-        name = name if name in AREAS_BY_NAME else DEFAULT_AREA
-        self.area = name
-        self.ui_state.set("area", name)
-        return self.switch_mode(name)
 
     def action_switch_profile(self) -> None:
         """The config's profiles, read again now (it may have changed since the start)."""
@@ -352,9 +213,6 @@ class FlagtuiApp(PlainToastsApp):
             self.screen.show_connecting()
         self.action_connect()
         await old.aclose()
-
-    def action_switch_area(self, name: str) -> None:
-        self.switch_area(name)
 
     def action_toggle_utc(self) -> None:
         """Every time in UTC, or local: open screens redraw now, others when shown again."""
