@@ -58,9 +58,12 @@ class Case:
     python: str | None = None  # a `python -c` script run instead of the console script
 
 
-# Budgets. Wall: issue 26's targets: 0.08 s for a start that sends nothing (a compiled tool's
-# feel), `failures` from an archive in 0.15 s; none for `feature list` (issue 45: it pays the
-# client's imports and a round trip per page, with no target against curl + jq on loopback).
+# Budgets. Wall: issue 26's target of 0.08 s for a start that sends nothing (a compiled tool's
+# feel); none for `feature list` (issue 45: it pays the client's imports and a round trip per
+# page, with no target against curl + jq on loopback), nor for `failures` from an archive
+# (issue 43: an archive answers only up to its last collection, so the rest of the window is
+# read from the server through the client: issue 26's 0.15 s was for an answer that could be
+# incomplete).
 # Imports: half of what the wall budget leaves after Python's own start (about 0.03 s here),
 # the other half for the work.
 PYTHON_START_S = 0.03
@@ -90,7 +93,7 @@ NEEDS = Case(
 FLOOR_SCRIPT = ROOT / "bench" / "floor_feature_list.py"
 FAILURES = ("failures", "--since", "24h", "-o", "json")
 CASES = tuple(
-    Case(key, argv, wall, None if key == "feature_list" else _half_left(wall), code, config)
+    Case(key, argv, wall, None if wall is None else _half_left(wall), code, config)
     for key, argv, wall, code, config in (
         ("version", ("--version",), 0.08, 0, False),
         ("help", ("--help",), 0.08, 0, False),
@@ -98,8 +101,8 @@ CASES = tuple(
         ("command_help", ("feature", "list", "--help"), 0.08, 0, False),
         ("usage_error", ("feature", "show"), 0.08, 2, False),  # its arguments missing
         ("feature_list", ("feature", "list", "--project", "default", "-o", "json"), None, 0, False),
-        ("failures_archive", FAILURES, 0.15, 0, False),
-        ("failures_archive_config", FAILURES, 0.15, 0, True),  # as a user with profiles runs it
+        ("failures_archive", FAILURES, None, 0, False),
+        ("failures_archive_config", FAILURES, None, 0, True),  # as a user with profiles runs it
     )
 )
 FEATURE_LIST = next(c for c in CASES if c.key == "feature_list")
