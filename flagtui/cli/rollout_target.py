@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from flagtui.cli.done import done
 from flagtui.cli.output import Printer
+from flagtui.cli.rollout_preview import Said, previewed_json
 from flagtui.cli.session import confirm, scriptable
 from flagtui.rollout_words import strategy_lines
 
@@ -61,23 +62,30 @@ def done_with(
     args: argparse.Namespace,
     strategy: Strategy | None = None,
     names: dict[int, str] | None = None,
+    share: Said | None = None,
 ) -> None:
-    """Done: the event Unleash records; on a terminal, the strategy as it now is."""
+    """Done: the event Unleash records (in JSON, with the `preview` shown before sending); on
+    a terminal, the strategy as it now is."""
     ids = {"strategyId": strategy.id} if strategy is not None else {}
     scope = {"project": args.project, "featureName": args.name, "environment": args.environment}
-    done(out, event, **scope, **ids)
+    done(out, event, **scope, **ids, **previewed_json(out, share))
     if strategy is not None:
         for line in strategy_lines(strategy, names or {}):
             out.note(f"  {line}")
 
 
 def nothing_sent(
-    out: Printer, same: NothingToSend, args: argparse.Namespace, strategy: Strategy | None = None
+    out: Printer,
+    same: NothingToSend,
+    args: argparse.Namespace,
+    strategy: Strategy | None = None,
+    share: Said | None = None,
 ) -> None:
     """Already as asked (read just before): nothing sent, exit 0, said."""
     if out.is_json or out.format == "csv":
         ids = {"strategyId": strategy.id} if strategy is not None else {}
         scope = {"project": args.project, "featureName": args.name, "environment": args.environment}
-        out.one({"done": None, **scope, **ids, "unchanged": same.state})
+        out.one({"done": None, **scope, **ids, "unchanged": same.state,
+                 **previewed_json(out, share)})  # fmt: skip
     else:
         out.note(f"nothing sent: {same}")

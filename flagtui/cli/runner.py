@@ -92,7 +92,7 @@ def _attempt(args: argparse.Namespace, command: Command, printer: Printer) -> in
 
         return asyncio.run(_run(profile, command, printer, args)) or OK
     except DryRunStop as stop:
-        show_request(printer, stop.request)
+        show_request(printer, stop.request, stop.shown)
         return OK
     except KeyboardInterrupt:
         print("flagtui: interrupted", file=sys.stderr)
@@ -119,8 +119,10 @@ def request_shown(request: httpx.Request) -> dict[str, Any]:
     return {"dryRun": True, "method": request.method, "path": request.url.path, "body": body}
 
 
-def show_request(printer: Printer, request: httpx.Request) -> None:
-    sent = request_shown(request)
+def show_request(
+    printer: Printer, request: httpx.Request, shown: dict[str, Any] | None = None
+) -> None:
+    sent = {**request_shown(request), **(shown or {})}
     body = sent["body"]
     if printer.is_json:
         printer.line(sent) if printer.format == "jsonl" else printer.one(sent)

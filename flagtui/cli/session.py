@@ -59,6 +59,7 @@ class DryRunStop(Exception):
 
     def __init__(self, request: httpx.Request) -> None:
         self.request = request
+        self.shown: dict[str, Any] = {}  # what the command adds to it (a preview)
         super().__init__(f"{request.method} {request.url.path}")
 
 

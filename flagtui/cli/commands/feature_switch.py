@@ -7,6 +7,8 @@ from __future__ import annotations
 import argparse
 
 from flagtui.cli import bulk
+from flagtui.cli.exits import UsageError
+from flagtui.cli.rollout_preview import preview_options, previewed, previewed_json, sent
 from flagtui.cli.session import confirm, scriptable
 
 TYPE_CHECKING = False  # typing's, without importing typing (3 ms of a command's start)
@@ -28,17 +30,21 @@ def _options(p: argparse.ArgumentParser, verb: str) -> None:
     scriptable(p, feature_switch, write=f"{verb} feature", destructive=True, columns=bulk.COLUMNS)
     bulk.add_project_and_names(p)
     p.add_argument("environment", metavar="ENV")
+    preview_options(p)
 
 
 async def feature_switch(client: AdminClient, out: Printer, args: argparse.Namespace) -> int:
     """`feature enable|disable`: in an environment of type production, confirm first."""
     from flagtui.api.bulk_changes import Change
     from flagtui.cli.done import done
+    from flagtui.preview.share import switched
 
     names = bulk.names_of(args)
     enabled = args.verb == "enable"
     state = "on" if enabled else "off"
     if bulk.is_bulk(args):
+        if args.context:
+            raise UsageError("--context: the preview is of one flag; name one flag to preview it")
 
         def ask(plan: Plan) -> tuple[str, str] | None:
             if not plan.production:
@@ -51,11 +57,17 @@ async def feature_switch(client: AdminClient, out: Printer, args: argparse.Names
         return await bulk.change_many(client, out, args, names, change, ask)
 
     event = "feature-environment-enabled" if enabled else "feature-environment-disabled"
+    turned = lambda f: switched(f, args.environment, enabled)  # noqa: E731
+    share = await previewed(client, out, args, turned, names[0])
     envs = await client.environments.list(args.project)
     env = next((e for e in envs if e.name == args.environment), None)
     if env is not None and env.type == "production":
         what = f"switch {names[0]} {state} in production environment {args.environment}"
         confirm(args, what, args.environment)
-    await client.features.set_environment_enabled(args.project, names[0], args.environment, enabled)
-    done(out, event, project=args.project, featureName=names[0], environment=args.environment)
+    switch = client.features.set_environment_enabled(
+        args.project, names[0], args.environment, enabled
+    )
+    await sent(switch, share)
+    scope = {"project": args.project, "featureName": names[0], "environment": args.environment}
+    done(out, event, **scope, **previewed_json(out, share))
     return 0

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 
+from flagtui.cli.context_input import context_of, context_option
 from flagtui.cli.exits import UsageError
 from flagtui.cli.output import Printer
 from flagtui.cli.session import scriptable
@@ -30,8 +31,6 @@ if TYPE_CHECKING:
 
 COLUMNS = ("project", "name", "enabled", "variant", "server.enabled", "server.variant", "agrees")
 POPULATION_COLUMNS = ("project", "name", "users", "enabled", "variants")
-STANDARD_FIELDS = ("userId", "sessionId", "remoteAddress", "currentTime", "appName")
-APP_NAME = "flagtui-playground"  # the server's playground needs one; --context appName=… sets it
 MAX_USERS = 1_000_000
 READS_AT_ONCE = 8
 
@@ -41,13 +40,7 @@ def options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--env", required=True, help="the environment to evaluate in")
     p.add_argument("--project", help="only this project's flags (needed without a playground)")
     p.add_argument("--flag", help="only this flag")
-    p.add_argument(
-        "--context",
-        action="append",
-        metavar="KEY=VALUE",
-        help="a context field (repeatable): userId, sessionId, remoteAddress, currentTime,"
-        f" appName (default {APP_NAME}), or any other (a property)",
-    )
+    context_option(p)
     p.add_argument(
         "--users",
         type=int,
@@ -55,29 +48,6 @@ def options(p: argparse.ArgumentParser) -> None:
         help="N synthetic userIds (u-1 … u-N, the rest of the context alike) instead of one"
         " context: how many get each flag, per variant",
     )
-
-
-def context_of(pairs: list[str]) -> dict[str, Any]:
-    from flagtui.api.constraint_rules import is_context_time
-
-    context: dict[str, Any] = {"appName": APP_NAME}
-    properties: dict[str, str] = {}
-    for pair in pairs:
-        key, equals, value = pair.partition("=")
-        if not equals or not key:
-            raise UsageError(f"--context {pair!r}: expected KEY=VALUE")
-        if key in ("environment", "properties"):
-            raise UsageError(f"--context {key}: give the environment with --env")
-        if key == "currentTime" and not is_context_time(value):
-            said = f"a date and time with its zone, e.g. 2026-01-31T09:00:00Z (not {value!r})"
-            raise UsageError(f"--context currentTime: {said}")  # the SDKs read no time in it
-        if key in STANDARD_FIELDS:
-            context[key] = value
-        else:
-            properties[key] = value
-    if properties:
-        context["properties"] = properties
-    return context
 
 
 async def playground(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 
 from flagtui.cli.output import Printer
+from flagtui.cli.rollout_preview import preview_options, previewed, sent
 from flagtui.cli.rollout_target import (
     confirm_in_production,
     done_with,
@@ -19,37 +20,49 @@ from flagtui.cli.strategy_options import built, strategy_options
 
 TYPE_CHECKING = False  # typing's, without importing typing (3 ms of a command's start)
 if TYPE_CHECKING:
+    from collections.abc import Awaitable
+
     from flagtui.api import AdminClient
+    from flagtui.cli.rollout_preview import Said
 
 
 def options(p: argparse.ArgumentParser) -> None:
     target_options(p, strategy_set, "update strategy")
     p.add_argument("strategy", metavar="STRATEGY", help="its id, or the start of it")
     strategy_options(p, setting=True)
+    preview_options(p)
 
 
 async def strategy_set(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
     from flagtui.api import NothingToSend, rollout_rules
-    from flagtui.api.edits import EditConflict
+    from flagtui.api.edits import Edit, EditConflict
+    from flagtui.preview.share import with_strategy
+
+    def sending(edit: Edit) -> Awaitable[Said]:
+        return previewed(client, out, args, lambda f: with_strategy(f, args.environment,
+                                                                     edit.checked))  # fmt: skip
 
     catalog = await client.rollouts.catalog()
     current = await strategy_of(client, args)
     rollouts, where = client.rollouts, (args.project, args.name, args.environment)
+    share = None
     try:
         edit = rollouts.plan_update(*where, built(args, current, catalog), catalog, current)
         warn_unlisted(out, rollout_rules.unlisted_fields(edit.checked, catalog))
+        share = await sending(edit)
         await confirm_in_production(client, args, f"change strategy {args.strategy} of {args.name}")
         try:
-            stored = await rollouts.send(edit, args.project, args.name)
+            stored = await sent(rollouts.send(edit, args.project, args.name), share)
         except EditConflict as moved:  # changed while asked: the options on the state now
             for line in moved.lines():
                 out.note(f"changed since read: {line}")
             current = moved.now
             edit = rollouts.plan_update(*where, built(args, current, catalog), catalog, current)
             out.note("the options given are applied to the strategy as it is now")
-            stored = await rollouts.send(edit, args.project, args.name)
+            share = await sending(edit)  # what is sent now, previewed again
+            stored = await sent(rollouts.send(edit, args.project, args.name), share)
     except NothingToSend as same:
-        nothing_sent(out, same, args, current)
+        nothing_sent(out, same, args, current, share)
         return
     names = {s.id: s.name for s in catalog.segments}
-    done_with(out, "feature-strategy-update", args, stored, names)
+    done_with(out, "feature-strategy-update", args, stored, names, share)

@@ -9,6 +9,7 @@ import argparse
 from flagtui.cli import rollout_input
 from flagtui.cli.exits import UsageError
 from flagtui.cli.output import Printer
+from flagtui.cli.rollout_preview import preview_options, previewed, sent
 from flagtui.cli.rollout_target import confirm_in_production, done_with, target_options
 from flagtui.cli.rollout_warnings import warn_unlisted
 from flagtui.rollout_words import variants_text
@@ -29,10 +30,13 @@ def options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--payload", action="append", metavar="SPEC", help=rollout_input.PAYLOAD_HELP)
     p.add_argument("--stickiness", help="default, random or a context field (default: default)")
     p.add_argument("--clear", action="store_true", help="remove every variant")
+    preview_options(p)
 
 
 async def variants_set(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
     from flagtui.api import variant_rules
+    from flagtui.api.rollout_requests import variants_body
+    from flagtui.preview.share import with_variants
 
     if bool(args.variant) == args.clear:
         raise UsageError("give --variant NAME[=WEIGHT] (repeatable), or --clear")
@@ -42,9 +46,15 @@ async def variants_set(client: AdminClient, out: Printer, args: argparse.Namespa
     catalog = await client.rollouts.catalog()
     checked = variant_rules.variants(given, catalog, environment=True)  # refused before asking
     warn_unlisted(out, variant_rules.unlisted_fields(checked, catalog))
-    await confirm_in_production(client, args, f"replace the variants of {args.name}")
-    stored = await client.rollouts.set_variants(
-        args.project, args.name, args.environment, given, catalog=catalog
+    body = variants_body(given)
+    share = await previewed(client, out, args, lambda f: with_variants(f, args.environment, body))
+    what = f"replace the variants of {args.name}"
+    await confirm_in_production(client, args, what)
+    stored = await sent(
+        client.rollouts.set_variants(
+            args.project, args.name, args.environment, given, catalog=catalog
+        ),
+        share,
     )
-    done_with(out, "feature-environment-variants-updated", args)
+    done_with(out, "feature-environment-variants-updated", args, share=share)
     out.note(f"  variants {variants_text(stored) or 'none'}")

@@ -23,7 +23,9 @@ def test_adds_a_gradual_rollout_with_constraints_segments_and_variants(run, serv
     )  # fmt: skip
     assert result.code == 0, result.err
     [added] = [s for s in strategies(server, FLAG, "development") if s["id"] not in before]
-    assert result.json == {
+    answer = result.json
+    assert "appName" in answer.pop("preview")["context"]  # what it says: test_previews.py
+    assert answer == {
         "done": "feature-strategy-add",
         "project": "default",
         "featureName": FLAG,
@@ -105,7 +107,9 @@ def test_bad_input_is_refused_naming_the_field_and_nothing_is_sent(run, server):
 def test_dry_run_shows_the_request_and_sends_nothing(run, server):
     result = run(*ADD, "production", "--rollout", "5", "--dry-run")
     assert result.code == 0, result.err
-    assert result.json == {
+    answer = result.json
+    assert answer.pop("preview")["users"] == 10_000  # what it says: test_previews.py
+    assert answer == {
         "dryRun": True,
         "method": "POST",
         "path": f"/api/admin/projects/default/features/{FLAG}/environments/production/strategies",
@@ -124,8 +128,10 @@ def test_a_table_says_the_strategy_added(run):
     result = run(*ADD, "development", "--rollout", "30", "--disabled", "-o", "table")
     assert result.code == 0, result.err
     lines = result.out.splitlines()
-    assert lines[0].startswith("done: feature-strategy-add project=default")
-    assert lines[1] == f"  flexibleRollout 30 % by default, group {FLAG} [disabled]"
+    # a disabled strategy changes no one
+    assert lines[0] == "preview: 0 → 0 of 10,000 synthetic userIds get the flag in development"
+    assert lines[1].startswith("done: feature-strategy-add project=default")
+    assert lines[2] == f"  flexibleRollout 30 % by default, group {FLAG} [disabled]"
 
 
 def test_read_only_profile_is_refused_before_any_request(run, cli_env):
