@@ -23,7 +23,12 @@ from flagtui.api.edits import EditConflict
 from flagtui.api.feature_query import FeatureQuery
 from flagtui.api.models import Feature
 from flagtui.contract import PAGE_MAX
-from flagtui.tui.screens.bulk_screens import BulkResult, ask_plan_overtaken, plan_confirmation
+from flagtui.tui.screens.bulk_screens import (
+    BulkResult,
+    ask_plan_overtaken,
+    plan_confirmation,
+    plan_shares,
+)
 from flagtui.tui.widgets.choice_picker import ChoicePicker
 
 if TYPE_CHECKING:
@@ -190,7 +195,8 @@ class BulkMarks:
             if yes:
                 self._sending(plan)
 
-        self.screen.app.push_screen(plan_confirmation(plan), answered)
+        shares = await plan_shares(self.screen.flagtui.client, plan)
+        self.screen.app.push_screen(plan_confirmation(plan, shares=shares), answered)
 
     def _sending(self, plan: Plan, anyway: bool = False) -> None:
         if not self.screen.still_sending(BULK_GROUP):

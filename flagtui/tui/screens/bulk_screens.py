@@ -1,11 +1,14 @@
 """The two screens of a change to many flags (`bulk_marks`): the plan, asked once (every flag
-and what will happen to it; production environments highlighted, and a change that reaches one
-asks for its name typed), and the result (each flag's outcome: done, unchanged, refused and
-why, unknown and how to check). Flag names and server messages are data (`format.put`)."""
+and what will happen to it, and who gets it before → after where the change reaches anyone;
+production environments highlighted, and a change that reaches one asks for its name typed),
+and the result (each flag's outcome: done, unchanged, refused and why, unknown and how to
+check). Flag names and server messages are data (`format.put`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import asyncio
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import on
@@ -21,9 +24,15 @@ from flagtui.api.models import Feature
 from flagtui.tui.format import put
 from flagtui.tui.screens.overtaken import ask_overtaken
 from flagtui.tui.widgets.confirm import ConfirmModal, TypedConfirmModal
+from flagtui.tui.widgets.share_text import share_line, share_of
 from flagtui.tui.widgets.text import PlainLabel, PlainStatic
 
+if TYPE_CHECKING:
+    from flagtui.api import AdminClient
+
 PRODUCTION = "bold reverse red"
+PLAN_USERS = 1_000  # a flag: a plan of hundreds of flags is previewed in seconds, not minutes
+READS_AT_ONCE = 4
 STYLES = {"send": "bold", "done": "green", "unchanged": "dim", "changed": "bold yellow",
           "refused": "red", "unknown": "red"}  # fmt: skip
 
@@ -44,7 +53,45 @@ def _production_reached(plan: Plan) -> str | None:
     return next((env for flag in sent for env in production_envs(flag)), None)
 
 
-def plan_text(plan: Plan) -> Text:
+def reached(plan: Plan, flag: Feature | None) -> list[str]:
+    """The environments where the change changes who gets `flag`: the one switched, or every
+    one it is on in (archiving stops SDKs getting it there)."""
+    change = plan.change
+    if change.verb in ("enable", "disable") and change.environment is not None:
+        return [change.environment]
+    if change.verb == "archive":
+        return [e.name for e in (flag.environments if flag else None) or [] if e.enabled]
+    return []
+
+
+async def plan_shares(client: AdminClient, plan: Plan) -> dict[str, str]:
+    """Per flag the plan sends, who gets it before → after in each environment it reaches
+    (the flag read again, the SDKs' engine, PLAN_USERS synthetic userIds a flag)."""
+    from flagtui.preview.share import switched
+
+    gate = asyncio.Semaphore(READS_AT_ONCE)
+    enabled = plan.change.verb == "enable"
+
+    async def one(name: str, environment: str) -> str:
+        def turned(flag: Feature) -> dict[str, Any]:
+            return switched(flag, environment, enabled)
+
+        async with gate:
+            share = await share_of(client, plan.project, name, environment, turned,
+                                   users=PLAN_USERS)  # fmt: skip
+        return f"{environment} {share_line(share)}"
+
+    wanted = [(p.feature, env) for p in plan.flags if p.step == "send"
+              for env in reached(plan, p.before)]  # fmt: skip
+    said = await asyncio.gather(*(one(name, env) for name, env in wanted))
+    shares: dict[str, list[str]] = {}
+    for (name, _), line in zip(wanted, said, strict=True):
+        shares.setdefault(name, []).append(line)
+    return {name: "; ".join(lines) for name, lines in shares.items()}
+
+
+def plan_text(plan: Plan, shares: Mapping[str, str] | None = None) -> Text:
+    """`shares`: who gets each flag before → after (`plan_shares`), a line under its own."""
     out = Text()
     for p in plan.flags:
         put(out, f"{p.step:<9} ", STYLES[p.step])
@@ -54,12 +101,19 @@ def plan_text(plan: Plan) -> Text:
             put(out, "  on in ")
             put(out, ", ".join(on_in), PRODUCTION)
         put(out, f"\n          {p.detail}\n")
+        if shares and p.feature in shares:
+            put(out, f"          who gets it: {shares[p.feature]}\n")
     return out
 
 
-def plan_confirmation(plan: Plan, flags: str = "marked flags", scope: str = "") -> ConfirmModal:
+def plan_confirmation(
+    plan: Plan,
+    flags: str = "marked flags",
+    scope: str = "",
+    shares: Mapping[str, str] | None = None,
+) -> ConfirmModal:
     """The plan's question: how many of `flags` it sends to; `scope` (what the screen showed,
-    its filter) leads the body."""
+    its filter) leads the body; `shares`: who gets each flag before → after (`plan_shares`)."""
     change = plan.change
     count = len(plan.to_send)
     what = change.action.replace(" feature", "")
@@ -70,7 +124,7 @@ def plan_confirmation(plan: Plan, flags: str = "marked flags", scope: str = "") 
     body = Text()
     if scope:
         put(body, f"{scope}\n\n")
-    body.append_text(plan_text(plan))
+    body.append_text(plan_text(plan, shares))
     if typed is None:
         return ConfirmModal(title, body, confirm_label=label)
     put(body, "\nThis reaches the production environment ")

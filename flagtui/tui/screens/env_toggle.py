@@ -1,7 +1,7 @@
 """Switch a flag on or off in one environment, from any screen that shows flags (the features
 list and a feature's detail): which environment (a picker when the flag has several), a
-confirmation for environments of type production, one write at a time, then the screen reads
-the flag again.
+confirmation for environments of type production (saying who gets the flag before and after,
+with the SDKs' engine), one write at a time, then the screen reads the flag again.
 
 A part the screen holds, not a base class: the screen puts `EnvironmentToggle.binding(...)` in
 its BINDINGS and `EnvironmentToggle.ACTION` in its WRITE_ACTIONS, and its
@@ -12,19 +12,22 @@ refuses too, before any request."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from rich.text import Text
 from textual.binding import Binding
 
 from flagtui.api.models import Feature, FeatureEnvironment
 from flagtui.tui.widgets.choice_picker import ChoicePicker
 from flagtui.tui.widgets.confirm import ConfirmModal
+from flagtui.tui.widgets.share_text import share_of, share_text
 
 if TYPE_CHECKING:
     from flagtui.tui.context import FlagtuiContext
     from flagtui.tui.screens.base import AreaScreen
 
 TOGGLE_GROUP = "env-toggle"  # the write's worker group
+PREVIEW_GROUP = "env-toggle-preview"  # the reads and the evaluation before the question
 
 
 def on_off(enabled: bool | None) -> str:
@@ -94,6 +97,22 @@ class EnvironmentToggle:
         if env.type != "production":
             self._send(project, name, env.name, enabled)
             return
+        self.screen.run_worker(
+            self._preview_then_ask(project, name, env, enabled),
+            group=PREVIEW_GROUP, exclusive=True, exit_on_error=False,
+        )  # fmt: skip
+
+    async def _preview_then_ask(
+        self, project: str, name: str, env: FeatureEnvironment, enabled: bool
+    ) -> None:
+        """The question says who gets the flag before and after: the flag read again and
+        switched as the server will switch it, evaluated with the SDKs' engine."""
+        from flagtui.preview.share import switched
+
+        def turned(flag: Feature) -> dict[str, Any]:
+            return switched(flag, env.name, enabled)
+
+        share = await share_of(self.flagtui.client, project, name, env.name, turned)
 
         def answered(yes: bool | None) -> None:
             if yes:
@@ -101,9 +120,10 @@ class EnvironmentToggle:
 
         state = on_off(enabled)
         title = f"Switch {name} {state} in {env.name}?"
-        body = f"{env.name} is a production environment. {name} will be {state.upper()} there" + (
+        said = f"{env.name} is a production environment. {name} will be {state.upper()} there" + (
             " for every user its strategies match." if enabled else " for everyone."
         )
+        body = Text.assemble(said, "\n\n", share_text(share))
         confirm = ConfirmModal(title, body, confirm_label=f"Switch {state}")
         self.screen.app.push_screen(confirm, answered)
 

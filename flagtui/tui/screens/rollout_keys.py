@@ -30,8 +30,11 @@ from flagtui.rollout_words import strategy_lines
 from flagtui.tui.widgets.choice_picker import ChoicePicker
 from flagtui.tui.widgets.confirm import ConfirmModal
 from flagtui.tui.widgets.request_text import shown_requests
+from flagtui.tui.widgets.share_text import After, share_of, share_text
 
 if TYPE_CHECKING:
+    from flagtui.preview import PreviewError
+    from flagtui.preview.share import ShareChange
     from flagtui.tui.context import FlagtuiContext
     from flagtui.tui.screens.base import AreaScreen
 
@@ -41,6 +44,17 @@ GRADUAL = "flexibleRollout"
 
 def is_gradual(s: Strategy) -> bool:
     return s.name == GRADUAL
+
+
+def _with_all(flag: Feature, environment: str, strategies: Sequence[Strategy]) -> dict[str, Any]:
+    """The flag as Unleash stores each of `strategies` (as sent) in place of the one of its id."""
+    from flagtui.preview import with_strategy
+
+    record: Any = flag
+    for s in strategies:
+        sent = rollout_requests.strategy_body(s) | {"id": s.id}
+        record = with_strategy(record, environment, sent)
+    return dict(record)
 
 
 def environment_label(env: FeatureEnvironment, counted: str) -> str:
@@ -114,13 +128,16 @@ class RolloutKeys:
         plans: Sequence[PlannedWrite],
         label: str,
         send: Callable[[], Coroutine[Any, Any, None]],
+        share: ShareChange | PreviewError | None = None,
     ) -> None:
-        """The requests shown, the production question where it is one, then `send`."""
+        """The requests shown, who gets the flag before and after (`share`), the production
+        question where it is one, then `send`."""
         if env.type == "production":  # as the toggle asks: the body says production
             said = f"{env.name} is a production environment. {said}"
         title = f"{title}?"
         n = "these requests" if len(plans) > 1 else "this request"
-        body = Text.assemble(said, f"\n\nSends {n}:\n", shown_requests(plans))
+        who = Text.assemble("\n\n", share_text(share)) if share is not None else Text()
+        body = Text.assemble(said, who, f"\nSends {n}:\n", shown_requests(plans))
 
         def answered(yes: bool | None) -> None:
             if yes:
@@ -166,7 +183,16 @@ class RolloutKeys:
         plans = [edit.plan for edit in edits]
         said = f"{name} will reach no one through its gradual rollouts in {env.name}."
         send = lambda: self._roll_back(project, name, env.name, edits)  # noqa: E731
-        self._ask(env, f"Roll {name} back to 0 % in {env.name}", said, plans, "Roll back", send)
+        zeroed = [edit.checked for edit in edits]
+        share = await self.share(project, name, env.name, lambda f: _with_all(f, env.name, zeroed))
+        title = f"Roll {name} back to 0 % in {env.name}"
+        self._ask(env, title, said, plans, "Roll back", send, share)
+
+    async def share(
+        self, project: str, name: str, environment: str, after: After
+    ) -> ShareChange | PreviewError:
+        """Who gets the flag before and after (the flag read again, the SDKs' engine)."""
+        return await share_of(self.flagtui.client, project, name, environment, after)
 
     async def _roll_back(
         self,
@@ -212,7 +238,7 @@ class RolloutKeys:
 
         def strategy_picked(env: FeatureEnvironment, index: int) -> None:
             live = [s for s in env.strategies or [] if enabled(s)]
-            self._confirm_disable(project, feature.name, env, live[index], len(live))
+            self._run(self._confirm_disable(project, feature.name, env, live[index], len(live)))
 
         def env_picked(index: int) -> None:
             env = envs[index]
@@ -225,16 +251,20 @@ class RolloutKeys:
         title = f"Disable a strategy of {feature.name} in which environment?"
         self._pick(title, labels, env_picked)
 
-    def _confirm_disable(
+    async def _confirm_disable(
         self, project: str, name: str, env: FeatureEnvironment, s: Strategy, enabled: int
     ) -> None:
+        from flagtui.preview.share import with_strategy_disabled
+
         plan = rollout_requests.set_strategy_disabled(project, name, env.name, str(s.id), True)
         said = f"Strategy {strategy_lines(s, {})[0]} stops matching anyone."
         if enabled == 1:
             said += f" It is the last enabled one: Unleash then switches {env.name} off."
         send = lambda: self._disable(project, name, env.name, str(s.id))  # noqa: E731
         title = f"Disable strategy {s.id} of {name} in {env.name}"
-        self._ask(env, title, said, [plan], "Disable", send)
+        off = lambda f: with_strategy_disabled(f, env.name, str(s.id), True)  # noqa: E731
+        share = await self.share(project, name, env.name, off)
+        self._ask(env, title, said, [plan], "Disable", send, share)
 
     async def _disable(self, project: str, name: str, environment: str, strategy_id: str) -> None:
         try:

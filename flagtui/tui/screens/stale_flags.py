@@ -23,7 +23,12 @@ from flagtui.fleet.stale import read_stale
 from flagtui.tui.format import counted, lifetime, moment, when
 from flagtui.tui.rerunnable_reads import read
 from flagtui.tui.screens.base import AreaScreen
-from flagtui.tui.screens.bulk_screens import BulkResult, ask_plan_overtaken, plan_confirmation
+from flagtui.tui.screens.bulk_screens import (
+    BulkResult,
+    ask_plan_overtaken,
+    plan_confirmation,
+    plan_shares,
+)
 from flagtui.tui.widgets.focus import focus_now
 from flagtui.tui.widgets.table import Column, FilteredTable, ResourceTable
 from flagtui.tui.widgets.text import PlainStatic
@@ -153,4 +158,6 @@ class StaleFlagsScreen(AreaScreen):
                 self.run_worker(send(anyway), group=ARCHIVE_GROUP, exclusive=True,
                                 exit_on_error=False)  # fmt: skip
 
-        self.app.push_screen(plan_confirmation(plan, "stale flags shown", scope), answered)
+        shares = await plan_shares(client, plan)
+        confirmation = plan_confirmation(plan, "stale flags shown", scope, shares)
+        self.app.push_screen(confirmation, answered)

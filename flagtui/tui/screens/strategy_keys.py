@@ -128,17 +128,25 @@ class StrategyKeys:
 
     def enable(self, project: str, feature: Feature) -> None:
         def then(env: FeatureEnvironment, live: list[Strategy], i: int) -> None:
-            s, name = live[i], feature.name
-            plan = rollout_requests.set_strategy_disabled(project, name, env.name, str(s.id), False)
-            said = f"Strategy {strategy_lines(s, {})[0]} is evaluated again."
-            if not env.enabled:
-                said += f" {env.name} stays off: t switches it on."
-            send = lambda: self._enable(project, name, env.name, str(s.id))  # noqa: E731
-            title = f"Enable strategy {s.id} of {name} in {env.name}"
-            self.keys._ask(env, title, said, [plan], "Enable", send)
+            self.keys._run(self._ask_enable(project, feature.name, env, live[i]))
 
         disabled = lambda s: bool(s.disabled)  # noqa: E731
         self._strategy_of(feature, disabled, "disabled strategy", "Enable", then)
+
+    async def _ask_enable(
+        self, project: str, name: str, env: FeatureEnvironment, s: Strategy
+    ) -> None:
+        from flagtui.preview.share import with_strategy_disabled
+
+        plan = rollout_requests.set_strategy_disabled(project, name, env.name, str(s.id), False)
+        said = f"Strategy {strategy_lines(s, {})[0]} is evaluated again."
+        if not env.enabled:
+            said += f" {env.name} stays off: t switches it on."
+        send = lambda: self._enable(project, name, env.name, str(s.id))  # noqa: E731
+        title = f"Enable strategy {s.id} of {name} in {env.name}"
+        on = lambda f: with_strategy_disabled(f, env.name, str(s.id), False)  # noqa: E731
+        share = await self.keys.share(project, name, env.name, on)
+        self.keys._ask(env, title, said, [plan], "Enable", send, share)
 
     async def _enable(self, project: str, name: str, environment: str, strategy_id: str) -> None:
         rollouts = self.keys.flagtui.client.rollouts
@@ -153,16 +161,24 @@ class StrategyKeys:
 
     def remove(self, project: str, feature: Feature) -> None:
         def then(env: FeatureEnvironment, live: list[Strategy], i: int) -> None:
-            s, name = live[i], feature.name
-            plan = rollout_requests.remove_strategy(project, name, env.name, str(s.id))
-            said = f"Strategy {strategy_lines(s, {})[0]} is removed for good."
-            if not any(not o.disabled for o in live if o.id != s.id) and env.enabled:
-                said += f" No enabled strategy is left: Unleash then switches {env.name} off."
-            send = lambda: self._remove(project, name, env.name, str(s.id))  # noqa: E731
-            title = f"Remove strategy {s.id} of {name} in {env.name}"
-            self.keys._ask(env, title, said, [plan], "Remove", send)
+            self.keys._run(self._ask_remove(project, feature.name, env, live, live[i]))
 
         self._strategy_of(feature, lambda s: True, "strategy", "Remove", then)
+
+    async def _ask_remove(
+        self, project: str, name: str, env: FeatureEnvironment, live: list[Strategy], s: Strategy
+    ) -> None:
+        from flagtui.preview.share import without_strategy
+
+        plan = rollout_requests.remove_strategy(project, name, env.name, str(s.id))
+        said = f"Strategy {strategy_lines(s, {})[0]} is removed for good."
+        if not any(not o.disabled for o in live if o.id != s.id) and env.enabled:
+            said += f" No enabled strategy is left: Unleash then switches {env.name} off."
+        send = lambda: self._remove(project, name, env.name, str(s.id))  # noqa: E731
+        title = f"Remove strategy {s.id} of {name} in {env.name}"
+        gone = lambda f: without_strategy(f, env.name, str(s.id))  # noqa: E731
+        share = await self.keys.share(project, name, env.name, gone)
+        self.keys._ask(env, title, said, [plan], "Remove", send, share)
 
     async def _remove(self, project: str, name: str, environment: str, strategy_id: str) -> None:
         try:

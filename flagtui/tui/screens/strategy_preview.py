@@ -26,6 +26,8 @@ from flagtui.preview import (
     before_after,
     with_strategy,
 )
+from flagtui.preview.client_shape import environment_of, plain
+from flagtui.preview.share import switched
 from flagtui.tui.format import clean
 from flagtui.tui.screens.base import describe_error
 
@@ -77,6 +79,8 @@ class Outlook:
     changes: Sequence[tuple[Mapping[str, Any], Change]]
     before: Population
     after: Population
+    # in an environment that is off (before and after): the population once it is switched on
+    when_on: tuple[Population, Population] | None = None
 
 
 def outlook(
@@ -95,7 +99,15 @@ def outlook(
     ]
     sides = [Preview(f, environment, segments=segments, related=related) for f in (before, after)]
     typed = contexts[0] if contexts else None  # the contexts differ only in their userIds
-    return Outlook(changes, *(side.population(USERS, typed) for side in sides))
+    was, will = (side.population(USERS, typed) for side in sides)
+    if any(environment_of(plain(f), environment).get("enabled") for f in (before, after)):
+        return Outlook(changes, was, will)
+    on = [
+        Preview(switched(f, environment, True), environment, segments=segments, related=related)
+        for f in (before, after)
+    ]
+    when_on = on[0].population(USERS, typed), on[1].population(USERS, typed)
+    return Outlook(changes, was, will, when_on)
 
 
 def _asked(context: Mapping[str, Any]) -> str:
@@ -147,6 +159,10 @@ def outlook_text(o: Outlook | PreviewError, environment: str, server: Sequence[s
         if per_context:
             out.append(f"    {server[i]}\n", style="dim")
     out.append(f"  {USERS:,} synthetic userIds on: {_share(o.before)} → {_share(o.after)}\n")
+    if o.when_on is not None:
+        was, will = o.when_on
+        out.append(f"  {clean(environment)} is off: this changes no one now; once it is switched"
+                   f" on: {_share(was)} → {_share(will)}\n", style="bold")  # fmt: skip
     if {*o.before.variants, *o.after.variants} - {NO_VARIANT}:
         out.append(f"  per variant: {_split(o.before)} → {_split(o.after)}\n")
     if server and not per_context:

@@ -1,0 +1,103 @@
+"""Who gets a flag before and after a change, as every question before such a write says it:
+the flag read again (with its parents and the segments its strategies name), the change
+applied as the server will store it (`flagtui.preview.share`), then the SDKs' engine for
+10,000 synthetic userIds, off the UI loop."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+
+from flagtui.tui.format import clean
+
+if TYPE_CHECKING:
+    from flagtui.api import AdminClient
+    from flagtui.api.models import Feature
+    from flagtui.preview import PreviewError
+    from flagtui.preview.engine import Population
+    from flagtui.preview.share import ShareChange
+
+NO_VARIANT = "disabled"  # the engine's name for "no variant"
+
+After = Callable[["Feature"], dict[str, Any]]
+
+
+async def share_of(
+    client: AdminClient,
+    project: str,
+    name: str,
+    environment: str,
+    after: After,
+    *,
+    users: int | None = None,
+) -> ShareChange | PreviewError:
+    """`after(flag)`: the flag's record once the change is stored, from the flag read now."""
+    # here: the SDKs' engine loads with the first preview, not with every screen that may ask
+    from flagtui.preview import PreviewError
+    from flagtui.preview.share import USERS, share_change
+
+    client_features = client.features
+    flag = await client_features.get(project, name)
+    related = await asyncio.gather(
+        *(client_features.get(project, d.feature) for d in flag.dependencies or [])
+    )
+    try:
+        proposed = after(flag)
+    except PreviewError as exc:
+        return exc
+    named = any(
+        s.get("segments")
+        for record in (flag.model_dump(by_alias=True), proposed)
+        for e in record.get("environments") or []
+        if e.get("name") == environment
+        for s in e.get("strategies") or []
+    )
+    segments = await client.segments.list() if named else []
+    try:
+        return await asyncio.to_thread(
+            share_change, flag, proposed, environment,
+            segments=segments, related=related, users=users or USERS,
+        )  # fmt: skip
+    except PreviewError as exc:
+        return exc
+
+
+def _share(p: Population) -> str:
+    return f"{p.enabled:,} ({p.enabled / p.users:.1%})" if p.users else "0"
+
+
+def _split(p: Population) -> str:
+    named = sorted((clean(n), k) for n, k in p.variants.items() if n != NO_VARIANT)
+    return ", ".join(f"{n} {k:,}" for n, k in named) or "none"
+
+
+def share_line(share: ShareChange | PreviewError) -> str:
+    """One line: `1,002 (10.0 %) → 0 (0.0 %) of 10,000`; an environment that stays off adds
+    what it will be once switched on."""
+    from flagtui.preview import PreviewError  # loaded already: a preview was made
+
+    if isinstance(share, PreviewError):
+        return f"not available: {clean(str(share))}"
+    before, after = share.before, share.after
+    said = f"{_share(before.population)} → {_share(after.population)} of {share.users:,}"
+    if before.when_on is not None and after.when_on is not None:
+        said += (
+            f"; {clean(share.environment)} is off: no one now, and once switched on"
+            f" {_share(before.when_on)} → {_share(after.when_on)}"
+        )
+    return said
+
+
+def share_text(share: ShareChange | PreviewError) -> Text:
+    """The question's paragraph: who gets the flag, before → after, per variant where any."""
+    out = Text("Who gets it ", style="bold")
+    out.append("(the SDKs' engine, synthetic userIds u-1…): ", style="bold")
+    out.append(share_line(share) + "\n")
+    if not isinstance(share, ValueError):  # PreviewError is one
+        sides = (share.before.population, share.after.population)
+        if {n for p in sides for n in p.variants} - {NO_VARIANT}:
+            out.append(f"  per variant: {_split(sides[0])} → {_split(sides[1])}\n")
+    return out
