@@ -90,6 +90,7 @@ async def test_production_asks_first_naming_flag_environment_and_state(
         await pilot.press("t")
         await pilot.pause()
         await pick(app, pilot, "production")
+        await settle(pilot)  # the question waits for its preview (test_previews_before_writes)
         assert isinstance(app.screen, ConfirmModal)
         assert f"Switch {name} {state} in production?" in screen_text(app)
         assert f"will be {state.upper()} there" in visible_text(app, ".dialog-body")
@@ -100,6 +101,7 @@ async def test_production_asks_first_naming_flag_environment_and_state(
         await pilot.press("t")
         await pilot.pause()
         await pick(app, pilot, "production")
+        await settle(pilot)
         await pilot.press("tab", "enter")  # to "Switch on/off", then press it
         await settle(pilot)
         assert app.screen is detail

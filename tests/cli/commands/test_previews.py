@@ -6,12 +6,9 @@ evaluation of what the server holds before and after the write: the sandbox's ow
 
 from __future__ import annotations
 
-import json
-from collections import Counter
 from typing import Any
 
-import httpx
-from yggdrasil_engine.engine import UnleashEngine
+from served_share import served
 
 from testkit.pty_term import Term
 
@@ -25,21 +22,7 @@ NORWAY = ("--context", "country=NO")
 
 
 def evaluated(sandbox: Any, flag: str, context: dict[str, Any]) -> tuple[int, dict[str, int]]:
-    """How many of u-1 … u-10,000 (with `context`) an SDK on production gives the flag, and
-    each variant."""
-    answer = httpx.get(
-        f"{sandbox.url}/api/client/features", headers={"Authorization": sandbox.client_token}
-    )
-    assert answer.status_code == 200, answer.text
-    engine = UnleashEngine()
-    engine.take_state(json.dumps(answer.json()))
-    on, variants = 0, Counter[str]()
-    for i in range(1, USERS + 1):
-        asked = {**context, "userId": f"u-{i}", "environment": "production"}
-        found = engine.check_variant(flag, asked).variant
-        on += bool(found.feature_enabled)
-        variants[found.name] += 1
-    return on, dict(variants)
+    return served(sandbox, flag, context, USERS)
 
 
 NORWAY_CONTEXT = {"appName": "flagtui-playground", "properties": {"country": "NO"}}
