@@ -2,13 +2,14 @@
 synthetic userIds (with the context the admin typed), per variant, as the TUI's confirmations
 and the commands' JSON say it before anything is sent.
 
-The "after" record is built here from the record read just before, the way the server will
-store the change (its rules are named at each function); normalising what the admin typed
-(variant order, defaults) is the engine's side (`Preview`). An environment that is off gets
-no one now, so the preview of a change that leaves it off also says what each side gives once
-it is switched on (`when_on`): the share a rollout will have the moment it goes live.
+The "after" record of a switch, a strategy disabled, enabled or removed is built here from the
+record read just before, the way the server stores the change (its rules are named at each
+function); a strategy or variants sent are stored as `flagtui.preview.stored` builds them.
+An environment that is off gets no one now, so the preview of a change that leaves it off also
+says what each side gives once it is switched on (`when_on`): the share a rollout will have
+the moment it goes live.
 
-    after = with_strategy(flag, "production", strategy)
+    after = switched(flag, "production", True)  # or flagtui.preview.with_strategy(…)
     share_change(flag, after, "production", {"properties": {"country": "NO"}}, segments=s)
 """
 
@@ -138,24 +139,6 @@ def switched(flag: Record, environment: str, enabled: bool) -> dict[str, Any]:
     return _edited(flag, environment, edit)
 
 
-def with_strategy(flag: Record, environment: str, strategy: Record) -> dict[str, Any]:
-    """`strategy` replacing the one of its id (keeping its place), or added last."""
-    wanted: dict[str, Any] = plain(strategy)
-
-    def edit(env: dict[str, Any]) -> None:
-        current = list(env.get("strategies") or [])
-        at = next((i for i, s in enumerate(current) if wanted.get("id") and
-                   s.get("id") == wanted["id"]), None)  # fmt: skip
-        if at is None:
-            last = max((int(s.get("sortOrder") or 0) for s in current), default=-1)
-            current.append({**wanted, "sortOrder": last + 1})
-        else:
-            current[at] = {**wanted, "sortOrder": current[at].get("sortOrder")}
-        env["strategies"] = current
-
-    return _edited(flag, environment, edit)
-
-
 def without_strategy(flag: Record, environment: str, strategy_id: str) -> dict[str, Any]:
     def edit(env: dict[str, Any]) -> None:
         env["strategies"] = [s for s in env.get("strategies") or [] if s.get("id") != strategy_id]
@@ -174,15 +157,5 @@ def with_strategy_disabled(
         ]
         if disabled:
             _off_unless_active(env)
-
-    return _edited(flag, environment, edit)
-
-
-def with_variants(flag: Record, environment: str, variants: Sequence[Record]) -> dict[str, Any]:
-    """The environment's variants replaced (as `PUT .../variants` does)."""
-    given = [plain(v) for v in variants]
-
-    def edit(env: dict[str, Any]) -> None:
-        env["variants"] = given
 
     return _edited(flag, environment, edit)

@@ -25,14 +25,18 @@ def options(p: argparse.ArgumentParser) -> None:
 async def strategy_add(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
     from flagtui.api import rollout_rules
     from flagtui.api.models import Strategy
-    from flagtui.preview.share import with_strategy
+    from flagtui.api.rollout_requests import strategy_body
+    from flagtui.preview import with_strategy
 
     catalog = await client.rollouts.catalog()
     kind = rollout_rules.strategy_type(args.type, catalog, adding=True)
     wanted = built(args, Strategy(name=kind.name, disabled=args.disabled or None), catalog)
     checked = rollout_rules.strategy(wanted, catalog, feature=args.name)  # refused before asking
     warn_unlisted(out, rollout_rules.unlisted_fields(checked, catalog))
-    share = await previewed(client, out, args, lambda f: with_strategy(f, args.environment, wanted))
+    sending = strategy_body(checked)
+    share = await previewed(
+        client, out, args, lambda f: with_strategy(f, args.environment, sending)
+    )
     what = f"add a {kind.name} strategy to {args.name}"
     await confirm_in_production(client, args, what)
     stored = await sent(

@@ -36,11 +36,12 @@ def options(p: argparse.ArgumentParser) -> None:
 async def strategy_set(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
     from flagtui.api import NothingToSend, rollout_rules
     from flagtui.api.edits import Edit, EditConflict
-    from flagtui.preview.share import with_strategy
+    from flagtui.api.rollout_requests import strategy_body
+    from flagtui.preview import with_strategy
 
     def sending(edit: Edit) -> Awaitable[Said]:
-        return previewed(client, out, args, lambda f: with_strategy(f, args.environment,
-                                                                     edit.checked))  # fmt: skip
+        body = strategy_body(edit.checked) | {"id": edit.checked.id}
+        return previewed(client, out, args, lambda f: with_strategy(f, args.environment, body))
 
     catalog = await client.rollouts.catalog()
     current = await strategy_of(client, args)

@@ -36,7 +36,7 @@ def options(p: argparse.ArgumentParser) -> None:
 async def variants_set(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
     from flagtui.api import variant_rules
     from flagtui.api.rollout_requests import variants_body
-    from flagtui.preview.share import with_variants
+    from flagtui.preview import with_variants
 
     if bool(args.variant) == args.clear:
         raise UsageError("give --variant NAME[=WEIGHT] (repeatable), or --clear")

@@ -115,7 +115,7 @@ def test_variants_set_previews_each_variant(run, sandbox, server):
     )
     changed = previewed(
         run, sandbox, flag, "feature", "variants", "set", "payments", flag, "production", "--yes",
-        "--variant", "off=87.5%", "--variant", "on=12.5%", "--stickiness", "userId",
+        "--variant", "on=12.5%", "--variant", "off", "--stickiness", "userId",
     )  # fmt: skip
     split = changed["variants"]["after"]
     assert split["on"] + split["off"] == changed["after"] > 0, changed
