@@ -71,3 +71,13 @@ async def confirm(app: FlagtuiApp, pilot: Any, title: str) -> Wrapped:
     await pilot.press("tab", "enter")
     await settle(app, pilot)
     return body
+
+
+async def until_shown(app: FlagtuiApp, pilot: Any, kind: type) -> None:
+    """Until the top screen is a `kind` (a question waits for its preview, seconds of CPU on a
+    busy machine): each settle waits for the workers, the guard only stops a hang."""
+    for _ in range(12):
+        if isinstance(app.screen, kind):
+            return
+        await settle(app, pilot)
+    assert isinstance(app.screen, kind), screen_text(app)

@@ -19,6 +19,7 @@ from flagtui.tui.widgets.table import ResourceTable
 
 from .areas import app_in, settle
 from .helpers import screen_text, toast_text, visible_text
+from .rollout_flows import until_shown
 
 PROJECT = "payments"
 
@@ -90,8 +91,8 @@ async def test_production_asks_first_naming_flag_environment_and_state(
         await pilot.press("t")
         await pilot.pause()
         await pick(app, pilot, "production")
-        await settle(pilot)  # the question waits for its preview (test_previews_before_writes)
-        assert isinstance(app.screen, ConfirmModal)
+        await until_shown(app, pilot, ConfirmModal)  # the question waits for its preview
+
         assert f"Switch {name} {state} in production?" in screen_text(app)
         assert f"will be {state.upper()} there" in visible_text(app, ".dialog-body")
         await pilot.press("enter")  # Cancel has the focus
@@ -101,7 +102,7 @@ async def test_production_asks_first_naming_flag_environment_and_state(
         await pilot.press("t")
         await pilot.pause()
         await pick(app, pilot, "production")
-        await settle(pilot)
+        await until_shown(app, pilot, ConfirmModal)
         await pilot.press("tab", "enter")  # to "Switch on/off", then press it
         await settle(pilot)
         assert app.screen is detail

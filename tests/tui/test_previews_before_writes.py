@@ -25,7 +25,16 @@ from testkit.pilot import settle
 from .areas import app_in
 from .helpers import Wrapped, visible_text
 from .palette_keys import run_from_palette
-from .rollout_flows import DEMO, confirm, demo_flag, open_detail, open_form, pick_production, review
+from .rollout_flows import (
+    DEMO,
+    confirm,
+    demo_flag,
+    open_detail,
+    open_form,
+    pick_production,
+    review,
+    until_shown,
+)
 
 TEN = "10% of production"
 BULK_PROJECT = "payments"
@@ -40,8 +49,7 @@ async def asked(app, pilot, key: str) -> Wrapped:
     await pilot.press(key)
     await settle(app, pilot)
     await pick_production(app, pilot)
-    await settle(app, pilot)
-    assert isinstance(app.screen, ConfirmModal), type(app.screen)
+    await until_shown(app, pilot, ConfirmModal)
     return visible_text(app, ".dialog-body")
 
 
@@ -113,7 +121,7 @@ async def test_removing_one_of_two_strategies_says_the_share_left(
         index = next(i for i, label in enumerate(labels) if label.startswith(str(added.id)))
         picker.query_one("OptionList").highlighted = index
         await pilot.press("enter")
-        await settle(app, pilot)
+        await until_shown(app, pilot, ConfirmModal)
         body = visible_text(app, ".dialog-body")
         assert both > alone
         assert f"{share(both)} → {share(alone)} of 10,000" in body
@@ -132,6 +140,7 @@ async def test_a_strategy_changed_where_the_flag_is_off_says_its_share_once_swit
         form = await open_form(app, pilot, name, "S")
         form.query_one("#rollout", Input).value = "50"
         await review(app, pilot)
+        await until_shown(app, pilot, ConfirmModal)
         body = visible_text(app, ".dialog-body")
         assert "10,000 synthetic userIds on: 0 of 10,000 (0.0%) → 0 of 10,000 (0.0%)" in body
         assert f"{ENVIRONMENT} is off: this changes no one now; once it is switched on:" in body
@@ -164,7 +173,7 @@ async def test_a_bulk_switch_on_says_each_flags_share_then_serves_it(
             )
             await pilot.press("enter")
             await settle(app, pilot)
-        assert isinstance(app.screen, TypedConfirmModal)
+        await until_shown(app, pilot, TypedConfirmModal)
         plan = str(visible_text(app, ".dialog-body"))
         await pilot.press(*"production", "enter")
         await settle(app, pilot)
@@ -193,7 +202,7 @@ async def test_the_stale_archive_plan_says_who_loses_each_flag(make_app, client,
         await run_from_palette(app, pilot, "stale", "Stale flags of the project")
         await settle(app, pilot)
         await pilot.press("A")
-        await settle(app, pilot)
+        await until_shown(app, pilot, TypedConfirmModal)
         modal = app.screen
         assert isinstance(modal, TypedConfirmModal)
         assert "who gets it: " in visible_text(app, ".dialog-body")
