@@ -30,7 +30,7 @@ Read-only profiles are enforced in the core's `write`, once, before any request 
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 import httpx
@@ -69,6 +69,7 @@ class AdminClient:
         verify: bool | str = True,
         retry_delays: Sequence[float] = DEFAULT_RETRY_DELAYS,
         transport: httpx.AsyncBaseTransport | None = None,
+        before_write: Callable[[str], None] | None = None,
     ) -> None:
         self._core = Core(
             base_url,
@@ -79,6 +80,7 @@ class AdminClient:
             verify=verify,
             retry_delays=retry_delays,
             transport=transport,
+            before_write=before_write,
         )
 
     # Each area is made (and its module imported) when first used: a command that lists flags

@@ -43,10 +43,13 @@ class Core:
         verify: bool | str,
         retry_delays: Sequence[float] = DEFAULT_RETRY_DELAYS,
         transport: httpx.AsyncBaseTransport | None = None,
+        before_write: Callable[[str], None] | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.profile = profile
         self.read_only = read_only
+        self.before_write = before_write
+        """Called with a write's action just before it is sent (the CLI's last question)."""
         self.server: ServerInfo | None = None
         self.health = Health()
         self.cache: dict[tuple[Any, ...], tuple[float, Any]] = {}
@@ -153,6 +156,8 @@ class Core:
         """The one way a write leaves the client: refused on a read-only profile, never retried
         (see `transport` for what a failed one raises)."""
         self.require_writable(action)
+        if self.before_write is not None:
+            self.before_write(action)
         self.cache.clear()
         request = self._http.write(method, path, adapter, json=json)
         return await self._unless_disconnected(request)

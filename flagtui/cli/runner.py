@@ -3,7 +3,7 @@ command's run function; errors to exit codes; --dry-run stops the first write un
 
 Read-only profiles are refused before any request (before connecting, too): the client's own
 check stays the one that holds for every write, this one only saves a round trip. A write on a
-production profile is confirmed before any request too (`session.confirm_production`).
+production profile is confirmed too, in one question (`session.confirm_production`).
 """
 
 from __future__ import annotations
@@ -17,12 +17,13 @@ import sys
 
 from flagtui.cli.exits import OK, report
 from flagtui.cli.output import Printer, default_format, warn
-from flagtui.cli.session import DryRunStop, confirm_production
+from flagtui.cli.session import DryRunStop, confirm_production, production_before_write
 from flagtui.config.profiles import load_config, select_profile
 from flagtui.display import clean
 
 TYPE_CHECKING = False  # typing's, without importing typing (3 ms of a command's start)
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
     import httpx
@@ -37,7 +38,9 @@ TLS_UNVERIFIED = (
 )
 
 
-def open_client(profile: Profile, *, dry_run: bool = False) -> AdminClient:
+def open_client(
+    profile: Profile, *, dry_run: bool = False, before_write: Callable[[str], None] | None = None
+) -> AdminClient:
     """The profile's client (the HTTP library and the models imported now)."""
     from flagtui.api import AdminClient
     from flagtui.config import check_ca_bundle, resolve_token  # the token's sources: here
@@ -57,6 +60,7 @@ def open_client(profile: Profile, *, dry_run: bool = False) -> AdminClient:
         timeout=profile.timeout,
         verify=verify,
         transport=transport,
+        before_write=before_write,
     )
 
 
@@ -107,7 +111,8 @@ async def _run(
     profile: Profile, command: Command, printer: Printer, args: argparse.Namespace
 ) -> int | None:
     dry_run = getattr(args, "dry_run", False)
-    async with open_client(profile, dry_run=dry_run) as client:
+    ask = production_before_write(args)
+    async with open_client(profile, dry_run=dry_run, before_write=ask) as client:
         if getattr(args, "connect_first", True):  # `collect` and `failures` connect themselves
             await client.connect()
         return await command(client, printer, args)

@@ -41,7 +41,7 @@ def scriptable(
     """A scriptable command's first options: its run function and its table's columns; for a
     write, the action a read-only profile refuses, `--dry-run` and `--yes` (a production
     profile asks before every write; a destructive command asks on any profile)."""
-    parser.set_defaults(run=run, columns=columns, write_action=write)
+    parser.set_defaults(run=run, columns=columns, write_action=write, asks_itself=destructive)
     if write:
         parser.add_argument(
             "--dry-run", action="store_true", help="print the request; send nothing"
@@ -65,18 +65,47 @@ class DryRunStop(Exception):
 
 def confirm_production(args: argparse.Namespace, profile: Profile) -> None:
     """A write on a production profile, whatever the environment's type: `--yes`, or on a
-    terminal the typed profile name; otherwise refused before any request."""
-    if profile.production and getattr(args, "write_action", None):
-        what = f"{args.write_action} on production profile {profile.name}"
-        confirm(args, what, profile.name)
+    terminal one typed question; otherwise refused before any request. A command with its own
+    question (`destructive`) says the profile in that question (`confirm`) instead of asking a
+    second one; where it has none to ask, the profile's is asked before its first write
+    (`production_before_write`). Any other write asks now."""
+    if not (profile.production and getattr(args, "write_action", None)):
+        return
+    if getattr(args, "asks_itself", False) and not _needs_no_question(args) and _on_terminal():
+        args.production_profile = profile.name
+        return
+    confirm(args, f"{args.write_action} on production profile {profile.name}", profile.name)
+
+
+def production_before_write(args: argparse.Namespace) -> Callable[[str], None]:
+    """The client's last step before a write: the production profile's question, if the
+    command's own question has not said it yet."""
+
+    refused: list[Refused] = []  # once refused, every write of the command is (bulk sends)
+
+    def ask(_action: str) -> None:
+        if refused:
+            raise refused[0]
+        if name := getattr(args, "production_profile", None):
+            args.production_profile = None  # the question below says it once
+            try:
+                confirm(args, f"{args.write_action} on production profile {name}", name)
+            except Refused as no:
+                refused.append(no)
+                raise
+
+    return ask
 
 
 def confirm(args: argparse.Namespace, what: str, name: str) -> None:
-    """Destructive commands: `--yes`, or on a terminal the typed name; otherwise refused."""
-    if getattr(args, "yes", False) or getattr(args, "dry_run", False):
+    """Destructive commands: `--yes`, or on a terminal the typed name; otherwise refused. On a
+    production profile the one question says so too."""
+    if _needs_no_question(args):
         return
-    if not (sys.stdin.isatty() and sys.stderr.isatty()):
+    if not _on_terminal():
         raise Refused(f"{what} needs --yes when not run on a terminal; nothing was sent")
+    if profile := getattr(args, "production_profile", None):
+        what = f"{what}, on production profile {profile}"
     print(clean(f"This will {what}. Type {name!r} to confirm: "), end="", file=sys.stderr)
     sys.stderr.flush()
     try:
@@ -85,6 +114,15 @@ def confirm(args: argparse.Namespace, what: str, name: str) -> None:
         typed = ""
     if typed != name:
         raise Refused(f"not confirmed (expected {name!r}); nothing was sent")
+    args.production_profile = None  # said and answered: the client does not ask it again
+
+
+def _needs_no_question(args: argparse.Namespace) -> bool:
+    return bool(getattr(args, "yes", False) or getattr(args, "dry_run", False))
+
+
+def _on_terminal() -> bool:
+    return sys.stdin.isatty() and sys.stderr.isatty()
 
 
 def read_json_input(source: str, option: str) -> Any:

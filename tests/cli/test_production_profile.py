@@ -72,3 +72,67 @@ def test_on_a_terminal_a_write_asks_for_the_typed_profile_name(cli_env, sandbox,
 def enabled_in_development(server) -> bool:
     environments = server.get(FLAG).json()["environments"]
     return next(e["enabled"] for e in environments if e["name"] == "development")
+
+
+def test_a_production_environment_on_a_production_profile_is_one_question(cli_env, sandbox, server):
+    production_profile(cli_env, sandbox.url)
+    env = command_env(cli_env, sandbox)
+    argv = [*FLAGTUI, "feature", "disable", "default", "admin-async-emails", "production"]
+    question = (
+        "This will switch admin-async-emails off in production environment production,"
+        " on production profile prod. Type 'production' to confirm"
+    )
+    assert enabled_in(server, "production")
+    before = switched_off_events(server)
+    term = Term([*argv, "-P", "prod"], env, cols=200)
+    term.wait_for(lambda t: t.has(question), what="the one question")
+    term.send("production\r")
+    assert finish(term) == 0
+    assert term.text().count("to confirm") == 1, term.text()
+    assert "Type 'prod'" not in term.text()
+    assert not enabled_in(server, "production")
+    assert switched_off_events(server) == before + 1  # sent once
+
+
+def test_a_strategy_added_in_production_on_a_production_profile_is_one_question(
+    cli_env, sandbox, server
+):
+    production_profile(cli_env, sandbox.url)
+    env = command_env(cli_env, sandbox)
+    before = len(strategies_in_production(server))
+    argv = [*FLAGTUI, "feature", "strategy", "add", "default", "admin-async-emails", "production"]
+    term = Term([*argv, "--rollout", "30", "-P", "prod"], env, cols=200)
+    term.wait_for(lambda t: t.has("on production profile prod. Type 'production' to confirm"))
+    term.send("production\r")
+    assert finish(term) == 0
+    assert term.text().count("to confirm") == 1, term.text()
+    assert len(strategies_in_production(server)) == before + 1
+
+
+def test_a_wrong_answer_to_the_one_question_sends_nothing(cli_env, sandbox, server):
+    production_profile(cli_env, sandbox.url)
+    env = command_env(cli_env, sandbox)
+    argv = [*FLAGTUI, "feature", "disable", "default", "admin-async-emails", "production"]
+    term = Term([*argv, "-P", "prod"], env, cols=200)
+    term.wait_for(lambda t: t.has("on production profile prod. Type 'production' to confirm"))
+    term.send("prod\r")
+    assert finish(term) == 2
+    assert term.text().count("to confirm") == 1, term.text()
+    assert term.has("not confirmed (expected 'production'); nothing was sent")
+    assert enabled_in(server, "production")
+
+
+def enabled_in(server, environment: str) -> bool:
+    environments = server.get(FLAG).json()["environments"]
+    return next(e["enabled"] for e in environments if e["name"] == environment)
+
+
+def strategies_in_production(server) -> list[dict]:
+    return server.get(f"{FLAG}/environments/production/strategies").json()
+
+
+def switched_off_events(server) -> int:
+    query = {"feature": "IS:admin-async-emails", "type": "IS:feature-environment-disabled"}
+    answer = server.get("/api/admin/search/events", params=query)
+    assert answer.status_code == 200, answer.text
+    return int(answer.json()["total"])
