@@ -5,6 +5,7 @@ window is 24h. The archive is a real one, written with the collector's own store
 from __future__ import annotations
 
 import json
+import sqlite3
 from datetime import timedelta
 
 from flagtui.api import AdminClient
@@ -17,7 +18,7 @@ from tests.archive.unreadable import break_two_failures
 
 from .areas import rows, settle
 from .failures import PROJECT, archive_of, datadog, keys, moved_to
-from .helpers import visible_text
+from .helpers import screen_text, toast_text, visible_text
 
 
 async def test_archive_rows_say_their_source_and_the_window_its_gaps(
@@ -83,3 +84,26 @@ async def test_unreadable_archive_rows_are_skipped_and_said_on_screen(
             await pilot.press("equals_sign")  # grouped: the bad time is left out there too
             await settle(pilot)
             assert "1 row unreadable (skipped)" in visible_text(app, "#failures-source")
+
+
+async def test_an_archive_of_a_newer_schema_is_said_to_be_a_newer_flagtuis(
+    sandbox, client, tmp_path
+) -> None:
+    live = await LiveSource(client).window(None)
+    state = tmp_path / "state.json"
+    state.write_text(json.dumps({"sandbox": {"area": "failures", "project": PROJECT}}))
+    path = tmp_path / "archive.db"
+    url = archive_of(path, sandbox.url, live.integrations, live.failures, [])
+    with sqlite3.connect(path) as conn:  # as a newer flagtui's migration leaves it
+        conn.execute(
+            "INSERT INTO schema_version SELECT max(version) + 1, '2026-01-01' FROM schema_version"
+        )
+    profile = Profile(name="sandbox", url=sandbox.url, archive_url=url)
+    async with AdminClient(sandbox.url, sandbox.admin_token, profile="sandbox") as own:
+        app = FlagtuiApp(own, profile, state_path=state)
+        async with app.run_test(size=(160, 30)) as pilot:
+            await settle(pilot)
+            shown = " ".join(f"{screen_text(app)} {toast_text(app)}".split())  # unwrapped
+            assert "was written by a newer flagtui (schema version" in shown, shown
+            assert "upgrade flagtui, or give this profile another archive_url" in shown, shown
+            assert "Unexpected" not in shown, shown

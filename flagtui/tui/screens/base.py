@@ -42,6 +42,7 @@ from flagtui.api.errors import (
     RateLimited,
     ReadOnlyProfile,
 )
+from flagtui.archive.errors import ArchiveTooNew, ArchiveUnavailable
 from flagtui.tui.files import take_notices
 from flagtui.tui.format import Clock, age_note, safe, when
 from flagtui.tui.rerunnable_reads import rerun_of
@@ -57,8 +58,8 @@ def describe_error(error: BaseException) -> str:
     """The sentence shown to a person; never a traceback."""
     if isinstance(error, ReadOnlyProfile):
         return f"{read_only_refusal(error.profile)}: {error.action} was not sent."
-    if isinstance(error, FlagtuiError):
-        return str(error)
+    if isinstance(error, FlagtuiError | ArchiveTooNew | ArchiveUnavailable):
+        return str(error)  # each says what happened and what to do
     return f"Unexpected {type(error).__name__}: {error}"
 
 
