@@ -132,7 +132,6 @@ class Feature(Record):
     project: str | None = None
     enabled: bool | None = None
     stale: bool | None = None
-    potentially_stale: bool | None = None
     favorite: bool | None = None
     impression_data: bool | None = None
     created_at: datetime | None = None

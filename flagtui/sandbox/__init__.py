@@ -27,7 +27,7 @@ enterprise-only operations), with these choices:
   were), as on real Unleash 6.10-8.2: the client refuses both before sending. A body that is
   not an array of `{op, path}` objects with a known op is a 400 first; on an unknown feature
   anything else wrong (a missing value, a path that does not exist) comes after its 404, as on
-  real Unleash. Answers the full Feature record (plus potentiallyStale). See `feature_writes`.
+  real Unleash. Answers the full Feature record. See `feature_writes`.
 - Archived features (the contract has no archive operations; real Unleash 8.2's): GET of an
   archived feature is a 404 "Could not find feature flag with name …" and the project's
   feature list leaves it out; PATCH still reaches it. Feature
@@ -52,6 +52,8 @@ enterprise-only operations), with these choices:
 - Uncomplete on a feature that is not completed: 200, nothing changes, no event.
 - Feature type lifetime: 200 with the type; null/0 = never; 7.0 is 7 (real Unleash); negative,
   fractional or above 2147483647: 400; unknown type 404; staleness re-evaluated in the request.
+  Potential staleness is in no record (as on real Unleash 6.10-8.2): only the feature
+  search's `state=IS:potentially-stale` filter reads it.
 - Environment removal: unknown project, unknown or unlinked environment: 400
   ValidationError (the contract lists no 404 here); removing the last one is allowed.
 - Project access: 200 no body; unknown project 404; unknown or root role, user, group: 400.

@@ -19,7 +19,7 @@ from flagtui.sandbox.lifecycle_filter import lifecycle_where
 from flagtui.sandbox.users import briefs
 
 FEATURE_COLUMNS = (
-    "name, project, type, description, stale, potentially_stale, impression_data, favorite,"
+    "name, project, type, description, stale, impression_data, favorite,"
     " created_at, created_by, archived_at, last_seen_at, stage, stage_entered_at, tags,"
     " parent, dependency, collaborators"
 )
@@ -117,7 +117,6 @@ def feature_record(conn: sqlite3.Connection, row: sqlite3.Row) -> shapes.Feature
         "project": row["project"],
         "enabled": any(e["enabled"] for e in environments),
         "stale": bool(row["stale"]),
-        "potentiallyStale": bool(row["potentially_stale"]),
         "favorite": bool(row["favorite"]),
         "impressionData": bool(row["impression_data"]),
         "createdAt": row["created_at"],
@@ -239,7 +238,6 @@ def search_items(
                 "type": r["type"],
                 "project": r["project"],
                 "stale": bool(r["stale"]),
-                "potentiallyStale": bool(r["potentially_stale"]),
                 "favorite": bool(r["favorite"]),
                 "impressionData": bool(r["impression_data"]),
                 "createdAt": r["created_at"],

@@ -138,7 +138,6 @@ class Feature(TypedDict):
     project: str
     enabled: bool
     stale: bool
-    potentiallyStale: bool
     favorite: bool
     impressionData: bool
     createdAt: Date
@@ -172,7 +171,6 @@ class FeatureSearchItem(TypedDict):
     type: str
     project: str
     stale: bool
-    potentiallyStale: bool
     favorite: bool
     impressionData: bool
     createdAt: Date

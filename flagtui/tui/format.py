@@ -204,10 +204,10 @@ def lifetime(days: int | None) -> str:
 
 
 def staleness(feature: Feature) -> Text:
+    """Stale or nothing: no server's record says whether a flag is potentially stale (only the
+    search's state filter knows), so a row never claims it either way."""
     if feature.stale:
         return Text("stale", style="bold yellow")
-    if feature.potentially_stale:
-        return Text("pot.", style="yellow")
     return Text("")
 
 

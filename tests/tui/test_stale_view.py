@@ -55,6 +55,11 @@ async def test_seeded_stale_flags_appear_with_their_facts(make_app, sandbox) -> 
     [row] = [line for line in lines if line.split()[0] == marked]
     flag = expected[marked]
     assert " stale " in row and "potentially" not in row
+    # no record says "potentially stale": the view says it of what the search's filter found
+    potentially = {name for name, f in expected.items() if not f["stale"]}
+    assert potentially
+    for line in lines:
+        assert ("potentially stale" in line) is (line.split()[0] in potentially), line
     assert flag["type"] in row
     days = lifetimes[flag["type"]]
     assert (f"{days} days" if days else "never") in row

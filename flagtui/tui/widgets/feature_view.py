@@ -113,7 +113,7 @@ def head_text(f: Feature) -> Text:
     put(
         out,
         f"\n\nStage {stage}{since}\n"
-        f"Stale {yes_no(f.stale)} · potentially stale {yes_no(f.potentially_stale)} · "
+        f"Stale {yes_no(f.stale)} · "
         f"impression data {yes_no(f.impression_data)} · archived {yes_no(f.is_archived)}\n"
         f"Created {when(f.created_at)}{by}",
     )

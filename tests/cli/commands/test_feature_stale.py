@@ -8,13 +8,13 @@ import io
 from .helpers import PROJECT, a_live_flag, stage_and_environments
 
 
-def stale_at_server(server) -> set[str]:
+def stale_at_server(server) -> dict[str, bool]:
+    """What the server's state filter finds: each flag's name and whether it is marked stale
+    (else it is only potentially stale, which no record carries)."""
     params = {"project": f"IS:{PROJECT}", "state": "IS_ANY_OF:stale,potentially-stale",
               "limit": 1000}  # fmt: skip
-    return {
-        f["name"]
-        for f in server.get("/api/admin/search/features", params=params).json()["features"]
-    }
+    found = server.get("/api/admin/search/features", params=params).json()["features"]
+    return {f["name"]: f["stale"] for f in found}
 
 
 def test_lists_what_the_server_calls_stale_oldest_first_with_what_a_cleanup_needs(run, server):
@@ -26,8 +26,12 @@ def test_lists_what_the_server_calls_stale_oldest_first_with_what_a_cleanup_need
     result = run("feature", "stale", PROJECT, "-o", "json")
     assert result.code == 0, result.err
     rows = {row["name"]: row for row in result.json}
-    assert set(rows) == stale_at_server(server) and fresh in rows
+    at_server = stale_at_server(server)
+    assert set(rows) == set(at_server) and fresh in rows
     assert rows[fresh]["state"] == "stale"
+    assert not all(at_server.values())  # some are only potentially stale
+    for name, stale in at_server.items():
+        assert rows[name]["state"] == ("stale" if stale else "potentially stale")
     ages = [row["ageDays"] for row in result.json]
     assert ages == sorted(ages, reverse=True)  # oldest first
     types = {
