@@ -215,3 +215,20 @@ async def test_a_page_read_again_that_came_back_the_same_keeps_its_rows(
         lines = visible_text(app, "ResourceTable").splitlines()
         row = next(line for line in lines if feature.name in line)
         assert (" stale " in row) is (not feature.stale)
+
+
+async def test_a_potentially_stale_flag_is_never_said_not_to_be(make_app, client) -> None:
+    """No record says whether a flag is potentially stale (only the search's state filter): the
+    detail of one the filter finds makes no claim either way."""
+    project = await first_project(client)
+    found = await client.features.search(
+        FeatureQuery(project=project, states=["potentially-stale"], limit=50)
+    )
+    flag = next(f for f in found.features if not f.stale)
+    app = make_app()
+    async with app.run_test(size=(80, 120)) as pilot:
+        await settle(app, pilot)
+        await open_detail(app, pilot, project, flag.name)
+        text = visible_text(app, "#feature")
+        assert flag.name in text and "Stale no" in text
+        assert "potentially" not in text
