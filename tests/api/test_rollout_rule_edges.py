@@ -7,7 +7,9 @@ from __future__ import annotations
 import pytest
 
 from flagtui.api import InvalidArgument
+from flagtui.api.constraint_rules import UNLISTED
 from flagtui.api.models import (
+    Constraint,
     ContextField,
     Segment,
     ServerInfo,
@@ -18,7 +20,13 @@ from flagtui.api.models import (
     VariantOverride,
 )
 from flagtui.api.rollout_catalog import RolloutCatalog
-from flagtui.api.rollout_rules import rollout, segment_ids, strategy, strategy_type
+from flagtui.api.rollout_rules import (
+    rollout,
+    segment_ids,
+    strategy,
+    strategy_type,
+    unlisted_fields,
+)
 from flagtui.api.variant_rules import variants
 from flagtui.sandbox.catalog import CONTEXT_FIELDS, STRATEGY_TYPES
 
@@ -267,3 +275,45 @@ def test_environment_variants_keep_their_overrides_on_the_way_to_the_server() ->
         "variants[0].overrides[1].contextName",
         "the name of a context field",
     )
+
+
+def test_only_a_gradual_rollouts_rollout_is_a_percentage_whatever_the_server_declares() -> None:
+    loose = StrategyType(
+        name="flexibleRollout",
+        parameters=[StrategyParameter(name=n, type="string") for n in ("rollout", "groupId")]
+        + [StrategyParameter(name="stickiness", type="string")],
+    )
+    scaled = StrategyType(
+        name="scaled", parameters=[StrategyParameter(name="rollout", type="number")]
+    )
+    on = RolloutCatalog([loose, scaled], CATALOG.context_fields, [], CATALOG.server)
+    gradual = Strategy(name="flexibleRollout", parameters={"rollout": "150"})
+    assert refusal(strategy, gradual, on, feature="f") == (
+        "parameters.rollout",
+        "a whole percentage from 0 to 100, not '150'",
+    )
+    other = strategy(Strategy(name="scaled", parameters={"rollout": 150}), on, feature="f")
+    assert other.parameters == {"rollout": "150"}
+
+
+def test_variants_of_a_strategy_without_stickiness_hash_on_default() -> None:
+    checked = strategy(Strategy(name="default", variants=[Variant(name="a")]), CATALOG, feature="f")
+    assert [v.stickiness for v in checked.variants or []] == ["default"]
+
+
+def test_each_unlisted_field_a_strategy_names_is_warned_of_once() -> None:
+    gradual = Strategy(
+        name="flexibleRollout",
+        parameters={"stickiness": "tenant"},
+        constraints=[Constraint(context_name="remoteAddress", operator="IN", values=["1"])],
+        variants=[Variant(name="a"), Variant(name="b")],
+    )
+    checked = strategy(gradual, CATALOG, feature="f")
+    assert unlisted_fields(checked, CATALOG) == [
+        ("constraints[0].contextName", f"'remoteAddress' {UNLISTED}"),
+        ("parameters.stickiness", f"'tenant' {UNLISTED} (did you mean tenantId?)"),
+    ]
+    plain = Strategy(name="default", variants=[Variant(name="a", stickiness="tenant")])
+    assert unlisted_fields(strategy(plain, CATALOG, feature="f"), CATALOG) == [
+        ("variants[0].stickiness", f"'tenant' {UNLISTED} (did you mean tenantId?)")
+    ]
