@@ -313,7 +313,14 @@ def test_each_unlisted_field_a_strategy_names_is_warned_of_once() -> None:
         ("constraints[0].contextName", f"'remoteAddress' {UNLISTED}"),
         ("parameters.stickiness", f"'tenant' {UNLISTED} (did you mean tenantId?)"),
     ]
-    plain = Strategy(name="default", variants=[Variant(name="a", stickiness="tenant")])
+    plain = gradual.model_copy(
+        update={
+            "name": "default",
+            "parameters": {},
+            "variants": [Variant(name="a", stickiness="tenant")],
+        }
+    )
     assert unlisted_fields(strategy(plain, CATALOG, feature="f"), CATALOG) == [
-        ("variants[0].stickiness", f"'tenant' {UNLISTED} (did you mean tenantId?)")
+        ("constraints[0].contextName", f"'remoteAddress' {UNLISTED}"),
+        ("variants[0].stickiness", f"'tenant' {UNLISTED} (did you mean tenantId?)"),
     ]
