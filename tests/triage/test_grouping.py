@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+import pytest
+
 from flagtui.api.models import IntegrationEvent
 from flagtui.triage.grouping import error_key, group_failures
 from flagtui.triage.records import Delivery, Failure, IntegrationRef
@@ -51,3 +53,30 @@ def test_groups_count_and_span_per_integration() -> None:
 def test_integrations_are_named_by_description_and_provider() -> None:
     assert HOOK.label == "Deploy alerts (webhook)"
     assert SLACK.label == "slack #3 [deleted]"
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("  refused \t by\n  the   host  ", "refused by the host"),
+        ("x" * 200, "x" * 200),  # the longest key kept whole
+        ("x" * 201, "x" * 200),  # one past it: cut there
+        ("a1b 7 c", "a<n>b <n> c"),
+        ("deadbeef1 deadbeef", "<id> deadbeef"),  # hex of 8 or more with a digit is an id
+    ],
+)
+def test_an_error_key_is_the_text_in_one_line_of_at_most_200_characters(text, key) -> None:
+    assert error_key(text) == key
+
+
+def test_a_group_shows_its_first_failures_text_and_a_failure_without_text_groups_alone() -> None:
+    first = failure(HOOK, "status code: 500 (request 17)", 1)
+    silent = Failure(HOOK, Delivery.of(IntegrationEvent(
+        id="s", integration_id=HOOK.id, created_at=T0, state="failed", state_details=None,
+    )), "live")  # fmt: skip
+    groups = group_failures([first, failure(HOOK, "status code: 502 (request 18)", 3), silent])
+    assert [(g.error_key, g.example, g.count) for g in groups] == [
+        ("status code: <n> (request <n>)", "status code: 500 (request 17)", 2),
+        ("", "", 1),
+    ]
+    assert groups[1].integration == HOOK and groups[1].first_seen == groups[1].last_seen == T0
