@@ -47,11 +47,12 @@ async def strategy_set(client: AdminClient, out: Printer, args: argparse.Namespa
     current = await strategy_of(client, args)
     rollouts, where = client.rollouts, (args.project, args.name, args.environment)
     share = None
+    asked = f"change strategy {args.strategy} of {args.name}"
     try:
         edit = rollouts.plan_update(*where, built(args, current, catalog), catalog, current)
         warn_unlisted(out, rollout_rules.unlisted_fields(edit.checked, catalog))
         share = await sending(edit)
-        await confirm_in_production(client, args, f"change strategy {args.strategy} of {args.name}")
+        await confirm_in_production(client, args, asked)
         try:
             stored = await sent(rollouts.send(edit, args.project, args.name), share)
         except EditConflict as moved:  # changed while asked: the options on the state now
@@ -60,7 +61,10 @@ async def strategy_set(client: AdminClient, out: Printer, args: argparse.Namespa
             current = moved.now
             edit = rollouts.plan_update(*where, built(args, current, catalog), catalog, current)
             out.note("the options given are applied to the strategy as it is now")
-            share = await sending(edit)  # what is sent now, previewed again
+            asked_on, share = share, await sending(edit)  # what is sent now, previewed again
+            if share.json != asked_on.json:  # the question was answered on other numbers
+                out.note("the preview above is not the one the question was answered on")
+                await confirm_in_production(client, args, asked)
             stored = await sent(rollouts.send(edit, args.project, args.name), share)
     except NothingToSend as same:
         nothing_sent(out, same, args, current, share)

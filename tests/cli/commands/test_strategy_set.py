@@ -4,6 +4,8 @@ nothing is asked; bad input refused naming the field."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from testkit.pty_term import Term
 from testkit.second_admin import second_admin
 
@@ -84,21 +86,39 @@ def test_dry_run_shows_the_whole_strategy_it_would_put(run, server):
     assert kept["parameters"]["rollout"] == "10"
 
 
-def test_the_options_apply_to_the_strategy_as_it_is_just_before_sending(cli_env, sandbox, server):
-    """Another admin adds a constraint while the production question waits: the rollout typed
-    here is applied to their strategy (their constraint and title kept), and it is said."""
+QUESTION = "Type 'production' to confirm"
+
+
+def changed_while_asked(sandbox: Any, server: Any, term: Term, **change: Any) -> str:
+    """Another admin changes the strategy of TEN_PERCENT while `term` asks; who they are."""
     flag, strategy_id = TEN_PERCENT
-    argv = [*FLAGTUI, *SET, flag, "production", strategy_id, "--rollout", "60"]
-    term = Term(argv, command_env(cli_env, sandbox), cols=200)
-    term.wait_for(lambda t: t.has("Type 'production' to confirm"), what="the question")
+    term.wait_for(lambda t: t.has(QUESTION), what="the question")
     token, who = second_admin(sandbox)
     [before] = strategies(server, flag, "production")
-    vip = {"contextName": "userId", "operator": "IN", "values": ["vip-only"]}
-    theirs = {**before, "title": "VIPs only", "constraints": [vip]}
+    theirs = {**before, **change}
     path = f"{FEATURES}/{flag}/environments/production/strategies/{strategy_id}"
     body = {k: theirs[k] for k in ("name", "title", "parameters", "constraints", "segments")}
     other = server.put(path, json=body, headers={"Authorization": token})
     assert other.status_code == 200, other.text
+    term.send("production\r")
+    return who
+
+
+def test_the_options_apply_to_the_strategy_as_it_is_just_before_sending(cli_env, sandbox, server):
+    """Another admin adds a constraint while the production question waits: the rollout typed
+    here is applied to their strategy (their constraint and title kept), and it is said. The
+    question was answered on other numbers (10 % → 60 % of everyone; now no one → no one): it
+    is asked again on the new ones before anything is sent."""
+    flag, strategy_id = TEN_PERCENT
+    argv = [*FLAGTUI, *SET, flag, "production", strategy_id, "--rollout", "60"]
+    term = Term(argv, command_env(cli_env, sandbox), cols=200)
+    vip = {"contextName": "userId", "operator": "IN", "values": ["vip-only"]}
+    who = changed_while_asked(sandbox, server, term, title="VIPs only", constraints=[vip])
+    term.wait_for(lambda t: t.text().count(QUESTION) == 2, what="the question asked again")
+    assert "the preview above is not the one the question was answered on" in term.text()
+    assert term.has("preview: 0 → 0 of 10,000 synthetic userIds"), term.text()
+    [unsent] = strategies(server, flag, "production")
+    assert unsent["parameters"]["rollout"] == "10"  # nothing sent before the second answer
     term.send("production\r")
     assert finish(term) == 0
     [after] = strategies(server, flag, "production")
@@ -106,3 +126,14 @@ def test_the_options_apply_to_the_strategy_as_it_is_just_before_sending(cli_env,
     assert after["parameters"]["rollout"] == "60"
     assert "changed since read: constraints: shown [], now" in term.text()
     assert f"feature-strategy-update by {who}" in term.text()
+
+
+def test_a_change_while_asked_that_leaves_the_numbers_is_not_asked_again(cli_env, sandbox, server):
+    flag, strategy_id = TEN_PERCENT
+    argv = [*FLAGTUI, *SET, flag, "production", strategy_id, "--rollout", "60"]
+    term = Term(argv, command_env(cli_env, sandbox), cols=200)
+    changed_while_asked(sandbox, server, term, title="renamed while asked")
+    assert finish(term) == 0
+    assert term.text().count(QUESTION) == 1, term.text()
+    [after] = strategies(server, flag, "production")
+    assert (after["title"], after["parameters"]["rollout"]) == ("renamed while asked", "60")
