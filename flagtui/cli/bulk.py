@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from flagtui.cli.exits import (
     AUTH,
@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from flagtui.api import AdminClient
     from flagtui.api.bulk import Outcome, Plan
     from flagtui.api.bulk_changes import Change
+    from flagtui.cli.rollout_preview import Said
 
 MAX_FLAGS = 1000
 # The exit code of a mixed result: the outcome that most needs a person's eyes first.
@@ -76,13 +77,24 @@ async def change_many(
     names: list[str],
     change: Change,
     ask: Callable[[Plan], tuple[str, str] | None],
+    previews: Callable[[Plan], Awaitable[dict[str, Said]]] | None = None,
 ) -> int:
-    """Plan, ask (`ask` gives what to confirm and the word to type, or None), send, report."""
+    """Plan, ask (`ask` gives what to confirm and the word to type, or None), send, report.
+    `previews`: who gets each flag the plan sends, before → after, said before the question
+    and in each flag's row (`preview`), the dry run's too."""
+    from flagtui.cli.rollout_preview import previewed_json, tell
     from flagtui.cli.session import confirm
 
     plan = await client.bulk.plan(args.project, change, names)
+    said = await previews(plan) if previews is not None and plan.to_send else {}
+    for name, preview in said.items():
+        tell(out, f"preview of {name}: {preview.sentence}")
+
+    def with_preview(row: dict[str, Any]) -> dict[str, Any]:
+        return {**row, **previewed_json(out, said.get(row["featureName"]))}
+
     if args.dry_run:
-        return outcomes(out, _planned_rows(plan))
+        return outcomes(out, [with_preview(row) for row in _planned_rows(plan)])
     asked = ask(plan) if plan.to_send else None  # nothing to send: nothing to ask
     if asked is not None:
         what, word = asked
@@ -97,7 +109,7 @@ async def change_many(
         for line in moved.lines():
             out.note(f"changed since the plan: {line}")
         raise
-    return outcomes(out, [_row(plan, o) for o in sent])
+    return outcomes(out, [with_preview(_row(plan, o)) for o in sent])
 
 
 def _show_plan(what: str, plan: Plan) -> None:

@@ -49,13 +49,26 @@ async def previewed(
     `after(flag)`: its record once the change is stored. Said on a terminal before anything
     is sent. A flag the engine cannot read is said too (`{"error": …}`), and does not stop
     the write. A bad --context is a UsageError."""
+    said = await preview_of(client, args, after, name or args.name)
+    tell(out, f"preview: {said.sentence}")
+    return said
+
+
+async def preview_of(
+    client: AdminClient,
+    args: argparse.Namespace,
+    after: Callable[[Feature], dict[str, Any]],
+    name: str,
+    users: int | None = None,
+) -> Said:
+    """`previewed`, unsaid: for `users` synthetic userIds (default 10,000)."""
     import asyncio
 
     from flagtui.preview import PreviewError
-    from flagtui.preview.share import share_change
+    from flagtui.preview.share import USERS, share_change
 
     context = context_of(args.context or [], "the command's ENV")
-    flag = await client.features.get(args.project, name or args.name)
+    flag = await client.features.get(args.project, name)
     related = await asyncio.gather(
         *(client.features.get(args.project, d.feature) for d in flag.dependencies or [])
     )
@@ -63,17 +76,17 @@ async def previewed(
         proposed = after(flag)
         segments = await client.segments.list() if _names_segments(flag, proposed, args) else []
         share = share_change(
-            flag, proposed, args.environment, context, segments=segments, related=related
-        )
+            flag, proposed, args.environment, context,
+            segments=segments, related=related, users=users or USERS,
+        )  # fmt: skip
     except PreviewError as exc:
         said = Said({"error": str(exc), "context": context}, f"not available ({exc})")
     else:
         said = Said(share.as_json(), sentence(share))
-    _say(out, f"preview: {said.sentence}")
     return said
 
 
-def _say(out: Printer, line: str) -> None:
+def tell(out: Printer, line: str) -> None:
     """Before the write and its question: to a person reading a table (stdout), or on the
     terminal beside JSON output (stderr), so a production question follows the numbers."""
     import sys

@@ -23,6 +23,7 @@ from flagtui.preview.client_shape import Record, environment_of, plain
 from flagtui.preview.engine import Population, Preview
 
 USERS = 10_000
+PLAN_USERS = 1_000  # a flag of a plan: hundreds of flags previewed in seconds, not minutes
 NO_VARIANT = "disabled"  # the engine's name for "no variant"
 
 

@@ -1,14 +1,22 @@
 """`flagtui feature enable|disable`: switch flags on or off in one environment; in an
 environment of type production, confirm first. Several names (or --stdin) make one plan, asked
-once, each flag's outcome its own (cli/bulk.py)."""
+once, each flag's outcome its own (cli/bulk.py); every flag it switches previewed, before →
+after (the plan's: 1,000 synthetic userIds a flag)."""
 
 from __future__ import annotations
 
 import argparse
 
 from flagtui.cli import bulk
-from flagtui.cli.exits import UsageError
-from flagtui.cli.rollout_preview import preview_options, previewed, previewed_json, sent
+from flagtui.cli.context_input import context_of
+from flagtui.cli.rollout_preview import (
+    Said,
+    preview_of,
+    preview_options,
+    previewed,
+    previewed_json,
+    sent,
+)
 from flagtui.cli.session import confirm, scriptable
 
 TYPE_CHECKING = False  # typing's, without importing typing (3 ms of a command's start)
@@ -33,18 +41,33 @@ def _options(p: argparse.ArgumentParser, verb: str) -> None:
     preview_options(p)
 
 
+READS_AT_ONCE = 4  # the plan's flags read again for their previews
+
+
 async def feature_switch(client: AdminClient, out: Printer, args: argparse.Namespace) -> int:
     """`feature enable|disable`: in an environment of type production, confirm first."""
     from flagtui.api.bulk_changes import Change
     from flagtui.cli.done import done
-    from flagtui.preview.share import switched
+    from flagtui.preview.share import PLAN_USERS, switched
 
     names = bulk.names_of(args)
     enabled = args.verb == "enable"
     state = "on" if enabled else "off"
+    turned = lambda f: switched(f, args.environment, enabled)  # noqa: E731
     if bulk.is_bulk(args):
-        if args.context:
-            raise UsageError("--context: the preview is of one flag; name one flag to preview it")
+        context_of(args.context or [], "the command's ENV")  # a bad one refused before reading
+
+        async def previews(plan: Plan) -> dict[str, Said]:
+            import asyncio
+
+            gate = asyncio.Semaphore(READS_AT_ONCE)
+
+            async def one(name: str) -> Said:
+                async with gate:
+                    return await preview_of(client, args, turned, name, users=PLAN_USERS)
+
+            said = await asyncio.gather(*(one(name) for name in plan.to_send))
+            return dict(zip(plan.to_send, said, strict=True))
 
         def ask(plan: Plan) -> tuple[str, str] | None:
             if not plan.production:
@@ -54,10 +77,9 @@ async def feature_switch(client: AdminClient, out: Printer, args: argparse.Names
             return what, args.environment
 
         change = Change("enable" if enabled else "disable", args.environment)
-        return await bulk.change_many(client, out, args, names, change, ask)
+        return await bulk.change_many(client, out, args, names, change, ask, previews)
 
     event = "feature-environment-enabled" if enabled else "feature-environment-disabled"
-    turned = lambda f: switched(f, args.environment, enabled)  # noqa: E731
     share = await previewed(client, out, args, turned, names[0])
     envs = await client.environments.list(args.project)
     env = next((e for e in envs if e.name == args.environment), None)

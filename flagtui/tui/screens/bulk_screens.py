@@ -31,7 +31,6 @@ if TYPE_CHECKING:
     from flagtui.api import AdminClient
 
 PRODUCTION = "bold reverse red"
-PLAN_USERS = 1_000  # a flag: a plan of hundreds of flags is previewed in seconds, not minutes
 READS_AT_ONCE = 4
 STYLES = {"send": "bold", "done": "green", "unchanged": "dim", "changed": "bold yellow",
           "refused": "red", "unknown": "red"}  # fmt: skip
@@ -67,7 +66,7 @@ def reached(plan: Plan, flag: Feature | None) -> list[str]:
 async def plan_shares(client: AdminClient, plan: Plan) -> dict[str, str]:
     """Per flag the plan sends, who gets it before → after in each environment it reaches
     (the flag read again, the SDKs' engine, PLAN_USERS synthetic userIds a flag)."""
-    from flagtui.preview.share import switched
+    from flagtui.preview.share import PLAN_USERS, switched
 
     gate = asyncio.Semaphore(READS_AT_ONCE)
     enabled = plan.change.verb == "enable"

@@ -10,10 +10,11 @@ from typing import Any
 
 from served_share import served
 
+from flagtui.preview.share import PLAN_USERS
 from testkit.pty_term import Term
 
 from ..processes import FLAGTUI, command_env, finish
-from .rollout_helpers import TEN_PERCENT, strategies
+from .rollout_helpers import BETA_TENANTS, TEN_PERCENT, strategies
 
 USERS = 10_000
 PROJECT = "default"
@@ -142,3 +143,51 @@ def test_on_a_terminal_the_production_question_follows_the_numbers(cli_env, sand
     assert finish(term) == 0
     after, _ = evaluated(sandbox, FLAG, {"appName": "flagtui-playground"})
     assert term.has(f"preview: {before:,} → {after:,} of 10,000 synthetic userIds get the flag")
+
+
+def test_a_plan_of_several_flags_previews_each_with_the_context(run, sandbox, server):
+    """`feature enable A B production` (one plan): each flag's row says its before → after for
+    the plan's 1,000 userIds with the --context typed, in the dry run and in the answer alike,
+    and is what the server then serves."""
+    names = [TEN_PERCENT[0], BETA_TENANTS[0]]
+    for name in names:
+        assert run("feature", "disable", PROJECT, name, "production", "--yes").code == 0
+    beta = {"appName": "flagtui-playground", "properties": {"tenantId": "acme-beta"}}
+    argv = ("feature", "enable", PROJECT, *names, "production", "--context", "tenantId=acme-beta")
+    dry = run(*argv, "--dry-run")
+    assert dry.code == 0, dry.err
+    assert [row["outcome"] for row in dry.json] == ["planned", "planned"], dry.json
+    table = run(*argv[:-2], "--context", "tenantId=nobody", "--dry-run", "-o", "table")
+    said = f"preview of {BETA_TENANTS[0]}: 0 → 0 of 1,000"  # the context honoured: no one
+    assert said in table.out + table.err, table
+    assert not any(enabled_in(server, name) for name in names)
+    result = run(*argv, "--yes")
+    assert result.code == 0, result.err
+    rows = {row["featureName"]: row for row in result.json}
+    for name, planned in zip(names, dry.json, strict=True):
+        preview = rows[name]["preview"]
+        assert planned["preview"] == preview
+        assert (preview["users"], preview["context"], preview["before"]) == (PLAN_USERS, beta, 0)
+        assert preview["after"] == served(sandbox, name, beta, PLAN_USERS)[0], preview
+    assert rows[BETA_TENANTS[0]]["preview"]["after"] == PLAN_USERS  # the tenant: everyone
+    assert 50 < rows[TEN_PERCENT[0]]["preview"]["after"] < 150
+
+
+def test_a_plan_asked_on_a_terminal_says_each_flags_preview_first(cli_env, sandbox, server):
+    names = [TEN_PERCENT[0], BETA_TENANTS[0]]
+    for name in names:
+        server.post(f"/api/admin/projects/{PROJECT}/features/{name}/environments/production/off")
+    argv = [*FLAGTUI, "feature", "enable", PROJECT, *names, "production", "-o", "json"]
+    term = Term(argv, command_env(cli_env, sandbox), cols=200)
+    term.wait_for(lambda t: t.has("Type 'production' to confirm"), what="the question")
+    assert term.has(f"preview of {BETA_TENANTS[0]}: 0 → 0 of 1,000 synthetic userIds")
+    assert term.has(f"preview of {TEN_PERCENT[0]}: 0 → "), term.text()
+    assert not any(enabled_in(server, name) for name in names)
+    term.send("production\r")
+    assert finish(term) == 0
+    assert all(enabled_in(server, name) for name in names)
+
+
+def enabled_in(server: Any, name: str, environment: str = "production") -> bool:
+    flag = server.get(f"/api/admin/projects/{PROJECT}/features/{name}").json()
+    return bool(next(e["enabled"] for e in flag["environments"] if e["name"] == environment))
