@@ -124,7 +124,7 @@ class Rollouts:
                 what = f"strategy {now.id} of {feature}"
                 recorded = await self._recorded(project, feature)
                 raise EditConflict(what, plan.action, changed, now, recorded)
-            if plan.body == body:
+            if _leaves(plan, body) == body:
                 raise errors.NothingToSend(f"strategy {now.id}", "already as sent", plan.action)
         return await self._strategy_write(plan)
 
@@ -166,11 +166,23 @@ class Rollouts:
         edit = self.plan_update(project, feature, environment, strategy, catalog, opened_on)
         return await self.send(edit, project, feature)
 
+    def plan_set_disabled(
+        self, project: str, feature: str, environment: str, shown: Strategy, disabled: bool
+    ) -> Edit:
+        """The PATCH disabling (or enabling) strategy `shown`, made from it as shown: `send`
+        stops it when the strategy changed since (disabling another admin's rollout unseen)."""
+        assert shown.id is not None, "a strategy read from the server has an id"
+        plan = rollout_requests.set_strategy_disabled(
+            project, feature, environment, shown.id, disabled
+        )
+        return Edit(plan, rollout_requests.strategy_body(shown), shown)
+
     async def set_disabled(
         self, project: str, feature: str, environment: str, strategy_id: str, disabled: bool
     ) -> Strategy:
-        """Disable (or enable) one strategy, nothing else resent. Already so: NothingToSend.
-        Disabling the last enabled one switches the environment off (Unleash does)."""
+        """Disable (or enable) one strategy as it is now, nothing else resent. Already so:
+        NothingToSend. Disabling the last enabled one switches the environment off (Unleash
+        does)."""
         plan = rollout_requests.set_strategy_disabled(
             project, feature, environment, strategy_id, disabled
         )
@@ -288,3 +300,11 @@ class Rollouts:
         stored = await self._core.write(plan.action, plan.method, plan.path, _STRATEGY, plan.body)
         assert stored is not None
         return stored
+
+
+def _leaves(plan: PlannedWrite, body: dict[str, object]) -> object:
+    """The strategy as `plan` leaves the one read (`body`): an update's body, or a PATCH's
+    replaced fields over it."""
+    if plan.method != "PATCH":
+        return plan.body
+    return {**body, **{op["path"].lstrip("/"): op["value"] for op in plan.body}}
