@@ -141,7 +141,7 @@ class AdminClient:
     def access(self) -> Access:
         from flagtui.api.access import Access
 
-        return Access(self._core)
+        return Access(self._core, self.events)
 
     @functools.cached_property
     def change_requests(self) -> ChangeRequests:

@@ -183,15 +183,13 @@ class Rollouts:
         """Disable (or enable) one strategy as it is now, nothing else resent. Already so:
         NothingToSend. Disabling the last enabled one switches the environment off (Unleash
         does)."""
-        plan = rollout_requests.set_strategy_disabled(
-            project, feature, environment, strategy_id, disabled
-        )
-        self._core.require_writable(plan.action)
+        self._core.require_writable("disable strategy" if disabled else "enable strategy")
         current = await self.get(project, feature, environment, strategy_id)
+        edit = self.plan_set_disabled(project, feature, environment, current, disabled)
         if bool(current.disabled) == disabled:
             state = f"already {'disabled' if disabled else 'enabled'} in {feature}/{environment}"
-            raise errors.NothingToSend(f"strategy {strategy_id}", state, plan.action)
-        return await self._strategy_write(plan)
+            raise errors.NothingToSend(f"strategy {strategy_id}", state, edit.plan.action)
+        return await self.send(Edit(edit.plan, None, current), project, feature)  # just read
 
     async def remove(self, project: str, feature: str, environment: str, strategy_id: str) -> None:
         """Remove one strategy (feature-strategy-remove); unknown: NotFoundError."""
