@@ -44,7 +44,7 @@ async def test_roll_back_overtaken_is_shown_and_reload_asks_on_their_strategy(
         await pilot.click("#reload")  # the question again, on their strategy
         await settle(app, pilot)
         assert isinstance(app.screen, ConfirmModal), screen_text(app)
-        assert '"vip-only"' in visible_text(app, ".dialog-body")
+        assert '"constraints": [{"contextName": "userId"' in visible_text(app, ".dialog-body")
         await pilot.press("tab", "enter")
         await settle(app, pilot)
         assert app.screen is detail
