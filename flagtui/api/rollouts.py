@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from flagtui.api import errors, rollout_requests, rollout_rules, variant_rules
 from flagtui.api.core import Core
-from flagtui.api.edits import Edit, EditConflict, changed_fields
+from flagtui.api.edits import Edit, EditConflict, FieldChange, changed_fields
 from flagtui.api.events import Events
 from flagtui.api.models import EventRecord, Strategy, Variant
 from flagtui.api.rollout_catalog import RolloutCatalog
@@ -197,12 +197,26 @@ class Rollouts:
         await self._send(plan)
 
     async def set_order(
-        self, project: str, feature: str, environment: str, first: Sequence[str]
+        self,
+        project: str,
+        feature: str,
+        environment: str,
+        first: Sequence[str],
+        *,
+        shown: Sequence[str] | None = None,
+        anyway: bool = False,
     ) -> builtins.list[Strategy]:
         """Put the strategies `first` names at the top, in that order, the others after them
-        as they were (strategy-order-changed); the strategies in their new order."""
+        as they were (strategy-order-changed); the strategies in their new order. `shown`: the
+        order the caller read; another since (read again here) is EditConflict, nothing sent,
+        unless `anyway` (then `first` goes on top of the order as it is now)."""
         self._core.require_writable("reorder strategies")
         current = [s.id for s in await self.list(project, feature, environment) if s.id]
+        if shown is not None and not anyway and list(shown) != current:
+            changed = [FieldChange("order", list(shown), current)]
+            recorded = await self._recorded(project, feature)
+            what = f"the strategy order of {feature}"
+            raise EditConflict(what, "reorder strategies", changed, current, recorded)
         for i, strategy_id in enumerate(first):
             if strategy_id not in current:
                 said = f"no strategy {strategy_id!r} in {feature}/{environment}"
