@@ -111,7 +111,7 @@ class AdminClient:
     def integrations(self) -> Integrations:
         from flagtui.api.integrations import Integrations
 
-        return Integrations(self._core)
+        return Integrations(self._core, self.events)
 
     @functools.cached_property
     def environments(self) -> Environments:
@@ -141,7 +141,7 @@ class AdminClient:
     def access(self) -> Access:
         from flagtui.api.access import Access
 
-        return Access(self._core)
+        return Access(self._core, self.events)
 
     @functools.cached_property
     def change_requests(self) -> ChangeRequests:

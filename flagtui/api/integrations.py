@@ -15,7 +15,10 @@ from typing import Any
 
 from flagtui.api import capabilities, errors, validation
 from flagtui.api.core import Core
-from flagtui.api.models import Addon, AddonList, IntegrationEvent
+from flagtui.api.edits import Edit, EditConflict, changed_fields
+from flagtui.api.events import Events
+from flagtui.api.models import Addon, AddonList, EventRecord, IntegrationEvent
+from flagtui.api.rollout_requests import PlannedWrite
 from flagtui.api.wire import IntegrationEvents, adapter, seg
 from flagtui.contract import PAGE_DEFAULT
 
@@ -33,8 +36,9 @@ WRITABLE = (
 
 
 class Integrations:
-    def __init__(self, core: Core) -> None:
+    def __init__(self, core: Core, events: Events) -> None:
         self._core = core
+        self._events = events
 
     async def list(self) -> AddonList:
         return await self._core.read("GET", "/api/admin/addons", _ADDONS)
@@ -55,9 +59,7 @@ class Integrations:
                 message=f"Could not find addon with id {addon_id}",
                 profile=self._core.profile,
             )
-        wire = current.model_dump(mode="json", by_alias=True, exclude_unset=True)
-        body = {k: wire[k] for k in WRITABLE if wire.get(k) is not None}
-        body["enabled"] = enabled
+        body = {**_writable(current), "enabled": enabled}
         updated = await self._core.write(action, "PUT", path, _ADDON, body)
         assert updated is not None
         return updated.model_copy(update={"parameters": current.parameters})
@@ -72,17 +74,44 @@ class Integrations:
         assert created is not None
         return created
 
-    async def update(self, current: Addon, changes: dict[str, Any]) -> Addon:
-        """Replace `current` (as listed: secrets masked, which the server keeps) with `changes`
-        applied; `parameters` in `changes` are merged into the current ones."""
-        wire = current.model_dump(mode="json", by_alias=True, exclude_unset=True)
-        body = {k: wire[k] for k in WRITABLE if wire.get(k) is not None}
-        body.update({k: v for k, v in changes.items() if k != "parameters"})
-        body["parameters"] = {**body.get("parameters", {}), **changes.get("parameters", {})}
-        path = f"/api/admin/addons/{seg(current.id)}"
-        updated = await self._core.write("edit integration", "PUT", path, _ADDON, body)
+    def plan_update(self, current: Addon, changes: dict[str, Any]) -> Edit:
+        """The PUT replacing `current` (as listed: secrets masked, which the server keeps) with
+        `changes` applied (`parameters` merged into the current ones), made from `current`."""
+        shown = _writable(current)
+        body = {**shown, **{k: v for k, v in changes.items() if k != "parameters"}}
+        body["parameters"] = {**shown.get("parameters", {}), **changes.get("parameters", {})}
+        plan = PlannedWrite("edit integration", "PUT", f"/api/admin/addons/{seg(current.id)}", body)
+        return Edit(plan, shown)
+
+    async def send_update(self, edit: Edit, *, anyway: bool = False) -> Addon:
+        """Send a planned update as shown. Read again first: changed since `edit.opened_on`
+        is EditConflict (nothing sent) unless `anyway`. A secret is compared as listed,
+        masked: a new secret alone is not seen."""
+        plan = edit.plan
+        self._core.require_writable(plan.action)
+        if edit.opened_on is not None and not anyway:
+            addon_id = plan.path.rsplit("/", 1)[1]
+            now = next((a for a in (await self.list()).addons if str(a.id) == addon_id), None)
+            changed = [] if now is None else changed_fields(edit.opened_on, _writable(now))
+            if changed:  # gone (None): the write says so (404)
+                recorded = await self._recorded(int(addon_id))
+                what = f"integration {addon_id}"
+                raise EditConflict(what, plan.action, changed, now, recorded)
+        updated = await self._core.write(plan.action, plan.method, plan.path, _ADDON, plan.body)
         assert updated is not None
         return updated
+
+    async def update(self, current: Addon, changes: dict[str, Any]) -> Addon:
+        """`changes` applied to `current` and sent (`plan_update`, `send_update`)."""
+        return await self.send_update(self.plan_update(current, changes))
+
+    async def _recorded(self, addon_id: int) -> builtins.list[EventRecord]:
+        """The integration's newest updates (who, when); none where the log is closed."""
+        try:
+            page = await self._events.search(type="addon-config-updated", limit=20)
+        except errors.FlagtuiError:
+            return []
+        return [e for e in page.events if (e.data or {}).get("id") == addon_id][:3]
 
     async def delete(self, addon_id: int) -> None:
         """Delete one configuration. Unleash deletes its delivery history with it, and a
@@ -104,3 +133,9 @@ class Integrations:
             lambda: core.read("GET", path, adapter(IntegrationEvents), params=params),
         )
         return answer.integration_events
+
+
+def _writable(addon: Addon) -> dict[str, Any]:
+    """What a PUT of the integration carries, as listed (secrets masked)."""
+    wire = addon.model_dump(mode="json", by_alias=True, exclude_unset=True)
+    return {k: wire[k] for k in WRITABLE if wire.get(k) is not None}

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from flagtui.api import errors, rollout_requests, rollout_rules, variant_rules
 from flagtui.api.core import Core
-from flagtui.api.edits import Edit, EditConflict, changed_fields
+from flagtui.api.edits import Edit, EditConflict, FieldChange, changed_fields
 from flagtui.api.events import Events
 from flagtui.api.models import EventRecord, Strategy, Variant
 from flagtui.api.rollout_catalog import RolloutCatalog
@@ -124,7 +124,7 @@ class Rollouts:
                 what = f"strategy {now.id} of {feature}"
                 recorded = await self._recorded(project, feature)
                 raise EditConflict(what, plan.action, changed, now, recorded)
-            if plan.body == body:
+            if _leaves(plan, body) == body:
                 raise errors.NothingToSend(f"strategy {now.id}", "already as sent", plan.action)
         return await self._strategy_write(plan)
 
@@ -166,20 +166,30 @@ class Rollouts:
         edit = self.plan_update(project, feature, environment, strategy, catalog, opened_on)
         return await self.send(edit, project, feature)
 
+    def plan_set_disabled(
+        self, project: str, feature: str, environment: str, shown: Strategy, disabled: bool
+    ) -> Edit:
+        """The PATCH disabling (or enabling) strategy `shown`, made from it as shown: `send`
+        stops it when the strategy changed since (disabling another admin's rollout unseen)."""
+        assert shown.id is not None, "a strategy read from the server has an id"
+        plan = rollout_requests.set_strategy_disabled(
+            project, feature, environment, shown.id, disabled
+        )
+        return Edit(plan, rollout_requests.strategy_body(shown), shown)
+
     async def set_disabled(
         self, project: str, feature: str, environment: str, strategy_id: str, disabled: bool
     ) -> Strategy:
-        """Disable (or enable) one strategy, nothing else resent. Already so: NothingToSend.
-        Disabling the last enabled one switches the environment off (Unleash does)."""
-        plan = rollout_requests.set_strategy_disabled(
-            project, feature, environment, strategy_id, disabled
-        )
-        self._core.require_writable(plan.action)
+        """Disable (or enable) one strategy as it is now, nothing else resent. Already so:
+        NothingToSend. Disabling the last enabled one switches the environment off (Unleash
+        does)."""
+        self._core.require_writable("disable strategy" if disabled else "enable strategy")
         current = await self.get(project, feature, environment, strategy_id)
+        edit = self.plan_set_disabled(project, feature, environment, current, disabled)
         if bool(current.disabled) == disabled:
             state = f"already {'disabled' if disabled else 'enabled'} in {feature}/{environment}"
-            raise errors.NothingToSend(f"strategy {strategy_id}", state, plan.action)
-        return await self._strategy_write(plan)
+            raise errors.NothingToSend(f"strategy {strategy_id}", state, edit.plan.action)
+        return await self.send(Edit(edit.plan, None, current), project, feature)  # just read
 
     async def remove(self, project: str, feature: str, environment: str, strategy_id: str) -> None:
         """Remove one strategy (feature-strategy-remove); unknown: NotFoundError."""
@@ -187,12 +197,26 @@ class Rollouts:
         await self._send(plan)
 
     async def set_order(
-        self, project: str, feature: str, environment: str, first: Sequence[str]
+        self,
+        project: str,
+        feature: str,
+        environment: str,
+        first: Sequence[str],
+        *,
+        shown: Sequence[str] | None = None,
+        anyway: bool = False,
     ) -> builtins.list[Strategy]:
         """Put the strategies `first` names at the top, in that order, the others after them
-        as they were (strategy-order-changed); the strategies in their new order."""
+        as they were (strategy-order-changed); the strategies in their new order. `shown`: the
+        order the caller read; another since (read again here) is EditConflict, nothing sent,
+        unless `anyway` (then `first` goes on top of the order as it is now)."""
         self._core.require_writable("reorder strategies")
         current = [s.id for s in await self.list(project, feature, environment) if s.id]
+        if shown is not None and not anyway and list(shown) != current:
+            changed = [FieldChange("order", list(shown), current)]
+            recorded = await self._recorded(project, feature)
+            what = f"the strategy order of {feature}"
+            raise EditConflict(what, "reorder strategies", changed, current, recorded)
         for i, strategy_id in enumerate(first):
             if strategy_id not in current:
                 said = f"no strategy {strategy_id!r} in {feature}/{environment}"
@@ -288,3 +312,11 @@ class Rollouts:
         stored = await self._core.write(plan.action, plan.method, plan.path, _STRATEGY, plan.body)
         assert stored is not None
         return stored
+
+
+def _leaves(plan: PlannedWrite, body: dict[str, object]) -> object:
+    """The strategy as `plan` leaves the one read (`body`): an update's body, or a PATCH's
+    replaced fields over it."""
+    if plan.method != "PATCH":
+        return plan.body
+    return {**body, **{op["path"].lstrip("/"): op["value"] for op in plan.body}}

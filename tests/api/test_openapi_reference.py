@@ -144,10 +144,13 @@ async def _every_call(client: AdminClient) -> set[str]:
     bulk = {"bulk.plan", "bulk.send"}
     integrations = {"integrations.create", "integrations.update", "integrations.delete"}
     unsent = {"aclose", "features.held", "use_token"}  # no request
-    # planned and sent by the calls above (features.patch, rollouts.add, update, set_variants)
+    # planned and sent by the calls above (features.patch, rollouts.add, update, set_variants,
+    # set_disabled, access.grant, integrations.update)
     planned = {"features.plan_patch", "features.send_patch", "rollouts.plan_add",
                "rollouts.plan_update", "rollouts.send", "rollouts.plan_variants",
-               "rollouts.send_variants"}  # fmt: skip
+               "rollouts.send_variants", "rollouts.plan_set_disabled", "access.plan_grant",
+               "access.send_grant", "integrations.plan_update",
+               "integrations.send_update"}  # fmt: skip
     return set(calls) | rollouts | bulk | integrations | unsent | planned
 
 

@@ -31,6 +31,12 @@ def edit_options(p: argparse.ArgumentParser) -> None:
     scriptable(p, integration_edit, write="edit integration")
     p.add_argument("id", type=int)
     integration_input.add_options(p, creating=False)
+    p.add_argument(
+        "--anyway",
+        action="store_true",
+        help="changed by someone else since it was read: apply the options given to it as it is"
+        " now (else nothing is sent, exit 2)",
+    )
 
 
 async def integration_create(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
@@ -54,8 +60,29 @@ async def integration_edit(client: AdminClient, out: Printer, args: argparse.Nam
     provider = integration_input.provider_named(listed.providers, current.provider)
     changes = _checked(out, args, provider, creating=False)
     secrets = integration_input.masked_names(args, provider)
-    updated = await _masked_dry_run(client.integrations.update(current, changes), secrets)
+    updated = await _masked_dry_run(_update(client, out, args, current, changes), secrets)
     _said(out, "addon-config-updated", updated)
+
+
+async def _update(
+    client: AdminClient, out: Printer, args: argparse.Namespace, current: Addon, changes: Any
+) -> Addon:
+    """The options given on the integration as read; changed since (by whom, when, said):
+    nothing sent, exit 2, unless --anyway applies them to it as it is now."""
+    from flagtui.api.edits import EditConflict
+
+    integrations = client.integrations
+    try:
+        return await integrations.send_update(integrations.plan_update(current, changes))
+    except EditConflict as moved:
+        for line in moved.lines():
+            out.note(f"changed since read: {line}")
+        if not args.anyway:
+            out.note("nothing sent: --anyway applies the options given to it as it is now")
+            raise
+        now = moved.now
+    out.note("the options given are applied to the integration as it is now")
+    return await integrations.send_update(integrations.plan_update(now, changes))
 
 
 def _checked(

@@ -12,11 +12,13 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Input, SelectionList, Static
 from textual.widgets.selection_list import Selection
 
+from flagtui.api.edits import Edit, EditConflict
 from flagtui.api.errors import NotSupported
 from flagtui.api.models import Group, ProjectAccess, Role, User
 from flagtui.contract import MIN_USER_QUERY
 from flagtui.tui.format import counted, options, safe
 from flagtui.tui.rerunnable_reads import read
+from flagtui.tui.screens.overtaken import ask_overtaken
 from flagtui.tui.screens.project_area import ProjectAreaScreen
 from flagtui.tui.typing_pause import after_typing_pause
 from flagtui.tui.widgets.confirm import ConfirmModal
@@ -71,6 +73,7 @@ class AccessScreen(ProjectAreaScreen):
         self.groups: dict[int, Group] = {}
         self.chosen_users: dict[int, User] = {}
         self.found_users: list[User] = []
+        self.shown: ProjectAccess | None = None  # the access the table shows (a grant's base)
 
     def compose_project_body(self) -> ComposeResult:
         yield ResourceTable(COLUMNS, id="access-current")
@@ -123,6 +126,7 @@ class AccessScreen(ProjectAreaScreen):
             return
         self.status(f"reading who has access to {project}…")
         access = await self.flagtui.client.access.get(project)
+        self.shown = access
         rows = access_rows(access)
         self.current.set_rows(rows)
         holders = counted(len(rows), "user or group holds", "users and groups hold")
@@ -189,9 +193,17 @@ class AccessScreen(ProjectAreaScreen):
             self.notify("Check at least one role and one user or group.", severity="warning")
             return
 
+        edit = self.flagtui.client.access.plan_grant(
+            project,
+            roles=[r.id for r in roles],
+            users=[u.id for u in users],
+            groups=[g.id for g in groups if g.id is not None],
+            opened_on=self.shown,
+        )
+
         def answered(yes: bool | None) -> None:
             if yes and not self.still_sending("grant"):
-                self.grant(project, roles, users, groups)
+                self.grant(project, edit, summary(project, roles, users, groups))
 
         text = summary(project, roles, users, groups) + "?"
         self.app.push_screen(
@@ -199,16 +211,17 @@ class AccessScreen(ProjectAreaScreen):
         )
 
     @work(exclusive=True, group="grant", exit_on_error=False)
-    async def grant(
-        self, project: str, roles: list[Role], users: list[User], groups: list[Group]
-    ) -> None:
-        await self.flagtui.client.access.grant(
-            project,
-            roles=[r.id for r in roles],
-            users=[u.id for u in users],
-            groups=[g.id for g in groups if g.id is not None],
-        )
-        self.notify(summary(project, roles, users, groups).replace("Grant", "Granted", 1))
+    async def grant(self, project: str, edit: Edit, said: str, anyway: bool = False) -> None:
+        try:
+            await self.flagtui.client.access.send_grant(edit, project, anyway=anyway)
+        except EditConflict as moved:
+            lead = f"Someone changed who holds which role in {project} since it was shown"
+            says = "the table as it is now; what you checked stays checked."
+            ask_overtaken(self.app, moved, lead, says, None, reload=self.load,
+                          anyway=lambda: self.grant(project, edit, said, anyway=True))  # fmt: skip
+            self.load()  # the table as it is now, behind the question
+            return
+        self.notify(said.replace("Grant", "Granted", 1))
         self.clear_form()
         self.load()
 

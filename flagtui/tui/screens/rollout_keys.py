@@ -22,11 +22,12 @@ from rich.text import Text
 from textual.binding import Binding
 
 from flagtui.api import rollout_requests
-from flagtui.api.edits import Edit
+from flagtui.api.edits import Edit, EditConflict
 from flagtui.api.errors import FlagtuiError, NothingToSend
 from flagtui.api.models import Feature, FeatureEnvironment, Strategy
 from flagtui.api.rollout_requests import PlannedWrite
 from flagtui.rollout_words import strategy_lines
+from flagtui.tui.screens.overtaken import ask_overtaken
 from flagtui.tui.widgets.choice_picker import ChoicePicker
 from flagtui.tui.widgets.confirm import ConfirmModal
 from flagtui.tui.widgets.request_text import shown_requests
@@ -182,7 +183,7 @@ class RolloutKeys:
             return
         plans = [edit.plan for edit in edits]
         said = f"{name} will reach no one through its gradual rollouts in {env.name}."
-        send = lambda: self._roll_back(project, name, env.name, edits)  # noqa: E731
+        send = lambda: self._roll_back(project, name, env, edits)  # noqa: E731
         zeroed = [edit.checked for edit in edits]
         share = await self.share(project, name, env.name, lambda f: _with_all(f, env.name, zeroed))
         title = f"Roll {name} back to 0 % in {env.name}"
@@ -198,29 +199,51 @@ class RolloutKeys:
         self,
         project: str,
         name: str,
-        environment: str,
+        env: FeatureEnvironment,
         wanted: Sequence[Edit],
+        anyway: bool = False,
     ) -> None:
+        """Each edit in turn; one another admin changed since stops the rest (nothing more
+        sent) and is asked: reload plans again, `anyway` sends it over their change."""
         rollouts = self.flagtui.client.rollouts
         done: list[str] = []
         try:
-            for edit in wanted:
-                # NothingToSend: set to 0 % by someone else since; it is at 0 % all the same.
-                # EditConflict: changed otherwise since shown: not sent, said by the handler
+            for i, edit in enumerate(wanted):
+                # NothingToSend: set to 0 % by someone else since; it is at 0 % all the same
                 with suppress(NothingToSend):
-                    await rollouts.send(edit, project, name)
+                    await rollouts.send(edit, project, name, anyway=anyway and i == 0)
                 done.append(str(edit.checked.id))
+        except EditConflict as moved:
+            rest = wanted[len(done) :]
+            again = lambda: self._run(self._plan_roll_back(project, name, env))  # noqa: E731
+            mine = lambda: self._run(self._roll_back(project, name, env, rest, True))  # noqa: E731
+            self._overtaken(moved, env, "0 again on the strategies as they are now.", again, mine)
+            return
         except FlagtuiError:
             if done:  # the failure itself is said by the screen's one handler
                 self.flagtui.notify(
-                    f"{name} in {environment}: {len(done)} of {len(wanted)} gradual rollouts"
+                    f"{name} in {env.name}: {len(done)} of {len(wanted)} gradual rollouts"
                     f" set to 0 % before the failure ({', '.join(done)})",
                     severity="warning",
                 )
             raise
         finally:
             self.written()
-        self.flagtui.notify(f"{name} rolled back to 0 % in {environment} ({len(done)} strategies)")
+        self.flagtui.notify(f"{name} rolled back to 0 % in {env.name} ({len(done)} strategies)")
+
+    def _overtaken(
+        self,
+        moved: EditConflict,
+        env: FeatureEnvironment,
+        reload_says: str,
+        reload: Callable[[], object],
+        anyway: Callable[[], object],
+    ) -> None:
+        """Another admin's change stopped the write: said on the screen (`ask_overtaken`)."""
+        lead = f"Someone changed {moved.what} in {env.name} since it was shown"
+        typed = env.name if env.type == "production" else None
+        says = f"the question again: {reload_says}"
+        ask_overtaken(self.screen.app, moved, lead, says, typed, reload, anyway)
 
     # -- disable one strategy --------------------------------------------------------------------
 
@@ -256,27 +279,39 @@ class RolloutKeys:
     ) -> None:
         from flagtui.preview.share import with_strategy_disabled
 
-        plan = rollout_requests.set_strategy_disabled(project, name, env.name, str(s.id), True)
+        edit = self.flagtui.client.rollouts.plan_set_disabled(project, name, env.name, s, True)
         said = f"Strategy {strategy_lines(s, {})[0]} stops matching anyone."
         if enabled == 1:
             said += f" It is the last enabled one: Unleash then switches {env.name} off."
-        send = lambda: self._disable(project, name, env.name, str(s.id))  # noqa: E731
+        send = lambda: self._disable(project, name, env, edit)  # noqa: E731
         title = f"Disable strategy {s.id} of {name} in {env.name}"
         off = lambda f: with_strategy_disabled(f, env.name, str(s.id), True)  # noqa: E731
         share = await self.share(project, name, env.name, off)
-        self._ask(env, title, said, [plan], "Disable", send, share)
+        self._ask(env, title, said, [edit.plan], "Disable", send, share)
 
-    async def _disable(self, project: str, name: str, environment: str, strategy_id: str) -> None:
+    async def _disable(
+        self, project: str, name: str, env: FeatureEnvironment, edit: Edit, anyway: bool = False
+    ) -> None:
+        strategy_id = edit.checked.id
         try:
-            await self.flagtui.client.rollouts.set_disabled(
-                project, name, environment, strategy_id, True
-            )
+            await self.flagtui.client.rollouts.send(edit, project, name, anyway=anyway)
         except NothingToSend as same:
             self.flagtui.notify(f"Nothing sent: {same}", severity="warning")
+        except EditConflict as moved:
+            now: Strategy = moved.now
+            again = lambda: self._run(self._ask_disable_again(project, name, env, now))  # noqa: E731
+            mine = lambda: self._run(self._disable(project, name, env, edit, True))  # noqa: E731
+            self._overtaken(moved, env, "disable the strategy as it is now.", again, mine)
         else:
-            self.flagtui.notify(f"Strategy {strategy_id} of {name} disabled in {environment}")
+            self.flagtui.notify(f"Strategy {strategy_id} of {name} disabled in {env.name}")
         finally:
             self.written()
+
+    async def _ask_disable_again(
+        self, project: str, name: str, env: FeatureEnvironment, now: Strategy
+    ) -> None:
+        listed = await self.flagtui.client.rollouts.list(project, name, env.name)
+        await self._confirm_disable(project, name, env, now, sum(not s.disabled for s in listed))
 
 
 # -- the strategy keys (issue 25, item 2; flagtui/tui/screens/strategy_keys.py does them) --------
