@@ -19,9 +19,10 @@ from .rollout_flows import DEMO, SPLIT, demo_flag, open_form
 async def tab_to(app: Any, pilot: Any, wanted: Input, key: str = "tab") -> None:
     for _ in range(30):
         if app.focused is wanted:
+            await settle(app, pilot)
             return
         await pilot.press(key)
-        await settle(app, pilot)
+        await pilot.pause()
     raise AssertionError(f"Tab never reached {wanted!r}: focus is on {app.focused!r}")
 
 
