@@ -6,7 +6,7 @@ Python and Node SDKs then answer each of those users, and each of the 10,000, as
 said, variant and payload included; and `flagtui playground`, run as a script runs it, answers
 as the SDKs do. The command evaluates one context per call (the server's advanced playground
 takes several userIds at once; the command does not use it), and each call waits seconds on the
-server's playground of the whole project: 40 of the 2,000 contexts, every fiftieth."""
+server's playground of the whole project: 40 of the 2,000 contexts, every 49th."""
 
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ SESSION = "s-1"
 TYPED = [f"u-{i}" for i in range(1, 41)]
 SYNTHETIC = [{"userId": f"u-{i}", "sessionId": SESSION} for i in range(1, 10_001)]
 CONTEXTS = SYNTHETIC[:2000]
-SAMPLE = CONTEXTS[49::50]
+SAMPLE = CONTEXTS[::49][:40]  # u-1, u-50, u-99, …: every last digit, both sides of the constraint
 VARIANTS = [("red", "json", '{"c": "red"}'), ("blue", "string", "blue!")]  # typed in this order
 CONSTRAINTS = [("userId", "STR_ENDS_WITH", "1, 3, 5, 7, 9"), ("sessionId", "IN", SESSION)]
 LINE = re.compile(rf"^sessionId={SESSION} userId=(u-\d+): (.+?) → (.+?)(?:  \(changes\))?$")
