@@ -6,6 +6,7 @@ the answer is an SDK's, for the flags as the server holds them now. Where the se
 `POST /api/admin/playground` (OSS Unleash, the sandbox), its answer for the same context is
 shown beside it, `agrees` saying whether the two are the same, and it lists the flags to
 evaluate (the environment's, or --project's); a server without it needs --project.
+Each answer has the variant's payload (None: none), the server's too.
 `--users N` evaluates N synthetic userIds (u-1 … u-N) with the rest of the context instead of
 one context: how many get each flag, per variant (locally only: the server's playground
 answers one context at a time).
@@ -94,11 +95,17 @@ def _compared(
     preview: Preview, context: dict[str, Any], server: dict[str, PlaygroundFlag] | None
 ) -> dict[str, Any]:
     mine = preview.evaluate(context)
-    row: dict[str, Any] = {"enabled": mine.enabled, "variant": mine.variant}
+    payload = dict(mine.payload) if mine.payload else None
+    row: dict[str, Any] = {"enabled": mine.enabled, "variant": mine.variant, "payload": payload}
     theirs = (server or {}).get(preview.name)
     if theirs is None:
         return {**row, "server": None, "agrees": None}
-    said = {"enabled": theirs.is_enabled, "variant": theirs.variant and theirs.variant.name}
+    variant = theirs.variant
+    said = {
+        "enabled": theirs.is_enabled,
+        "variant": variant and variant.name,
+        "payload": (variant.payload or None) if variant else None,
+    }
     return {**row, "server": said, "agrees": said == row}
 
 

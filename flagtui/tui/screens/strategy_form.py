@@ -26,7 +26,7 @@ from rich.text import Text
 from textual import getters, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical, VerticalScroll
+from textual.containers import VerticalGroup
 from textual.screen import Screen
 from textual.widgets import Button, Input, SelectionList
 
@@ -55,6 +55,7 @@ from flagtui.tui.screens.strategy_preview import (
 from flagtui.tui.screens.variant_rows import VariantRow, mark_row_refusal, show_row_shares
 from flagtui.tui.widgets.confirm import ConfirmModal
 from flagtui.tui.widgets.constraint_editor import ConstraintEditor
+from flagtui.tui.widgets.form_scroll import FormScroll
 from flagtui.tui.widgets.header import FlagtuiHeader
 from flagtui.tui.widgets.inert import InertInput
 from flagtui.tui.widgets.keybar import KeyBar
@@ -77,7 +78,6 @@ class StrategyFormScreen(IOScreenMixin, Screen[bool]):
     DEFAULT_CSS = """
     StrategyFormScreen #strategy-form { padding: 0 1; }
     StrategyFormScreen SelectionList { height: auto; max-height: 6; }
-    StrategyFormScreen #strategy-variants { height: auto; }
     """
     type_select = getters.query_one("#type", Select)
     title_box = getters.query_one("#title", InertInput)
@@ -133,9 +133,9 @@ class StrategyFormScreen(IOScreenMixin, Screen[bool]):
         if kind not in {t.name for t in self.types}:
             kind = offered[0][1] if offered else kind
         yield FlagtuiHeader(area="features")
-        with VerticalScroll(id="strategy-form"):
+        with FormScroll(id="strategy-form"):
             yield PlainLabel(heading, classes="dialog-title")
-            with Vertical():
+            with VerticalGroup():
                 yield PlainLabel("Type (the server's strategy types)")
                 yield Select[str](offered, value=kind, id="type", compact=True, allow_blank=False,
                                   disabled=existing is not None)  # fmt: skip
@@ -157,7 +157,7 @@ class StrategyFormScreen(IOScreenMixin, Screen[bool]):
                     "Variants (ctrl+n adds one): name · weight % (empty: shares the rest)"
                     " · payload type · value"
                 )
-                with Vertical(id="strategy-variants"):
+                with VerticalGroup(id="strategy-variants"):
                     for variant in (existing.variants or []) if existing else []:
                         yield VariantRow(variant)
                 yield PlainLabel("Preview for userIds (comma-separated) and more context")

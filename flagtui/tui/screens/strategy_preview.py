@@ -119,7 +119,11 @@ def _asked(context: Mapping[str, Any]) -> str:
 
 def _said(e: Evaluation) -> str:
     state = "on" if e.enabled else "off"
-    return f"{state}, variant {clean(e.variant)}" if e.variant != NO_VARIANT else state
+    if e.variant == NO_VARIANT:
+        return state
+    payload = e.payload or {}
+    typed = f", payload {clean(payload.get('type', ''))} {clean(payload.get('value', ''))}"
+    return f"{state}, variant {clean(e.variant)}{typed if payload else ''}"
 
 
 def _share(p: Population) -> str:
@@ -138,10 +142,10 @@ def server_note(flag: PlaygroundFlag | None, local: Evaluation) -> str:
     """The server's playground answer for the flag as it is now, against the engine's."""
     if flag is None:
         return "the server's playground did not list the flag"
-    variant = flag.variant.name if flag.variant and flag.variant.enabled else "disabled"
-    theirs = Evaluation(enabled=flag.is_enabled, variant=variant)
-    agrees = (theirs.enabled, theirs.variant) == (local.enabled, local.variant)
-    verdict = "agrees" if agrees else "DISAGREES with the engine's before"
+    given = flag.variant if flag.variant and flag.variant.enabled else None
+    theirs = Evaluation(flag.is_enabled, given.name if given else NO_VARIANT,
+                        payload=given.payload if given else None)  # fmt: skip
+    verdict = "agrees" if _said(theirs) == _said(local) else "DISAGREES with the engine's before"
     return f"server's playground now: {_said(theirs)} ({verdict})"
 
 

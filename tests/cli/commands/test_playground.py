@@ -30,7 +30,8 @@ def test_one_flag_for_one_context(run: Run, server: httpx.Client) -> None:
     [row] = result.json
     assert row["name"] == name and row["project"] == "default" and row["enabled"] is True
     assert row["variant"] in ("control", "treatment")
-    assert row["server"] == {"enabled": True, "variant": row["variant"]} and row["agrees"] is True
+    assert row["server"] == {"enabled": True, "variant": row["variant"], "payload": row["payload"]}
+    assert row["agrees"] is True
 
 
 def test_every_flag_agrees_with_the_servers_playground(run: Run, server: httpx.Client) -> None:
