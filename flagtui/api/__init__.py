@@ -13,22 +13,22 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from flagtui.api.errors import (
+    ApiError,
+    FlagtuiError,
+    InvalidArgument,
+    NothingToSend,
+    NotSupported,
+    OutcomeUnknown,
+    RateLimited,
+    ReadOnlyProfile,
+    RequestTimeout,
+)
+from flagtui.api.feature_query import FeatureQuery
 from flagtui.lazy_names import lazy_names
 
 if TYPE_CHECKING:
     from flagtui.api.client import AdminClient
-    from flagtui.api.errors import (
-        ApiError,
-        FlagtuiError,
-        InvalidArgument,
-        NothingToSend,
-        NotSupported,
-        OutcomeUnknown,
-        RateLimited,
-        ReadOnlyProfile,
-        RequestTimeout,
-    )
-    from flagtui.api.feature_query import FeatureQuery
 
 __all__ = [
     "AdminClient",

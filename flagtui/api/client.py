@@ -31,30 +31,27 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
 
 import httpx
 
+from flagtui.api.access import Access
+from flagtui.api.archived_flags import ArchivedFlags
+from flagtui.api.bulk import Bulk
+from flagtui.api.change_requests import ChangeRequests
 from flagtui.api.core import Core
+from flagtui.api.environments import Environments
+from flagtui.api.events import Events
+from flagtui.api.feature_types import FeatureTypes
+from flagtui.api.features import Features
 from flagtui.api.health import Health
+from flagtui.api.integrations import Integrations
 from flagtui.api.models import ServerInfo
+from flagtui.api.playground import Playground
+from flagtui.api.projects import Projects
+from flagtui.api.rollout_catalogs import ContextFields, Segments, StrategyTypes
+from flagtui.api.rollouts import Rollouts
 from flagtui.api.transport import DEFAULT_RETRY_DELAYS
-
-if TYPE_CHECKING:
-    from flagtui.api.access import Access
-    from flagtui.api.archived_flags import ArchivedFlags
-    from flagtui.api.bulk import Bulk
-    from flagtui.api.change_requests import ChangeRequests
-    from flagtui.api.environments import Environments
-    from flagtui.api.events import Events
-    from flagtui.api.feature_types import FeatureTypes
-    from flagtui.api.features import Features
-    from flagtui.api.integrations import Integrations
-    from flagtui.api.playground import Playground
-    from flagtui.api.projects import Projects
-    from flagtui.api.rollout_catalogs import ContextFields, Segments, StrategyTypes
-    from flagtui.api.rollouts import Rollouts
-    from flagtui.api.users import Users
+from flagtui.api.users import Users
 
 
 class AdminClient:

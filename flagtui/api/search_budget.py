@@ -17,12 +17,9 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
 
+from flagtui.api.feature_query import FeatureQuery
 from flagtui.api.models import Feature, FeaturePage
-
-if TYPE_CHECKING:
-    from flagtui.api.feature_query import FeatureQuery
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 UNSAID_RESET_S = 60.0  # a limit whose window's end the server does not say: Unleash's window

@@ -15,9 +15,7 @@ from urllib.parse import urlsplit
 
 from platformdirs import user_data_dir
 
-TYPE_CHECKING = False  # typing's, without importing typing (3 ms of a command's start)
-if TYPE_CHECKING:
-    from flagtui.config import Profile
+from flagtui.config import Profile
 
 
 def server_key(url: str) -> str:

@@ -5,12 +5,9 @@ integration it names, groups newest first with their total, failure counts per t
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from flagtui.triage.records import FailureGroup, IntegrationRef
-
-TYPE_CHECKING = False  # typing's, without importing typing (3 ms of a command's start)
-if TYPE_CHECKING:
-    from typing import Any
 
 
 def integration_ref(refs: dict[int, IntegrationRef], integration_id: int) -> IntegrationRef:

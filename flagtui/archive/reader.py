@@ -10,21 +10,19 @@ the first read.
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 from flagtui.archive import sqlite_reads
 from flagtui.archive.location import server_key
 from flagtui.triage.records import Failure, FailureWindow
 
-TYPE_CHECKING = False  # typing's, without importing typing (3 ms of a command's start)
 if TYPE_CHECKING:
-    import sqlite3
-    from typing import Any
-
     from flagtui.archive.store import Archive
 
 

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from flagtui.archive.location import archive_url
 from flagtui.archive.reader import ArchiveReader
+from flagtui.config import Profile
 from flagtui.triage.merge import merge_groups, newest_first
 from flagtui.triage.records import Failure, FailureWindow, Origin, labels
 from flagtui.triage.source import PAGE, FailureSource, LiveSource, count_in_buckets
@@ -29,7 +30,6 @@ from flagtui.triage.source import PAGE, FailureSource, LiveSource, count_in_buck
 if TYPE_CHECKING:
     from flagtui.api import AdminClient
     from flagtui.archive.store import Archive
-    from flagtui.config import Profile
 
 
 class ArchiveSource:

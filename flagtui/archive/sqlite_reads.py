@@ -22,16 +22,13 @@ import sqlite3
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from flagtui.archive.micros import from_micros, to_micros
 from flagtui.archive.read_rows import bucket_counts, integration_ref, newest_groups
 from flagtui.archive.stored import archived_delivery
 from flagtui.archive.version import LATEST
 from flagtui.triage.records import Failure, FailureGroup, Gap, IntegrationRef
-
-TYPE_CHECKING = False  # typing's, without importing typing (3 ms of a command's start)
-if TYPE_CHECKING:
-    from typing import Any
 
 BUSY_TIMEOUT = 30  # seconds, as the engine's (engine.py): a collector's write may hold the lock
 WHOLE_SERVER = 0  # schema.WHOLE_SERVER

@@ -13,12 +13,9 @@ from __future__ import annotations
 
 import math
 from datetime import datetime
+from typing import Any
 
 from flagtui.triage.records import Delivery
-
-TYPE_CHECKING = False  # typing's, without importing typing (3 ms of a command's start)
-if TYPE_CHECKING:
-    from typing import Any
 
 # `api.models.EventRecord`'s fields, by their wire names, in its order (its dump's), with the
 # types the model accepts: "str?" a text or null, "int"/"str" required, "any" any JSON value.

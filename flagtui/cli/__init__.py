@@ -7,15 +7,10 @@ Nothing here imports Textual except to launch the TUI (an import-linter contract
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
-
-# typing's TYPE_CHECKING without importing typing (3 to 4 ms of every start, issue 26); mypy
-# reads any name TYPE_CHECKING as true. The modules a command's start imports do the same.
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    import argparse
-    from collections.abc import Sequence
+from collections.abc import Sequence
 
 
 def tui_args(argv: Sequence[str]) -> argparse.Namespace | None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
 
 from flagtui.cli.exits import (
     AUTH,
@@ -25,16 +26,13 @@ from flagtui.cli.exits import (
     envelope,
 )
 from flagtui.cli.output import Printer, say
+from flagtui.cli.rollout_preview import Said
 from flagtui.display import clean
 
-TYPE_CHECKING = False  # typing's, without importing typing (3 ms of a command's start)
 if TYPE_CHECKING:
-    from typing import Any
-
     from flagtui.api import AdminClient
     from flagtui.api.bulk import Outcome, Plan
     from flagtui.api.bulk_changes import Change
-    from flagtui.cli.rollout_preview import Said
 
 MAX_FLAGS = 1000
 # The exit code of a mixed result: the outcome that most needs a person's eyes first.

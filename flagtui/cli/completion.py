@@ -9,10 +9,7 @@ from __future__ import annotations
 
 import argparse
 import os
-
-TYPE_CHECKING = False  # typing's, without importing typing (3 ms of a command's start)
-if TYPE_CHECKING:
-    from typing import Any
+from typing import Any
 
 SHELLS = ("bash", "zsh", "fish")
 

@@ -3,12 +3,10 @@ standard field by its name, any other as a property (as SDKs send it), appName d
 
 from __future__ import annotations
 
-from flagtui.cli.exits import UsageError
+import argparse
+from typing import Any
 
-TYPE_CHECKING = False  # typing's, without importing typing (3 ms of a command's start)
-if TYPE_CHECKING:
-    import argparse
-    from typing import Any
+from flagtui.cli.exits import UsageError
 
 STANDARD_FIELDS = ("userId", "sessionId", "remoteAddress", "currentTime", "appName")
 APP_NAME = "flagtui-playground"  # the server's playground needs one; --context appName=… sets it

@@ -3,13 +3,10 @@ record was already as asked."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from flagtui.api import NothingToSend
 from flagtui.cli.output import Printer
-
-TYPE_CHECKING = False  # typing's, without importing typing (3 ms of a command's start)
-if TYPE_CHECKING:
-    from typing import Any
-
-    from flagtui.api import NothingToSend
 
 
 def unchanged(out: Printer, unchanged: NothingToSend, **what: Any) -> None:

@@ -12,12 +12,9 @@ from __future__ import annotations
 
 import functools
 import sys
+from typing import Any
 
 from flagtui.display import clean
-
-TYPE_CHECKING = False  # typing's, without importing typing (3 ms of a command's start)
-if TYPE_CHECKING:
-    from typing import Any
 
 OK = 0
 FAILURES_FOUND = 1

@@ -13,11 +13,9 @@ import getpass
 import os
 import stat
 import sys
+from typing import TYPE_CHECKING, Any
 
-TYPE_CHECKING = False  # typing's, without importing typing (3 ms of a command's start)
 if TYPE_CHECKING:
-    from typing import Any
-
     from flagtui.api.models import AddonProvider
 
 MAX_FILE_BYTES = 1024 * 1024  # a parameter's file: a URL, a key, a body template

@@ -11,13 +11,11 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from flagtui.display import clean
 
-TYPE_CHECKING = False  # typing's, without importing typing (3 ms of a command's start)
 if TYPE_CHECKING:  # the commands' `--help` imports this module: pydantic only when printing
-    from typing import Any
-
     from pydantic import BaseModel
 
 MAX_CELL = 60

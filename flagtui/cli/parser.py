@@ -16,6 +16,8 @@ from __future__ import annotations
 import argparse
 import functools
 import importlib
+from collections.abc import Sequence
+from typing import Any
 
 from flagtui import __version__
 from flagtui.cli.commands import COMMANDS, NOUNS, Entry
@@ -23,11 +25,6 @@ from flagtui.cli.completion import attach_cached_names, completing, profile_name
 from flagtui.cli.exits import EXIT_CODES_HELP
 from flagtui.cli.formats import FORMATS
 from flagtui.help_format import HelpFormatter, RawDescriptionHelpFormatter
-
-TYPE_CHECKING = False  # typing's, without importing typing (3 ms of a command's start)
-if TYPE_CHECKING:
-    from collections.abc import Sequence
-    from typing import Any
 
 
 class CommandParser(argparse.ArgumentParser):

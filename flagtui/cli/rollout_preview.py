@@ -6,17 +6,16 @@ JSON: the write's answer and its `--dry-run` alike, numbers a script can compare
 
 from __future__ import annotations
 
+import argparse
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, TypeVar
+
 from flagtui.cli.context_input import context_of, context_option
+from flagtui.cli.output import Printer
 
-TYPE_CHECKING = False  # typing's, without importing typing (3 ms of a command's start)
 if TYPE_CHECKING:
-    import argparse
-    from collections.abc import Awaitable, Callable
-    from typing import Any, TypeVar
-
     from flagtui.api import AdminClient
     from flagtui.api.models import Feature
-    from flagtui.cli.output import Printer
     from flagtui.preview.share import ShareChange
 
     T = TypeVar("T")

@@ -14,23 +14,21 @@ import gc
 import json
 import os
 import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from flagtui.cli.exits import OK, report
 from flagtui.cli.output import Printer, default_format, warn
 from flagtui.cli.session import DryRunStop, confirm_production, production_before_write
+from flagtui.config import Profile
 from flagtui.config.profiles import load_config, select_profile
 from flagtui.display import clean
 
-TYPE_CHECKING = False  # typing's, without importing typing (3 ms of a command's start)
 if TYPE_CHECKING:
-    from collections.abc import Callable
-    from typing import Any
-
     import httpx
 
     from flagtui.api import AdminClient
     from flagtui.cli.session import Command
-    from flagtui.config import Profile
 
 TLS_UNVERIFIED = (
     "profile {profile} does not verify the server's TLS certificate (verify_tls = false): anyone"

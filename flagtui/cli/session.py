@@ -13,19 +13,17 @@ import argparse
 import json
 import sys
 from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
 
 from flagtui.cli.exits import Refused, UsageError
+from flagtui.cli.output import Printer
+from flagtui.config import Profile
 from flagtui.display import clean
 
-TYPE_CHECKING = False  # typing's, without importing typing (3 ms of a command's start)
 if TYPE_CHECKING:
-    from typing import Any
-
     import httpx
 
     from flagtui.api import AdminClient
-    from flagtui.cli.output import Printer
-    from flagtui.config import Profile
 
     Command = Callable[[AdminClient, Printer, argparse.Namespace], Awaitable[int | None]]
 

@@ -5,11 +5,11 @@ list the options name: constraints, segments, variants)."""
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from flagtui.cli import rollout_input
 from flagtui.cli.exits import UsageError
 
-TYPE_CHECKING = False  # typing's, without importing typing (3 ms of a command's start)
 if TYPE_CHECKING:
     from flagtui.api.models import Strategy, Variant
     from flagtui.api.rollout_catalog import RolloutCatalog

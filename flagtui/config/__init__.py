@@ -13,35 +13,32 @@ loads neither the token command's process handling nor the credentials file's re
 
 from __future__ import annotations
 
+from flagtui.config.credentials import (
+    credentials_path,
+    read_credentials,
+    resolve_token,
+    store_token,
+    token_source,
+)
+from flagtui.config.profiles import (
+    ENV_PROFILE,
+    PROFILE_NAME_RULE,
+    Config,
+    ConfigError,
+    Credential,
+    Profile,
+    check_ca_bundle,
+    check_profile_name,
+    config_dir,
+    config_path,
+    load_config,
+    make_client,
+    select_profile,
+)
+from flagtui.config.rules import MAX_TIMEOUT
+from flagtui.config.token_command import Interrupted, stop_token_commands
+from flagtui.config.writing import add_profile
 from flagtui.lazy_names import lazy_names
-
-TYPE_CHECKING = False  # typing's, without importing typing (3 ms of a command's start)
-if TYPE_CHECKING:
-    from flagtui.config.credentials import (
-        credentials_path,
-        read_credentials,
-        resolve_token,
-        store_token,
-        token_source,
-    )
-    from flagtui.config.profiles import (
-        ENV_PROFILE,
-        PROFILE_NAME_RULE,
-        Config,
-        ConfigError,
-        Credential,
-        Profile,
-        check_ca_bundle,
-        check_profile_name,
-        config_dir,
-        config_path,
-        load_config,
-        make_client,
-        select_profile,
-    )
-    from flagtui.config.rules import MAX_TIMEOUT
-    from flagtui.config.token_command import Interrupted, stop_token_commands
-    from flagtui.config.writing import add_profile
 
 __all__ = [
     "ENV_PROFILE",

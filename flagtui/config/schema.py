@@ -12,12 +12,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+from typing import Any
 
 from flagtui.config.rules import ARCHIVE_SCHEMES, URL_FORBIDDEN, bounded_timeout, url_problem
-
-TYPE_CHECKING = False  # typing's, without importing typing
-if TYPE_CHECKING:
-    from typing import Any
 
 Check = Callable[..., "str | None"]  # what is wrong with a value of the right type, or None
 

@@ -6,13 +6,11 @@ rows; the TUI's stale view shows them."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
 
 from flagtui.value import Value
 
-TYPE_CHECKING = False  # typing's, without importing typing (3 ms of a command's start)
 if TYPE_CHECKING:  # `feature stale --help` imports this module (its COLUMNS)
-    from typing import Any
-
     from flagtui.api import AdminClient
     from flagtui.api.models import Feature
 

@@ -6,13 +6,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any, Literal
 
 from flagtui.value import Value
 
-TYPE_CHECKING = False  # typing's, without importing typing (3 ms of a command's start)
 if TYPE_CHECKING:  # annotations only: the archive's reads never load the client's models
-    from typing import Any, Literal
-
     from flagtui.api.models import Addon, IntegrationEvent
 
     Origin = Literal["archive", "live"]

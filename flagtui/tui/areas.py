@@ -24,10 +24,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from textual.screen import Screen
+from textual.screen import Screen
 
 
 @dataclass(frozen=True)

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
-if TYPE_CHECKING:
-    from textual.notifications import SeverityLevel
+from textual.notifications import SeverityLevel
 
+from flagtui.config import Profile
+from flagtui.triage.source import FailureSource
+from flagtui.tui.row_cache import RowCache
+
+if TYPE_CHECKING:
     from flagtui.api import AdminClient
-    from flagtui.config import Profile
-    from flagtui.triage.source import FailureSource
-    from flagtui.tui.row_cache import RowCache
 
 
 class FlagtuiContext(Protocol):

@@ -7,11 +7,12 @@ from __future__ import annotations
 from functools import partial
 from typing import TYPE_CHECKING
 
+from flagtui.config import Profile
+from flagtui.triage.source import FailureSource
+from flagtui.tui.state import UiState
+
 if TYPE_CHECKING:
     from flagtui.api import AdminClient
-    from flagtui.config import Profile
-    from flagtui.triage.source import FailureSource
-    from flagtui.tui.state import UiState
 
 
 class SharedFailureSource:

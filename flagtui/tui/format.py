@@ -27,10 +27,10 @@ from typing import TYPE_CHECKING, TypeVar
 
 from rich.text import Text
 
+from flagtui.api.health import Health
 from flagtui.display import clean
 
 if TYPE_CHECKING:  # a start's first frame draws through here before the client is imported
-    from flagtui.api.health import Health
     from flagtui.api.models import Feature, FeatureEnvironment, Project
 
 V = TypeVar("V")

@@ -13,15 +13,12 @@ it and exits 130 or 143, without a traceback.
 
 from __future__ import annotations
 
+import argparse
 import sys
 
-TYPE_CHECKING = False  # typing's, without importing typing
-if TYPE_CHECKING:
-    import argparse
-
-    from flagtui.config import ConfigError, Interrupted
-    from flagtui.tui.opening import Opened
-    from flagtui.tui.start_hint import StartInputs
+from flagtui.config import ConfigError, Interrupted
+from flagtui.tui.opening import Opened
+from flagtui.tui.start_hint import StartInputs
 
 
 def open_profile(args: argparse.Namespace, inputs: StartInputs | None) -> Opened:

@@ -7,9 +7,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from flagtui.profile import Profile
+
 if TYPE_CHECKING:
     from flagtui.api import AdminClient
-    from flagtui.profile import Profile
 
 
 @dataclass(frozen=True)

@@ -7,27 +7,21 @@ and the current screen's keys; this provider adds the registry's actions next to
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable, Iterator
 from functools import partial
 from importlib import import_module
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import Any, Protocol, cast
 
-from textual.app import SystemCommand
+from textual.app import App, SystemCommand
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 from textual.markup import escape
+from textual.screen import Screen
 
 from flagtui.tui.actions import PALETTE_ACTIONS, PaletteAction
 from flagtui.tui.areas import AREAS
+from flagtui.tui.context import FlagtuiContext
 from flagtui.tui.format import clean
-
-if TYPE_CHECKING:
-    from collections.abc import Awaitable, Callable, Iterator
-
-    from textual.app import App
-    from textual.screen import Screen
-
-    from flagtui.tui.context import FlagtuiContext
-
 
 DEFAULT_PROJECT = "default"  # Unleash's own, there on every server: before a project is picked
 

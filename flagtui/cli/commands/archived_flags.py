@@ -6,18 +6,16 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
 
 from flagtui.cli import bulk
+from flagtui.cli.output import Printer
 from flagtui.cli.session import confirm, scriptable
 
-TYPE_CHECKING = False  # typing's, without importing typing (3 ms of a command's start)
 if TYPE_CHECKING:
-    from typing import Any
-
     from flagtui.api import AdminClient
     from flagtui.api.bulk import Plan
     from flagtui.api.models import Feature
-    from flagtui.cli.output import Printer
 
 
 def archive_options(p: argparse.ArgumentParser) -> None:

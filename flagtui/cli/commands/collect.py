@@ -15,16 +15,16 @@ import argparse
 import math
 import signal
 import sys
+from typing import TYPE_CHECKING
 
 from flagtui.cli.exits import OK, UsageError
 from flagtui.cli.output import Printer
 from flagtui.cli.session import scriptable
+from flagtui.config import Profile
 from flagtui.display import clean
 
-TYPE_CHECKING = False  # typing's, without importing typing (3 ms of a command's start)
 if TYPE_CHECKING:
     from flagtui.api import AdminClient
-    from flagtui.config import Profile
 
 MIN_INTERVAL = 1.0
 MAX_INTERVAL = 3600.0  # real Unleash forgets within 2 hours: rarer polls would only lose more

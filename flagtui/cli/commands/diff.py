@@ -9,11 +9,8 @@ import argparse
 import sys
 
 from flagtui.cli.formats import FORMATS
-
-TYPE_CHECKING = False  # typing's, without importing typing (3 ms of a command's start)
-if TYPE_CHECKING:
-    from flagtui.cli.output import Printer
-    from flagtui.fleet.drift import Side
+from flagtui.cli.output import Printer
+from flagtui.fleet.drift import Side
 
 
 def options(p: argparse.ArgumentParser) -> None:

@@ -5,16 +5,15 @@ output)."""
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
-from flagtui.cli.output import say
+from flagtui.cli.output import Printer, say
 from flagtui.cli.session import scriptable
 from flagtui.cli.since import duration, since_cutoff
 
-TYPE_CHECKING = False  # typing's, without importing typing (3 ms of a command's start)
 if TYPE_CHECKING:
     from flagtui.api import AdminClient
     from flagtui.api.models import EventRecord
-    from flagtui.cli.output import Printer
 
 EVENT_COLUMNS = (
     "id",

@@ -29,6 +29,7 @@ import json
 import math
 import sys
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
 
 from flagtui.cli.exits import (
     FAILURES_FOUND,
@@ -44,14 +45,11 @@ from flagtui.cli.reveal import REVEAL_HELP
 from flagtui.cli.session import scriptable
 from flagtui.cli.since import duration, since_cutoff
 from flagtui.display import clean
+from flagtui.triage.records import Failure, FailureWindow
+from flagtui.triage.source import FailureSource
 
-TYPE_CHECKING = False  # typing's, without importing typing (3 ms of a command's start)
 if TYPE_CHECKING:  # the client, the models and the archive: imported when the command runs
-    from typing import Any
-
     from flagtui.api import AdminClient
-    from flagtui.triage.records import Failure, FailureWindow
-    from flagtui.triage.source import FailureSource
 
 MIN_INTERVAL = 1.0
 # A delivery's columns (as `integration deliveries`), with where it was read from: archive or live.

@@ -10,12 +10,12 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Awaitable
+from typing import TYPE_CHECKING
 
 from flagtui.cli.exits import UsageError
 from flagtui.cli.output import Printer, say
 from flagtui.cli.session import scriptable
 
-TYPE_CHECKING = False  # typing's, without importing typing (3 ms of a command's start)
 if TYPE_CHECKING:
     from flagtui.api import AdminClient, FeatureQuery
     from flagtui.api.models import Feature, FeaturePage

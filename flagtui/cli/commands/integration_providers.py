@@ -5,16 +5,14 @@ Teams, Datadog...) and the parameters each takes: required ones marked `*`, secr
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING, Any
 
+from flagtui.cli.output import Printer
 from flagtui.cli.session import scriptable
 
-TYPE_CHECKING = False  # typing's, without importing typing (3 ms of a command's start)
 if TYPE_CHECKING:
-    from typing import Any
-
     from flagtui.api import AdminClient
     from flagtui.api.models import AddonProvider
-    from flagtui.cli.output import Printer
 
 
 def options(p: argparse.ArgumentParser) -> None:

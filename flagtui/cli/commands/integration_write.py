@@ -6,17 +6,15 @@ command line is warned of); secrets are masked in every output, --dry-run's requ
 from __future__ import annotations
 
 import argparse
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, Any
 
 from flagtui.cli import integration_input
 from flagtui.cli.done import done
 from flagtui.cli.output import Printer, warn
 from flagtui.cli.session import scriptable
 
-TYPE_CHECKING = False  # typing's, without importing typing (3 ms of a command's start)
 if TYPE_CHECKING:
-    from collections.abc import Awaitable
-    from typing import Any
-
     from flagtui.api import AdminClient
     from flagtui.api.models import Addon, AddonProvider
 

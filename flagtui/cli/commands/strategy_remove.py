@@ -5,6 +5,7 @@ said."""
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from flagtui.cli.output import Printer
 from flagtui.cli.rollout_preview import preview_options, previewed, sent
@@ -15,7 +16,6 @@ from flagtui.cli.rollout_target import (
     target_options,
 )
 
-TYPE_CHECKING = False  # typing's, without importing typing (3 ms of a command's start)
 if TYPE_CHECKING:
     from flagtui.api import AdminClient
 

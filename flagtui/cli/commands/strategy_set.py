@@ -5,9 +5,11 @@ catalog before anything is sent (or asked). Already as asked: nothing is sent.""
 from __future__ import annotations
 
 import argparse
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING
 
 from flagtui.cli.output import Printer
-from flagtui.cli.rollout_preview import preview_options, previewed, sent
+from flagtui.cli.rollout_preview import Said, preview_options, previewed, sent
 from flagtui.cli.rollout_target import (
     confirm_in_production,
     done_with,
@@ -18,12 +20,8 @@ from flagtui.cli.rollout_target import (
 from flagtui.cli.rollout_warnings import warn_unlisted
 from flagtui.cli.strategy_options import built, strategy_options
 
-TYPE_CHECKING = False  # typing's, without importing typing (3 ms of a command's start)
 if TYPE_CHECKING:
-    from collections.abc import Awaitable
-
     from flagtui.api import AdminClient
-    from flagtui.cli.rollout_preview import Said
 
 
 def options(p: argparse.ArgumentParser) -> None:

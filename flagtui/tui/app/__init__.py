@@ -16,8 +16,10 @@ from typing import TYPE_CHECKING
 
 from textual import events, work
 from textual.app import App, SystemCommand
+from textual.command import Provider
 from textual.screen import Screen
 
+from flagtui.profile import Profile
 from flagtui.tui.app.connection import ServerConnection
 from flagtui.tui.app.modes import CONNECT_MODE
 from flagtui.tui.areas import DEFAULT_AREA, FEATURES
@@ -27,6 +29,7 @@ from flagtui.tui.global_keys import APP_BINDINGS
 from flagtui.tui.hang_up import leave_on_signals, stop_listening
 from flagtui.tui.interpreter import freeze_long_lived
 from flagtui.tui.opening import Opened, Opener
+from flagtui.tui.palette import PaletteHost
 from flagtui.tui.row_cache import RowCache, default_cache_dir
 from flagtui.tui.screens.features_layout import COLUMNS, CachedFeaturesScreen
 from flagtui.tui.screens.opening_frame import OpeningScreen
@@ -37,11 +40,7 @@ from flagtui.tui.widgets.focus import takes_text
 # Nothing above imports the client, pydantic or the areas: a start draws its first frame (the
 # cached rows) with these alone, and imports the rest once it is on screen (see `on_ready`).
 if TYPE_CHECKING:
-    from textual.command import Provider
-
     from flagtui.api import AdminClient
-    from flagtui.profile import Profile
-    from flagtui.tui.palette import PaletteHost
 
 
 def actions_provider() -> type[Provider]:

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING
 from textual.screen import Screen
 from textual.widget import AwaitMount
 
+from flagtui.profile import Profile
+from flagtui.triage.source import FailureSource
 from flagtui.tui.areas import AREAS, AREAS_BY_NAME, DEFAULT_AREA, Area
 from flagtui.tui.failure_sources import SharedFailureSource
 from flagtui.tui.plain_toasts import PlainToastsApp
@@ -18,8 +20,6 @@ from flagtui.tui.state import UiState
 
 if TYPE_CHECKING:
     from flagtui.api import AdminClient
-    from flagtui.profile import Profile
-    from flagtui.triage.source import FailureSource
 
 CONNECT_MODE = "connect"
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, ClassVar, cast
+from typing import Any, ClassVar, cast
 
 from rich.text import Text
 from textual import events
@@ -43,15 +43,13 @@ from flagtui.api.errors import (
     ReadOnlyProfile,
 )
 from flagtui.archive.errors import ArchiveTooNew, ArchiveUnavailable
+from flagtui.tui.context import FlagtuiContext
 from flagtui.tui.files import take_notices
 from flagtui.tui.format import Clock, age_note, safe, when
 from flagtui.tui.rerunnable_reads import rerun_of
 from flagtui.tui.widgets.header import FlagtuiHeader
 from flagtui.tui.widgets.keybar import KeyBar
 from flagtui.tui.widgets.table import ResourceTable, Row
-
-if TYPE_CHECKING:
-    from flagtui.tui.context import FlagtuiContext
 
 
 def describe_error(error: BaseException) -> str:

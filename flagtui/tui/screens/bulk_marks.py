@@ -12,17 +12,19 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from textual.binding import Binding
 from textual.widgets import DataTable
 from textual.worker import WorkerError
 
+from flagtui.api.bulk import Plan
 from flagtui.api.bulk_changes import Change
 from flagtui.api.edits import EditConflict
 from flagtui.api.feature_query import FeatureQuery
 from flagtui.api.models import Feature
 from flagtui.contract import PAGE_MAX
+from flagtui.tui.screens.base import AreaScreen
 from flagtui.tui.screens.bulk_screens import (
     BulkResult,
     ask_plan_overtaken,
@@ -30,10 +32,6 @@ from flagtui.tui.screens.bulk_screens import (
     plan_shares,
 )
 from flagtui.tui.widgets.choice_picker import ChoicePicker
-
-if TYPE_CHECKING:
-    from flagtui.api.bulk import Plan
-    from flagtui.tui.screens.base import AreaScreen
 
 MAX_MARKED = 1000  # as the command line's limit
 MARK = "● "

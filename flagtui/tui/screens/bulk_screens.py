@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rich.text import Text
 from textual import on
@@ -18,6 +18,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button
 
+from flagtui.api import AdminClient
 from flagtui.api.bulk import Outcome, Plan
 from flagtui.api.edits import EditConflict
 from flagtui.api.models import Feature
@@ -26,9 +27,6 @@ from flagtui.tui.screens.overtaken import ask_overtaken
 from flagtui.tui.widgets.confirm import ConfirmModal, TypedConfirmModal
 from flagtui.tui.widgets.share_text import share_line, share_of
 from flagtui.tui.widgets.text import PlainLabel, PlainStatic
-
-if TYPE_CHECKING:
-    from flagtui.api import AdminClient
 
 PRODUCTION = "bold reverse red"
 READS_AT_ONCE = 4

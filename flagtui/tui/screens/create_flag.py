@@ -11,7 +11,7 @@ sent again (the flag list says whether it exists). Esc with something typed asks
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from rich.text import Text
 from textual import getters, on, work
@@ -26,16 +26,13 @@ from flagtui.api import rollout_requests, validation
 from flagtui.api.errors import FlagtuiError, InvalidArgument, OutcomeUnknown
 from flagtui.api.models import FeatureType
 from flagtui.tui.format import safe
-from flagtui.tui.screens.base import IOScreenMixin, describe_error
+from flagtui.tui.screens.base import AreaScreen, IOScreenMixin, describe_error
 from flagtui.tui.widgets.confirm import ConfirmModal
 from flagtui.tui.widgets.header import FlagtuiHeader
 from flagtui.tui.widgets.keybar import KeyBar
 from flagtui.tui.widgets.request_text import shown_requests
 from flagtui.tui.widgets.select import Select
 from flagtui.tui.widgets.text import MessageLine, PlainLabel
-
-if TYPE_CHECKING:
-    from flagtui.tui.screens.base import AreaScreen
 
 WRITE = "create-flag"
 NAME_CHECK = "create-flag-name"

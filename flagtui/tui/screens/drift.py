@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from textual import getters, on, work
 from textual.app import ComposeResult
@@ -16,7 +16,7 @@ from textual.containers import Horizontal
 from textual.widgets import Input
 
 from flagtui.config import load_config
-from flagtui.fleet.drift import differences, read_side, words
+from flagtui.fleet.drift import Side, differences, read_side, words
 from flagtui.tui.format import clean, counted, moment
 from flagtui.tui.profile_switch import open_profile
 from flagtui.tui.rerunnable_reads import read
@@ -25,9 +25,6 @@ from flagtui.tui.widgets.focus import focus_now
 from flagtui.tui.widgets.inert import InertInput
 from flagtui.tui.widgets.table import Column, FilteredTable, ResourceTable
 from flagtui.tui.widgets.text import PlainStatic
-
-if TYPE_CHECKING:
-    from flagtui.fleet.drift import Side
 
 HINT = "Two profiles (servers), or two environments of this server; Enter compares."
 SAID = {"present": {True: "present", False: "absent"}, "enabled": {True: "on", False: "off"}}

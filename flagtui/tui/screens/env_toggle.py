@@ -12,19 +12,17 @@ refuses too, before any request."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rich.text import Text
 from textual.binding import Binding
 
 from flagtui.api.models import Feature, FeatureEnvironment
+from flagtui.tui.context import FlagtuiContext
+from flagtui.tui.screens.base import AreaScreen
 from flagtui.tui.widgets.choice_picker import ChoicePicker
 from flagtui.tui.widgets.confirm import ConfirmModal
 from flagtui.tui.widgets.share_text import share_of, share_text
-
-if TYPE_CHECKING:
-    from flagtui.tui.context import FlagtuiContext
-    from flagtui.tui.screens.base import AreaScreen
 
 TOGGLE_GROUP = "env-toggle"  # the write's worker group
 PREVIEW_GROUP = "env-toggle-preview"  # the reads and the evaluation before the question

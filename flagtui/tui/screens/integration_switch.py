@@ -11,17 +11,14 @@ reaches the screen's one error handler (`base.py`) as any other."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from textual.binding import Binding
 
 from flagtui.api.errors import NotConnected
 from flagtui.triage.records import IntegrationRef
+from flagtui.tui.context import FlagtuiContext
+from flagtui.tui.screens.base import AreaScreen
 from flagtui.tui.widgets.confirm import ConfirmModal
-
-if TYPE_CHECKING:
-    from flagtui.tui.context import FlagtuiContext
-    from flagtui.tui.screens.base import AreaScreen
 
 SWITCH = "integration-switch"  # the write's worker group
 

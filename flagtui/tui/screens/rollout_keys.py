@@ -27,6 +27,8 @@ from flagtui.api.errors import FlagtuiError, NothingToSend
 from flagtui.api.models import Feature, FeatureEnvironment, Strategy
 from flagtui.api.rollout_requests import PlannedWrite
 from flagtui.rollout_words import strategy_lines
+from flagtui.tui.context import FlagtuiContext
+from flagtui.tui.screens.base import AreaScreen
 from flagtui.tui.screens.overtaken import ask_overtaken
 from flagtui.tui.widgets.choice_picker import ChoicePicker
 from flagtui.tui.widgets.confirm import ConfirmModal
@@ -36,8 +38,6 @@ from flagtui.tui.widgets.share_text import After, share_of, share_text
 if TYPE_CHECKING:
     from flagtui.preview import PreviewError
     from flagtui.preview.share import ShareChange
-    from flagtui.tui.context import FlagtuiContext
-    from flagtui.tui.screens.base import AreaScreen
 
 ROLLOUT_GROUP = "rollout-write"  # the writes' (and the reads before them) worker group
 GRADUAL = "flexibleRollout"

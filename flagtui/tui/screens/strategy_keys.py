@@ -10,16 +10,13 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from flagtui.api import rollout_requests
 from flagtui.api.errors import NothingToSend
 from flagtui.api.models import Feature, FeatureEnvironment, Strategy
 from flagtui.rollout_words import in_sort_order, strategy_lines
+from flagtui.tui.screens.base import AreaScreen
 from flagtui.tui.screens.rollout_keys import RolloutKeys, environment_label
-
-if TYPE_CHECKING:
-    from flagtui.tui.screens.base import AreaScreen
 
 FORM_READS = "strategy-form-read"
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from rich.text import Text
 
+from flagtui.api.client import AdminClient
 from flagtui.api.errors import FlagtuiError, InvalidArgument, NotFoundError
 from flagtui.api.models import Feature, Segment, Strategy
 from flagtui.api.playground import PlaygroundFlag
@@ -30,10 +31,6 @@ from flagtui.preview.client_shape import environment_of, plain
 from flagtui.preview.share import switched
 from flagtui.tui.format import clean
 from flagtui.tui.screens.base import describe_error
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from flagtui.api.client import AdminClient
 
 USERS = 10_000
 APP_NAME = "flagtui-preview"  # the server's playground needs one; appName=… in the context sets it

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, cast
+from typing import cast
 
 from textual.cache import LRUCache
 from textual.content import Content
@@ -21,14 +21,12 @@ from textual.widget import Widget
 from textual.worker import Worker
 
 from flagtui.tui.areas import AREAS
+from flagtui.tui.context import FlagtuiContext
 from flagtui.tui.format import clean
 
 # How often the header checks whether a probe is due (the client's health says when: see
 # `Health.probe_due`); a check is a comparison of two times, no request.
 PROBE_CHECK_S = 1.0
-
-if TYPE_CHECKING:
-    from flagtui.tui.context import FlagtuiContext
 
 
 class FlagtuiHeader(Widget):

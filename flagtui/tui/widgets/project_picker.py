@@ -5,16 +5,14 @@ chosen last in any of them (`FlagtuiContext.project`, per profile)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 from textual import on
 
 from flagtui.api.models import Project
+from flagtui.tui.context import FlagtuiContext
 from flagtui.tui.format import project_options
 from flagtui.tui.widgets.select import Select
-
-if TYPE_CHECKING:
-    from flagtui.tui.context import FlagtuiContext
 
 
 class ProjectPicker(Select[str]):
