@@ -80,18 +80,13 @@ class AdminClient:
             before_write=before_write,
         )
 
-    # Each area is made (and its module imported) when first used: a command that lists flags
-    # imports neither the bulk nor the rollout nor the Enterprise areas (issue 26).
+    # Each area is made when first used.
     @functools.cached_property
     def feature_types(self) -> FeatureTypes:
-        from flagtui.api.feature_types import FeatureTypes
-
         return FeatureTypes(self._core, self.events)
 
     @functools.cached_property
     def features(self) -> Features:
-        from flagtui.api.features import Features
-
         return Features(self._core, self.feature_types, self.events)
 
     @property
@@ -100,80 +95,54 @@ class AdminClient:
 
     @functools.cached_property
     def events(self) -> Events:
-        from flagtui.api.events import Events
-
         return Events(self._core)
 
     @functools.cached_property
     def integrations(self) -> Integrations:
-        from flagtui.api.integrations import Integrations
-
         return Integrations(self._core, self.events)
 
     @functools.cached_property
     def environments(self) -> Environments:
-        from flagtui.api.environments import Environments
-
         return Environments(self._core)
 
     @functools.cached_property
     def bulk(self) -> Bulk:
-        from flagtui.api.bulk import Bulk
-
         return Bulk(self._core, self.features, self.environments, self.events)
 
     @functools.cached_property
     def projects(self) -> Projects:
-        from flagtui.api.projects import Projects
-
         return Projects(self._core)
 
     @functools.cached_property
     def users(self) -> Users:
-        from flagtui.api.users import Users
-
         return Users(self._core)
 
     @functools.cached_property
     def access(self) -> Access:
-        from flagtui.api.access import Access
-
         return Access(self._core, self.events)
 
     @functools.cached_property
     def change_requests(self) -> ChangeRequests:
-        from flagtui.api.change_requests import ChangeRequests
-
         return ChangeRequests(self._core)
 
     @functools.cached_property
     def strategy_types(self) -> StrategyTypes:
-        from flagtui.api.rollout_catalogs import StrategyTypes
-
         return StrategyTypes(self._core)
 
     @functools.cached_property
     def context_fields(self) -> ContextFields:
-        from flagtui.api.rollout_catalogs import ContextFields
-
         return ContextFields(self._core)
 
     @functools.cached_property
     def segments(self) -> Segments:
-        from flagtui.api.rollout_catalogs import Segments
-
         return Segments(self._core)
 
     @functools.cached_property
     def playground(self) -> Playground:
-        from flagtui.api.playground import Playground
-
         return Playground(self._core)
 
     @functools.cached_property
     def rollouts(self) -> Rollouts:
-        from flagtui.api.rollouts import Rollouts
-
         return Rollouts(
             self._core, self.strategy_types, self.context_fields, self.segments, self.events
         )

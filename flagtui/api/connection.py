@@ -10,6 +10,8 @@ from __future__ import annotations
 import os
 import ssl
 
+import certifi
+
 from flagtui import __version__
 
 
@@ -30,6 +32,5 @@ def tls_context(verify: bool | str) -> ssl.SSLContext:
         return ssl.create_default_context(cafile=os.environ["SSL_CERT_FILE"])
     if os.environ.get("SSL_CERT_DIR"):
         return ssl.create_default_context(capath=os.environ["SSL_CERT_DIR"])
-    import certifi  # httpx's own dependency; here, not at the top: plain HTTP never needs it
 
     return ssl.create_default_context(cafile=certifi.where())

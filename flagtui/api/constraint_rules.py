@@ -25,6 +25,8 @@ import re
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 
+import flpc
+
 from flagtui.api import capabilities
 from flagtui.api.errors import InvalidArgument
 from flagtui.api.models import Constraint, ContextField, ServerInfo
@@ -208,8 +210,6 @@ def regex_error(value: str) -> str | None:
     verdict is the engine's: `(?i)` anywhere, `\\pL`, `\\z` are accepted; lookaround,
     backreferences and `\\Z` are not. The server's own check (8.2.0: Go's RE2 syntax) refuses a
     few more, such as `(?x)` and `a++`, and says so itself."""
-    import flpc  # here: a constraint without a regex needs none of it
-
     try:
         flpc.compile(value)
     except ValueError as exc:

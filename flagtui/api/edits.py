@@ -10,6 +10,7 @@ no If-Match): this compare is the only guard, and the window it leaves is one ro
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -81,7 +82,5 @@ class EditConflict(FlagtuiError):
 
 
 def _short(value: Any, limit: int = 160) -> str:
-    import json
-
     text = json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
     return text if len(text) <= limit else f"{text[: limit - 1]}…"

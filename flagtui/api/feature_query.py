@@ -69,6 +69,7 @@ class FeatureQuery:
             params["project"] = f"IS:{self.project}"
         lifecycle = self.lifecycle
         if self.archived:
+            # Here, not at the top: it loads pydantic
             from flagtui.api.capabilities import archived_by_lifecycle  # imports the models
 
             if archived_by_lifecycle(server):

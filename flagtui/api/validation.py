@@ -108,6 +108,7 @@ def _is_utf8_text(text: str) -> bool:
 
 def patch_operations(ops: Iterable[PatchOperation | Mapping[str, Any]]) -> list[PatchOperation]:
     """Each op: a known op, a JSON pointer path, `from` for copy/move, `value` for add/replace."""
+    # Here, not at the top: it loads pydantic
     from pydantic import ValidationError as PydanticValidationError
 
     from flagtui.api.models import PatchOperation
