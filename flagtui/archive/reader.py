@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from flagtui.archive import sqlite_reads
 from flagtui.archive.location import server_key
+from flagtui.triage.merge import delivery_key
 from flagtui.triage.records import Failure, FailureWindow
 
 if TYPE_CHECKING:
@@ -52,6 +53,7 @@ class ArchiveReader:
 
     @property
     def archive(self) -> Archive:
+        # Here, not at the top: it loads pydantic and SQLAlchemy
         from flagtui.archive.store import Archive
 
         with self._opening:
@@ -102,6 +104,7 @@ class ArchiveReader:
             with self._one_read, sqlite_reads.reading(conn):
                 yield sqlite_reads, conn
             return
+        # Here, not at the top: it loads SQLAlchemy
         from flagtui.archive import queries
 
         with self.archive.reading() as engine_conn:
@@ -167,10 +170,6 @@ class ArchiveReader:
         )
 
     def not_stored(self, failures: list[Failure]) -> list[Failure]:
-        # Here: merge imports grouping, whose patterns compile as it loads; a fresh archive's
-        # answer (`flagtui failures`) needs neither.
-        from flagtui.triage.merge import delivery_key
-
         keys = [(f.integration.id, int(f.delivery.id)) for f in failures if f.delivery.id.isdigit()]
         with self.reading() as (queries, conn):
             held = {(i, str(d)) for i, d in queries.stored(conn, self.server, keys)}

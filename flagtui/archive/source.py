@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
+from flagtui.api.errors import FlagtuiError
 from flagtui.archive.location import archive_url
 from flagtui.archive.reader import ArchiveReader
 from flagtui.config import Profile
@@ -100,7 +101,6 @@ class ArchiveSource:
             window.complete = False
             window.unchecked = "the server was not read for what came after the last collection"
             return []
-        from flagtui.api.errors import FlagtuiError
 
         try:
             live = await self.live.window(
