@@ -12,15 +12,17 @@ import os
 import sys
 from collections.abc import Sequence
 
+from flagtui import __version__
+from flagtui.cli.completion import complete
+from flagtui.cli.parser import build_parser, command_line
+from flagtui.cli.runner import run
+from flagtui.help_format import HelpFormatter
+
 
 def tui_args(argv: Sequence[str]) -> argparse.Namespace | None:
     """`flagtui` and `flagtui -P NAME` open the TUI: read without building every command's
     parser and importing their modules (a few hundredths of a second of every start). None for
     anything else, which the full parser reads."""
-    import argparse
-
-    from flagtui.help_format import HelpFormatter
-
     only = argparse.ArgumentParser(
         add_help=False, exit_on_error=False, formatter_class=HelpFormatter
     )
@@ -42,9 +44,6 @@ def without_pydantic_plugins() -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     without_pydantic_plugins()
     if "_ARGCOMPLETE" in os.environ:  # the shell asks for completions (cli/completion.py)
-        from flagtui.cli.completion import complete
-        from flagtui.cli.parser import command_line
-
         # Every verb and option added first: argcomplete follows the parsers as they stand
         # when it starts, not the ones a parse adds on the way (a noun's verbs, a command's
         # options are added lazily for a quick start).
@@ -53,17 +52,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             command.load()
         complete(parser)
     if (sys.argv[1:] if argv is None else list(argv)) == ["--version"]:
-        # The one start that needs no parser: building it costs more than Python's own start.
-        from flagtui import __version__
-
         print(f"flagtui {__version__}")
         return 0
     tui = tui_args(sys.argv[1:] if argv is None else argv)
     if tui is not None:
+        # Here, not at the top: it loads Textual
         from flagtui.tui.launch import run_tui
 
         return run_tui(tui)
-    from flagtui.cli.parser import build_parser
 
     parser = build_parser()
     args, unknown = parser.parse_known_args(argv)
@@ -74,9 +70,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if getattr(args, "start", None) is not None:  # demo, login, profiles
         return args.start(args, unknown)
     if getattr(args, "run", None) is not None:
-        from flagtui.cli.runner import run
-
         return run(args, args.run, columns=args.columns)
+    # Here, not at the top: it loads Textual
     from flagtui.tui.launch import run_tui
 
     return run_tui(args)

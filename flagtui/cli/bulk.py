@@ -26,7 +26,8 @@ from flagtui.cli.exits import (
     envelope,
 )
 from flagtui.cli.output import Printer, say
-from flagtui.cli.rollout_preview import Said
+from flagtui.cli.rollout_preview import Said, previewed_json, tell
+from flagtui.cli.session import confirm
 from flagtui.display import clean
 
 if TYPE_CHECKING:
@@ -80,9 +81,6 @@ async def change_many(
     """Plan, ask (`ask` gives what to confirm and the word to type, or None), send, report.
     `previews`: who gets each flag the plan sends, before → after, said before the question
     and in each flag's row (`preview`), the dry run's too."""
-    from flagtui.cli.rollout_preview import previewed_json, tell
-    from flagtui.cli.session import confirm
-
     plan = await client.bulk.plan(args.project, change, names)
     said = await previews(plan) if previews is not None and plan.to_send else {}
     for name, preview in said.items():
@@ -99,6 +97,7 @@ async def change_many(
         if sys.stdin.isatty() and not args.yes:
             _show_plan(what, plan)
         confirm(args, what, word)
+    # Here, not at the top: it loads pydantic
     from flagtui.api.edits import EditConflict
 
     try:
@@ -119,6 +118,7 @@ def _show_plan(what: str, plan: Plan) -> None:
 
 def _planned_rows(plan: Plan) -> list[dict[str, Any]]:
     """A dry run's rows: the request each flag would go in, or why it needs none."""
+    # Here, not at the top: it loads httpx and pydantic
     from flagtui.api.bulk import Outcome
 
     carried = {n: r for r in plan.requests for n in r.body["features"]}

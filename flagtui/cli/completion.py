@@ -9,7 +9,12 @@ from __future__ import annotations
 
 import argparse
 import os
+import tomllib
 from typing import Any
+
+from flagtui.contract import is_flag_name
+from flagtui.profile import config_path
+from flagtui.row_cache_file import cached_keys, default_cache_dir
 
 SHELLS = ("bash", "zsh", "fish")
 
@@ -21,6 +26,7 @@ def completing() -> bool:
 def complete(parser: argparse.ArgumentParser) -> None:
     """Answer the shell's TAB from `parser` and exit (argcomplete writes to the shell's file
     descriptor)."""
+    # Here, not at the top: it loads argcomplete
     import argcomplete
 
     argcomplete.autocomplete(parser, always_complete_options="long")
@@ -28,10 +34,6 @@ def complete(parser: argparse.ArgumentParser) -> None:
 
 def profile_names(**_: Any) -> list[str]:
     """The config file's profiles: the values -P takes (none when it cannot be read)."""
-    import tomllib  # here: every start builds the parser, few complete a profile name
-
-    from flagtui.profile import config_path
-
     try:
         config = tomllib.loads(config_path().read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
@@ -41,10 +43,6 @@ def profile_names(**_: Any) -> list[str]:
 
 
 def _config() -> dict[str, Any]:
-    import tomllib
-
-    from flagtui.profile import config_path
-
     try:
         return tomllib.loads(config_path().read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
@@ -55,9 +53,6 @@ def _cached_features(parsed_args: argparse.Namespace | None) -> tuple[str, list[
     """The project and flag names the TUI's features area last cached for the profile, only
     those valid by the contract's name rule: a cached name is server text, and one with a
     control character, a newline or `$( )` is no flag's name, typed into a shell line."""
-    from flagtui.contract import is_flag_name
-    from flagtui.row_cache_file import cached_keys, default_cache_dir
-
     config = _config()
     profiles = config.get("profiles")
     name = getattr(parsed_args, "profile", None) or config.get("default_profile")
@@ -95,6 +90,7 @@ def attach_cached_names(parser: argparse.ArgumentParser) -> None:
 
 
 def script(shell: str) -> str:
+    # Here, not at the top: it loads argcomplete
     import argcomplete
 
     return str(argcomplete.shellcode(["flagtui"], shell=shell))

@@ -23,6 +23,7 @@ def context_option(p: argparse.ArgumentParser, help: str = HELP) -> None:
 def context_of(pairs: list[str], environment_from: str = "--env") -> dict[str, Any]:
     """`environment_from`: where the command takes the environment (a context field may not
     name it)."""
+    # Here, not at the top: it loads pydantic
     from flagtui.api.constraint_rules import is_context_time
 
     context: dict[str, Any] = {"appName": APP_NAME}

@@ -11,9 +11,13 @@ when an error is classified, so `--help`, `--version` and a usage error never lo
 from __future__ import annotations
 
 import functools
+import json
 import sys
 from typing import Any
 
+from flagtui.api import errors
+from flagtui.archive.errors import ArchiveTooNew, ArchiveUnavailable
+from flagtui.config import ConfigError, Interrupted
 from flagtui.display import clean
 
 OK = 0
@@ -57,10 +61,8 @@ class Refused(Exception):
 
 @functools.cache
 def _kinds() -> list[tuple[type[BaseException], str, int]]:
-    from flagtui.api import errors
+    # Here, not at the top: it loads pydantic
     from flagtui.api.edits import EditConflict
-    from flagtui.archive.errors import ArchiveTooNew, ArchiveUnavailable
-    from flagtui.config import ConfigError
 
     return [
         (EditConflict, "edit-conflict", USAGE),
@@ -91,9 +93,6 @@ def _kinds() -> list[tuple[type[BaseException], str, int]]:
 
 def classify(exc: BaseException) -> tuple[str, int]:
     """(kind, exit code) of an error; `NotConnected` is judged by why connecting failed."""
-    from flagtui.api import errors
-    from flagtui.config import Interrupted
-
     if isinstance(exc, errors.NotConnected):
         return classify(exc.reason)
     if isinstance(exc, Interrupted):
@@ -108,8 +107,6 @@ def classify(exc: BaseException) -> tuple[str, int]:
 
 
 def envelope(exc: BaseException) -> dict[str, Any]:
-    from flagtui.api import errors
-
     kind, _ = classify(exc)
     cause = exc.reason if isinstance(exc, errors.NotConnected) else exc
     api = cause if isinstance(cause, errors.ApiError) else None
@@ -134,8 +131,6 @@ def report(exc: BaseException, *, as_json: bool) -> int:
     """Say what failed on stderr, the one way the output format asks for; the exit code."""
     _, code = classify(exc)
     if as_json:
-        import json  # here: --help imports this module for its codes
-
         print(json.dumps(envelope(exc)), file=sys.stderr)
     else:
         print(f"flagtui: {clean(exc)}", file=sys.stderr)

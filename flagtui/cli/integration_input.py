@@ -15,6 +15,8 @@ import stat
 import sys
 from typing import TYPE_CHECKING, Any
 
+from flagtui.api.errors import InvalidArgument
+
 if TYPE_CHECKING:
     from flagtui.api.models import AddonProvider
 
@@ -28,8 +30,6 @@ ON_COMMAND_LINE = (
 def refused(field: str, limit: str) -> Exception:
     """The client's error naming the field, imported when raised: loading the options must
     stay light (tests/cli/test_start_imports.py)."""
-    from flagtui.api.errors import InvalidArgument
-
     return InvalidArgument(field, limit)
 
 
@@ -250,6 +250,7 @@ def _ask(key: str) -> str:
 def shown_body(body: Any, masked: set[str]) -> Any:
     """A request body as --dry-run prints it: its parameters masked as every output masks
     them (`masking.masked`), the ones in `masked` whole."""
+    # Here, not at the top: it loads pydantic
     from flagtui.masking import masked as shown
 
     if not isinstance(body, dict) or not isinstance(body.get("parameters"), dict):

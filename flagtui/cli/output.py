@@ -8,6 +8,7 @@ neutralised), as the TUI does.
 
 from __future__ import annotations
 
+import csv
 import json
 import sys
 from collections.abc import Iterable, Sequence
@@ -109,8 +110,6 @@ class Printer:
         return list(dict.fromkeys(k for row in rows for k in row))
 
     def _csv(self, rows: list[dict[str, Any]]) -> None:
-        import csv  # here: the other formats, and `--help`, need none of it
-
         columns = self._columns(rows)
         writer = csv.writer(sys.stdout, lineterminator="\n")
         writer.writerow(columns)

@@ -13,6 +13,7 @@ REVEAL_HELP = "show URLs, bodies and secret parameters in full (masked by defaul
 
 def shown_delivery(delivery: IntegrationEvent, *, reveal: bool) -> IntegrationEvent:
     """A delivery as printed: masked (flagtui/masking.py) unless --reveal."""
+    # Here, not at the top: it loads pydantic
     from flagtui.masking import masked_delivery  # the models: imported when printing
 
     return delivery if reveal else masked_delivery(delivery)

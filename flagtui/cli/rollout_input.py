@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from decimal import Decimal, InvalidOperation
 from typing import TYPE_CHECKING
 
+from flagtui.api import InvalidArgument
 from flagtui.contract import VARIANT_WEIGHT_TOTAL
 
 if TYPE_CHECKING:
@@ -28,9 +29,9 @@ PAYLOAD_HELP = "NAME=TYPE:VALUE, a variant's payload (TYPE json, csv, string or 
 def constraint(text: str, *, where: str = "--constraint") -> Constraint:
     """`userId IN u-1,u-2`, `appVersion NOT SEMVER_LT 2.0.0`, `email STR_ENDS_WITH/i @acme.com`,
     or a constraint as JSON (`{"contextName": …}`)."""
+    # Here, not at the top: it loads pydantic
     from pydantic import ValidationError
 
-    from flagtui.api import InvalidArgument
     from flagtui.api.constraint_rules import is_multi_value
     from flagtui.api.models import Constraint
 
@@ -64,8 +65,6 @@ def constraint(text: str, *, where: str = "--constraint") -> Constraint:
 
 def weight(text: str, *, where: str) -> int:
     """A fixed weight: `25%`, `12.5%` (to a tenth of a percent), or per mille `250`."""
-    from flagtui.api import InvalidArgument
-
     raw = text.strip()
     try:
         number = Decimal(raw[:-1]) * 10 if raw.endswith("%") else Decimal(raw)
@@ -83,6 +82,7 @@ def variants(
     specs: Sequence[str], payloads: Sequence[str] = (), *, stickiness: str | None = None
 ) -> list[Variant]:
     """`NAME` (variable) or `NAME=WEIGHT` (fixed), with `NAME=TYPE:VALUE` payloads."""
+    # Here, not at the top: it loads pydantic
     from flagtui.api.models import Variant
 
     out = []
@@ -102,7 +102,7 @@ def variants(
 
 def with_payloads(given: Sequence[Variant], payloads: Sequence[str]) -> list[Variant]:
     """The variants with `--payload NAME=TYPE:VALUE` attached to the one named."""
-    from flagtui.api import InvalidArgument
+    # Here, not at the top: it loads pydantic
     from flagtui.api.models import VariantPayload
 
     out = list(given)
@@ -122,8 +122,6 @@ def with_payloads(given: Sequence[Variant], payloads: Sequence[str]) -> list[Var
 
 def parameters(pairs: Sequence[str]) -> dict[str, str]:
     """`--param KEY=VALUE` pairs (a list parameter takes comma-separated values)."""
-    from flagtui.api import InvalidArgument
-
     out = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from flagtui.api import FlagtuiError
 from flagtui.cli.output import record
 from flagtui.cli.rollout_target import SHORT_ID
 from flagtui.display import clean
@@ -38,8 +39,6 @@ COLUMNS = (
 
 async def segment_names(client: AdminClient, strategies: Iterable[Strategy]) -> dict[int, str]:
     """The names of the segments these strategies use ({} when none do or the read fails)."""
-    from flagtui.api import FlagtuiError
-
     if not any(s.segments for s in strategies):
         return {}
     try:

@@ -7,11 +7,15 @@ JSON: the write's answer and its `--dry-run` alike, numbers a script can compare
 from __future__ import annotations
 
 import argparse
+import asyncio
+import sys
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from flagtui.cli.context_input import context_of, context_option
 from flagtui.cli.output import Printer
+from flagtui.cli.session import DryRunStop
+from flagtui.display import clean
 
 if TYPE_CHECKING:
     from flagtui.api import AdminClient
@@ -61,8 +65,7 @@ async def preview_of(
     users: int | None = None,
 ) -> Said:
     """`previewed`, unsaid: for `users` synthetic userIds (default 10,000)."""
-    import asyncio
-
+    # Here, not at the top: it loads pydantic and the SDK engine
     from flagtui.preview import PreviewError
     from flagtui.preview.share import USERS, share_change
 
@@ -88,10 +91,6 @@ async def preview_of(
 def tell(out: Printer, line: str) -> None:
     """Before the write and its question: to a person reading a table (stdout), or on the
     terminal beside JSON output (stderr), so a production question follows the numbers."""
-    import sys
-
-    from flagtui.display import clean
-
     out.note(line)
     if out.is_json and sys.stderr.isatty():
         print(clean(line), file=sys.stderr, flush=True)
@@ -141,8 +140,6 @@ def previewed_json(out: Printer, said: Said | None) -> dict[str, Any]:
 
 async def sent(write: Awaitable[T], said: Said) -> T:
     """The write; under --dry-run, the request it stops carries the preview too."""
-    from flagtui.cli.session import DryRunStop
-
     try:
         return await write
     except DryRunStop as stop:

@@ -7,6 +7,7 @@ import argparse
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from flagtui.api import InvalidArgument
 from flagtui.cli.done import done
 from flagtui.cli.output import Printer
 from flagtui.cli.rollout_preview import Said, previewed_json
@@ -30,8 +31,6 @@ def target_options(p: argparse.ArgumentParser, run: Any, action: str) -> None:
 
 def find_strategy(strategies: Sequence[Strategy], key: str, where: str) -> Strategy:
     """The one strategy whose id is `key` or starts with it."""
-    from flagtui.api import InvalidArgument
-
     exact = [s for s in strategies if s.id == key]
     found = exact or [s for s in strategies if key and (s.id or "").startswith(key)]
     if len(found) == 1:

@@ -9,6 +9,7 @@ production profile is confirmed too, in one question (`session.confirm_productio
 from __future__ import annotations
 
 import argparse
+import asyncio
 import atexit
 import gc
 import json
@@ -17,10 +18,11 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from flagtui.api.errors import ReadOnlyProfile
 from flagtui.cli.exits import OK, report
 from flagtui.cli.output import Printer, default_format, warn
 from flagtui.cli.session import DryRunStop, confirm_production, production_before_write
-from flagtui.config import Profile
+from flagtui.config import Profile, check_ca_bundle, resolve_token
 from flagtui.config.profiles import load_config, select_profile
 from flagtui.display import clean
 
@@ -40,13 +42,14 @@ def open_client(
     profile: Profile, *, dry_run: bool = False, before_write: Callable[[str], None] | None = None
 ) -> AdminClient:
     """The profile's client (the HTTP library and the models imported now)."""
+    # Here, not at the top: it loads httpx and pydantic
     from flagtui.api import AdminClient
-    from flagtui.config import check_ca_bundle, resolve_token  # the token's sources: here
 
     check_ca_bundle(profile)
     verify = profile.verify
     transport = None
     if dry_run:
+        # Here, not at the top: it loads httpx
         from flagtui.cli.dry_run import DryRunTransport
 
         transport = DryRunTransport(verify)
@@ -84,13 +87,10 @@ def _attempt(args: argparse.Namespace, command: Command, printer: Printer) -> in
         args.selected_profile = profile  # for commands that need more than the client
         action = getattr(args, "write_action", None)
         if action and profile.read_only:
-            from flagtui.api.errors import ReadOnlyProfile
-
             raise ReadOnlyProfile(profile.name, action)
         confirm_production(args, profile)
         if profile.tls_verification_off and profile.url.startswith("https:"):
             warn(printer, "tls-unverified", TLS_UNVERIFIED.format(profile=profile.name))
-        import asyncio  # the command runs in its own event loop
 
         return asyncio.run(_run(profile, command, printer, args)) or OK
     except DryRunStop as stop:

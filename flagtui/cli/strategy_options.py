@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
+from flagtui.api import InvalidArgument
 from flagtui.cli import rollout_input
 from flagtui.cli.exits import UsageError
 
@@ -78,7 +79,7 @@ def changes_asked(args: argparse.Namespace) -> bool:
 
 def built(args: argparse.Namespace, base: Strategy, catalog: RolloutCatalog) -> Strategy:
     """`base` (the strategy to add, or the one to change) with the options' changes."""
-    from flagtui.api import InvalidArgument
+    # Here, not at the top: it loads pydantic
     from flagtui.api.rollout_rules import FLEXIBLE_ROLLOUT, rollout, segment_ids
 
     if not changes_asked(args) and base.id is not None:

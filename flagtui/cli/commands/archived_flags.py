@@ -8,7 +8,9 @@ import argparse
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
+from flagtui.api import NothingToSend
 from flagtui.cli import bulk
+from flagtui.cli.done import done, unchanged
 from flagtui.cli.output import Printer
 from flagtui.cli.session import confirm, scriptable
 
@@ -30,6 +32,7 @@ def revive_options(p: argparse.ArgumentParser) -> None:
 
 async def feature_archive(client: AdminClient, out: Printer, args: argparse.Namespace) -> int:
     """Unleash's archive, as the web UI's: feature-archived, lifecycle `archived`."""
+    # Here, not at the top: it loads pydantic
     from flagtui.api.bulk_changes import Change
 
     names = bulk.names_of(args)
@@ -53,6 +56,7 @@ async def feature_archive(client: AdminClient, out: Printer, args: argparse.Name
 
 async def feature_revive(client: AdminClient, out: Printer, args: argparse.Namespace) -> int:
     """Unleash's revive: the flag comes back with every environment off, said in the answer."""
+    # Here, not at the top: it loads pydantic
     from flagtui.api.bulk_changes import Change
 
     names = bulk.names_of(args)
@@ -73,9 +77,6 @@ async def _one(
     name: str,
     change: Callable[[str], Awaitable[dict[str, Any]]],
 ) -> int:
-    from flagtui.api import NothingToSend
-    from flagtui.cli.done import done, unchanged
-
     try:
         result = await change(name)
     except NothingToSend as already:

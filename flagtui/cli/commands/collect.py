@@ -12,15 +12,17 @@ refused again, the command ends with that error (exit 3).
 from __future__ import annotations
 
 import argparse
+import asyncio
 import math
 import signal
 import sys
 from typing import TYPE_CHECKING
 
+from flagtui.archive.location import collect_url
 from flagtui.cli.exits import OK, UsageError
 from flagtui.cli.output import Printer
 from flagtui.cli.session import scriptable
-from flagtui.config import Profile
+from flagtui.config import Profile, resolve_token
 from flagtui.display import clean
 
 if TYPE_CHECKING:
@@ -42,13 +44,10 @@ def _log(line: str) -> None:
 
 
 async def collect(client: AdminClient, out: Printer, args: argparse.Namespace) -> int:
-    import asyncio  # loaded by then: the command runs in its loop (not imported for --help)
-
+    # Here, not at the top: it loads httpx, pydantic and SQLAlchemy
     from flagtui.archive.collector import Collector  # SQLAlchemy: only for this command
     from flagtui.archive.engine import shown_url
-    from flagtui.archive.location import collect_url
     from flagtui.archive.store import Archive
-    from flagtui.config import resolve_token
 
     if not (math.isfinite(args.interval) and MIN_INTERVAL <= args.interval <= MAX_INTERVAL):
         raise UsageError(

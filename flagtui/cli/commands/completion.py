@@ -9,16 +9,14 @@ from __future__ import annotations
 
 import argparse
 
+from flagtui.cli.completion import SHELLS, script
+
 
 def options(p: argparse.ArgumentParser) -> None:
-    from flagtui.cli.completion import SHELLS
-
     p.set_defaults(start=start)
     p.add_argument("shell", choices=SHELLS)
 
 
 def start(args: argparse.Namespace, rest: list[str]) -> int:
-    from flagtui.cli.completion import script
-
     print(script(args.shell))
     return 0

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from flagtui.demo import run_demo
+
 
 def options(parser: argparse.ArgumentParser) -> None:
     parser.set_defaults(start=start)
@@ -18,6 +20,4 @@ def options(parser: argparse.ArgumentParser) -> None:
 
 
 def start(args: argparse.Namespace, rest: list[str]) -> int:
-    from flagtui.demo import run_demo  # the TUI: only for this command
-
     return run_demo(args)

@@ -6,16 +6,20 @@ variants (fleet/drift.py). Reads only; each side's flags are read in full, 8 at 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import sys
 
+from flagtui.cli.completion import profile_names
+from flagtui.cli.exits import USAGE, report
 from flagtui.cli.formats import FORMATS
-from flagtui.cli.output import Printer
-from flagtui.fleet.drift import Side
+from flagtui.cli.output import Printer, default_format
+from flagtui.cli.runner import open_client
+from flagtui.config import load_config, select_profile
+from flagtui.fleet.drift import Side, differences, read_side, words
 
 
 def options(p: argparse.ArgumentParser) -> None:
     p.set_defaults(start=start)
-    from flagtui.cli.completion import profile_names
 
     p.add_argument(
         "-P", "--profile", dest="profiles", action="append", default=[], metavar="PROFILE",
@@ -33,11 +37,6 @@ def options(p: argparse.ArgumentParser) -> None:
 
 
 def start(args: argparse.Namespace, rest: list[str]) -> int:
-    import asyncio
-
-    from flagtui.cli.exits import USAGE, report
-    from flagtui.cli.output import Printer, default_format
-
     printer = Printer(args.output or default_format())
     two_servers = len(args.profiles) == 2 and not args.envs
     two_envs = len(args.profiles) <= 1 and len(args.envs) == 2
@@ -55,10 +54,6 @@ def start(args: argparse.Namespace, rest: list[str]) -> int:
 
 
 async def _diff(args: argparse.Namespace, out: Printer) -> int:
-    from flagtui.cli.runner import open_client
-    from flagtui.config import load_config, select_profile
-    from flagtui.fleet.drift import differences, read_side, words
-
     config = load_config()
     names = args.profiles or [None]
     profiles = [select_profile(config, name) for name in names]

@@ -7,9 +7,11 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
+from flagtui.api.validation import event_search_limit
 from flagtui.cli.output import Printer, say
 from flagtui.cli.session import scriptable
 from flagtui.cli.since import duration, since_cutoff
+from flagtui.triage.source import aware
 
 if TYPE_CHECKING:
     from flagtui.api import AdminClient
@@ -37,9 +39,6 @@ def options(p: argparse.ArgumentParser) -> None:
 
 async def event_search(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
     """Newest first, at most --limit events, none older than --since (pages until then)."""
-    from flagtui.api.validation import event_search_limit
-    from flagtui.triage.source import aware
-
     event_search_limit(args.limit)  # checked here too: a limit under 1 would skip the loop
     cutoff = since_cutoff(args.since)
     stream = out.format == "jsonl"

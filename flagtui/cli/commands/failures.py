@@ -25,12 +25,14 @@ again; any other error ends it with its exit code.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import math
 import sys
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from flagtui.archive.source import ArchiveSource, failure_source
 from flagtui.cli.exits import (
     FAILURES_FOUND,
     INCOMPLETE,
@@ -45,8 +47,8 @@ from flagtui.cli.reveal import REVEAL_HELP
 from flagtui.cli.session import scriptable
 from flagtui.cli.since import duration, since_cutoff
 from flagtui.display import clean
-from flagtui.triage.records import Failure, FailureWindow
-from flagtui.triage.source import FailureSource
+from flagtui.triage.records import Failure, FailureWindow, labels
+from flagtui.triage.source import FailureSource, LiveSource
 
 if TYPE_CHECKING:  # the client, the models and the archive: imported when the command runs
     from flagtui.api import AdminClient
@@ -107,6 +109,7 @@ def sourced(failure: Failure, *, reveal: bool) -> dict[str, Any]:
     (`archive.store`, migration 2 for those stored before), so they are not masked again."""
     wire = failure.delivery.wire
     if failure.origin != "archive" and not reveal:
+        # Here, not at the top: it loads pydantic
         from flagtui.masking import masked_delivery_json  # the live server's: models loaded
 
         wire = masked_delivery_json(wire)
@@ -116,8 +119,6 @@ def sourced(failure: Failure, *, reveal: bool) -> dict[str, Any]:
 def named(window: FailureWindow, *, reveal: bool) -> list[dict[str, Any]]:
     """The table's rows: each delivery with its integration's label (`Deploy alerts
     (webhook)`, the id beside two alike), as a person reads it in a mail."""
-    from flagtui.triage.records import labels
-
     names = labels(window.integrations)
     return [
         {"integration": names.get(f.integration.id, f"#{f.integration.id}")}
@@ -146,10 +147,6 @@ def _print(window: FailureWindow, out: Printer, args: argparse.Namespace) -> int
 
 
 async def failures(client: AdminClient, out: Printer, args: argparse.Namespace) -> int:
-    import asyncio  # loaded by then: the command runs in its loop (not imported for --help)
-
-    from flagtui.archive.source import ArchiveSource, failure_source
-
     _check(args)
     started = datetime.now(UTC)
     source = failure_source(args.selected_profile, client)
@@ -175,8 +172,6 @@ async def failures(client: AdminClient, out: Printer, args: argparse.Namespace) 
 async def _connect(client: AdminClient, source: FailureSource) -> Exception | None:
     """Connect; with an archive, a server that cannot be reached is returned (the archive
     answers), not raised."""
-    from flagtui.triage.source import LiveSource
-
     try:
         await client.connect()
     except Exception as exc:
@@ -296,10 +291,8 @@ async def _follow(
 ) -> int:
     """Print the window's failures (from now, or --since; oldest first), then each new one as
     it appears, until stopped."""
-    import asyncio
-
+    # Here, not at the top: it loads httpx, pydantic and SQLAlchemy
     from flagtui.archive.collector import Collector
-    from flagtui.archive.source import ArchiveSource
 
     start = f"{since:%Y-%m-%d %H:%M:%S} UTC" if since else "the start"
     say(

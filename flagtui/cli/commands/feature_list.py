@@ -8,16 +8,19 @@ after it, one more. The archived flags' search depends on the version: it waits 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import sys
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING
 
+from flagtui.api import RateLimited
+from flagtui.api.feature_query import FeatureQuery
 from flagtui.cli.exits import UsageError
 from flagtui.cli.output import Printer, say
 from flagtui.cli.session import scriptable
 
 if TYPE_CHECKING:
-    from flagtui.api import AdminClient, FeatureQuery
+    from flagtui.api import AdminClient
     from flagtui.api.models import Feature, FeaturePage
 
 FEATURE_COLUMNS = ("project", "name", "type", "stale", "createdAt")
@@ -80,8 +83,6 @@ async def feature_list(client: AdminClient, out: Printer, args: argparse.Namespa
 async def _connected_with_first_page(client: AdminClient, args: argparse.Namespace) -> FeaturePage:
     """The client connected and the first page read, both sent at once; a failure to connect
     is said first, as when it connects alone."""
-    import asyncio  # loaded by then: the command runs in its loop (not imported for --help)
-
     connected, page = await asyncio.gather(
         client.connect(), _searched(client, args, 0), return_exceptions=True
     )
@@ -93,8 +94,6 @@ async def _connected_with_first_page(client: AdminClient, args: argparse.Namespa
 
 
 def _query(args: argparse.Namespace, offset: int) -> FeatureQuery:
-    from flagtui.api.feature_query import FeatureQuery
-
     return FeatureQuery(
         query=args.search,
         project=args.project,
@@ -108,9 +107,6 @@ def _query(args: argparse.Namespace, offset: int) -> FeatureQuery:
 async def _searched(client: AdminClient, args: argparse.Namespace, offset: int) -> FeaturePage:
     """Real Unleash answers 15 feature searches a minute: a listing of more pages than that waits
     for the next search, saying so on stderr, rather than ending half-way."""
-    import asyncio  # loaded by then: the command runs in its loop (not imported for --help)
-
-    from flagtui.api import RateLimited
 
     def search() -> Awaitable[FeaturePage]:
         return client.features.search(_query(args, offset))

@@ -27,6 +27,7 @@ def unmark_options(p: argparse.ArgumentParser) -> None:
 
 
 async def mark_stale(client: AdminClient, out: Printer, args: argparse.Namespace) -> int:
+    # Here, not at the top: it loads pydantic
     from flagtui.api.bulk_changes import Change
 
     change = Change("stale" if args.verb == "mark-stale" else "unstale")

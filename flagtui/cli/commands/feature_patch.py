@@ -10,6 +10,7 @@ import argparse
 import json
 from typing import TYPE_CHECKING, Any
 
+from flagtui.api import InvalidArgument, validation
 from flagtui.cli.exits import UsageError
 from flagtui.cli.output import Printer
 from flagtui.cli.session import read_json_input, scriptable
@@ -34,8 +35,6 @@ def options(p: argparse.ArgumentParser) -> None:
 def set_operations(assignments: list[str]) -> list[dict[str, Any]]:
     """`--set FIELD=VALUE` as replace operations; VALUE is JSON when it parses, else a string.
     A value JSON cannot carry (NaN, too deep) is refused here, naming the option's field."""
-    from flagtui.api import InvalidArgument, validation
-
     ops = []
     for assignment in assignments:
         field, sep, raw = assignment.partition("=")

@@ -8,7 +8,9 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
+from flagtui.api import FlagtuiError
 from flagtui.cli.output import Printer
+from flagtui.cli.rollout_output import rollout_lines, segment_names
 from flagtui.cli.session import scriptable
 
 if TYPE_CHECKING:
@@ -22,9 +24,8 @@ def options(p: argparse.ArgumentParser) -> None:
 
 
 async def feature_show(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
-    from flagtui.api import FlagtuiError
+    # Here, not at the top: it loads httpx and pydantic
     from flagtui.api.rollouts import in_order
-    from flagtui.cli.rollout_output import rollout_lines, segment_names
 
     feature = await client.features.get(args.project, args.name)
     out.one(feature)

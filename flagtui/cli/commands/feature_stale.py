@@ -11,9 +11,9 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from flagtui.cli.output import Printer
+from flagtui.cli.output import Printer, say
 from flagtui.cli.session import scriptable
-from flagtui.fleet.stale import COLUMNS
+from flagtui.fleet.stale import COLUMNS, read_stale
 
 if TYPE_CHECKING:
     from flagtui.api import AdminClient
@@ -25,9 +25,6 @@ def options(p: argparse.ArgumentParser) -> None:
 
 
 async def feature_stale(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
-    from flagtui.cli.output import say
-    from flagtui.fleet.stale import read_stale
-
     stale = await read_stale(client, args.project)
     out.many(stale.rows)
     if not stale.complete:

@@ -23,6 +23,7 @@ def options(p: argparse.ArgumentParser) -> None:
 
 
 async def feature_strategies(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
+    # Here, not at the top: it loads httpx and pydantic
     from flagtui.api.rollouts import in_order
 
     if args.env:

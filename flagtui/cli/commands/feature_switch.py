@@ -6,10 +6,12 @@ after (the plan's: 1,000 synthetic userIds a flag)."""
 from __future__ import annotations
 
 import argparse
+import asyncio
 from typing import TYPE_CHECKING
 
 from flagtui.cli import bulk
 from flagtui.cli.context_input import context_of
+from flagtui.cli.done import done
 from flagtui.cli.output import Printer
 from flagtui.cli.rollout_preview import (
     Said,
@@ -46,8 +48,8 @@ READS_AT_ONCE = 4  # the plan's flags read again for their previews
 
 async def feature_switch(client: AdminClient, out: Printer, args: argparse.Namespace) -> int:
     """`feature enable|disable`: in an environment of type production, confirm first."""
+    # Here, not at the top: it loads pydantic and the SDK engine
     from flagtui.api.bulk_changes import Change
-    from flagtui.cli.done import done
     from flagtui.preview.share import PLAN_USERS, switched
 
     names = bulk.names_of(args)
@@ -58,8 +60,6 @@ async def feature_switch(client: AdminClient, out: Printer, args: argparse.Names
         context_of(args.context or [], "the command's ENV")  # a bad one refused before reading
 
         async def previews(plan: Plan) -> dict[str, Said]:
-            import asyncio
-
             gate = asyncio.Semaphore(READS_AT_ONCE)
 
             async def one(name: str) -> Said:

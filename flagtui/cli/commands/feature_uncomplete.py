@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
+from flagtui.api import NothingToSend
 from flagtui.cli.done import done, unchanged
 from flagtui.cli.output import Printer
 from flagtui.cli.session import scriptable
@@ -21,8 +22,6 @@ def options(p: argparse.ArgumentParser) -> None:
 
 
 async def feature_uncomplete(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
-    from flagtui.api import NothingToSend
-
     try:
         await client.features.uncomplete(args.project, args.name)
     except NothingToSend as already:

@@ -21,6 +21,7 @@ def options(p: argparse.ArgumentParser) -> None:
 async def integration_list(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
     """Parameters masked unless --reveal: Unleash masks those its providers mark sensitive,
     not a body template or headers that hold a secret."""
+    # Here, not at the top: it loads pydantic
     from flagtui.masking import masked_addon, sensitive_names
 
     listed = await client.integrations.list()

@@ -35,6 +35,7 @@ def _options(p: argparse.ArgumentParser, verb: str) -> None:
 
 
 async def integration_switch(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
+    # Here, not at the top: it loads pydantic
     from flagtui.masking import masked_addon
 
     enabled = args.verb == "enable"

@@ -6,13 +6,15 @@ command line is warned of); secrets are masked in every output, --dry-run's requ
 from __future__ import annotations
 
 import argparse
+import json
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any
 
+from flagtui.api.errors import NotFoundError
 from flagtui.cli import integration_input
 from flagtui.cli.done import done
 from flagtui.cli.output import Printer, warn
-from flagtui.cli.session import scriptable
+from flagtui.cli.session import DryRunStop, scriptable
 
 if TYPE_CHECKING:
     from flagtui.api import AdminClient
@@ -47,8 +49,6 @@ async def integration_create(client: AdminClient, out: Printer, args: argparse.N
 
 
 async def integration_edit(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
-    from flagtui.api.errors import NotFoundError
-
     listed = await client.integrations.list()
     current = next((a for a in listed.addons if a.id == args.id), None)
     if current is None:
@@ -67,6 +67,7 @@ async def _update(
 ) -> Addon:
     """The options given on the integration as read; changed since (by whom, when, said):
     nothing sent, exit 2, unless --anyway applies them to it as it is now."""
+    # Here, not at the top: it loads pydantic
     from flagtui.api.edits import EditConflict
 
     integrations = client.integrations
@@ -94,11 +95,8 @@ def _checked(
 
 async def _masked_dry_run(write: Awaitable[Addon], secrets: set[str]) -> Addon:
     """The write; under --dry-run, the stopped request again with its secrets masked."""
-    import json
-
+    # Here, not at the top: it loads httpx
     import httpx
-
-    from flagtui.cli.session import DryRunStop
 
     try:
         return await write

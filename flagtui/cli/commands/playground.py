@@ -15,8 +15,10 @@ answers one context at a time).
 from __future__ import annotations
 
 import argparse
+import asyncio
 from typing import TYPE_CHECKING, Any
 
+from flagtui.api.errors import NotFoundError
 from flagtui.cli.context_input import context_of, context_option
 from flagtui.cli.exits import UsageError
 from flagtui.cli.output import Printer
@@ -50,6 +52,7 @@ def options(p: argparse.ArgumentParser) -> None:
 
 
 async def playground(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
+    # Here, not at the top: it loads pydantic and the SDK engine
     from flagtui.preview import Preview, PreviewError
 
     if args.users is not None and not 1 <= args.users <= MAX_USERS:
@@ -111,8 +114,6 @@ async def _server_answers(
     client: AdminClient, args: argparse.Namespace, context: dict[str, Any]
 ) -> dict[str, PlaygroundFlag] | None:
     """The server's playground answer per flag name; None where the server has no playground."""
-    from flagtui.api.errors import NotFoundError
-
     projects = [args.project] if args.project else None
     try:
         answer = await client.playground.evaluate(args.env, context, projects=projects)
@@ -141,8 +142,6 @@ async def _flags(
 
 async def _records(client: AdminClient, wanted: list[tuple[str, str]]) -> dict[str, Feature]:
     """The flags' records, and those of the flags they depend on (in the same project)."""
-    import asyncio
-
     gate = asyncio.Semaphore(READS_AT_ONCE)
 
     async def read(project: str, name: str) -> Feature:

@@ -16,6 +16,7 @@ def options(parser: argparse.ArgumentParser) -> None:
 
 
 def start(args: argparse.Namespace, rest: list[str]) -> int:
+    # Here, not at the top: it loads pydantic
     from flagtui.login import run_profiles
 
     return run_profiles(args)

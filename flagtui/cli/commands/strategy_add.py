@@ -23,6 +23,7 @@ def options(p: argparse.ArgumentParser) -> None:
 
 
 async def strategy_add(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
+    # Here, not at the top: it loads pydantic and the SDK engine
     from flagtui.api import rollout_rules
     from flagtui.api.models import Strategy
     from flagtui.api.rollout_requests import strategy_body

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
+from flagtui.api import NothingToSend
 from flagtui.cli.output import Printer
 from flagtui.cli.rollout_target import (
     SHORT_ID,
@@ -33,7 +34,7 @@ def options(p: argparse.ArgumentParser) -> None:
 
 
 async def strategy_order(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
-    from flagtui.api import NothingToSend
+    # Here, not at the top: it loads pydantic
     from flagtui.api.edits import EditConflict
 
     current = await client.rollouts.list(args.project, args.name, args.environment)

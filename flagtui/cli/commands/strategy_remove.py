@@ -28,6 +28,7 @@ def options(p: argparse.ArgumentParser) -> None:
 
 async def strategy_remove(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
     strategies = await client.rollouts.list(args.project, args.name, args.environment)
+    # Here, not at the top: it loads pydantic and the SDK engine
     from flagtui.preview.share import without_strategy
 
     target = find_strategy(strategies, args.strategy, f"{args.name}/{args.environment}")

@@ -32,6 +32,7 @@ def options(p: argparse.ArgumentParser) -> None:
 
 
 async def strategy_set(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
+    # Here, not at the top: it loads pydantic and the SDK engine
     from flagtui.api import NothingToSend, rollout_rules
     from flagtui.api.edits import Edit, EditConflict
     from flagtui.api.rollout_requests import strategy_body

@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
+from flagtui.api import NothingToSend
 from flagtui.cli.output import Printer
 from flagtui.cli.rollout_output import segment_names
 from flagtui.cli.rollout_preview import preview_options, previewed, sent
@@ -38,7 +39,7 @@ def _options(p: argparse.ArgumentParser, verb: str) -> None:
 
 
 async def strategy_switch(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
-    from flagtui.api import NothingToSend
+    # Here, not at the top: it loads pydantic and the SDK engine
     from flagtui.preview.share import with_strategy_disabled
 
     strategies = await client.rollouts.list(args.project, args.name, args.environment)

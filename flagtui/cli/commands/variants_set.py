@@ -34,6 +34,7 @@ def options(p: argparse.ArgumentParser) -> None:
 
 
 async def variants_set(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
+    # Here, not at the top: it loads pydantic and the SDK engine
     from flagtui.api import variant_rules
     from flagtui.api.rollout_requests import variants_body
     from flagtui.preview import with_variants
