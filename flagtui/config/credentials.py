@@ -17,10 +17,14 @@ import contextlib
 import errno
 import os
 import stat
+import tomllib
 from collections.abc import Callable
 from pathlib import Path
 
+import tomli_w
+
 from flagtui.config.profiles import ConfigError, Credential, Profile, config_dir
+from flagtui.config.token_command import announce_on_stderr, run_token_command
 from flagtui.profile import env_token_applies
 
 _FOLDER_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
@@ -58,10 +62,6 @@ def resolve_token(profile: Profile, announce: Callable[[str], None] | None = Non
             )
         return Credential(token, "environment")
     if profile.token_command:
-        # Here: a token from the environment or the file runs nothing (subprocess, threading:
-        # 3 ms of every command's start).
-        from flagtui.config.token_command import announce_on_stderr, run_token_command
-
         return Credential(
             run_token_command(profile, announce or announce_on_stderr), "token_command"
         )
@@ -101,7 +101,6 @@ def store_token(profile_name: str, token: str) -> Path:
     try:
         tokens = _read_tokens(folder, path)
         tokens[profile_name] = token
-        import tomli_w  # here: reading the config writes nothing
 
         _replace(folder, path, tomli_w.dumps({"tokens": tokens}).encode("utf-8"))
     finally:
@@ -149,8 +148,6 @@ def _read_tokens(folder: int, path: Path) -> dict[str, str]:
 
 
 def _parse_tokens(path: Path, data: bytes) -> dict[str, str]:
-    import tomllib  # here: a token from the environment reads no file (3 ms of a start)
-
     fix = "fix it, or remove it and run `flagtui login` again"
     try:
         raw = tomllib.loads(data.decode("utf-8"))

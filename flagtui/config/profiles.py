@@ -8,11 +8,20 @@ from __future__ import annotations
 
 import os
 import re
+import ssl
 import stat
+import tomllib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from flagtui.config.rules import url_problem
+from flagtui.config.schema import (
+    PROFILE_KEYS,
+    PROFILE_REQUIRED,
+    TOP_LEVEL_KEYS,
+    keymap_problem,
+    table_problem,
+)
 
 # Defined there (a start reads them before importing this module), used and offered here.
 from flagtui.profile import ENV_PROFILE as ENV_PROFILE
@@ -122,8 +131,6 @@ def load_config(path: Path | None = None) -> Config:
 
 
 def parse_config_text(text: str, config: Config) -> None:
-    import tomllib  # here: a profile from the environment alone reads no file
-
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -132,8 +139,6 @@ def parse_config_text(text: str, config: Config) -> None:
 
 
 def _parse_config(raw: dict[str, Any], config: Config) -> None:
-    from flagtui.config.schema import TOP_LEVEL_KEYS, keymap_problem, table_problem
-
     problem = table_problem(raw, TOP_LEVEL_KEYS, top_level=True)
     if problem:
         raise ConfigError(f"{config.path}: {problem}")
@@ -150,8 +155,6 @@ def _parse_config(raw: dict[str, Any], config: Config) -> None:
 
 
 def _parse_profile(path: Path, name: str, values: object) -> Profile:
-    from flagtui.config.schema import PROFILE_KEYS, PROFILE_REQUIRED, table_problem
-
     where = f"{path}: [profiles.{name}]"
     try:
         check_profile_name(name, new=False)
@@ -196,7 +199,6 @@ def check_ca_bundle(profile: Profile) -> None:
     """Refuse a ca_bundle that is missing, unreadable or holds no PEM certificate."""
     if not profile.ca_bundle:
         return
-    import ssl  # here: reading the config (a fresh archive's answer) needs no TLS
 
     where = f"ca_bundle {profile.ca_bundle} of profile {profile.name!r}"
     fix = f"fix the path in {config_path()} or point it at a PEM file of CA certificates"
@@ -213,6 +215,7 @@ def check_ca_bundle(profile: Profile) -> None:
 
 
 def make_client(profile: Profile, credential: Credential) -> AdminClient:
+    # Here, not at the top: it loads httpx and pydantic
     from flagtui.api import AdminClient  # here: reading the config needs no HTTP library
 
     check_ca_bundle(profile)

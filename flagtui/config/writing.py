@@ -11,6 +11,8 @@ import os
 import tempfile
 from pathlib import Path
 
+import tomli_w
+
 from flagtui.config.profiles import (
     Config,
     ConfigError,
@@ -33,8 +35,6 @@ def add_profile(config: Config, profile: Profile) -> None:
 
 def profile_added_text(config: Config, profile: Profile) -> str:
     """The config file's text with the profile added, checked; ConfigError if it cannot be."""
-    import tomli_w  # here: every command reads the config, `login` alone writes it
-
     check_profile_name(profile.name)
     check_url(profile.url)
     old = read_config_text(config.path)
