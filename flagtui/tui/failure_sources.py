@@ -7,6 +7,7 @@ from __future__ import annotations
 from functools import partial
 from typing import TYPE_CHECKING
 
+from flagtui.archive.source import ArchiveSource, failure_source
 from flagtui.config import Profile
 from flagtui.triage.source import FailureSource
 from flagtui.tui.state import UiState
@@ -20,8 +21,6 @@ class SharedFailureSource:
         self._held: tuple[AdminClient, FailureSource] | None = None
 
     def get(self, client: AdminClient, profile: Profile, ui_state: UiState) -> FailureSource:
-        from flagtui.archive.source import failure_source  # the on-call views: not at start
-
         if self._held is None or self._held[0] is not client:
             self.close()
             # The integrations of the profile's last read (this run's or an earlier one's) are
@@ -33,14 +32,9 @@ class SharedFailureSource:
 
     @property
     def is_archive(self) -> bool:
-        from flagtui.archive.source import ArchiveSource
-
         return self._held is not None and isinstance(self._held[1], ArchiveSource)
 
     def close(self) -> None:
-        if self._held is not None:
-            from flagtui.archive.source import ArchiveSource
-
-            if isinstance(self._held[1], ArchiveSource):  # it holds its database open
-                self._held[1].close()
+        if self._held is not None and isinstance(self._held[1], ArchiveSource):
+            self._held[1].close()  # it holds its database open
         self._held = None

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from rich.text import Text
 
+from flagtui.api.errors import ApiError
 from flagtui.api.health import Health
 from flagtui.display import clean
 
@@ -248,8 +249,6 @@ def yes_no(value: bool | None) -> str:
 
 def health_note(health: Health) -> str:
     """The header's word on the connection: nothing while all is well."""
-    from flagtui.api.errors import ApiError  # loaded by the client that reported the failure
-
     if health.failing_since is not None:
         failure = health.failure if isinstance(health.failure, ApiError) else None
         status = failure.status if failure is not None else None

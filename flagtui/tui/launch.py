@@ -16,23 +16,29 @@ from __future__ import annotations
 import argparse
 import sys
 
-from flagtui.config import ConfigError, Interrupted
+from flagtui.config import (
+    ConfigError,
+    Interrupted,
+    load_config,
+    make_client,
+    resolve_token,
+    select_profile,
+)
+from flagtui.profile import asks_token_command
+from flagtui.row_cache_file import default_cache_dir
+from flagtui.tui.app import FlagtuiApp
+from flagtui.tui.format import clean
+from flagtui.tui.interpreter import prompt_frames
+from flagtui.tui.keymap import check_keymap
 from flagtui.tui.opening import Opened
-from flagtui.tui.start_hint import StartInputs
+from flagtui.tui.start_hint import StartInputs, provisional, recall, remember, start_inputs
 
 
 def open_profile(args: argparse.Namespace, inputs: StartInputs | None) -> Opened:
     """The config validated, the profile chosen, its token read and its client made; raises
     ConfigError or Interrupted."""
-    from flagtui.config import load_config, make_client, resolve_token, select_profile
-    from flagtui.row_cache_file import default_cache_dir
-    from flagtui.tui.opening import Opened
-    from flagtui.tui.start_hint import remember
-
     config = load_config()
     if config.keymap:
-        from flagtui.tui.keymap import check_keymap
-
         check_keymap(config.keymap, config.path)
     profile = select_profile(config, args.profile)
     client = make_client(profile, resolve_token(profile))
@@ -42,19 +48,11 @@ def open_profile(args: argparse.Namespace, inputs: StartInputs | None) -> Opened
 
 
 def said(exc: ConfigError | Interrupted) -> int:
-    from flagtui.config import Interrupted
-    from flagtui.tui.format import clean
-
     print(f"flagtui: {clean(exc)}", file=sys.stderr)
     return exc.exit_code if isinstance(exc, Interrupted) else 2
 
 
 def run_tui(args: argparse.Namespace) -> int:
-    from flagtui.profile import asks_token_command
-    from flagtui.row_cache_file import default_cache_dir
-    from flagtui.tui.interpreter import prompt_frames
-    from flagtui.tui.start_hint import provisional, recall, start_inputs
-
     prompt_frames()
     args.profile = getattr(args, "profile", None)
     inputs = start_inputs(args.profile)
@@ -64,15 +62,11 @@ def run_tui(args: argparse.Namespace) -> int:
 
     def opener() -> Opened | None:
         """None when the config or the token fails (`failed` keeps why)."""
-        from flagtui.config import ConfigError, Interrupted
-
         try:
             return open_profile(args, inputs)
         except (ConfigError, Interrupted) as exc:
             failed.append(exc)
             return None
-
-    from flagtui.tui.app import FlagtuiApp
 
     terminal = sys.stdin.isatty() and sys.stdout.isatty()
     if not terminal or (expected is None and asks_token_command(named)):

@@ -73,7 +73,8 @@ def offered(app: FlagtuiContext) -> Iterator[tuple[PaletteAction, str]]:
 
 async def perform(app: App[Any], entry: PaletteAction) -> None:
     if entry.flag is not None:
-        # Imported when first needed, as the areas' screens are: the app starts without them.
+        # Here, not at the top: the detail loads the client (httpx, pydantic), which the
+        # app's start does not.
         from flagtui.tui.screens.feature_detail import FeatureDetailScreen
         from flagtui.tui.screens.flag_picker import FlagPickerModal
 

@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING
 
 from textual import events, work
 from textual.app import App, SystemCommand
-from textual.command import Provider
 from textual.screen import Screen
 
+from flagtui.config import ConfigError, Interrupted, load_config, stop_token_commands
 from flagtui.profile import Profile
 from flagtui.tui.app.connection import ServerConnection
 from flagtui.tui.app.modes import CONNECT_MODE
@@ -29,13 +29,17 @@ from flagtui.tui.global_keys import APP_BINDINGS
 from flagtui.tui.hang_up import leave_on_signals, stop_listening
 from flagtui.tui.interpreter import freeze_long_lived
 from flagtui.tui.opening import Opened, Opener
-from flagtui.tui.palette import PaletteHost
+from flagtui.tui.palette import ActionsProvider, PaletteHost, system_commands
 from flagtui.tui.row_cache import RowCache, default_cache_dir
+from flagtui.tui.screens.base import IOScreenMixin
+from flagtui.tui.screens.connect import ConnectScreen
 from flagtui.tui.screens.features_layout import COLUMNS, CachedFeaturesScreen
 from flagtui.tui.screens.opening_frame import OpeningScreen
 from flagtui.tui.state import UiState, default_state_path
 from flagtui.tui.type_ahead import TypeAhead
 from flagtui.tui.widgets.focus import takes_text
+from flagtui.tui.widgets.help import HelpScreen
+from flagtui.tui.widgets.profile_picker import ProfilePickerModal
 
 # Nothing above imports the client, pydantic or the areas: a start draws its first frame (the
 # cached rows) with these alone, and imports the rest once it is on screen (see `on_ready`).
@@ -43,17 +47,10 @@ if TYPE_CHECKING:
     from flagtui.api import AdminClient
 
 
-def actions_provider() -> type[Provider]:
-    """The palette's actions, imported when it first opens (not needed to start)."""
-    from flagtui.tui.palette import ActionsProvider
-
-    return ActionsProvider
-
-
 class FlagtuiApp(ServerConnection):
     CSS_PATH = "../flagtui.tcss"
     TITLE = "flagtui"
-    COMMANDS = App.COMMANDS | {actions_provider}
+    COMMANDS = App.COMMANDS | {ActionsProvider}
     BINDINGS = APP_BINDINGS
     client: AdminClient
     """Set from the start, or by the opener once the first frame is drawn (see `opened`)."""
@@ -150,8 +147,6 @@ class FlagtuiApp(ServerConnection):
         freeze_long_lived()  # the modules, the client: not walked by later collections
 
     def on_unmount(self) -> None:
-        from flagtui.config import stop_token_commands
-
         stop_token_commands()  # a profile switch's, still running: it must not outlive us
         if self.opened:
             self.client.health.unsubscribe(self._health_changed)
@@ -160,8 +155,6 @@ class FlagtuiApp(ServerConnection):
 
     def _theme_changed(self, _: object) -> None:
         """An ansi theme draws alarms without colour (format.Ink): the open screens redraw."""
-        from flagtui.tui.screens.base import IOScreenMixin
-
         Ink.plain = self.no_color or self.native_ansi_color
         for screen in self.screen_stack:
             if isinstance(screen, IOScreenMixin):
@@ -169,9 +162,6 @@ class FlagtuiApp(ServerConnection):
 
     def action_switch_profile(self) -> None:
         """The config's profiles, read again now (it may have changed since the start)."""
-        from flagtui.config import ConfigError, load_config
-        from flagtui.tui.widgets.profile_picker import ProfilePickerModal
-
         if isinstance(self.screen, ProfilePickerModal):
             return
         try:
@@ -188,9 +178,8 @@ class FlagtuiApp(ServerConnection):
     @work(exclusive=True, group="switch-profile", exit_on_error=False)
     async def _switch_profile(self, name: str) -> None:
         """A failing config or token changes nothing; a failing server: the connect screen."""
-        from flagtui.config import ConfigError, Interrupted
+        # Here, not at the top: it loads httpx and pydantic
         from flagtui.tui.profile_switch import open_profile
-        from flagtui.tui.screens.connect import ConnectScreen
 
         try:
             profile, client = await open_profile(self, name)
@@ -215,8 +204,6 @@ class FlagtuiApp(ServerConnection):
 
     def action_toggle_utc(self) -> None:
         """Every time in UTC, or local: open screens redraw now, others when shown again."""
-        from flagtui.tui.screens.base import IOScreenMixin
-
         Clock.utc = not Clock.utc
         for screen in self.screen_stack:
             if isinstance(screen, IOScreenMixin):
@@ -225,8 +212,6 @@ class FlagtuiApp(ServerConnection):
 
     def get_system_commands(self, screen: Screen[object]) -> Iterator[SystemCommand]:
         """Textual's own, then a jump to every area, then every action the screen offers."""
-        from flagtui.tui.palette import system_commands  # when the palette first opens
-
         yield from super().get_system_commands(screen)
         yield from system_commands(self, screen)
 
@@ -246,8 +231,6 @@ class FlagtuiApp(ServerConnection):
             self.screen.set_focus(None)
 
     def action_help(self) -> None:
-        from flagtui.tui.widgets.help import HelpScreen
-
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen(self.screen))
 

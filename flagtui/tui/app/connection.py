@@ -14,6 +14,8 @@ from textual.worker import Worker, WorkerState
 from flagtui.tui.app.modes import CONNECT_MODE, AreaModes
 from flagtui.tui.areas import DEFAULT_AREA
 from flagtui.tui.format import CONNECTING, health_note
+from flagtui.tui.screens.base import describe_error
+from flagtui.tui.screens.connect import ConnectScreen
 
 BACK_NOTE_S = 60.0  # how long the header says the server is answering again
 
@@ -52,8 +54,6 @@ class ServerConnection(AreaModes):
 
     @work(exclusive=True, group="connect", exit_on_error=False)
     async def _connect(self) -> None:
-        from flagtui.tui.screens.connect import ConnectScreen
-
         server = await self.client.connect()
         self.server_label, self.connect_failure = server.label, None
         # Keys that depend on the server (Enterprise writes) are known only now: key bars redrawn.
@@ -65,16 +65,12 @@ class ServerConnection(AreaModes):
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.state is WorkerState.ERROR and event.worker.error is not None:
-            from flagtui.tui.screens.base import describe_error
-
             self.server_label = "not connected"
             self.show_connect_failure(describe_error(event.worker.error))
 
     def show_connect_failure(self, message: str) -> None:
         """Back to the connect screen; the areas are built afresh once connected. The failures
         view on a delivery archive stays: the archive answers, and it says the server is down."""
-        from flagtui.tui.screens.connect import ConnectScreen
-
         self.connect_failure = message
         if self.current_mode == "failures" and self._failures.is_archive:
             self._redraw_failures()

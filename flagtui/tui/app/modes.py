@@ -16,6 +16,7 @@ from flagtui.triage.source import FailureSource
 from flagtui.tui.areas import AREAS, AREAS_BY_NAME, DEFAULT_AREA, Area
 from flagtui.tui.failure_sources import SharedFailureSource
 from flagtui.tui.plain_toasts import PlainToastsApp
+from flagtui.tui.screens.connect import ConnectScreen
 from flagtui.tui.state import UiState
 
 if TYPE_CHECKING:
@@ -25,8 +26,6 @@ CONNECT_MODE = "connect"
 
 
 def connect_screen() -> Screen[None]:
-    from flagtui.tui.screens.connect import ConnectScreen  # needed once a connection fails
-
     return ConnectScreen()
 
 

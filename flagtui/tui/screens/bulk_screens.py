@@ -64,6 +64,7 @@ def reached(plan: Plan, flag: Feature | None) -> list[str]:
 async def plan_shares(client: AdminClient, plan: Plan) -> dict[str, str]:
     """Per flag the plan sends, who gets it before → after in each environment it reaches
     (the flag read again, the SDKs' engine, PLAN_USERS synthetic userIds a flag)."""
+    # Here, not at the top: it loads the SDK engine
     from flagtui.preview.share import PLAN_USERS, switched
 
     gate = asyncio.Semaphore(READS_AT_ONCE)

@@ -191,6 +191,7 @@ async def create_flag_from(
 ) -> None:
     """From a list of flags: the form, with the server's feature types; once created,
     `created()` (the list reads its page again) and the new flag's detail."""
+    # Here, not at the top: it loads httpx
     from flagtui.tui.screens.feature_detail import FeatureDetailScreen
 
     if project is None:

@@ -105,6 +105,7 @@ class EnvironmentToggle:
     ) -> None:
         """The question says who gets the flag before and after: the flag read again and
         switched as the server will switch it, evaluated with the SDKs' engine."""
+        # Here, not at the top: it loads the SDK engine
         from flagtui.preview.share import switched
 
         def turned(flag: Feature) -> dict[str, Any]:

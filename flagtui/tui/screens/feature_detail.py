@@ -31,6 +31,7 @@ from flagtui.tui.format import put, safe, when
 from flagtui.tui.rerunnable_reads import read
 from flagtui.tui.screens.base import AreaScreen
 from flagtui.tui.screens.env_toggle import EnvironmentToggle
+from flagtui.tui.screens.patch_form import PatchFormScreen
 from flagtui.tui.screens.rollout_keys import (
     STRATEGY_ACTIONS,
     RolloutKeys,
@@ -217,7 +218,6 @@ class FeatureDetailScreen(AreaScreen):
     def action_edit(self, focus: str = "description") -> None:
         if self.feature is None:
             return
-        from flagtui.tui.screens.patch_form import PatchFormScreen
 
         def saved(feature: Feature | None) -> None:
             if feature is not None:

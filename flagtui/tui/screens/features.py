@@ -27,7 +27,9 @@ from flagtui.tui.format import counted, options, short_names
 from flagtui.tui.rerunnable_reads import read
 from flagtui.tui.screens.base import AreaScreen
 from flagtui.tui.screens.bulk_marks import BulkMarks
+from flagtui.tui.screens.create_flag import create_flag_from
 from flagtui.tui.screens.env_toggle import EnvironmentToggle
+from flagtui.tui.screens.feature_detail import FeatureDetailScreen
 from flagtui.tui.screens.features_layout import COLUMNS, feature_row, features_body, search_box
 from flagtui.tui.screens.kept_rows import KeptRows
 from flagtui.tui.typing_pause import after_typing_pause
@@ -371,14 +373,10 @@ class FeaturesScreen(AreaScreen):
     @work(exclusive=True, group="create-flag-types", exit_on_error=False)
     async def action_create_flag(self) -> None:
         """The form, with the server's feature types; the new flag's detail once created."""
-        from flagtui.tui.screens.create_flag import create_flag_from
-
         await create_flag_from(self, self.project, lambda: self.load_page(fresh=True))
 
     @on(DataTable.RowSelected)
     def action_open(self) -> None:
         feature: Feature | None = self.table.selected_record
         if feature is not None and self.project:
-            from flagtui.tui.screens.feature_detail import FeatureDetailScreen
-
             self.app.push_screen(FeatureDetailScreen(self.project, feature.name, summary=feature))

@@ -49,6 +49,7 @@ def is_gradual(s: Strategy) -> bool:
 
 def _with_all(flag: Feature, environment: str, strategies: Sequence[Strategy]) -> dict[str, Any]:
     """The flag as Unleash stores each of `strategies` (as sent) in place of the one of its id."""
+    # Here, not at the top: it loads the SDK engine
     from flagtui.preview import with_strategy
 
     record: Any = flag
@@ -277,6 +278,7 @@ class RolloutKeys:
     async def _confirm_disable(
         self, project: str, name: str, env: FeatureEnvironment, s: Strategy, enabled: int
     ) -> None:
+        # Here, not at the top: it loads the SDK engine
         from flagtui.preview.share import with_strategy_disabled
 
         edit = self.flagtui.client.rollouts.plan_set_disabled(project, name, env.name, s, True)
@@ -408,6 +410,7 @@ class VariantsKey:
         self.screen.flagtui.notify(said, severity="warning", timeout=10)
 
     async def _open(self, project: str, feature: Feature, env: FeatureEnvironment) -> None:
+        # Here, not at the top: it loads the SDK engine
         from flagtui.tui.screens.variant_form import VariantFormScreen  # it imports this module
 
         rollouts = self.screen.flagtui.client.rollouts

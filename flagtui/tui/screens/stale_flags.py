@@ -29,6 +29,7 @@ from flagtui.tui.screens.bulk_screens import (
     plan_confirmation,
     plan_shares,
 )
+from flagtui.tui.screens.feature_detail import FeatureDetailScreen
 from flagtui.tui.widgets.focus import focus_now
 from flagtui.tui.widgets.table import Column, FilteredTable, ResourceTable
 from flagtui.tui.widgets.text import PlainStatic
@@ -119,8 +120,6 @@ class StaleFlagsScreen(AreaScreen):
         self.load()
 
     def action_open(self) -> None:
-        from flagtui.tui.screens.feature_detail import FeatureDetailScreen
-
         row: dict[str, Any] | None = self.table.selected_record
         if row is not None:
             self.app.push_screen(FeatureDetailScreen(self.project, row["name"]))

@@ -133,6 +133,7 @@ class StrategyKeys:
     async def _ask_enable(
         self, project: str, name: str, env: FeatureEnvironment, s: Strategy
     ) -> None:
+        # Here, not at the top: it loads the SDK engine
         from flagtui.preview.share import with_strategy_disabled
 
         plan = rollout_requests.set_strategy_disabled(project, name, env.name, str(s.id), False)
@@ -165,6 +166,7 @@ class StrategyKeys:
     async def _ask_remove(
         self, project: str, name: str, env: FeatureEnvironment, live: list[Strategy], s: Strategy
     ) -> None:
+        # Here, not at the top: it loads the SDK engine
         from flagtui.preview.share import without_strategy
 
         plan = rollout_requests.remove_strategy(project, name, env.name, str(s.id))

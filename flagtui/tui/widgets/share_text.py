@@ -77,6 +77,7 @@ def _split(p: Population) -> str:
 def share_line(share: ShareChange | PreviewError) -> str:
     """One line: `1,002 (10.0 %) → 0 (0.0 %) of 10,000`; an environment that stays off adds
     what it will be once switched on."""
+    # Here, not at the top: it loads pydantic and the SDK engine
     from flagtui.preview import PreviewError  # loaded already: a preview was made
 
     if isinstance(share, PreviewError):
