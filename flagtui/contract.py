@@ -6,6 +6,7 @@ nothing of flagtui, so the sandbox (which stands alone) may import it.
 
 from __future__ import annotations
 
+import re
 from typing import Literal, get_args
 
 # Section Events, in the contract's order: case-sensitive and exact. The event log completes
@@ -226,8 +227,6 @@ URL_FRIENDLY = r"[A-Za-z0-9\-_.!~*'()]+"
 def is_flag_name(value: str) -> bool:
     """A flag's (or a variant's) name as Unleash takes it: 1 to NAME_MAX URL-friendly
     characters, not `.` or `..`."""
-    import re  # here: most importers of the contract never check a name
-
     fits = 1 <= len(value) <= NAME_MAX and re.fullmatch(URL_FRIENDLY, value) is not None
     return fits and value not in (".", "..")
 

@@ -18,6 +18,8 @@ from pathlib import Path
 
 from platformdirs import user_data_dir
 
+from flagtui.archive.location import sqlite_url
+from flagtui.config import Profile
 from flagtui.private_files import private_dir, private_file
 
 
@@ -78,8 +80,6 @@ class DemoServer:
 
 
 def run_demo(args: argparse.Namespace) -> int:
-    from flagtui.archive.location import sqlite_url
-
     db_path = demo_db_path(args.size)
     archive_path = demo_archive_path(db_path)
     if args.reset:
@@ -91,9 +91,9 @@ def run_demo(args: argparse.Namespace) -> int:
     archive_url = sqlite_url(archive_path)
     server = DemoServer(db_path, args.size, archive_url)
     try:
-        # Imported while the server process makes the data and starts.
+        # Textual and the client (httpx, pydantic), imported while the server process makes
+        # the data and starts.
         from flagtui.api import AdminClient
-        from flagtui.config import Profile
         from flagtui.tui.app import FlagtuiApp
 
         try:

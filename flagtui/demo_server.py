@@ -19,6 +19,8 @@ import signal
 import sys
 from pathlib import Path
 
+from flagtui.sandbox import SandboxServer, create_database
+
 
 class Stop(Exception):
     """A stop signal, raised where the process waits."""
@@ -36,11 +38,12 @@ def main(argv: list[str]) -> int:
     for stop_signal in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(stop_signal, _stop)
 
+    # Here, not at the top: it loads httpx, pydantic and SQLAlchemy
     from flagtui.archive.demo import DemoCollector
-    from flagtui.sandbox import SandboxServer, create_database
 
     if not db_path.exists():
         create_database(db_path, size=size, now=None, progress=False)  # present-day dates
+    # Here, not at the top: it loads Starlette
     from flagtui.sandbox.rate_limit import PLENTY
 
     with SandboxServer(db_path, search_limit=PLENTY) as server:  # trying the app, not the limit

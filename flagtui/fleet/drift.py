@@ -11,6 +11,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from flagtui.api import errors
+from flagtui.rollout_words import strategy_lines, variant_text
+
 if TYPE_CHECKING:
     from flagtui.api import AdminClient
     from flagtui.api.models import Feature, FeatureEnvironment
@@ -33,8 +36,6 @@ CONCURRENT_READS = 8
 
 async def read_side(client: AdminClient, project: str | None, label: str, env: str | None) -> Side:
     """Every live flag of the project (None: of every project) in full, 8 reads at a time."""
-    from flagtui.api import errors
-
     projects = [project] if project else [p.id for p in await client.projects.list()]
     listed = [(p, f.name) for p in projects for f in await client.features.list(p)]
     gate = asyncio.Semaphore(CONCURRENT_READS)
@@ -128,8 +129,8 @@ def _variant(variant: Variant) -> dict[str, Any]:
 def words(value: object) -> object:
     """A side's strategies or variants (this module's shapes) in the detail's words; else as
     is (None: absent)."""
+    # Here, not at the top: it loads pydantic
     from flagtui.api.rollout_models import Strategy, Variant
-    from flagtui.rollout_words import strategy_lines, variant_text
 
     if not isinstance(value, list):
         return "absent" if value is None else value

@@ -8,6 +8,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from flagtui.api.feature_query import FeatureQuery
 from flagtui.value import Value
 
 if TYPE_CHECKING:  # `feature stale --help` imports this module (its COLUMNS)
@@ -31,8 +32,6 @@ class StaleFlags(Value):
 
 
 async def read_stale(client: AdminClient, project: str) -> StaleFlags:
-    from flagtui.api.feature_query import FeatureQuery
-
     lifetimes = {t.id: t.lifetime_days for t in await client.feature_types.list()}
     flags: list[Feature] = []
     total = 0

@@ -72,6 +72,7 @@ def _progress_bar(conn: sqlite3.Connection, size: str, shown: bool) -> Iterator[
     if not shown or size not in EXPECTED_ROWS:
         yield
         return
+    # Here, not at the top: it loads Textual
     from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 

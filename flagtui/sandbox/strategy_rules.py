@@ -26,6 +26,8 @@ from datetime import datetime
 from typing import Any
 from urllib.parse import quote
 
+import flpc
+
 from flagtui.contract import (
     CONSTRAINT_OPERATORS,
     CONSTRAINT_VALUE_MAX,
@@ -119,8 +121,6 @@ def _check_single(operator: str, value: str, inverted: bool) -> None:
     if operator in DATE_OPERATORS and not _is_date(value):
         raise bad_request(f'"value" must be a valid date. You provided "{value}".')
     if operator == REGEX_OPERATOR:
-        import flpc  # Rust's regex crate: the SDKs' syntax (real Unleash checks Go's RE2 one)
-
         try:
             flpc.compile(value)
         except ValueError as error:
