@@ -8,37 +8,26 @@ a write), its entry below, its tests in tests/cli/commands/test_<module>.py (a g
 in tests/cli/commands/golden/), and docs/commands.md written again (`python -m
 flagtui.cli.reference docs/commands.md`).
 
-A command's module is imported for its `--help`: at its top it imports what its options need
-(argparse, session, output, exits); the client, models, archive and asyncio under
-TYPE_CHECKING or in its run function, so `--help` and a usage error start in a few hundredths
-of a second (tests/cli/test_start_imports.py). Not typing's TYPE_CHECKING: `TYPE_CHECKING =
-False` at the top, which mypy reads as true, since importing typing costs 3 to 4 ms.
+A command's module is imported for its `--help`: what it imports at its top loads no UI, HTTP,
+model, database or evaluation library (tests/cli/test_start_imports.py); what its run needs of
+those it imports in its run function.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 
+
+@dataclass(frozen=True)
 class Entry:
-    """One command. A plain class: a dataclass imports `inspect` (7 ms of every start), a
-    NamedTuple `typing` (3 ms)."""
+    """One command."""
 
-    __slots__ = ("module", "options", "own_options", "scriptable", "summary", "words")
-
-    def __init__(
-        self,
-        words: str,
-        summary: str,
-        module: str,
-        options: str = "options",
-        scriptable: bool = True,
-        own_options: bool = False,
-    ) -> None:
-        self.words = words  # as typed: "feature list", "collect"
-        self.summary = summary  # its line in `--help`, and (scriptable ones) its description
-        self.module = module  # under flagtui.cli.commands
-        self.options = options  # the module's function adding its options (a pair shares one)
-        self.scriptable = scriptable  # -P, -o, the exit codes in --help; run by cli/runner.py
-        self.own_options = own_options  # its options parsed by its module (the sandbox's), -h too
+    words: str  # as typed: "feature list", "collect"
+    summary: str  # its line in `--help`, and (scriptable ones) its description
+    module: str  # under flagtui.cli.commands
+    options: str = "options"  # the module's function adding its options (a pair shares one)
+    scriptable: bool = True  # -P, -o, the exit codes in --help; run by cli/runner.py
+    own_options: bool = False  # its options parsed by its module (the sandbox's), -h too
 
 
 NOUNS = {  # and the groups of verbs under a noun
