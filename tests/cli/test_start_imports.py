@@ -71,12 +71,13 @@ def test_a_start_that_sends_nothing_imports_no_heavy_library(argv, code):
     assert sorted(m for m in modules if m.partition(".")[0] in HEAVY) == []
 
 
-def test_version_builds_no_parser():
-    """`--version` prints and exits before the command line is built (every command's options)."""
+def test_version_loads_no_commands_module():
+    """`--version` prints and exits before the command line is built: no command's module (its
+    options) is imported."""
     exit_code, modules = imported(["--version"])
     assert exit_code == 0
-    assert "flagtui.cli" in modules  # flagtui started: an empty set proves nothing
-    assert "flagtui.cli.parser" not in modules
+    assert "flagtui.cli.commands" in modules  # the list was read: an empty set proves nothing
+    assert sorted(m for m in modules if m.startswith("flagtui.cli.commands.")) == []
 
 
 def test_every_commands_options_load_without_a_heavy_library():
@@ -102,17 +103,14 @@ def test_a_command_that_runs_never_loads_httpxs_own_command_line(cli_env, sandbo
     assert sorted(m for m in modules if m.partition(".")[0] in ("click", "pygments", "rich")) == []
 
 
-def test_a_list_imports_only_its_area_of_the_client(cli_env, sandbox):
-    """The client makes each area when first used: listing flags imports neither the bulk,
-    the rollout, the access nor the change-request areas, nor the UI or the archive."""
+def test_a_list_loads_neither_the_ui_nor_the_archive(cli_env, sandbox):
+    """Listing a project's archived flags loads the client, not Textual nor SQLAlchemy."""
     exit_code, modules = imported(
         ["feature", "list", "--project", "default", "--archived", "-o", "json"],
         command_env(cli_env, sandbox),
     )
     assert exit_code == 0
     assert "flagtui.api.features" in modules  # it ran
-    unused = ("bulk", "rollouts", "access", "change_requests", "playground", "integrations")
-    assert sorted(m for m in modules if m.removeprefix("flagtui.api.") in unused) == []
     assert sorted(m for m in modules if m.partition(".")[0] in ("textual", "sqlalchemy")) == []
 
 
@@ -150,11 +148,12 @@ def test_reading_a_profile_loads_no_pydantic(tmp_path, config_file):
 
 
 # What `feature list` may load beyond the standard library: flagtui, and the client's stack
-# (httpx with what it is made of, pydantic with its own, platformdirs for the config's place).
+# (httpx with what it is made of, pydantic with its own, flpc for the constraints' regular
+# expressions; platformdirs for the config's place, tomli_w its writer).
 CLIENT_STACK = (
     "httpx", "httpcore", "h11", "anyio", "sniffio", "certifi", "idna",
     "pydantic", "pydantic_core", "typing_extensions", "annotated_types", "typing_inspection",
-    "platformdirs",
+    "flpc", "platformdirs", "tomli_w",
 )  # fmt: skip
 # What Python's own start loads (`python -c pass`) that is not in the standard library's list.
 PYTHONS_OWN = ("sitecustomize", "_sysconfigdata_")
@@ -171,8 +170,8 @@ def installed(name: str) -> bool:
 
 def test_a_listing_loads_the_clients_stack_and_no_other_library(cli_env, sandbox):
     """`feature list` reads through the client, so it loads the client's stack (its budget, by
-    name) and nothing else beyond the standard library; of flagtui, the client, the command
-    line and the config, no UI, archive, sandbox or preview."""
+    name) and nothing else beyond the standard library (no SQLAlchemy, Starlette or SDK
+    engine); of flagtui no UI, sandbox or preview (of the archive, the exit codes' errors)."""
     exit_code, modules = imported(
         ["feature", "list", "--project", "default", "-o", "json"], command_env(cli_env, sandbox)
     )
@@ -186,4 +185,4 @@ def test_a_listing_loads_the_clients_stack_and_no_other_library(cli_env, sandbox
     }
     assert sorted(beyond) == []
     ours = {m.split(".")[1] for m in modules if m.startswith("flagtui.") and "." in m}
-    assert sorted(ours & {"tui", "archive", "sandbox", "preview", "triage", "fleet"}) == []
+    assert sorted(ours & {"tui", "sandbox", "preview", "triage", "fleet"}) == []

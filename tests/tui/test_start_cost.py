@@ -22,27 +22,29 @@ def loaded_by(code: str) -> str:
     return loaded.stdout.strip() or loaded.stderr
 
 
-def test_the_start_path_leaves_the_commands_and_the_on_call_modules_until_they_are_used():
+def test_the_start_path_loads_no_commands_module_nor_the_archives_database_layer():
+    """The commands' modules and SQLAlchemy (the delivery archive's) wait until used."""
     code = (
         "import sys, flagtui.cli, flagtui.tui.launch, flagtui.tui.app;"
         " import flagtui.tui.screens.features;"
         " flagtui.cli.tui_args(['-P', 'prod']);"
         " print(sorted(m for m in sys.modules"
-        " if m.startswith(('flagtui.archive', 'flagtui.triage', 'flagtui.cli.'))))"
+        " if m.startswith(('sqlalchemy', 'flagtui.cli.commands.'))))"
     )
     assert loaded_by(code) == "[]"
 
 
-def test_the_first_frame_needs_neither_the_client_nor_pydantic_nor_the_config():
+def test_the_first_frame_needs_neither_the_client_nor_pydantic():
     """What a returning start imports before its first frame (the cached rows, see
-    `start_hint.py`): the rest is imported once that frame is on screen. Fails on the code
-    before: the app imported the client and the config, and with them httpx and pydantic."""
+    `start_hint.py`): the client, httpx and pydantic are imported once that frame is on
+    screen. Fails on the code before: the app imported the client, and with it httpx and
+    pydantic."""
     code = (
         "import sys, flagtui.cli, flagtui.tui.launch, flagtui.tui.app;"
         " import flagtui.tui.screens.features_layout;"
         " print(sorted(m for m, module in sys.modules.items() if module is not None and ("
         " m.partition('.')[0] in ('httpx', 'httpcore', 'pydantic', 'pydantic_core')"
-        " or m.startswith(('flagtui.api', 'flagtui.config', 'flagtui.tui.screens.base')))))"
+        " or m == 'flagtui.api.client')))"
         # None: an import flagtui blocks (httpx's own command line, flagtui/__init__.py)
     )
     assert loaded_by(code) == "[]"
