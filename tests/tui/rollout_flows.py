@@ -10,6 +10,8 @@ from typing import Any
 
 from textual.widgets import OptionList
 
+from flagtui.api import AdminClient
+from flagtui.api.models import Constraint, Strategy
 from flagtui.sandbox.demo_rollouts import ENVIRONMENT
 from flagtui.tui.app import FlagtuiApp
 from flagtui.tui.screens.feature_detail import FeatureDetailScreen
@@ -17,6 +19,7 @@ from flagtui.tui.screens.strategy_form import StrategyFormScreen
 from flagtui.tui.widgets.choice_picker import ChoicePicker
 from flagtui.tui.widgets.confirm import ConfirmModal
 from testkit.pilot import settle
+from testkit.second_admin import second_admin
 
 from .helpers import Wrapped, screen_text, toast_text, visible_text
 
@@ -81,3 +84,20 @@ async def until_shown(app: FlagtuiApp, pilot: Any, kind: type) -> None:
             return
         await settle(app, pilot)
     assert isinstance(app.screen, kind), screen_text(app)
+
+
+VIP = Constraint(context_name="userId", operator="IN", values=["vip-only"])
+
+
+async def vip_only(sandbox, name: str, strategy: Strategy) -> str:
+    """Another admin, with a profile of their own, narrows the strategy to VIPs; their name."""
+    token, who = second_admin(sandbox)
+    async with AdminClient(sandbox.url, token, profile="other") as other:
+        await other.connect()
+        narrowed = strategy.model_copy(update={"constraints": [VIP], "title": "VIPs only"})
+        await other.rollouts.update(DEMO, name, ENVIRONMENT, narrowed)
+    return who
+
+
+def rules(s: Strategy) -> list[tuple[str, str, list[str]]]:
+    return [(c.context_name, str(c.operator), list(c.values or [])) for c in s.constraints or []]

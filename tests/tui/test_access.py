@@ -2,27 +2,15 @@
 
 from __future__ import annotations
 
-from textual.widgets import Input, SelectionList
+from textual.widgets import SelectionList
 
 from flagtui.api.models import ServerInfo
 from flagtui.tui.screens.access import AccessScreen
 from flagtui.tui.widgets.confirm import ConfirmModal
 
+from .access_flows import fill_form
 from .areas import app_in, settle
 from .helpers import toast_text, visible_text
-
-
-async def fill_form(app, pilot, user_query: str, role: int, group: int | None) -> None:
-    await settle(pilot)
-    assert isinstance(app.screen, AccessScreen)
-    app.screen.query_one("#roles", SelectionList).select(role)
-    if group is not None:
-        app.screen.query_one("#groups", SelectionList).select(group)
-    app.screen.query_one("#user-search", Input).value = user_query
-    await settle(pilot)
-    users = app.screen.query_one("#users", SelectionList)
-    users.select(users.get_option_at_index(0).value)
-    await pilot.pause()
 
 
 async def test_grant_reaches_the_server(make_app, client, tmp_path) -> None:

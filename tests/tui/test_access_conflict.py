@@ -11,9 +11,9 @@ from flagtui.tui.widgets.confirm import ConfirmModal
 from flagtui.tui.widgets.edit_conflict import EditConflictModal
 from testkit.second_admin import second_admin
 
+from .access_flows import fill_form
 from .areas import app_in, settle
 from .helpers import screen_text, toast_text, visible_text
-from .test_access import fill_form
 
 
 async def test_another_admins_grant_stops_mine_then_send_mine_anyway(

@@ -12,8 +12,7 @@ from flagtui.tui.widgets.edit_conflict import EditConflictModal
 from testkit.pilot import settle
 
 from .helpers import screen_text, toast_text, visible_text
-from .rollout_flows import DEMO, demo_flag, open_detail, pick_production
-from .test_strategy_form_conflict import rules, vip_only
+from .rollout_flows import DEMO, demo_flag, open_detail, pick_production, rules, vip_only
 
 
 async def test_roll_back_overtaken_is_shown_and_reload_asks_on_their_strategy(

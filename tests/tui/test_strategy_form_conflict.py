@@ -6,30 +6,12 @@ production) sends what was reviewed, and the event log holds both updates."""
 from __future__ import annotations
 
 from flagtui.api import AdminClient
-from flagtui.api.models import Constraint, Strategy
 from flagtui.sandbox.demo_rollouts import ENVIRONMENT
 from flagtui.tui.widgets.edit_conflict import EditConflictModal
 from testkit.pilot import settle
-from testkit.second_admin import second_admin
 
 from .helpers import visible_text
-from .rollout_flows import DEMO, SPLIT, confirm, demo_flag, open_form, review
-
-VIP = Constraint(context_name="userId", operator="IN", values=["vip-only"])
-
-
-async def vip_only(sandbox, name: str, strategy: Strategy) -> str:
-    """Another admin, with a profile of their own, narrows the strategy to VIPs; their name."""
-    token, who = second_admin(sandbox)
-    async with AdminClient(sandbox.url, token, profile="other") as other:
-        await other.connect()
-        narrowed = strategy.model_copy(update={"constraints": [VIP], "title": "VIPs only"})
-        await other.rollouts.update(DEMO, name, ENVIRONMENT, narrowed)
-    return who
-
-
-def rules(s: Strategy) -> list[tuple[str, str, list[str]]]:
-    return [(c.context_name, str(c.operator), list(c.values or [])) for c in s.constraints or []]
+from .rollout_flows import DEMO, SPLIT, confirm, demo_flag, open_form, review, rules, vip_only
 
 
 async def test_a_change_made_since_the_form_opened_stops_the_send_and_is_shown(

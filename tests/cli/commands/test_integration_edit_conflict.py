@@ -9,8 +9,7 @@ from testkit.pty_term import Term
 from testkit.second_admin import second_admin
 
 from ..processes import FLAGTUI, command_env, finish
-from .test_integration_secrets import stored_parameters
-from .test_integration_write import addons, create
+from .integrations import addons, create, stored_parameters
 
 NEW_SECRET = "https://hooks.example.test/T0/new-s3cr3t"
 

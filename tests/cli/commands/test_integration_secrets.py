@@ -8,9 +8,7 @@ from __future__ import annotations
 import io
 import json
 import os
-import sqlite3
 import subprocess
-from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -19,15 +17,9 @@ from flagtui.masking import MASK
 
 from ..conftest import event_count
 from ..processes import FLAGTUI, command_env
+from .integrations import stored_parameters
 
 SECRET = "https://hooks.example.test/T0/stdin-s3cr3t"
-
-
-def stored_parameters(sandbox) -> dict[str, str]:
-    """The newest integration's parameters as the sandbox stores them (its API masks them)."""
-    with closing(sqlite3.connect(sandbox.db_path)) as conn:
-        row = conn.execute("SELECT parameters FROM addons ORDER BY id DESC LIMIT 1").fetchone()
-    return dict(json.loads(row[0]))
 
 
 def private(path: Path, text: str, mode: int = 0o600) -> Path:

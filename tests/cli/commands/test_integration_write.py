@@ -13,23 +13,11 @@ from flagtui.masking import MASK
 
 from ..conftest import event_count
 from .helpers import assert_dry_run_sends_nothing
-
-SECRET = "https://hooks.example.test/T0/s3cr3t-path"
-
-
-def addons(server) -> list[dict]:
-    return server.get("/api/admin/addons").json()["addons"]
+from .integrations import SECRET, addons, create
 
 
 def newest_event(server) -> dict:
     return server.get("/api/admin/search/events", params={"limit": 1}).json()["events"][0]
-
-
-def create(run, *extra: str):
-    return run(
-        "integration", "create", "webhook", "--param", f"url={SECRET}",
-        "--event", "feature-created", "--project", "default", "--description", "ci", *extra,
-    )  # fmt: skip
 
 
 @pytest.mark.parametrize("output", ["table", "json", "jsonl", "csv"])
