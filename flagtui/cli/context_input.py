@@ -7,8 +7,8 @@ import argparse
 from typing import Any
 
 from flagtui.cli.exits import UsageError
+from flagtui.typed_context import typed_context
 
-STANDARD_FIELDS = ("userId", "sessionId", "remoteAddress", "currentTime", "appName")
 APP_NAME = "flagtui-playground"  # the server's playground needs one; --context appName=… sets it
 HELP = (
     "a context field (repeatable): userId, sessionId, remoteAddress, currentTime,"
@@ -26,21 +26,14 @@ def context_of(pairs: list[str], environment_from: str = "--env") -> dict[str, A
     # Here, not at the top: it loads pydantic
     from flagtui.api.constraint_rules import is_context_time
 
-    context: dict[str, Any] = {"appName": APP_NAME}
-    properties: dict[str, str] = {}
     for pair in pairs:
         key, equals, value = pair.partition("=")
-        if not equals or not key:
-            raise UsageError(f"--context {pair!r}: expected KEY=VALUE")
         if key in ("environment", "properties"):
             raise UsageError(f"--context {key}: give the environment with {environment_from}")
-        if key == "currentTime" and not is_context_time(value):
+        if equals and key == "currentTime" and not is_context_time(value):
             said = f"a date and time with its zone, e.g. 2026-01-31T09:00:00Z (not {value!r})"
             raise UsageError(f"--context currentTime: {said}")  # the SDKs read no time in it
-        if key in STANDARD_FIELDS:
-            context[key] = value
-        else:
-            properties[key] = value
-    if properties:
-        context["properties"] = properties
-    return context
+    try:
+        return {"appName": APP_NAME, **typed_context(pairs)}
+    except ValueError as exc:
+        raise UsageError(f"--context {exc}") from None

@@ -31,11 +31,11 @@ from flagtui.preview.client_shape import environment_of, plain
 from flagtui.preview.share import switched
 from flagtui.tui.format import clean
 from flagtui.tui.screens.base import describe_error
+from flagtui.typed_context import typed_context
 
 USERS = 10_000
 APP_NAME = "flagtui-preview"  # the server's playground needs one; appName=… in the context sets it
 NO_VARIANT = "disabled"  # the engine's name for "no variant" (off, or a flag without variants)
-STANDARD = ("userId", "sessionId", "remoteAddress", "currentTime", "appName")
 
 
 def contexts_of(user_ids: str, more: str) -> list[dict[str, Any]]:
@@ -48,19 +48,10 @@ def contexts_of(user_ids: str, more: str) -> list[dict[str, Any]]:
 
 def context_of(more: str) -> dict[str, Any]:
     """`KEY=VALUE` pairs; a key that is no standard field is a property, as SDKs send it."""
-    context: dict[str, Any] = {}
-    properties: dict[str, str] = {}
-    for pair in more.split():
-        key, equals, value = pair.partition("=")
-        if not equals or not key:
-            raise InvalidArgument("context", f"{pair!r}: expected KEY=VALUE")
-        if key in STANDARD:
-            context[key] = value
-        else:
-            properties[key] = value
-    if properties:
-        context["properties"] = properties
-    return context
+    try:
+        return typed_context(more.split())
+    except ValueError as exc:
+        raise InvalidArgument("context", str(exc)) from None
 
 
 def proposed(feature: Feature, environment: str, strategy: Strategy) -> dict[str, Any]:
