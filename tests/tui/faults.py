@@ -48,6 +48,7 @@ class FaultApp:
         self.requests: list[tuple[str, str]] = []
         self.rules: list[Rule] = []
         self.delay_answers = 0.0
+        self.delay_only: str | None = None  # a method: only its answers are late
         # Cleared: every answer waits until it is set again (the server's thread waits, not the
         # test's loop), so "while a write is in flight" holds however slow the machine is.
         self.answers_released = threading.Event()
@@ -72,7 +73,7 @@ class FaultApp:
                 if response is not None:
                     await response(scope, receive, send)
                     return
-        delay = self.delay_answers
+        delay = self.delay_answers if self.delay_only in (None, scope["method"]) else 0.0
 
         async def late_send(message: dict[str, Any]) -> None:
             # The sandbox has done its work (a write is applied); only the answer is late.

@@ -317,7 +317,7 @@ async def test_a_patch_without_answer_offers_a_re_read_not_a_resend(
         await settle(app, pilot)
         form = await open_form(app, pilot, name)
         assert form.check_action("reload", ()) is False
-        fault.delay_answers = 1.5
+        fault.delay_answers, fault.delay_only = 1.5, "PATCH"  # the re-read before it answers
         await send_form(app, pilot)
         error = visible_text(app, "#form-error")
         assert "the change may or may not have been applied" in error

@@ -90,6 +90,8 @@ async def test_roll_back_and_disable_say_who_loses_it(
         await client.rollouts.update(DEMO, name, ENVIRONMENT, strategy.model_copy(
             update={"parameters": ten}))  # fmt: skip
         assert served(sandbox, name)[0] == now
+        await pilot.press("r")  # the detail shows the strategy as it is now: D acts on that
+        await settle(app, pilot)
         body = await asked(app, pilot, "D")
         assert f"{share(now)} → 0 (0.0%) of 10,000" in body
         await confirm(app, pilot, f"Disable strategy {strategy.id} of {name}")

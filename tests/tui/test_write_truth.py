@@ -20,6 +20,7 @@ from flagtui.tui.screens.feature_types import FeatureTypesScreen, LifetimeModal
 from flagtui.tui.screens.features import FeaturesScreen
 from flagtui.tui.screens.patch_form import PatchFormScreen
 from flagtui.tui.widgets.confirm import ConfirmModal
+from flagtui.tui.widgets.edit_conflict import EditConflictModal
 from flagtui.tui.widgets.table import ResourceTable
 
 from .faults import FEATURE, PROJECT, DropAnswers, json_error, open_form, send_form, settle
@@ -100,6 +101,9 @@ async def test_a_refused_patch_leaves_the_servers_record_as_the_baseline(
                                                    "value": "typed by hand"}])  # fmt: skip
         fault.fail("PATCH", f"/features/{name}", json_error(500, "InternalError", "boom"), times=1)
         await send_form(app, pilot)
+        assert isinstance(app.screen, EditConflictModal)  # their change is said first
+        await pilot.click("#anyway")
+        await settle(app, pilot)
         assert "Not applied" in visible_text(app, "#form-error")
         assert form.feature.description == "typed by hand"
         await pilot.press("ctrl+r")

@@ -129,7 +129,6 @@ def test_bad_input_is_refused_naming_the_field_and_nothing_is_sent(flagtui, admi
         (("--rollout", "101"), "--rollout: a whole percentage from 0 to 100"),
         (weights, "variants.weight: the weights add up to 900"),
         (("--constraint", "appName SEMVER_GT abc"), "constraints[0].value: 'abc' is not"),
-        (("--constraint", "tenantId IN acme"), "constraints[0].contextName: 'tenantId' is"),
         (("--segment", "beta"), "segments[0]: no segment 'beta'"),
     ]
     for options, said in cases:
