@@ -206,40 +206,7 @@ NEW_RELIC_EVENTS = [
     "feature-environment-variants-updated",
     "feature-potentially-stale-on",
 ]
-TEAMS_WORKFLOW_EVENTS = [
-    "feature-created",
-    "feature-updated",
-    "feature-archived",
-    "feature-revived",
-    "feature-stale-on",
-    "feature-stale-off",
-    "feature-environment-enabled",
-    "feature-environment-disabled",
-    "feature-strategy-remove",
-    "feature-strategy-update",
-    "feature-strategy-add",
-    "feature-metadata-updated",
-    "feature-variants-updated",
-    "feature-project-change",
-    "feature-potentially-stale-on",
-    "change-added",
-    "change-discarded",
-    "change-edited",
-    "change-request-applied",
-    "change-request-approval-added",
-    "change-request-approved",
-    "change-request-cancelled",
-    "change-request-created",
-    "change-request-discarded",
-    "change-request-rejected",
-    "change-request-sent-to-review",
-    "change-request-scheduled",
-    "change-request-scheduled-application-success",
-    "change-request-scheduled-application-failure",
-    "change-request-schedule-suspended",
-    "release-plan-progressions-paused",
-    "release-plan-progressions-resumed",
-]
+TEAMS_WORKFLOW_EVENTS = TEAMS_EVENTS  # 8.2.0 lists the same events, in the same order
 
 PROVIDERS: list[shapes.AddonProvider] = [
     {
