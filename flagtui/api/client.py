@@ -50,7 +50,7 @@ from flagtui.api.playground import Playground
 from flagtui.api.projects import Projects
 from flagtui.api.rollout_catalogs import ContextFields, Segments, StrategyTypes
 from flagtui.api.rollouts import Rollouts
-from flagtui.api.transport import DEFAULT_RETRY_DELAYS
+from flagtui.api.transport import DEFAULT_RETRY_DELAYS, RequestHook
 from flagtui.api.users import Users
 
 
@@ -66,6 +66,7 @@ class AdminClient:
         verify: bool | str = True,
         retry_delays: Sequence[float] = DEFAULT_RETRY_DELAYS,
         transport: httpx.AsyncBaseTransport | None = None,
+        request_hook: RequestHook | None = None,
         before_write: Callable[[str], None] | None = None,
     ) -> None:
         self._core = Core(
@@ -77,6 +78,7 @@ class AdminClient:
             verify=verify,
             retry_delays=retry_delays,
             transport=transport,
+            request_hook=request_hook,
             before_write=before_write,
         )
 

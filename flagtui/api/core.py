@@ -23,7 +23,7 @@ from pydantic import TypeAdapter
 from flagtui.api import capabilities, errors
 from flagtui.api.health import Health
 from flagtui.api.models import ServerInfo
-from flagtui.api.transport import DEFAULT_RETRY_DELAYS, Transport
+from flagtui.api.transport import DEFAULT_RETRY_DELAYS, RequestHook, Transport
 from flagtui.api.wire import RawObject, adapter
 
 T = TypeVar("T")
@@ -43,6 +43,7 @@ class Core:
         verify: bool | str,
         retry_delays: Sequence[float] = DEFAULT_RETRY_DELAYS,
         transport: httpx.AsyncBaseTransport | None = None,
+        request_hook: RequestHook | None = None,
         before_write: Callable[[str], None] | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
@@ -62,6 +63,7 @@ class Core:
             verify=verify,
             retry_delays=retry_delays,
             transport=transport,
+            request_hook=request_hook,
         )
         self._connecting: asyncio.Event | None = None
         self._connect_error: Exception | None = None

@@ -21,7 +21,7 @@ import email.utils
 import math
 import ssl
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 import httpx
@@ -46,6 +46,9 @@ RETRY_AFTER_MAX_S = 180.0  # a server asking for longer is asked again after thi
 POOL = httpx.Limits(max_connections=16, max_keepalive_connections=16, keepalive_expiry=4.0)
 _ANY_JSON: TypeAdapter[Any] = TypeAdapter(Any)
 Heard = Callable[[Mapping[str, str]], None]
+# Runs as each request is about to leave (httpx's request event hook): --dry-run stops writes
+# there, on the one transport every command uses (its proxies and certificates).
+RequestHook = Callable[[httpx.Request], Awaitable[None]]
 
 
 class Transport:
@@ -59,6 +62,7 @@ class Transport:
         verify: bool | str = True,
         retry_delays: Sequence[float] = DEFAULT_RETRY_DELAYS,
         transport: httpx.AsyncBaseTransport | None = None,
+        request_hook: RequestHook | None = None,
     ) -> None:
         self.profile = profile
         self.timeout = timeout
@@ -76,6 +80,7 @@ class Transport:
             follow_redirects=False,
             transport=transport,
             limits=POOL,
+            event_hooks={"request": [request_hook] if request_hook else []},
         )
 
     def use_token(self, token: str) -> None:

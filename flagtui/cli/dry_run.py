@@ -1,9 +1,7 @@
-"""--dry-run's transport: reads go to the server (a write may need the record it changes); the
-first write is stopped here, unsent, as `runner.DryRunStop` (which the runner prints)."""
+"""--dry-run: reads go to the server (a write may need the record it changes); the first write is
+stopped as it is about to leave, unsent, as `session.DryRunStop` (which the runner prints)."""
 
 from __future__ import annotations
-
-import ssl
 
 import httpx
 
@@ -13,15 +11,7 @@ from flagtui.cli.session import DryRunStop
 READING_POSTS = ("/events/search",)
 
 
-class DryRunTransport(httpx.AsyncBaseTransport):
-    def __init__(self, verify: bool | str) -> None:
-        context = ssl.create_default_context(cafile=verify) if isinstance(verify, str) else verify
-        self._real = httpx.AsyncHTTPTransport(verify=context)
-
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        if request.method in ("GET", "HEAD") or request.url.path.endswith(READING_POSTS):
-            return await self._real.handle_async_request(request)
+async def stop_writes(request: httpx.Request) -> None:
+    """The client's request hook under --dry-run."""
+    if request.method not in ("GET", "HEAD") and not request.url.path.endswith(READING_POSTS):
         raise DryRunStop(request)
-
-    async def aclose(self) -> None:
-        await self._real.aclose()

@@ -42,25 +42,19 @@ def open_client(
     profile: Profile, *, dry_run: bool = False, before_write: Callable[[str], None] | None = None
 ) -> AdminClient:
     """The profile's client (the HTTP library and the models imported now)."""
-    # Here, not at the top: it loads httpx and pydantic
+    # Here, not at the top: they load httpx and pydantic
     from flagtui.api import AdminClient
+    from flagtui.cli.dry_run import stop_writes
 
     check_ca_bundle(profile)
-    verify = profile.verify
-    transport = None
-    if dry_run:
-        # Here, not at the top: it loads httpx
-        from flagtui.cli.dry_run import DryRunTransport
-
-        transport = DryRunTransport(verify)
     return AdminClient(
         profile.url,
         resolve_token(profile).token,
         profile=profile.name,
         read_only=profile.read_only,
         timeout=profile.timeout,
-        verify=verify,
-        transport=transport,
+        verify=profile.verify,
+        request_hook=stop_writes if dry_run else None,
         before_write=before_write,
     )
 

@@ -83,3 +83,22 @@ def test_every_write_commands_dry_run_sends_only_gets(run, server, sandbox, monk
             sent = {(r.method, r.path) for r in gateway.received if r.method != "GET"}
             assert sent == set(), words
             assert gateway.received, words  # it went through the gateway
+
+
+def test_a_dry_run_reads_through_the_proxy_every_command_uses(run, sandbox, monkeypatch):
+    """The environment's proxy carries a dry run's reads, as it carries every other command's:
+    a dry run has no transport of its own (one with its own proxy and certificate rules)."""
+    for name in ("NO_PROXY", "no_proxy", "ALL_PROXY", "all_proxy"):
+        monkeypatch.delenv(name, raising=False)
+    with Gateway(sandbox.url) as proxy:
+        monkeypatch.setenv("HTTP_PROXY", proxy.url)
+        monkeypatch.setenv("UNLEASH_URL", sandbox.url)
+        shown = run("feature", "show", "default", FLAG, "-o", "json")
+        assert shown.code == 0, shown.err
+        assert proxy.received, "the proxy is in the way of every command"
+        proxy.received.clear()
+        result = run("feature", "enable", "default", FLAG, "production", "--dry-run", "-o", "json")
+        assert result.code == 0, result.err
+        assert result.json["method"] == "POST", result.json
+        assert [r.method for r in proxy.received if r.method != "GET"] == []
+        assert proxy.received, "the dry run's reads went round the proxy"
