@@ -109,11 +109,12 @@ async def _masked_dry_run(write: Awaitable[Addon], secrets: set[str]) -> Addon:
 
 def _said(out: Printer, event: str, addon: Addon) -> None:
     """What was stored, without any parameter (real Unleash answers with the secrets)."""
+    events = list(addon.events or [])
     done(
         out,
         event,
         id=addon.id,
         provider=addon.provider,
         enabled=addon.enabled,
-        events=",".join(addon.events or []),
+        events=events if out.is_json else ",".join(events),
     )

@@ -43,6 +43,7 @@ def test_create_as_json_says_what_was_done(run):
     assert result.json["done"] == "addon-config-created"
     assert result.json["provider"] == "webhook"
     assert isinstance(result.json["id"], int)
+    assert result.json["events"] == ["feature-created"]  # a list, as `integration list` has it
 
 
 def test_create_dry_run_masks_the_secret_and_sends_nothing(run, server):
