@@ -101,7 +101,7 @@ async def test_an_archive_of_a_newer_schema_is_said_to_be_a_newer_flagtuis(
     profile = Profile(name="sandbox", url=sandbox.url, archive_url=url)
     async with AdminClient(sandbox.url, sandbox.admin_token, profile="sandbox") as own:
         app = FlagtuiApp(own, profile, state_path=state)
-        async with app.run_test(size=(160, 30)) as pilot:
+        async with app.run_test(size=(80, 30)) as pilot:  # the whole sentence, at 80 columns
             await settle(pilot)
             shown = " ".join(f"{screen_text(app)} {toast_text(app)}".split())  # unwrapped
             assert "was written by a newer flagtui (schema version" in shown, shown
