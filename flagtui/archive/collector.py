@@ -135,12 +135,18 @@ class Collector:
             self.state = state
             self.log(line)
 
-    async def run(self, interval: float, stop: asyncio.Event) -> None:
+    async def run(
+        self, interval: float, stop: asyncio.Event, keep: Callable[[], bool] | None = None
+    ) -> None:
         """Poll every `interval` seconds until `stop` is set; a failed poll is tried again
-        after 1, 2, 4 … seconds (at most 5 minutes). One log line per change of state."""
+        after 1, 2, 4 … seconds (at most 5 minutes). One log line per change of state.
+        `keep`: asked (in a thread) before each poll; False ends the run (the collector's
+        lock is lost, `lease.py`)."""
         backoff = BACKOFF_FIRST
         token_read_again = False
         while not stop.is_set():
+            if keep is not None and not await asyncio.to_thread(keep):
+                return
             try:
                 result = await _unless_stopped(self.poll(), stop)
             except _Stopped:

@@ -17,3 +17,8 @@ class ArchiveTooNew(Exception):
             f"{where} was written by a newer flagtui (schema version {version}; this flagtui"
             f" reads up to {latest}): upgrade flagtui, or give this profile another archive_url"
         )
+
+
+class CollectorBusy(Exception):
+    """Another collector holds the archive's lock for this server (`lease.py`): a SQLite
+    archive has one collector at a time, and `collect --once` never waits for its turn."""

@@ -164,6 +164,18 @@ collections = Table(
     Column("collected_until", UtcDateTime, nullable=False),
 )
 
+# Who collects each server into the archive (migration 7): written by the collector that takes
+# the server's lock (`lease.py`); `lock_session` is the PostgreSQL session holding it.
+collectors = Table(
+    "collectors",
+    metadata,
+    Column("server", String(512), primary_key=True),
+    Column("host", String(255), nullable=False),
+    Column("pid", Integer, nullable=False),
+    Column("since", UtcDateTime, nullable=False),
+    Column("lock_session", Integer),
+)
+
 # Failures only, in the one spelling both the index and the queries use: SQLite uses a partial
 # index only when the query's WHERE holds its predicate term for term ("failed = 1"), and
 # `true()` is written inline (1 or true), never as a bound parameter.

@@ -16,7 +16,7 @@ import sys
 from typing import Any
 
 from flagtui.api import errors
-from flagtui.archive.errors import ArchiveTooNew, ArchiveUnavailable
+from flagtui.archive.errors import ArchiveTooNew, ArchiveUnavailable, CollectorBusy
 from flagtui.config import ConfigError, Interrupted
 from flagtui.display import clean
 
@@ -36,7 +36,8 @@ EXIT_CODES_HELP = """exit codes:
   2  usage or configuration: a bad option, a value over a contract limit or that JSON
      cannot carry, a read-only profile asked to write, a destructive command without --yes,
      a request the server refused as invalid (400, 409, 415), an object another admin
-     changed since the command read it (nothing sent)
+     changed since the command read it (nothing sent), a collector started where another
+     is collecting the server into the same SQLite archive (or `collect --once` anywhere)
   3  authentication or permission (401, 403)
   4  not found (404)
   5  not supported by this server's edition or version
@@ -86,6 +87,7 @@ def _kinds() -> list[tuple[type[BaseException], str, int]]:
         (errors.ReadOnlyProfile, "read-only", USAGE),
         (ConfigError, "configuration", USAGE),
         (ArchiveTooNew, "archive-too-new", USAGE),
+        (CollectorBusy, "collector-busy", USAGE),
         (UsageError, "usage", USAGE),
         (Refused, "not-confirmed", USAGE),
     ]
