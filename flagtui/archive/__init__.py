@@ -7,6 +7,8 @@ forgets it (`flagtui collect`), read by `flagtui failures` and the failures view
 - `reader.ArchiveReader`: the archive's reads, synchronous (`ArchiveSource` runs them in worker
   threads; `flagtui failures` alone on a fresh archive); `stored`: a row back into a delivery.
 - `collector.Collector`: one poll, or polling until stopped; each complete poll is recorded.
+- `lease`: one collector at a time per server and archive (a PostgreSQL advisory lock a
+  second stands by on; a SQLite file's `flock`), and who is active (`activity`).
 - `store.Archive`: the writes; `queries`: the reads; `schema` and `migrations`: the tables.
 - `location`: where an archive lives, and a profile's (no SQLAlchemy import, for the start).
 """
