@@ -304,7 +304,8 @@ async def collect_in_turn(
             taken = await asyncio.to_thread(lease.take)
         except Exception as exc:  # the archive unreachable: tried again, said once
             if said != ("failing", None):
-                collector.log(f"the archive cannot be reached to take the lock: {exc}; retrying")
+                reason = str(getattr(exc, "orig", None) or exc).strip().splitlines() or [""]
+                collector.log(f"the archive cannot be reached to take the lock: {reason[0]}")
             said = ("failing", None)
         else:
             if taken:
@@ -315,11 +316,13 @@ async def collect_in_turn(
                 await collector.run(interval, stop, keep=lease.keep)
                 if stop.is_set():
                     return
+                # Tried again after an interval, like any collector standing by: one that was
+                # standing by already takes it first.
                 collector.log("lost the lock (the archive's connection dropped)")
                 said = ("lost", None)
-                continue
-            if said != ("standing by", lease.other):
-                collector.log(f"{busy_sentence(server, lease.other)}; standing by")
-            said = ("standing by", lease.other)
+            else:
+                if said != ("standing by", lease.other):
+                    collector.log(f"{busy_sentence(server, lease.other)}; standing by")
+                said = ("standing by", lease.other)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(stop.wait(), interval)

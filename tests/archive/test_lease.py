@@ -67,12 +67,12 @@ async def test_a_second_collector_stands_by_and_takes_over_when_the_session_ends
         Collector(c, a, log=log.append) for c, a, log in zip(clients, archives, logs, strict=True)
     ]
     stops = [asyncio.Event(), asyncio.Event()]
-    runs = [
-        asyncio.create_task(collect_in_turn(collectors[0], leases[0], 0.2, stops[0])),
-    ]
+    # The first tries again an interval after it lost the lock; the second, standing by,
+    # tries 20 times in that interval: it comes first.
+    runs = [asyncio.create_task(collect_in_turn(collectors[0], leases[0], 2.0, stops[0]))]
     try:
         await until("the first collects", said(logs[0], "collecting every"))
-        runs.append(asyncio.create_task(collect_in_turn(collectors[1], leases[1], 0.2, stops[1])))
+        runs.append(asyncio.create_task(collect_in_turn(collectors[1], leases[1], 0.1, stops[1])))
         await until("the second stands by", said(logs[1], "standing by"))
         me = f"({socket.gethostname()}, pid {os.getpid()}, since "
         assert len(logs[1]) == 1 and logs[1][0].startswith("another collector " + me)
@@ -84,7 +84,7 @@ async def test_a_second_collector_stands_by_and_takes_over_when_the_session_ends
             "the first stored them", lambda: set(stored_ids(archives[0])) == server_ids(sandbox)
         )
         sent = clients[0].requests_sent
-        await until("the first polled again", lambda: clients[0].requests_sent > sent + 6)
+        await until("the first polled again", lambda: clients[0].requests_sent > sent + 12)
         assert clients[1].requests_sent == 0  # standing by: not one request to the server
         now = activity(archives[0])
         assert now.active and now.ours and now.holder and now.holder.pid == os.getpid()
@@ -125,6 +125,7 @@ def test_a_second_sqlite_lock_is_refused_naming_the_first_until_it_is_released(t
         assert other.other is not None and other.other.pid == os.getpid()
         now = activity(second)
         assert now.active and now.ours and now.holder == other.other
+        assert not other.take()  # closing the probe's descriptor left the holder's lock held
         holder.release()
         assert not activity(second).active  # the last one is still named
         assert activity(second).holder == other.other

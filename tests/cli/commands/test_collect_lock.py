@@ -168,6 +168,10 @@ def test_on_postgresql_one_collects_the_other_stands_by_and_takes_over_after_kil
         assert failed_count(archive) >= 40
         now = status(env, "-P", "team")
         assert (now["active"], now["pid"]) == (True, second.proc.pid)
+        third = Collecting(argv, env)
+        assert f"pid {second.proc.pid}," in third.wait_for("standing by")
+        assert third.stop() == 0  # SIGTERM ends a wait for the lock at once, as any wait
+        assert third.lines[-2:] == ["flagtui collect: stopped", "<ended>"]
         assert second.stop() == 0
         assert not any("poll failed" in line for line in second.lines), second.lines
     finally:
