@@ -145,8 +145,12 @@ class Collector:
         backoff = BACKOFF_FIRST
         token_read_again = False
         while not stop.is_set():
-            if keep is not None and not await asyncio.to_thread(keep):
-                return
+            if keep is not None:
+                try:
+                    if not await _unless_stopped(asyncio.to_thread(keep), stop):
+                        return
+                except _Stopped:
+                    return
             try:
                 result = await _unless_stopped(self.poll(), stop)
             except _Stopped:

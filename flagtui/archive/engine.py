@@ -23,6 +23,17 @@ from flagtui.archive.location import default_archive_dir, engine_url
 from flagtui.private_files import FILE_MODE, private_dir, private_file
 
 BUSY_TIMEOUT = 30  # seconds a SQLite writer waits for another
+# libpq's: a PostgreSQL that vanished (a host down, a network cut) is found out in about a
+# minute, not the system's 2 hours (keepalives) or 15 minutes (data sent, never acknowledged):
+# a collector holding the lock (`lease.py`) stops waiting on a dead connection. A URL's own
+# settings win.
+PG_LIVENESS = {
+    "keepalives": 1,
+    "keepalives_idle": 30,
+    "keepalives_interval": 10,
+    "keepalives_count": 3,
+    "tcp_user_timeout": 60_000,
+}
 
 
 def parse_archive_url(archive_url: str) -> URL:
@@ -51,7 +62,8 @@ def shown_url(archive_url: str) -> str:
 def create_archive_engine(archive_url: str) -> Engine:
     url = parse_archive_url(engine_url(archive_url))
     if not url.drivername.startswith("sqlite"):
-        return create_engine(url, pool_pre_ping=True, pool_size=4)
+        liveness = {k: v for k, v in PG_LIVENESS.items() if k not in url.query}
+        return create_engine(url, pool_pre_ping=True, pool_size=4, connect_args=liveness)
     if url.database and url.database != ":memory:":
         _private_sqlite_file(Path(url.database))
     engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT})

@@ -151,3 +151,21 @@ def test_activity_of_an_archive_never_collected_into(archive_url, sandbox):
         assert not activity(archive).active
     finally:
         archive.close()
+
+
+def test_the_lock_session_is_dropped_soon_after_its_host_vanishes(pg_archive_url, sandbox):
+    """Keepalives both ways: PostgreSQL ends a vanished holder's session (and its lock) in
+    about a minute, and the holder finds a vanished PostgreSQL as soon."""
+    archive = Archive.open(pg_archive_url, sandbox.url)
+    lease = lease_for(archive)
+    try:
+        assert lease.take() and isinstance(lease, AdvisoryLease) and lease.conn is not None
+        server_side = lease.conn.exec_driver_sql("SHOW tcp_keepalives_idle").scalar_one()
+        driver = lease.conn.connection.driver_connection
+        assert isinstance(driver, psycopg.Connection)
+        client_side = driver.info.get_parameters()
+        assert server_side == "30"  # seconds
+        assert (client_side["keepalives_idle"], client_side["tcp_user_timeout"]) == ("30", "60000")
+    finally:
+        lease.release()
+        archive.close()

@@ -76,10 +76,11 @@ async def collect(client: AdminClient, out: Printer, args: argparse.Namespace) -
         if (args.once or archive.engine.dialect.name == "sqlite") and not await asyncio.to_thread(
             lease.take
         ):
-            alone = "one at a time" if args.once else "a SQLite archive has one at a time"
+            sqlite = archive.engine.dialect.name == "sqlite"
+            why = "a SQLite archive has one collector at a time" if sqlite else "--once never waits"
             raise CollectorBusy(
-                f"{busy_sentence(archive.server, lease.other)} ({shown_url(url)}): {alone};"
-                " stop it first"
+                f"{busy_sentence(archive.server, lease.other)} ({shown_url(url)}): {why};"
+                " stop that one first"
             )
         if args.once:
             result = await collector.poll()

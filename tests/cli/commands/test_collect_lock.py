@@ -201,7 +201,9 @@ def test_on_sqlite_a_second_collector_is_refused_naming_the_first(cli_env: Path,
                 f"flagtui: another collector ({socket.gethostname()}, pid {first.proc.pid}, since "
             )
             assert f") is collecting {server_key(sandbox.url)} into this archive (sqlite" in line
-            assert line.endswith("one at a time; stop it first")
+            assert line.endswith(
+                ": a SQLite archive has one collector at a time; stop that one first"
+            )
         now = status(env)
         assert (now["active"], now["pid"]) == (True, first.proc.pid)
 
