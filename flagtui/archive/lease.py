@@ -8,8 +8,9 @@ collector stands by and tries again every poll interval. The lock lives as long 
 session: a holder that stops, is killed (kill -9) or loses its connection loses it, and the
 next try takes over. The session asks PostgreSQL for TCP keepalives (idle 30 s, then 3 probes
 10 s apart), so the session of a holder whose host vanished ends within about a minute, not
-the system's two hours. The holder asks its connection before each poll: one that no longer
-answers has lost the lock, and it stands by like any other.
+the system's two hours (and the holder's side finds a vanished PostgreSQL as soon: libpq's,
+`engine.py`). The holder asks its connection before each poll: one that no longer answers has
+lost the lock, and it stands by like any other.
 
 SQLite (one person's file): a second collector is refused. The lock is an exclusive `flock`
 on a file beside the archive (`<archive>-collector`, 0600), because the kernel releases it

@@ -73,10 +73,8 @@ async def collect(client: AdminClient, out: Printer, args: argparse.Namespace) -
         collector = Collector(
             client, archive, log=_log, read_token=lambda: resolve_token(profile).token
         )
-        if (args.once or archive.engine.dialect.name == "sqlite") and not await asyncio.to_thread(
-            lease.take
-        ):
-            sqlite = archive.engine.dialect.name == "sqlite"
+        sqlite = archive.engine.dialect.name == "sqlite"
+        if (args.once or sqlite) and not await asyncio.to_thread(lease.take):
             why = "a SQLite archive has one collector at a time" if sqlite else "--once never waits"
             raise CollectorBusy(
                 f"{busy_sentence(archive.server, lease.other)} ({shown_url(url)}): {why};"

@@ -151,6 +151,16 @@ def test_on_postgresql_one_collects_the_other_stands_by_and_takes_over_after_kil
             f" {server_key(sandbox.url)} into this archive; standing by"
         )
         assert status(env, "-P", "team")["pid"] == first.proc.pid
+        once = subprocess.run(
+            [*FLAGTUI, "collect", "-P", "team", "--once", "-o", "table"],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=GUARD,
+        )
+        assert once.returncode == 2, once.stderr
+        assert f"pid {first.proc.pid}," in once.stderr
+        assert once.stderr.strip().endswith(": --once never waits; stop that one first")
 
         patch_many(server, 20, "two collectors")  # integration 5's deliveries all fail
         served = served_ids(sandbox)
