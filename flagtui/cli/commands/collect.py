@@ -7,6 +7,7 @@ once: a poll in flight is abandoned (what it stored is whole), and the exit code
 the server refuses is read again once from the profile's source (it may have been rotated);
 refused again, the command ends with that error (exit 3).
 `--once` polls once and exits with the poll's outcome (a failure's exit code, see below).
+`--metrics` and `--textfile` publish Prometheus metrics while collecting (cli/metrics_options.py).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from flagtui.archive.location import collect_url
+from flagtui.cli import metrics_options
 from flagtui.cli.exits import OK, UsageError
 from flagtui.cli.output import Printer
 from flagtui.cli.session import scriptable
@@ -37,6 +39,7 @@ def options(p: argparse.ArgumentParser) -> None:
     p.set_defaults(verb=None, connect_first=False)
     p.add_argument("--interval", type=float, default=30.0, help="seconds between polls (30)")
     p.add_argument("--once", action="store_true", help="poll once, print what was stored, exit")
+    metrics_options.add_options(p)
 
 
 def _log(line: str) -> None:
@@ -53,12 +56,19 @@ async def collect(client: AdminClient, out: Printer, args: argparse.Namespace) -
         raise UsageError(
             f"--interval: seconds from {MIN_INTERVAL:g} to {MAX_INTERVAL:g} (it is {args.interval})"
         )
+    publish = metrics_options.publisher(args, _log)
     profile: Profile = args.selected_profile
     url = collect_url(profile)
     archive = await asyncio.to_thread(Archive.open, url, profile.url)
+    metrics = None
     try:
+        metrics = publish(archive, profile.url, client.health) if publish else None
         collector = Collector(
-            client, archive, log=_log, read_token=lambda: resolve_token(profile).token
+            client,
+            archive,
+            log=_log,
+            read_token=lambda: resolve_token(profile).token,
+            watch=metrics,
         )
         if args.once:
             result = await collector.poll()
@@ -84,4 +94,6 @@ async def collect(client: AdminClient, out: Printer, args: argparse.Namespace) -
         _log("stopped")
         return OK
     finally:
+        if metrics is not None:
+            await asyncio.to_thread(metrics.close)
         await asyncio.to_thread(archive.close)
