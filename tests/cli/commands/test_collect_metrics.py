@@ -8,6 +8,7 @@ from __future__ import annotations
 import socket
 import subprocess
 import sys
+import time
 
 import httpx
 from prometheus_client.parser import text_string_to_metric_families
@@ -40,7 +41,7 @@ class Running:
     """`flagtui collect --interval 1 --metrics 0 …` until stopped; its metrics' URL read from
     the line it logs."""
 
-    def __init__(self, env: dict[str, str], *extra: str) -> None:
+    def __init__(self, env: dict[str, str], *extra: str, ready: str = "collecting every") -> None:
         argv = [sys.executable, "-m", "flagtui", "collect", "--interval", "1", *extra]
         self.proc = subprocess.Popen(argv, env=env, stderr=subprocess.PIPE, text=True)
         self.url = ""
@@ -50,7 +51,7 @@ class Running:
             self.lines.append(line)
             if "metrics at " in line:
                 self.url = line.split("metrics at ")[1].split()[0]
-            if "collecting every" in line:
+            if ready in line:
                 return
         raise AssertionError(f"the collector ended before collecting: {self.lines}")
 
@@ -130,6 +131,7 @@ def test_the_textfile_is_replaced_whole_after_each_poll(cli_env, sandbox, server
                 named(now, "flagtui_integration_deliveries_total").values()
             ) > sum(named(first, "flagtui_integration_deliveries_total").values()):
                 break
+            time.sleep(0.1)
     finally:
         assert running.stop() == 0
     assert running.url == ""  # no HTTP server was asked for
@@ -167,3 +169,21 @@ def test_a_non_loopback_address_is_said(cli_env, sandbox):
         assert "(NOT loopback)" in running.lines[0] and "http://0.0.0.0:" in running.lines[0]
     finally:
         assert running.stop() == 0
+
+
+def test_a_server_that_does_not_answer_is_said_with_the_reason(cli_env, sandbox):
+    with socket.create_server(("127.0.0.1", 0)) as closed:
+        url = f"http://127.0.0.1:{closed.getsockname()[1]}"
+    (cli_env / "config.toml").write_text(f'[profiles.gone]\nurl = "{url}"\n')
+    env = command_env(cli_env, sandbox) | {"XDG_DATA_HOME": str(cli_env / "data")}
+    env["UNLEASH_URL"] = url
+    running = Running(env, "-P", "gone", "--metrics", "0", ready="poll failed")
+    try:
+        found = running.scrape()
+    finally:
+        assert running.stop() == 0
+    assert one(found, "flagtui_server_up", server=url) == 0
+    assert one(found, "flagtui_collector_poll_errors_total", reason="Unreachable") >= 1
+    assert one(found, "flagtui_archive_complete") == 0
+    assert one(found, "flagtui_collector_start_timestamp_seconds") > 0
+    assert not named(found, "flagtui_collector_last_success_timestamp_seconds")  # never
