@@ -16,3 +16,8 @@ NO_OPENAPI_REFERENCE = (
     " outside the repository, in shared/reference/unleash-openapi-7.5.0.json beside the checkout;"
     f" or set {OPENAPI_ENV} to the file's path"
 )
+NO_PROMETHEUS = (
+    "no Prometheus or Alertmanager: install Debian's (`apt-get install prometheus"
+    " prometheus-alertmanager`, as .ci/run does) for promtool, prometheus and"
+    " prometheus-alertmanager on PATH"
+)

@@ -25,7 +25,7 @@ import contextlib
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from flagtui.api import AdminClient, errors
 from flagtui.api.models import IntegrationEvent
@@ -47,6 +47,13 @@ class PollResult:
     gaps: list[Gap] = field(default_factory=list)
 
 
+class PollWatch(Protocol):
+    """Told of every poll's end in `run` (the metrics' live part, `flagtui.metrics`)."""
+
+    def polled(self, result: PollResult) -> None: ...
+    def poll_failed(self, error: Exception) -> None: ...
+
+
 class Collector:
     """`read_token`: the profile's token source; a token the server refuses (401, 403) is read
     from it again once, as it may have been rotated, and the collector stops if the token read
@@ -60,8 +67,10 @@ class Collector:
         log: Callable[[str], None] = print,
         read_token: Callable[[], str] | None = None,
         clock: Callable[[], datetime] = utc_now,
+        watch: PollWatch | None = None,
     ) -> None:
         self.client = client
+        self.watch = watch
         self.archive = archive
         self.log = log
         self.read_token = read_token
@@ -156,6 +165,8 @@ class Collector:
             except _Stopped:
                 return
             except Exception as exc:  # any failure: the server, the network, the archive
+                if self.watch is not None:
+                    self.watch.poll_failed(exc)
                 if _token_refused(exc):
                     if self.read_token is None or token_read_again:
                         self.log(f"poll failed: {exc}; stopping (the token is refused)")
@@ -171,6 +182,8 @@ class Collector:
                 self._became(f"failing:{type(exc).__name__}", f"poll failed: {exc}; retrying")
                 delay, backoff = backoff, min(backoff * 2, BACKOFF_MAX)
             else:
+                if self.watch is not None:
+                    self.watch.polled(result)
                 token_read_again = False
                 self._became("collecting", f"collecting every {interval:g} s")
                 for gap in result.gaps:

@@ -69,6 +69,9 @@ enterprise-only operations), with these choices:
   is not a number above 0 and up to 100 (`-1`, `abc`, `0`, `1000`) is 50, an offset that is
   not a positive number is 0, fractions are cut off; unknown addon 404 (contract; real
   Unleash answers an empty list).
+- A created integration's deliveries succeed, unless its `url` is a loopback port that refuses a
+  connection when it is created: each then fails with "status code: 500", as real Unleash 8.2
+  says a delivery that got no answer (loopback targets allowed there).
 - Integration events are forgotten like real Unleash forgets them (its integration events
   store's `cleanUpEvents`): only the newest 100 of the last 2 hours across all integrations,
   plus each integration's latest, are kept. Real Unleash applies it every 15 minutes; the

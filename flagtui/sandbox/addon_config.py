@@ -9,7 +9,9 @@ is 200 with the record, and `addon-config-updated` is recorded with the record b
 both without parameters. One difference: real Unleash answers with the stored secrets; the
 sandbox masks them, as its list does.
 
-Creation validates the body the same way (no id to look up) and answers 201 with the record
+A created integration's deliveries succeed, unless its `url` is a loopback port that refuses a
+connection (`integrations.target_behaviour`): they fail then, as a dead port's do on real
+Unleash. Creation validates the body the same way (no id to look up) and answers 201 with the record
 (as real Unleash 6.10.1, 7.5.1 and 8.2.0 do; the 7.5.0 OpenAPI document says 200), recording
 `addon-config-created` without parameters.
 Deletion: an unknown id is 404; otherwise 200 with no body, the configuration and its delivery
@@ -31,7 +33,7 @@ from flagtui.sandbox.db import dumps
 from flagtui.sandbox.errors import bad_request, not_found
 from flagtui.sandbox.events import record
 from flagtui.sandbox.inputs import Call, require_object
-from flagtui.sandbox.integrations import ADDON_COLUMNS, MASK, PROVIDERS, _addon
+from flagtui.sandbox.integrations import ADDON_COLUMNS, MASK, PROVIDERS, _addon, target_behaviour
 
 _NAME = re.compile(r"^[A-Za-z0-9_.~-]{1,100}$")  # Unleash's nameType (URL-friendly)
 _LISTS = ("events", "projects", "environments")
@@ -113,6 +115,7 @@ def update_addon(call: Call) -> shapes.Addon:
 
 def create_addon(call: Call) -> shapes.Addon:
     new = _checked(require_object(call.body))
+    behaviour = target_behaviour(new["parameters"])  # before the write: it may connect
     with call.db.write() as conn:
         cursor = conn.execute(
             "INSERT INTO addons (provider, description, enabled, events, projects, environments,"
@@ -124,7 +127,7 @@ def create_addon(call: Call) -> shapes.Addon:
                 *(dumps(new[key]) for key in _LISTS),
                 dumps(new["parameters"]),
                 now_iso(),
-                "reliable",  # every delivery of a created one succeeds
+                behaviour,
             ),
         )
         getattr(conn, "cached", {}).pop("subscriptions", None)

@@ -1,20 +1,24 @@
 """Integrations (addons): their configurations, and simulated deliveries of recorded events.
 
-Nothing leaves the process: each delivery's outcome is decided by a hash of the event id and
-the addon id and by the addon's simulated `behaviour` (a reliable endpoint, a flaky webhook
+No delivery leaves the process: each delivery's outcome is decided by a hash of the event id
+and the addon id and by the addon's simulated `behaviour` (a reliable endpoint, a flaky webhook
 answering 503/502 or timing out, a Slack app with a channel that no longer exists, a Datadog
-key that was revoked, a rate-limited New Relic account), so the history is deterministic.
+key that was revoked, a rate-limited New Relic account, a loopback port nothing listens on), so
+the history is deterministic.
 States: success, failed, successWithErrors (the values in real Unleash's code).
 """
 
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 import json
+import socket
 import sqlite3
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
+from urllib.parse import urlsplit
 
 from flagtui.contract import PAGE_DEFAULT, PAGE_MAX
 from flagtui.sandbox import shapes
@@ -164,6 +168,8 @@ def outcome(
     }.get(provider, "Request")
     if behaviour == "revoked-key":
         return "failed", f"{label} failed with status code: 403", details
+    if behaviour == "unreachable":  # as real Unleash 8.2 says anything without an answer
+        return "failed", f"{label} failed with status code: 500", details
     if behaviour == "flaky-endpoint":
         if roll < 15:
             return "failed", f"{label} failed with status code: 503", details
@@ -174,6 +180,28 @@ def outcome(
     if behaviour == "rate-limited" and roll < 8:
         return "failed", f"{label} failed with status code: 429", details
     return "success", f"{label} was successful with status code: 200", details
+
+
+def target_behaviour(parameters: dict[str, Any]) -> str:
+    """How a created (or re-pointed) integration's deliveries go: "reliable", unless its `url`
+    names a loopback port that refuses a connection, tried once, now ("unreachable": every
+    delivery fails). Real Unleash refuses loopback targets unless
+    UNLEASH_ALLOW_PRIVATE_URL_IN_INTEGRATION is set; with it, a dead port fails every POST."""
+    parts = urlsplit(str(parameters.get("url", "")))
+    try:
+        host, port = parts.hostname, parts.port or (443 if parts.scheme == "https" else 80)
+        loopback = host == "localhost" or ipaddress.ip_address(host or "").is_loopback
+    except ValueError:
+        return "reliable"
+    if not loopback:
+        return "reliable"
+    try:
+        socket.create_connection((host, port), timeout=1).close()
+    except ConnectionRefusedError:
+        return "unreachable"
+    except OSError:
+        pass
+    return "reliable"
 
 
 def roll_for(event_id: int, addon_id: int) -> int:

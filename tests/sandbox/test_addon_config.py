@@ -4,6 +4,7 @@ nothing."""
 
 from __future__ import annotations
 
+import socket
 import sqlite3
 
 import pytest
@@ -147,3 +148,31 @@ async def test_delete_of_an_unknown_id_is_404(admin, addon_id):
     answer = await admin.delete(f"/api/admin/addons/{addon_id}")
     assert answer.status_code == 404
     assert await events_of(admin, type="addon-config-deleted") == []
+
+
+async def test_a_created_webhook_to_a_dead_loopback_port_fails_every_delivery(admin):
+    """As on real Unleash (loopback targets allowed): a port nothing listens on fails each
+    POST, said as 8.2 says it; one that listens succeeds."""
+    with socket.create_server(("127.0.0.1", 0)) as listening:
+        live = listening.getsockname()[1]
+        with socket.create_server(("127.0.0.1", 0)) as closed:
+            dead = closed.getsockname()[1]
+        ids = {}
+        for name, port in (("dead", dead), ("live", live)):
+            body = {
+                **NEW,
+                "events": ["feature-metadata-updated"],
+                "parameters": {"url": f"http://127.0.0.1:{port}/{name}"},
+            }
+            ids[name] = (await admin.post("/api/admin/addons", json=body)).json()["id"]
+    flag = "/api/admin/projects/default/features/admin-async-emails"
+    await admin.patch(flag, json=[{"op": "replace", "path": "/description", "value": "z"}])
+    states = {}
+    for name, addon_id in ids.items():
+        events = (await admin.get(f"/api/admin/addons/{addon_id}/events")).json()
+        (delivery,) = events["integrationEvents"]
+        states[name] = (delivery["state"], delivery["stateDetails"])
+    assert states == {
+        "dead": ("failed", "Webhook request failed with status code: 500"),
+        "live": ("success", "Webhook request was successful with status code: 200"),
+    }

@@ -12,6 +12,8 @@ One collector at a time per server and archive (flagtui/archive/lease.py): on Po
 second one says who collects and stands by, taking over when that one stops or dies; on SQLite,
 and with `--once` anywhere, a second one is refused (exit 2) naming the other (host, pid,
 since). `--status` says which collector is active, from the archive.
+
+`--metrics` and `--textfile` publish Prometheus metrics while collecting (cli/metrics_options.py).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from typing import TYPE_CHECKING
 
 from flagtui.archive.errors import CollectorBusy
 from flagtui.archive.location import archive_url, collect_url
+from flagtui.cli import metrics_options
 from flagtui.cli.exits import OK, UsageError
 from flagtui.cli.output import Printer
 from flagtui.cli.session import scriptable
@@ -46,6 +49,7 @@ def options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--status", action="store_true", help="say which collector is active (host, pid, since)"
     )
+    metrics_options.add_options(p)
 
 
 def _log(line: str) -> None:
@@ -63,15 +67,22 @@ async def collect(client: AdminClient, out: Printer, args: argparse.Namespace) -
         raise UsageError(
             f"--interval: seconds from {MIN_INTERVAL:g} to {MAX_INTERVAL:g} (it is {args.interval})"
         )
+    publish = metrics_options.publisher(args, _log)
     profile: Profile = args.selected_profile
     if args.status:
         return await _status(profile, out)
     url = collect_url(profile)
     archive = await asyncio.to_thread(Archive.open, url, profile.url)
     lease = lease_for(archive)
+    metrics = None
     try:
+        metrics = publish(archive, profile.url, client.health) if publish else None
         collector = Collector(
-            client, archive, log=_log, read_token=lambda: resolve_token(profile).token
+            client,
+            archive,
+            log=_log,
+            read_token=lambda: resolve_token(profile).token,
+            watch=metrics,
         )
         sqlite = archive.engine.dialect.name == "sqlite"
         if (args.once or sqlite) and not await asyncio.to_thread(lease.take):
@@ -105,6 +116,8 @@ async def collect(client: AdminClient, out: Printer, args: argparse.Namespace) -
         return OK
     finally:
         await asyncio.to_thread(lease.release)
+        if metrics is not None:
+            await asyncio.to_thread(metrics.close)
         await asyncio.to_thread(archive.close)
 
 

@@ -1,5 +1,6 @@
 """Two `flagtui collect` processes on one archive, real processes against the sandbox: on a real
-PostgreSQL one polls and the other stands by, saying who collects, and takes over when the
+PostgreSQL one polls and the other stands by, saying who collects (and its metrics that it is not the
+active one), and takes over when the
 first is killed (kill -9), every delivery stored exactly once; on SQLite the second is refused
 at once (exit 2) naming the first, and a killed collector's lock does not outlive it.
 `collect --status` says which one is active."""
@@ -20,6 +21,7 @@ import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import psycopg
 import pytest
 from skip_reasons import NO_POSTGRESQL
@@ -30,6 +32,7 @@ from flagtui.archive.location import server_key
 from flagtui.archive.store import Archive
 
 from ..processes import command_env, patch_many
+from .test_collect_metrics import named, samples
 
 GUARD = 300.0  # seconds: only stops a hang on a loaded machine; each wait ends at its event
 FLAGTUI = [sys.executable, "-m", "flagtui"]
@@ -111,6 +114,14 @@ def status(env: dict[str, str], *profile: str) -> dict:
     return json.loads(done.stdout)
 
 
+def active(collecting: Collecting) -> float:
+    """Its `flagtui_collector_active`, scraped from the metrics URL it logged."""
+    url = collecting.wait_for("metrics at ").split("metrics at ")[1].split()[0]
+    found = samples(httpx.get(url, timeout=GUARD).text)
+    (value,) = named(found, "flagtui_collector_active").values()
+    return value
+
+
 @pytest.fixture
 def pg_archive_url() -> Iterator[str]:
     admin = os.environ.get("FLAGTUI_TEST_ARCHIVE_PG")
@@ -137,7 +148,7 @@ def test_on_postgresql_one_collects_the_other_stands_by_and_takes_over_after_kil
         f'[profiles.team]\nurl = "{sandbox.url}"\narchive_url = "{pg_archive_url}"\n'
     )
     env = command_env(cli_env, sandbox)
-    argv = ["collect", "-P", "team", "--interval", "1"]
+    argv = ["collect", "-P", "team", "--interval", "1", "--metrics", "0"]
     first = Collecting(argv, env)
     second: Collecting | None = None
     archive = Archive.open(pg_archive_url, sandbox.url)
@@ -151,6 +162,7 @@ def test_on_postgresql_one_collects_the_other_stands_by_and_takes_over_after_kil
             f" {server_key(sandbox.url)} into this archive; standing by"
         )
         assert status(env, "-P", "team")["pid"] == first.proc.pid
+        assert (active(first), active(second)) == (1.0, 0.0)
         once = subprocess.run(
             [*FLAGTUI, "collect", "-P", "team", "--once", "-o", "table"],
             env=env,
@@ -178,6 +190,7 @@ def test_on_postgresql_one_collects_the_other_stands_by_and_takes_over_after_kil
         assert failed_count(archive) >= 40
         now = status(env, "-P", "team")
         assert (now["active"], now["pid"]) == (True, second.proc.pid)
+        assert active(second) == 1.0
         third = Collecting(argv, env)
         assert f"pid {second.proc.pid}," in third.wait_for("standing by")
         assert third.stop() == 0  # SIGTERM ends a wait for the lock at once, as any wait
