@@ -1,9 +1,8 @@
 """Two `flagtui collect` processes on one archive, real processes against the sandbox: on a real
-PostgreSQL one polls and the other stands by, saying who collects (and its metrics that it is not the
-active one), and takes over when the
-first is killed (kill -9), every delivery stored exactly once; on SQLite the second is refused
-at once (exit 2) naming the first, and a killed collector's lock does not outlive it.
-`collect --status` says which one is active."""
+PostgreSQL one polls and the other stands by, saying who collects (its metrics say it is not
+the active one), and takes over when the first is killed (kill -9), every delivery stored
+exactly once; on SQLite the second is refused at once (exit 2) naming the first, and a killed
+collector's lock does not outlive it. `collect --status` says which one is active."""
 
 from __future__ import annotations
 
