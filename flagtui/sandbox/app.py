@@ -41,6 +41,7 @@ from flagtui.sandbox import (
     features,
     integrations,
     playground,
+    playground_advanced,
     projects,
     strategies,
     users,
@@ -70,16 +71,16 @@ class FastJSONResponse(JSONResponse):
         return dumps(content).encode("utf-8")
 
 
-async def _read_body(request: Request) -> bytes:
+async def _read_body(request: Request, most: int) -> bytes:
     declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > MAX_BODY:
-        raise ApiError(413, f"The request body is larger than {MAX_BODY} bytes")
+    if declared.isdigit() and int(declared) > most:
+        raise ApiError(413, f"The request body is larger than {most} bytes")
     chunks: list[bytes] = []
     size = 0
     async for chunk in request.stream():
         size += len(chunk)
-        if size > MAX_BODY:
-            raise ApiError(413, f"The request body is larger than {MAX_BODY} bytes")
+        if size > most:
+            raise ApiError(413, f"The request body is larger than {most} bytes")
         chunks.append(chunk)
     return b"".join(chunks)
 
@@ -93,9 +94,10 @@ def endpoint(
     ok: int = 200,
     client: bool = False,
     limited: bool = False,
+    max_body: int = MAX_BODY,
 ) -> Callable[[Request], Any]:
     """`client`: a route of the client API, which client tokens may read too; `limited`: one
-    that real Unleash rate-limits per client IP (`rate_limit`)."""
+    that real Unleash rate-limits per client IP (`rate_limit`); `max_body`: its body's limit."""
     who = authenticate if client else authenticate_admin
 
     async def run(request: Request) -> Response:
@@ -125,7 +127,7 @@ def endpoint(
                 caller.require_write()
             if admin:
                 caller.require_admin()
-            payload = parse_json(await _read_body(request)) if body else None
+            payload = parse_json(await _read_body(request, max_body)) if body else None
             call = Call(
                 sandbox.db,
                 caller,
@@ -167,11 +169,19 @@ class ApiRoute(Route):
         ok: int = 200,
         client: bool = False,
         limited: bool = False,
+        max_body: int = MAX_BODY,
     ) -> None:
         """`ok`: the status of a success (real Unleash's archive answers 202, creation 201);
-        `client`, `limited`: see `endpoint`."""
+        `client`, `limited`, `max_body`: see `endpoint`."""
         run = endpoint(
-            handler, write=write, body=body, admin=admin, ok=ok, client=client, limited=limited
+            handler,
+            write=write,
+            body=body,
+            admin=admin,
+            ok=ok,
+            client=client,
+            limited=limited,
+            max_body=max_body,
         )
         super().__init__(path, run, methods=[method])
         self.method, self.handler = method, handler
@@ -337,6 +347,13 @@ def rollout_routes(project: str, feature: str, env: str) -> list[Route]:
         ApiRoute(f"{env}/variants", "PUT", env_variants.put_variants, write=True, body=True),
         ApiRoute(f"{env}/variants", "PATCH", env_variants.patch_variants, write=True, body=True),
         ApiRoute("/api/admin/playground", "POST", playground.evaluate, body=True),
+        ApiRoute(
+            "/api/admin/playground/advanced",
+            "POST",
+            playground_advanced.evaluate,
+            body=True,
+            max_body=playground_advanced.MAX_BODY,
+        ),
         ApiRoute("/api/client/features", "GET", client_api.features_for_sdk, client=True),
     ]
 

@@ -78,6 +78,16 @@ PATCHES = array(
     )
 )
 
+PROJECTS = {"anyOf": [array(STRING), {"type": "string", "enum": ["*"]}]}
+PLAYGROUND_CONTEXT = {
+    "type": "object",
+    "properties": {
+        "appName": {"type": "string", "minLength": 1},
+        "properties": {"type": "object", "additionalProperties": STRING},
+    },
+    "required": ["appName"],
+}
+
 
 def docs(doc: Any) -> dict[tuple[str, str], Any]:
     """The entries, built with `openapi.Doc` (passed in: that module imports this one)."""
@@ -143,19 +153,20 @@ def docs(doc: Any) -> dict[tuple[str, str], Any]:
         ("POST", "/api/admin/playground"): doc(
             "Evaluate every flag for a context, as the SDKs do (yggdrasil-engine)",
             body=obj(
-                {
-                    "environment": STRING,
-                    "projects": {"anyOf": [array(STRING), {"type": "string", "enum": ["*"]}]},
-                    "context": {
-                        "type": "object",
-                        "properties": {
-                            "appName": {"type": "string", "minLength": 1},
-                            "properties": {"type": "object", "additionalProperties": STRING},
-                        },
-                        "required": ["appName"],
-                    },
-                },
+                {"environment": STRING, "projects": PROJECTS, "context": PLAYGROUND_CONTEXT},
                 ["environment", "context"],
+            ),
+        ),
+        ("POST", "/api/admin/playground/advanced"): doc(
+            "Evaluate every flag for every combination of comma-separated context values"
+            " (at most 15,000 evaluations)",
+            body=obj(
+                {
+                    "environments": {**array(STRING), "minItems": 1},
+                    "projects": PROJECTS,
+                    "context": PLAYGROUND_CONTEXT,
+                },
+                ["environments", "context"],
             ),
         ),
         ("GET", "/api/client/features"): doc(

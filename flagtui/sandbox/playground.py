@@ -57,10 +57,10 @@ def _checked(body: Any) -> tuple[str, Any, dict[str, Any]]:
         raise bad_request('"projects" must be "*" or an array of project ids')
     if not isinstance(context, dict) or "appName" not in context:
         raise bad_request('"context" is required, with a string "appName"')
-    return environment, projects, _context(context)
+    return environment, projects, checked_context(context)
 
 
-def _context(raw: dict[str, Any]) -> dict[str, Any]:
+def checked_context(raw: dict[str, Any]) -> dict[str, Any]:
     """The context as real Unleash's request schema takes it (Ajv, coercing types): the standard
     fields and each property a string, a number, a boolean or null (made a string; null is
     ""), never an object or array; `properties` an object; `currentTime` an RFC 3339 date-time;
@@ -129,46 +129,63 @@ def _parts(feature: dict[str, Any], strategies: list[dict[str, Any]]) -> list[di
     return parts
 
 
+class Loaded:
+    """An environment's flags of `projects` in the engine, with their strategies and parts."""
+
+    def __init__(self, call: Call, environment: str, projects: Any) -> None:
+        self.environment = environment
+        with call.db.read() as conn:
+            state, segments = client_features(
+                conn, environment, inline_segments=False, projects=projects
+            )
+            names = [f["name"] for f in state]
+            marks = ",".join("?" * len(names))
+            rows = conn.execute(
+                f"SELECT * FROM strategies WHERE environment = ? AND feature IN ({marks})"
+                " ORDER BY sort_order, id",
+                [environment, *names],
+            ).fetchall()
+            self.segment_names = dict(conn.execute("SELECT id, name FROM segments").fetchall())
+        self.state: list[dict[str, Any]] = [dict(f) for f in state]
+        self.strategies: dict[str, list[dict[str, Any]]] = {}
+        for r in rows:
+            self.strategies.setdefault(r["feature"], []).append(
+                {
+                    "id": r["id"],
+                    "name": r["name"],
+                    "title": r["title"],
+                    "disabled": bool(r["disabled"]),
+                    "parameters": json.loads(r["parameters"]),
+                    "constraints": json.loads(r["constraints"]),
+                    "segments": sorted(json.loads(r["segments"])),
+                    "variants": json.loads(r["variants"]),
+                }
+            )
+        parts = [p for f in self.state for p in _parts(f, self.strategies.get(f["name"], []))]
+        self.engine = UnleashEngine()
+        self.engine.take_state(
+            json.dumps({"version": 2, "features": [*state, *parts], "segments": segments})
+        )
+
+    def features(self, context: dict[str, Any]) -> list[shapes.PlaygroundFeature]:
+        """Every flag's answer for `context`."""
+        ctx = engine_context(context, self.environment)
+        return [
+            _feature(
+                self.engine,
+                f,
+                self.strategies.get(f["name"], []),
+                self.segment_names,
+                ctx,
+                self.environment,
+            )
+            for f in self.state
+        ]
+
+
 def evaluate(call: Call) -> shapes.Playground:
     environment, projects, context = _checked(call.body)
-    with call.db.read() as conn:
-        state, segments = client_features(
-            conn, environment, inline_segments=False, projects=projects
-        )
-        names = [f["name"] for f in state]
-        marks = ",".join("?" * len(names))
-        rows = conn.execute(
-            f"SELECT * FROM strategies WHERE environment = ? AND feature IN ({marks})"
-            " ORDER BY sort_order, id",
-            [environment, *names],
-        ).fetchall()
-        segment_names = dict(conn.execute("SELECT id, name FROM segments").fetchall())
-    all_strategies: dict[str, list[dict[str, Any]]] = {}
-    for r in rows:
-        all_strategies.setdefault(r["feature"], []).append(
-            {
-                "id": r["id"],
-                "name": r["name"],
-                "title": r["title"],
-                "disabled": bool(r["disabled"]),
-                "parameters": json.loads(r["parameters"]),
-                "constraints": json.loads(r["constraints"]),
-                "segments": sorted(json.loads(r["segments"])),
-                "variants": json.loads(r["variants"]),
-            }
-        )
-    parts = [p for f in state for p in _parts(dict(f), all_strategies.get(f["name"], []))]
-    engine = UnleashEngine()
-    engine.take_state(
-        json.dumps({"version": 2, "features": [*state, *parts], "segments": segments})
-    )
-    ctx = engine_context(context, environment)
-    features = [
-        _feature(
-            engine, dict(f), all_strategies.get(f["name"], []), segment_names, ctx, environment
-        )
-        for f in state
-    ]
+    features = Loaded(call, environment, projects).features(context)
     return {"input": {**call.body, "context": context}, "features": features}
 
 
