@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -93,19 +93,41 @@ class Preview:
             payload=found.payload or None,
         )
 
-    def population(
-        self, users: int = 10_000, context: Context | None = None, *, prefix: str = "u-"
-    ) -> Population:
-        """`context` for every user but its userId; one `currentTime` for them all."""
+    def answers(
+        self, users: int, context: Context | None = None, *, prefix: str = "u-"
+    ) -> Iterator[tuple[str, Evaluation]]:
+        """Each synthetic user's answer, userId `prefix`1 … `prefix`N, with `context` for the
+        rest; one `currentTime` for them all."""
         base = sdk_context(context, self.environment, datetime.now(UTC))
         base.pop("userId", None)
         head = json.dumps(base)[:-1] + ', "userId": '  # each user's userId closes the object
-        ask, enabled = variant_asker(self._engine, self.name), 0
-        variants: Counter[str] = Counter()
+        ask = variant_asker(self._engine, self.name)
+        seen: dict[tuple[Any, ...], Evaluation] = {}  # a flag has a handful of answers
         for i in range(1, users + 1):
-            answer = ask(f"{head}{json.dumps(f'{prefix}{i}')}}}".encode())
-            enabled += bool(answer.get("featureEnabled"))
-            variants[str(answer.get("name", "disabled"))] += 1
+            user = f"{prefix}{i}"
+            answer = ask(f"{head}{json.dumps(user)}}}".encode())
+            payload = answer.get("payload") or None
+            key: tuple[Any, ...] = (answer.get("featureEnabled"), answer.get("name"))
+            key += (answer.get("enabled"),)
+            key += tuple(sorted(payload.items())) if payload else ()
+            said = seen.get(key)
+            if said is None:
+                said = seen[key] = Evaluation(
+                    enabled=bool(answer.get("featureEnabled")),
+                    variant=str(answer.get("name", "disabled")),
+                    variant_enabled=bool(answer.get("enabled")),
+                    payload=payload,
+                )
+            yield user, said
+
+    def population(
+        self, users: int = 10_000, context: Context | None = None, *, prefix: str = "u-"
+    ) -> Population:
+        """How `answers` split."""
+        enabled, variants = 0, Counter[str]()
+        for _, answer in self.answers(users, context, prefix=prefix):
+            enabled += answer.enabled
+            variants[answer.variant] += 1
         return Population(users=users, enabled=enabled, variants=dict(variants))
 
 

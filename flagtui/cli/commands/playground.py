@@ -8,32 +8,38 @@ shown beside it, `agrees` saying whether the two are the same, and it lists the 
 evaluate (the environment's, or --project's); a server without it needs --project.
 Each answer has the variant's payload (None: none), the server's too.
 `--users N` evaluates N synthetic userIds (u-1 … u-N) with the rest of the context instead of
-one context: how many get each flag, per variant (locally only: the server's playground
-answers one context at a time).
+one context: how many get each flag, per variant; where the server has the advanced playground
+(`POST /api/admin/playground/advanced`, Unleash 5.2 on, the sandbox) each user's answer is
+compared with the server's, in as few requests as its limits allow (`client.playground.users`):
+`server` says how many agree and the first that do not, with both answers. A server without it,
+or refusing the size, leaves the population local, and says so. One comparison (`_compared`)
+judges a single context and each user alike.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from flagtui.api.errors import NotFoundError
+from flagtui.api.errors import InvalidArgument, NotFoundError
 from flagtui.cli.context_input import context_of, context_option
 from flagtui.cli.exits import UsageError
-from flagtui.cli.output import Printer
+from flagtui.cli.output import Printer, warn
 from flagtui.cli.session import scriptable
 
 if TYPE_CHECKING:
     from flagtui.api import AdminClient
     from flagtui.api.models import Feature, Segment
     from flagtui.api.playground import PlaygroundFlag
-    from flagtui.preview import Preview
+    from flagtui.preview import Evaluation, Preview
 
 COLUMNS = ("project", "name", "enabled", "variant", "server.enabled", "server.variant", "agrees")
-POPULATION_COLUMNS = ("project", "name", "users", "enabled", "variants")
+POPULATION_COLUMNS = ("project", "name", "users", "enabled", "variants", "server.agree")
 MAX_USERS = 1_000_000
 READS_AT_ONCE = 8
+DISAGREEING_SHOWN = 5
 
 
 def options(p: argparse.ArgumentParser) -> None:
@@ -60,6 +66,9 @@ async def playground(client: AdminClient, out: Printer, args: argparse.Namespace
     context = context_of(args.context or [])
     server = await _server_answers(client, args, context)  # also lists the flags
     wanted = await _flags(client, args, server)
+    by_user: dict[str, dict[str, PlaygroundFlag]] | None = None
+    if args.users:
+        by_user = await _server_users(client, out, args, context, server, wanted)
     records = await _records(client, wanted)
     segments = await _segments(client, args.env, records.values())
     rows: list[dict[str, Any]] = []
@@ -74,31 +83,21 @@ async def playground(client: AdminClient, out: Printer, args: argparse.Namespace
             rows.append({"project": project, "name": name, "error": str(exc)})
             continue
         if args.users:
-            counted = preview.population(args.users, context)
-            rows.append(
-                {
-                    "project": project,
-                    "name": name,
-                    "users": counted.users,
-                    "enabled": counted.enabled,
-                    "variants": dict(sorted(counted.variants.items())),
-                }
-            )
+            theirs = None if by_user is None else by_user.get(name)
+            answer = _population(preview, args.users, context, theirs)
         else:
-            rows.append({"project": project, "name": name, **_compared(preview, context, server)})
+            answer = _compared(preview.evaluate(context), (server or {}).get(name))
+        rows.append({"project": project, "name": name, **answer})
     if args.users:
         out.columns = POPULATION_COLUMNS
     out.many(rows)
-    _notes(out, rows, server is not None, bool(args.users))
+    _notes(out, rows, server is not None, by_user is not None)
 
 
-def _compared(
-    preview: Preview, context: dict[str, Any], server: dict[str, PlaygroundFlag] | None
-) -> dict[str, Any]:
-    mine = preview.evaluate(context)
+def _compared(mine: Evaluation, theirs: PlaygroundFlag | None) -> dict[str, Any]:
+    """An SDK's answer here beside the server's (None: it gave none), and whether they agree."""
     payload = dict(mine.payload) if mine.payload else None
     row: dict[str, Any] = {"enabled": mine.enabled, "variant": mine.variant, "payload": payload}
-    theirs = (server or {}).get(preview.name)
     if theirs is None:
         return {**row, "server": None, "agrees": None}
     variant = theirs.variant
@@ -108,6 +107,39 @@ def _compared(
         "payload": (variant.payload or None) if variant else None,
     }
     return {**row, "server": said, "agrees": said == row}
+
+
+def _population(
+    preview: Preview,
+    users: int,
+    context: dict[str, Any],
+    theirs: dict[str, PlaygroundFlag] | None,
+) -> dict[str, Any]:
+    """How the users split here and, given the server's answer per userId, how many of them it
+    agrees with and the first it does not."""
+    enabled, variants, agree = 0, Counter[str](), 0
+    disagreeing: list[dict[str, Any]] = []
+    for user, mine in preview.answers(users, context):
+        enabled += mine.enabled
+        variants[mine.variant] += 1
+        if theirs is None:
+            continue
+        compared = _compared(mine, theirs.get(user))
+        if compared["agrees"]:
+            agree += 1
+        elif len(disagreeing) < DISAGREEING_SHOWN:
+            local = {k: compared[k] for k in ("enabled", "variant", "payload")}
+            said = {"context": {**context, "userId": user}, "local": local}
+            disagreeing.append({**said, "server": compared["server"]})
+    row: dict[str, Any] = {
+        "users": users,
+        "enabled": enabled,
+        "variants": dict(sorted(variants.items())),
+    }
+    if theirs is None:
+        return {**row, "server": None, "agrees": None}
+    server = {"users": users, "agree": agree, "disagreeing": disagreeing}
+    return {**row, "server": server, "agrees": agree == users}
 
 
 async def _server_answers(
@@ -120,6 +152,40 @@ async def _server_answers(
     except NotFoundError:
         return None
     return {f.name: f for f in answer}
+
+
+async def _server_users(
+    client: AdminClient,
+    out: Printer,
+    args: argparse.Namespace,
+    context: dict[str, Any],
+    server: dict[str, PlaygroundFlag] | None,
+    wanted: list[tuple[str, str]],
+) -> dict[str, dict[str, PlaygroundFlag]] | None:
+    """The server's answer per flag and userId for u-1 … u-N; None, said, where it gives none.
+    It evaluates every flag of the projects asked about for each user: only the wanted flags'
+    projects are."""
+    from flagtui.api.playground import PlaygroundRefused
+
+    why = None
+    if server is None:
+        why = "this server has no playground"
+    else:
+        users = [f"u-{i}" for i in range(1, args.users + 1)]
+        projects = sorted({project for project, _ in wanted})
+        flags = sum(f.project_id in projects for f in server.values())
+        try:
+            return await client.playground.users(
+                args.env, context, users, flags=flags, projects=projects
+            )
+        except NotFoundError:
+            why = "this server has no advanced playground (POST /api/admin/playground/advanced)"
+        except InvalidArgument as exc:
+            why = f"the server's advanced playground cannot take {exc}"
+        except PlaygroundRefused as exc:
+            why = str(exc)
+    warn(out, "local-only", f"evaluated locally only: {why}")
+    return None
 
 
 async def _flags(
@@ -176,7 +242,16 @@ async def _segments(client: AdminClient, env: str, records: Any) -> list[Segment
 def _notes(out: Printer, rows: list[dict[str, Any]], compared: bool, population: bool) -> None:
     """Sentences under a table (JSON says the same in its fields)."""
     if population:
-        out.note("Evaluated locally only: the server's playground answers one context at a time.")
+        apart = [r for r in rows if r.get("agrees") is False]
+        for r in apart:
+            first = r["server"]["disagreeing"][0]
+            out.note(
+                f"{r['name']}: the server disagrees for {r['users'] - r['server']['agree']:,} of"
+                f" {r['users']:,} users; {first['context']['userId']} here"
+                f" {_said(first['local'])}, the server {_said(first['server'])}"
+            )
+        if compared and not apart:
+            out.note("The server's advanced playground agrees user by user on every flag.")
     elif not compared:
         out.note("This server has no playground (POST /api/admin/playground): local answers only.")
     else:
@@ -186,3 +261,12 @@ def _notes(out: Printer, rows: list[dict[str, Any]], compared: bool, population:
     failed = [r["name"] for r in rows if "error" in r]
     if failed:
         out.note(f"Not evaluated ({len(failed)}): see their error field.")
+
+
+def _said(answer: dict[str, Any] | None) -> str:
+    if answer is None:
+        return "no answer"
+    said = "on" if answer["enabled"] else "off"
+    if answer["variant"] not in (None, "disabled"):
+        said += f", variant {answer['variant']}"
+    return said
