@@ -3,12 +3,14 @@ made to be on demand: `Gateway` forwards every request to its upstream and hands
 except that the answer to the method it is told to fail is its own (a 504 page, say). By default
 the request is forwarded first, so the upstream has applied the write the client is told nothing
 certain about; `forward=False` answers without forwarding (a gateway that never reached the
-origin, or the origin's own refusal)."""
+origin, or the origin's own refusal). `after(method, path)` runs once upstream has answered and
+before the client hears it (another admin's change in between, say)."""
 
 from __future__ import annotations
 
 import ssl
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
@@ -60,8 +62,10 @@ class Gateway:
         method: str = "PATCH",
         forward: bool = True,
         tls: TlsFiles | None = None,
+        after: Callable[[str, str], None] | None = None,
     ) -> None:
         self.answer = answer
+        self.after = after
         self.method = method
         self.forward = forward
         self.forwarded: list[tuple[str, str, int]] = []
@@ -115,6 +119,8 @@ class _Forward(BaseHTTPRequestHandler):
             upstream = gateway.upstream.request(self.command, self.path, headers=headers,
                                                 content=body)  # fmt: skip
             gateway.forwarded.append((self.command, self.path, upstream.status_code))
+            if gateway.after is not None:
+                gateway.after(self.command, target.path)
             if own is None:
                 kind = upstream.headers.get("content-type", "application/octet-stream")
                 own = Answer(upstream.status_code, kind, upstream.content)

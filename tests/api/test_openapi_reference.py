@@ -222,8 +222,14 @@ async def _rollout_calls(client: AdminClient) -> set[str]:
         "production", {"appName": "openapi", "userId": "u-1"}, projects=["default"]
     )
     assert flag in {f.name for f in answered}
+    context = {"appName": "openapi"}
+    many = await client.playground.users(
+        "production", context, ["u-1", "u-2"], flags=len(answered), projects=["default"]
+    )
+    assert list(many[flag]) == ["u-1", "u-2"]
     return {
         "playground.evaluate",
+        "playground.users",
         "features.check_name",
         "features.create",
         "rollouts.catalog",
@@ -414,3 +420,4 @@ async def test_the_sandboxs_answers_match_the_documented_schemas(sandbox, method
         assert errors, f"{path} matches the document now: drop it from SANDBOX_DIFFERENCES"
     else:
         assert errors == []
+

@@ -3,6 +3,8 @@ both, the same status (and the same error name where they agree on one)."""
 
 from __future__ import annotations
 
+import re
+
 import httpx
 import pytest
 from playground_contexts import CONTEXTS, playground_body
@@ -256,3 +258,47 @@ async def test_a_flags_records_have_real_unleashs_keys(
     ours = await _flag_keys(sandbox_http, read, real_feature)
     assert ours - real - WRITTEN_LATER == SANDBOX_KEYS_REAL_LEAVES_OUT[read] - WRITTEN_LATER
     assert real - ours == REAL_KEYS_SANDBOX_LEAVES_OUT[read]
+
+
+ADVANCED = "/api/admin/playground/advanced"
+REFUSED = re.compile(
+    r"Rejecting evaluation as it would generate (\d+) combinations exceeding 15000 limit\. Please"
+    r" reduce the number of selected environments \(1\), features \((\d+)\), context field"
+    r" combinations \((\d+)\)\.$"
+)
+
+
+async def test_the_advanced_playground_answers_and_refuses_alike(unleash_admin, sandbox_http):
+    """Every combination of the comma-separated values, flat, in the body's order, each entry
+    with the same fields; a field that is no string left out with the same warning; more than
+    15,000 evaluations refused with the same sentence; a body over 100 kB refused (413)."""
+    context = {"appName": "parity", "userId": "u-1,u-2", "properties": {"tenantId": "a,b"}}
+    body = {"environments": ["production"], "projects": ["default"], "context": context}
+    skewed = {**body, "context": {**context, "region": 5}}
+    real = await unleash_admin.post(ADVANCED, json=skewed)
+    ours = await sandbox_http.post(ADVANCED, json=skewed)
+    assert (real.status_code, ours.status_code) == (200, 200), (real.text, ours.text)
+    for answer in (real.json(), ours.json()):
+        assert answer["warnings"] == {"invalidContextProperties": ["region"]}
+        flag = answer["features"][0]
+        assert set(flag) == {"name", "projectId", "environments"}
+        [entries] = flag["environments"].values()
+        assert [e["context"] for e in entries] == [
+            {"userId": u, "tenantId": t, "appName": "parity"} for u in ("u-1", "u-2") for t in "ab"
+        ]
+    real_entry = real.json()["features"][0]["environments"]["production"][0]
+    our_entry = ours.json()["features"][0]["environments"]["production"][0]
+    assert set(real_entry) == set(our_entry)
+
+    for http in (unleash_admin, sandbox_http):
+        listed = await http.post("/api/admin/playground", json=playground_body("default", {}))
+        flags = len(listed.json()["features"]) or 1
+        users = ",".join(f"u-{i}" for i in range(15_000 // flags + 1))
+        refused = await http.post(ADVANCED, json={**body, "context": {**context, "userId": users}})
+        assert refused.status_code == 400, refused.text
+        said = REFUSED.search(refused.json()["message"])
+        assert said, refused.text
+        total, counted, contexts = map(int, said.groups())
+        assert total == counted * contexts and contexts == (15_000 // flags + 1) * 2
+        large = {**body, "context": {**context, "pad": "x" * (100 * 1024)}}
+        assert (await http.post(ADVANCED, json=large)).status_code == 413

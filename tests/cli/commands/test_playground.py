@@ -4,9 +4,12 @@ fed by its client API: any difference is in how flagtui reads and converts the r
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import httpx
+import pytest
+from gateway import Gateway
 
 from ..conftest import Run
 
@@ -67,17 +70,77 @@ def test_a_constraint_on_userid_answers_per_user(run: Run, server: httpx.Client)
         assert (row["enabled"], row["agrees"]) == (expected, True), (user, row)
 
 
-def test_a_population_of_synthetic_users(run: Run, server: httpx.Client) -> None:
+def test_a_population_is_compared_user_by_user_with_the_server(
+    run: Run, server: httpx.Client
+) -> None:
+    """Before, local only ("the server's playground answers one context at a time")."""
     name = _titled(server, "10% of production")
-    argv = ("--env", "production", "--flag", name, "--users", "2000")
+    argv = ("--env", "production", "--flag", name, "--users", "1000")
     result = run("playground", *argv)
     assert result.code == 0, result.err
     [row] = result.json
-    assert row["users"] == 2000 and 100 <= row["enabled"] <= 300
-    assert row["variants"] == {"disabled": 2000}  # no variants: the SDK's "disabled" for all
+    assert row["users"] == 1000 and 50 <= row["enabled"] <= 150
+    assert row["variants"] == {"disabled": 1000}  # no variants: the SDK's "disabled" for all
+    assert row["server"] == {"users": 1000, "agree": 1000, "disagreeing": []}
+    assert row["agrees"] is True
     table = run("playground", *argv, "-o", "table")
-    assert table.out.splitlines()[0].split() == ["project", "name", "users", "enabled", "variants"]
-    assert "Evaluated locally only" in table.out
+    header, line = table.out.splitlines()[:2]
+    assert header.split() == ["project", "name", "users", "enabled", "variants", "server.agree"]
+    assert line.split()[-1] == "1000"
+    assert "agrees user by user on every flag" in table.out and table.err == ""
+
+
+def test_a_population_the_server_disagrees_with_shows_the_first_users(
+    run: Run, server: httpx.Client, sandbox, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server's answers are read before the flag's record: another admin switches the flag
+    on in between (a gateway lets them, once the server has answered), so the server said off
+    for everyone and the SDKs' engine, on the record read after, says on for half."""
+    assert server.post(FEATURES, json={"name": "pop-race"}).status_code == 201
+    base = f"{FEATURES}/pop-race/environments/production"
+    half = {"name": "flexibleRollout", "parameters": {"rollout": "50", "stickiness": "userId"}}
+    assert server.post(f"{base}/strategies", json=half).status_code == 200
+
+    def switch_on(method: str, path: str) -> None:
+        if path == "/api/admin/playground/advanced":
+            assert server.post(f"{base}/on").status_code == 200
+
+    with Gateway(sandbox.url, after=switch_on) as gateway:
+        monkeypatch.setenv("UNLEASH_URL", gateway.url)
+        argv = ("playground", "--env", "production", "--flag", "pop-race", "--users", "400")
+        result = run(*argv)
+        assert result.code == 0, result.err
+        assert server.post(f"{base}/off").status_code == 200
+        table = run(*argv, "-o", "table")
+    [row] = result.json
+    on = row["enabled"]
+    assert 150 < on < 250 and row["agrees"] is False
+    assert (row["server"]["users"], row["server"]["agree"]) == (400, 400 - on)
+    shown = row["server"]["disagreeing"]
+    assert len(shown) == 5
+    for first in shown:
+        assert first["context"]["userId"].startswith("u-")
+        assert first["context"]["appName"] == "flagtui-playground"
+        assert first["local"] == {"enabled": True, "variant": "disabled", "payload": None}
+        assert first["server"] == {"enabled": False, "variant": "disabled", "payload": None}
+    user = shown[0]["context"]["userId"]
+    note = f"pop-race: the server disagrees for {on:,} of 400 users;"
+    assert note in table.out and f"{user} here on, the server off" in table.out
+
+
+def test_a_context_the_server_would_split_stays_local_and_says_why(run: Run) -> None:
+    """The advanced playground splits values at commas: `tenantId=a,b` would be two contexts a
+    user, none of them this one."""
+    argv = ("playground", "--env", "production", "--project", "hostile", "--users", "3")
+    result = run(*argv, "--context", "tenantId=acme,beta")
+    assert result.code == 0, result.err
+    assert result.json and all((r["server"], r["agrees"]) == (None, None) for r in result.json)
+    said = json.loads(result.err)["warning"]
+    assert said["kind"] == "local-only"
+    assert said["message"] == (
+        "evaluated locally only: the server's advanced playground cannot take"
+        " context.properties.tenantId: no comma (the server splits values at commas)"
+    )
 
 
 def test_what_cannot_be_evaluated_is_refused_saying_why(run: Run) -> None:
