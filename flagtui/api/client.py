@@ -22,7 +22,8 @@ what the server is) and, on it, one resource object per area, each declaring its
     client.strategy_types   list
     client.context_fields   list
     client.segments         list
-    client.playground       evaluate (the server's own answer for one context)
+    client.playground       evaluate (the server's own answer for one context), users (for
+                            many userIds, through its advanced playground)
 
 Read-only profiles are enforced in the core's `write`, once, before any request is built.
 """

@@ -112,8 +112,10 @@ enterprise-only operations), with these choices:
 - Environment variants (`env_variants`): writable only where the flag already has some, as
   on real Unleash 6.10-8.2 (403 InvalidOperationError otherwise).
 - Strategy types, context fields, segments (`catalog`): fixed lists, read-only.
-- Evaluation (`playground`, `client_api`): POST /api/admin/playground and GET
-  /api/client/features, evaluated by yggdrasil-engine, the SDKs' own core. The client token
+- Evaluation (`playground`, `playground_advanced`, `client_api`): POST /api/admin/playground,
+  POST /api/admin/playground/advanced (real Unleash's combinations and limits: 15,000
+  evaluations, 100 kB bodies) and GET /api/client/features, evaluated by yggdrasil-engine, the
+  SDKs' own core. The client token
   (`*:production.<hex>`) reads the client API for production and is a 403 on the admin API;
   admin and viewer tokens read it for development.
 - Error bodies are `{id, name, message}` everywhere; real Unleash adds `details` and names

@@ -420,4 +420,3 @@ async def test_the_sandboxs_answers_match_the_documented_schemas(sandbox, method
         assert errors, f"{path} matches the document now: drop it from SANDBOX_DIFFERENCES"
     else:
         assert errors == []
-

@@ -53,7 +53,8 @@ def options(p: argparse.ArgumentParser) -> None:
         type=int,
         metavar="N",
         help="N synthetic userIds (u-1 … u-N, the rest of the context alike) instead of one"
-        " context: how many get each flag, per variant",
+        " context: how many get each flag, per variant, and how many the server's advanced"
+        " playground answers alike (the first that differ, with both answers)",
     )
 
 
