@@ -102,22 +102,25 @@ class Preview:
         base.pop("userId", None)
         head = json.dumps(base)[:-1] + ', "userId": '  # each user's userId closes the object
         ask = variant_asker(self._engine, self.name)
-        seen: dict[tuple[Any, ...], Evaluation] = {}  # a flag has a handful of answers
+        # The fast path hands out one dict per distinct answer (a flag has a handful): each is
+        # made an Evaluation once (the dict kept, so that its id is not reused meanwhile).
+        seen: dict[int, tuple[dict[str, Any], Evaluation]] = {}
         for i in range(1, users + 1):
             user = f"{prefix}{i}"
             answer = ask(f"{head}{json.dumps(user)}}}".encode())
-            payload = answer.get("payload") or None
-            key: tuple[Any, ...] = (answer.get("featureEnabled"), answer.get("name"))
-            key += (answer.get("enabled"),)
-            key += tuple(sorted(payload.items())) if payload else ()
-            said = seen.get(key)
-            if said is None:
-                said = seen[key] = Evaluation(
+            hit = seen.get(id(answer))
+            if hit is None or hit[0] is not answer:
+                if len(seen) > 64:  # new dicts each time: through the wrapper
+                    seen.clear()
+                said = Evaluation(
                     enabled=bool(answer.get("featureEnabled")),
                     variant=str(answer.get("name", "disabled")),
                     variant_enabled=bool(answer.get("enabled")),
-                    payload=payload,
+                    payload=answer.get("payload") or None,
                 )
+                seen[id(answer)] = (answer, said)
+            else:
+                said = hit[1]
             yield user, said
 
     def population(

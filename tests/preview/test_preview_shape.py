@@ -172,7 +172,8 @@ def test_a_population_splits_as_the_rollout_and_variants_say() -> None:
 
 
 def test_a_population_counts_what_evaluating_each_user_gives(admin_http: httpx.Client) -> None:
-    """The population's fast path into the engine answers what its Python wrapper answers."""
+    """The population's fast path into the engine answers what its Python wrapper answers, user
+    by user."""
     segments = segments_of(admin_http)
     for name in ("admin-one-click-pricing", "admin-v2-retry"):
         preview = Preview(flag_record(admin_http, "default", name), ENVIRONMENT, segments=segments)
@@ -184,6 +185,10 @@ def test_a_population_counts_what_evaluating_each_user_gives(admin_http: httpx.C
             variants[answer.variant] = variants.get(answer.variant, 0) + 1
         assert counted.enabled == sum(a.enabled for a in each)
         assert dict(counted.variants) == variants
+        # each user's answer, payload included (`flagtui playground --users` compares them)
+        assert list(preview.answers(2_000, context)) == [
+            (f"u-{i}", answer) for i, answer in enumerate(each, 1)
+        ]
 
 
 def test_the_fast_path_answers_what_the_wrapper_answers(admin_http: httpx.Client) -> None:
