@@ -1,10 +1,10 @@
 """A gateway in front of a real server (the sandbox or a real Unleash), which no server can be
 made to be on demand: `Gateway` forwards every request to its upstream and hands the answer back,
-except that the answer to the method it is told to fail is its own (a 504 page, say). By default
-the request is forwarded first, so the upstream has applied the write the client is told nothing
-certain about; `forward=False` answers without forwarding (a gateway that never reached the
-origin, or the origin's own refusal). `after(method, path)` runs once upstream has answered and
-before the client hears it (another admin's change in between, say)."""
+except that the answer to the method it is told to fail (`path`: only that path's) is its own (a
+504 page, say). By default the request is forwarded first, so the upstream has applied the write
+the client is told nothing certain about; `forward=False` answers without forwarding (a gateway
+that never reached the origin, or the origin's own refusal). `after(method, path)` runs once
+upstream has answered and before the client hears it (another admin's change in between, say)."""
 
 from __future__ import annotations
 
@@ -60,6 +60,7 @@ class Gateway:
         *,
         answer: Answer | None = None,
         method: str = "PATCH",
+        path: str | None = None,
         forward: bool = True,
         tls: TlsFiles | None = None,
         after: Callable[[str, str], None] | None = None,
@@ -67,6 +68,7 @@ class Gateway:
         self.answer = answer
         self.after = after
         self.method = method
+        self.path = path
         self.forward = forward
         self.forwarded: list[tuple[str, str, int]] = []
         self.received: list[Received] = []
@@ -114,6 +116,8 @@ class _Forward(BaseHTTPRequestHandler):
         length = int(self.headers.get("content-length") or 0)
         body = self.rfile.read(length) if length else b""
         own = gateway.answer if self.command == gateway.method else None
+        if gateway.path not in (None, target.path):
+            own = None
         if own is None or gateway.forward:
             headers = {k: v for k, v in self.headers.items() if k.lower() not in NOT_FORWARDED}
             upstream = gateway.upstream.request(self.command, self.path, headers=headers,

@@ -9,7 +9,7 @@ from typing import Any
 
 import httpx
 import pytest
-from gateway import Gateway
+from gateway import Answer, Gateway
 
 from ..conftest import Run
 
@@ -141,6 +141,41 @@ def test_a_context_the_server_would_split_stays_local_and_says_why(run: Run) -> 
         "evaluated locally only: the server's advanced playground cannot take"
         " context.properties.tenantId: no comma (the server splits values at commas)"
     )
+
+
+@pytest.mark.parametrize(
+    ("answer", "said"),
+    [
+        # Unleash before 5.2 has no advanced playground
+        (
+            Answer(404, "application/json", b'{"name":"NotFoundError","message":"Not found"}'),
+            "this server has no advanced playground (POST /api/admin/playground/advanced)",
+        ),
+        # a proxy in front with a smaller body limit (real Unleash's 413 is express's HTML page)
+        (
+            Answer(413, "text/html", b"<html><title>PayloadTooLargeError</title></html>"),
+            "the server refused a request body",
+        ),
+    ],
+)
+def test_a_server_without_the_advanced_playground_leaves_it_local(
+    run: Run, sandbox, monkeypatch: pytest.MonkeyPatch, answer: Answer, said: str
+) -> None:
+    route = "/api/admin/playground/advanced"
+    with Gateway(sandbox.url, answer=answer, method="POST", path=route, forward=False) as gateway:
+        monkeypatch.setenv("UNLEASH_URL", gateway.url)
+        result = run("playground", "--env", "production", "--project", "hostile", "--users", "9")
+        table = run(
+            "playground", "--env", "production", "--project", "hostile", "--users", "9",
+            "-o", "table",
+        )  # fmt: skip
+    assert result.code == 0, result.err
+    assert result.json and all((r["server"], r["agrees"]) == (None, None) for r in result.json)
+    assert all(r["users"] == 9 for r in result.json)
+    message = json.loads(result.err)["warning"]["message"]
+    assert message.startswith("evaluated locally only: ") and said in message
+    assert table.code == 0 and "flagtui: warning: evaluated locally only: " in table.err
+    assert "Traceback" not in result.err + table.err
 
 
 def test_what_cannot_be_evaluated_is_refused_saying_why(run: Run) -> None:
