@@ -95,16 +95,25 @@ class Playground:
         *,
         flags: int,
         projects: Sequence[str] | None = None,
+        at_most: int | None = None,
     ) -> dict[str, dict[str, PlaygroundFlag]]:
         """Every flag of `projects` as the server evaluates it for `context` with each of
         `user_ids` as its userId: flag name → userId → answer. `flags`: how many flags the
         server evaluates per context (as many as its one-context answer lists). NotFoundError
         where the server has no advanced playground; PlaygroundRefused where it takes no
         request these users fit in; InvalidArgument for a value with a comma (the server
-        would split it into several contexts)."""
+        would split it into several contexts). `at_most`: PlaygroundRefused, before sending,
+        where more requests than that would be needed at the default limit."""
         _no_commas(context, user_ids)
         base = {"environments": [environment], "projects": _projects(projects)}
         limit, counted = COMBINATIONS, max(flags, 1)
+        needed = -(-len(user_ids) // max(limit // counted, 1))
+        if at_most is not None and needed > at_most:
+            raise PlaygroundRefused(
+                f"{len(user_ids):,} users of {counted:,} flags need {needed:,} requests of"
+                f" {limit // counted:,} users (at most {at_most:,} are sent): fewer flags or"
+                " users would do"
+            )
         found: dict[str, dict[str, PlaygroundFlag]] = {}
         left, refusals = list(user_ids), 0
         while left:

@@ -88,3 +88,18 @@ async def test_a_value_with_a_comma_is_refused_before_sending(
     with pytest.raises(InvalidArgument, match=field):
         await admin.playground.users("production", context, users, flags=5, projects=HOSTILE)
     assert admin.requests_sent == before
+
+
+async def test_more_requests_than_allowed_are_refused_before_sending(admin) -> None:
+    """3,001 users of 5 flags need 2 requests: with at most 1, none is sent."""
+    before = admin.requests_sent
+    users = [f"u-{i}" for i in range(1, 3002)]
+    with pytest.raises(PlaygroundRefused, match="3,001 users of 5 flags need 2 requests of 3,000"):
+        await admin.playground.users(
+            "production", CONTEXT, users, flags=HOSTILE_FLAGS, projects=HOSTILE, at_most=1
+        )
+    assert admin.requests_sent == before
+    found = await admin.playground.users(
+        "production", CONTEXT, users[:3000], flags=HOSTILE_FLAGS, projects=HOSTILE, at_most=1
+    )
+    _every_user_answered(found, users[:3000])

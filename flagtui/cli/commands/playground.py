@@ -40,6 +40,7 @@ POPULATION_COLUMNS = ("project", "name", "users", "enabled", "variants", "server
 MAX_USERS = 1_000_000
 READS_AT_ONCE = 8
 DISAGREEING_SHOWN = 5
+SERVER_REQUESTS = 40  # of the advanced playground: seconds each on a server with many flags
 
 
 def options(p: argparse.ArgumentParser) -> None:
@@ -177,7 +178,7 @@ async def _server_users(
         flags = sum(f.project_id in projects for f in server.values())
         try:
             return await client.playground.users(
-                args.env, context, users, flags=flags, projects=projects
+                args.env, context, users, flags=flags, projects=projects, at_most=SERVER_REQUESTS
             )
         except NotFoundError:
             why = "this server has no advanced playground (POST /api/admin/playground/advanced)"
