@@ -3,7 +3,10 @@
 
 Each asks which environment and which strategy (pickers, as `RolloutKeys` does, whose question
 and one-write-at-a-time it reuses), reads the environment again, shows exactly the request
-before sending (production says so) and afterwards reads the flag again (`written`). Read-only
+before sending (production says so) and afterwards reads the flag again (`written`). `K`/`J`
+are made against the order the detail shows: the client compares it with the server's just
+before sending, and another admin's reorder, add or removal since is shown (`ask_overtaken`)
+with reload and "send mine anyway", nothing sent. Read-only
 profiles never get here (write actions); the client refuses too, before any request."""
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ import asyncio
 from collections.abc import Callable
 
 from flagtui.api import rollout_requests
+from flagtui.api.edits import EditConflict
 from flagtui.api.errors import NothingToSend
 from flagtui.api.models import Feature, FeatureEnvironment, Strategy
 from flagtui.rollout_words import in_sort_order, strategy_lines
@@ -187,36 +191,80 @@ class StrategyKeys:
         self.keys.flagtui.notify(f"Strategy {strategy_id} of {name} removed from {environment}")
 
     def move(self, project: str, feature: Feature, step: int) -> None:
-        """`step` -1: up (evaluated earlier), 1: down."""
+        """`step` -1: up (evaluated earlier), 1: down; made against the order shown."""
         verb = "Move up" if step < 0 else "Move down"
 
         def then(env: FeatureEnvironment, live: list[Strategy], i: int) -> None:
-            ids = [str(s.id) for s in live]
-            j = i + step
-            if not 0 <= j < len(ids):
-                where = "first" if step < 0 else "last"
-                said = f"Nothing sent: strategy {ids[i]} is {where} in {env.name} already."
-                self.keys.flagtui.notify(said, severity="warning")
-                return
-            ids[i], ids[j] = ids[j], ids[i]
-            name = feature.name
-            plan = rollout_requests.set_strategy_order(project, name, env.name, ids)
-            said = f"Strategy {live[i].id} is evaluated {'before' if step < 0 else 'after'}" \
-                f" strategy {live[j].id}."  # fmt: skip
-            send = lambda: self._move(project, name, env.name, ids)  # noqa: E731
-            self.keys._ask(env, f"Reorder the strategies of {name} in {env.name}", said, [plan],
-                           "Reorder", send)  # fmt: skip
+            self._ask_move(project, feature.name, env, live, str(live[i].id), step)
 
         several = [e for e in feature.environments or [] if len(e.strategies or []) > 1]
         orderable = feature.model_copy(update={"environments": several})
         self._strategy_of(orderable, lambda s: True, "second strategy to order", verb, then)
 
-    async def _move(self, project: str, name: str, environment: str, order: list[str]) -> None:
+    def _ask_move(
+        self,
+        project: str,
+        name: str,
+        env: FeatureEnvironment,
+        live: list[Strategy],
+        moved: str,
+        step: int,
+    ) -> None:
+        """`live`: the strategies in the order shown (the state the move is made from)."""
+        shown = [str(s.id) for s in live]
+        if moved not in shown:
+            said = f"Nothing sent: strategy {moved} is no longer in {env.name}."
+            self.keys.flagtui.notify(said, severity="warning")
+            return
+        i = shown.index(moved)
+        j = i + step
+        if not 0 <= j < len(shown):
+            where = "first" if step < 0 else "last"
+            said = f"Nothing sent: strategy {moved} is {where} in {env.name} already."
+            self.keys.flagtui.notify(said, severity="warning")
+            return
+        ids = list(shown)
+        ids[i], ids[j] = ids[j], ids[i]
+        plan = rollout_requests.set_strategy_order(project, name, env.name, ids)
+        said = f"Strategy {moved} is evaluated {'before' if step < 0 else 'after'}" \
+            f" strategy {shown[j]}."  # fmt: skip
+        send = lambda: self._move(project, name, env, ids, shown, (moved, step))  # noqa: E731
+        self.keys._ask(env, f"Reorder the strategies of {name} in {env.name}", said, [plan],
+                       "Reorder", send)  # fmt: skip
+
+    async def _move(
+        self,
+        project: str,
+        name: str,
+        env: FeatureEnvironment,
+        order: list[str],
+        shown: list[str],
+        move: tuple[str, int],
+        anyway: bool = False,
+    ) -> None:
+        """Another admin's reorder, add or removal since `shown` stops it (nothing sent):
+        reload asks again on the order as it is now; anyway puts `order` first (the ones
+        still there), theirs after it. `move`: the strategy moved and its step."""
+        rollouts = self.keys.flagtui.client.rollouts
         try:
-            await self.keys.flagtui.client.rollouts.set_order(project, name, environment, order)
+            await rollouts.set_order(project, name, env.name, order, shown=shown, anyway=anyway)
         except NothingToSend as same:
             self.keys.flagtui.notify(f"Nothing sent: {same}", severity="warning")
+        except EditConflict as overtaken:
+            mine = [i for i in order if i in overtaken.now]
+            again = lambda: self.keys._run(self._move_again(project, name, env, move))  # noqa: E731
+            send = lambda: self.keys._run(  # noqa: E731
+                self._move(project, name, env, mine, shown, move, True)
+            )
+            says = "the move in the order as it is now."
+            self.keys._overtaken(overtaken, env, says, again, send)
         else:
-            self.keys.flagtui.notify(f"Strategies of {name} reordered in {environment}")
+            self.keys.flagtui.notify(f"Strategies of {name} reordered in {env.name}")
         finally:
             self.keys.written()
+
+    async def _move_again(
+        self, project: str, name: str, env: FeatureEnvironment, move: tuple[str, int]
+    ) -> None:
+        live = await self.keys.flagtui.client.rollouts.list(project, name, env.name)
+        self._ask_move(project, name, env, live, *move)
