@@ -16,7 +16,6 @@ found already as asked when the write reads it first is said, and nothing is sen
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
 from typing import ClassVar
 
 from rich.text import Text
@@ -25,7 +24,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 
 from flagtui.api.errors import FlagtuiError, NotFoundError, NothingToSend
-from flagtui.api.models import EventPage, Feature
+from flagtui.api.models import EventPage, Feature, Segment
 from flagtui.tui.areas import AREAS_BY_NAME
 from flagtui.tui.format import put, safe, when
 from flagtui.tui.rerunnable_reads import read
@@ -39,8 +38,9 @@ from flagtui.tui.screens.rollout_keys import (
     strategy_bindings,
 )
 from flagtui.tui.screens.segment_names import (
-    KNOWN_SEGMENT_NAMES,
-    read_segment_names,
+    KNOWN_SEGMENTS,
+    names_of,
+    read_segments,
     segment_ids,
 )
 from flagtui.tui.screens.strategy_keys import StrategyKeys
@@ -49,6 +49,10 @@ from flagtui.tui.widgets.confirm import ConfirmModal
 from flagtui.tui.widgets.feature_view import FeatureView
 
 RECENT_EVENTS = 5
+
+
+def _of_ids(segments: list[Segment], ids: set[int]) -> list[Segment]:
+    return [s for s in segments if s.id in ids]
 
 
 class FeatureDetailScreen(AreaScreen):
@@ -101,9 +105,9 @@ class FeatureDetailScreen(AreaScreen):
         self.summary = summary
         self.events_page: EventPage | None = None
         self.then = then
-        # Segment id → name, for the strategies' segments: read beside the flag (`load`); an id
-        # it does not hold (no such read allowed, a segment made since) shows as "segment #id".
-        self.segment_names: Mapping[int, str] = {}
+        # The segments, naming the strategies' segments: read beside the flag (`load`); an id
+        # they do not hold (no such read allowed, a segment made since) shows as "segment #id".
+        self.segments: list[Segment] = []
 
     def compose_body(self) -> ComposeResult:
         events = Text("Recent events: reading…")  # the record's part ends with them
@@ -117,32 +121,38 @@ class FeatureDetailScreen(AreaScreen):
     @work(exclusive=True, group="feature", exit_on_error=False)
     @read
     async def load(self) -> None:
-        """The flag, and the segments' names read at the same time. The flag is shown as it
-        arrives when the names an earlier detail read (this server's) name each of its
-        segments: segments are few and rarely renamed, and reading them may take long on a
-        big server (usage counts over every strategy). The fresh names follow, and redraw the
-        strategies only if one of theirs changed."""
+        """The flag, and the segments read at the same time. The flag is shown as it arrives
+        when the segments an earlier detail read (this server's) name each of its segments:
+        segments are few and rarely renamed, and reading them may take long on a big server
+        (usage counts over every strategy). The fresh ones follow, and redraw the strategies
+        (and count who gets the flag again) only if one of theirs changed."""
         client = self.flagtui.client
-        names = asyncio.ensure_future(read_segment_names(client))
+        reading = asyncio.ensure_future(read_segments(client))
         try:
             feature = await client.features.get_or_archived(self.project, self.feature_name)
         except BaseException:
-            names.cancel()
+            reading.cancel()
             raise
-        known = KNOWN_SEGMENT_NAMES.get(client, {})
+        known = KNOWN_SEGMENTS.get(client, [])
         used = segment_ids(feature)
-        if used <= known.keys():
-            self.segment_names = known
+        if used <= names_of(known).keys():
+            self.segments = known
             self.show(feature)
-        fresh = await names
+        fresh = await reading
         if fresh:
-            KNOWN_SEGMENT_NAMES[client] = fresh
-        if not used <= known.keys():
-            self.segment_names = fresh or self.segment_names
+            KNOWN_SEGMENTS[client] = fresh
+        if not used <= names_of(known).keys():
+            self.segments = fresh or self.segments
             self.show(feature)
-        elif fresh and any(fresh.get(i) != known.get(i) for i in used):
-            self.segment_names = fresh
-            self.view.show(feature, complete=not feature.is_archived, segment_names=fresh)
+        elif fresh and _of_ids(fresh, used) != _of_ids(known, used):
+            self.segments, complete = fresh, not feature.is_archived
+            self.view.show(feature, complete=complete, segment_names=names_of(fresh))
+            if complete:
+                self.count_switches(feature)
+
+    def count_switches(self, feature: Feature) -> None:
+        """Under each environment's heading, who gets the flag now and once `t` switches it."""
+        self.env_toggle.count(self.project, feature, self.segments, self.view.show_switches)
 
     def show_read_failure(self, group: str, error: BaseException) -> None:
         if group == "feature-events":
@@ -161,7 +171,9 @@ class FeatureDetailScreen(AreaScreen):
             self.load_events()
         # an archived flag is its archive row (no live record): never shown as "0 strategies"
         complete = not feature.is_archived
-        self.view.show(feature, complete=complete, segment_names=self.segment_names)
+        self.view.show(feature, complete=complete, segment_names=names_of(self.segments))
+        if complete:
+            self.count_switches(feature)
         self.refresh_bindings()
         if self.then is not None:
             action, self.then = self.then, None

@@ -1,5 +1,6 @@
-"""The segments' names a feature's detail shows its strategies' segments by: read beside the
-flag, and kept per client (a server and token) so the next detail need not wait for them."""
+"""The segments a feature's detail names its strategies' segments by (and previews them with):
+read beside the flag, and kept per client (a server and token) so the next detail need not
+wait for them."""
 
 from __future__ import annotations
 
@@ -9,20 +10,22 @@ from collections.abc import Mapping
 
 from flagtui.api import AdminClient
 from flagtui.api.errors import FlagtuiError
-from flagtui.api.models import Feature
+from flagtui.api.models import Feature, Segment
 
-KNOWN_SEGMENT_NAMES: weakref.WeakKeyDictionary[AdminClient, Mapping[int, str]] = (
-    weakref.WeakKeyDictionary()
-)
+KNOWN_SEGMENTS: weakref.WeakKeyDictionary[AdminClient, list[Segment]] = weakref.WeakKeyDictionary()
 
 
-async def read_segment_names(client: AdminClient) -> dict[int, str]:
-    """Every segment's name; {} when the server refuses (403: the token may not list them;
-    404: no segments there) or fails: the ids are shown instead."""
+async def read_segments(client: AdminClient) -> list[Segment]:
+    """Every segment; [] when the server refuses (403: the token may not list them; 404: no
+    segments there) or fails: the ids are shown instead."""
     try:
-        return {s.id: s.name for s in await client.segments.list()}
+        return await client.segments.list()
     except FlagtuiError:
-        return {}
+        return []
+
+
+def names_of(segments: list[Segment]) -> Mapping[int, str]:
+    return {s.id: s.name for s in segments}
 
 
 def segment_ids(feature: Feature) -> set[int]:

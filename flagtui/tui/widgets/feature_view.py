@@ -71,9 +71,14 @@ def _strategy(out: Text, position: int, s: Strategy, segment_names: Mapping[int,
         put(out, f"{variant_words(v)}\n", style=detail)
 
 
-def strategies_text(f: Feature, segment_names: Mapping[int, str] | None = None) -> Text:
-    """What only the full record says of each environment: its strategies in the order they
-    are evaluated, then the environment's variants. `segment_names`: id → name."""
+def strategies_text(
+    f: Feature,
+    segment_names: Mapping[int, str] | None = None,
+    switches: Mapping[str, str] | None = None,
+) -> Text:
+    """What only the full record says of each environment: who gets the flag now and once
+    switched (`switches`: environment → that line, where given), its strategies in the order
+    they are evaluated, then the environment's variants. `segment_names`: id → name."""
     names = segment_names or {}
     out = Text()
     put(out, "\nStrategies\n", style="bold underline")
@@ -82,6 +87,9 @@ def strategies_text(f: Feature, segment_names: Mapping[int, str] | None = None) 
         put(out, f"  {env.name}", style="bold")
         put(out, f" · {counted(len(strategies), 'strategy', 'strategies')}")
         put(out, f" · {counted(len(variants), 'variant')}\n" if variants else "\n")
+        if switches is not None:
+            said = switches.get(env.name, "who gets it if switched (t): counting…")
+            put(out, f"    {said}\n", style="italic")
         for position, s in enumerate(strategies, 1):
             _strategy(out, position, s, names)
         if variants:
@@ -131,10 +139,14 @@ def head_text(f: Feature) -> Text:
     return out
 
 
-def more_text(f: Feature, segment_names: Mapping[int, str] | None = None) -> Text:
+def more_text(
+    f: Feature,
+    segment_names: Mapping[int, str] | None = None,
+    switches: Mapping[str, str] | None = None,
+) -> Text:
     """Strategies, variants, tags, dependencies, children, collaborators: the full record's
     alone."""
-    out = strategies_text(f, segment_names)
+    out = strategies_text(f, segment_names, switches)
     _section(out, "Variants", [variant_words(v) for v in f.variants or []])
     if f.tags is None:  # neither the flag's payload nor its tag list said
         _section(out, "Tags", ["not known (the server did not say)"])
@@ -161,7 +173,8 @@ class FeatureView(VerticalScroll):
 
     `show(feature, complete=False)` for a list row or an archived flag's archive row (no
     strategies, variants or dependencies); `show(feature, segment_names=…)` for the full
-    record, its strategies' segments named by id (unnamed ones are "segment #id"); `fail(note)`
+    record, its strategies' segments named by id (unnamed ones are "segment #id");
+    `show_switches(lines)` says under each environment what `t` would do there; `fail(note)`
     says a read failed, keeping what is drawn; `show_tail(text)` replaces the screen's lines;
     `redraw()` after the clock's zone changed."""
 
@@ -175,6 +188,7 @@ class FeatureView(VerticalScroll):
         self.feature = row
         self.complete = False
         self.segment_names: Mapping[int, str] = {}
+        self.switches: Mapping[str, str] = {}  # environment → what `t` would do there
         self.note: Text | None = None
         # the parts are mounted with the view (not by a compose of its own, which would run
         # a message later): the row is in the screen's first frame
@@ -196,9 +210,16 @@ class FeatureView(VerticalScroll):
         complete: bool = True,
         segment_names: Mapping[int, str] | None = None,
     ) -> None:
+        if feature != self.feature:  # what `t` would do was said of another record
+            self.switches = {}
         self.feature, self.complete, self.note = feature, complete, None
         self.segment_names = segment_names or {}
         self.redraw()
+
+    def show_switches(self, switches: Mapping[str, str]) -> None:
+        """Per environment, who gets the flag now and once switched (for the record shown)."""
+        self.switches = switches
+        self.query_one("#feature-more", Part).draw(self.more_and_tail())
 
     def show_tail(self, tail: Text) -> None:
         self.tail = tail
@@ -233,7 +254,7 @@ class FeatureView(VerticalScroll):
 
     def more(self) -> Text:
         if self.feature is not None and self.complete:
-            return more_text(self.feature, self.segment_names)
+            return more_text(self.feature, self.segment_names, self.switches)
         if self.feature is not None and self.feature.is_archived:
             note = "archived: its row in the archive has no strategies, variants or dependencies"
         elif self.feature is None:

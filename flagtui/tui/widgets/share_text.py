@@ -6,7 +6,7 @@ applied as the server will store it (`flagtui.preview.share`), then the SDKs' en
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
@@ -15,7 +15,7 @@ from flagtui.tui.format import clean
 
 if TYPE_CHECKING:
     from flagtui.api import AdminClient
-    from flagtui.api.models import Feature
+    from flagtui.api.models import Feature, Segment
     from flagtui.preview import PreviewError
     from flagtui.preview.engine import Population
     from flagtui.preview.share import ShareChange
@@ -63,6 +63,55 @@ async def share_of(
         )  # fmt: skip
     except PreviewError as exc:
         return exc
+
+
+async def switch_shares(
+    flag: Feature, segments: Sequence[Segment], related: Sequence[Feature]
+) -> dict[str, ShareChange | PreviewError]:
+    """Per environment, who gets the flag now and once `t` switches it, from the record shown
+    (no request): 1,000 synthetic userIds each, off the UI loop (a few ms per environment)."""
+    # here: the SDKs' engine loads with the first preview, not with every screen that may ask
+    from flagtui.preview import PreviewError
+    from flagtui.preview.share import PLAN_USERS, share_change, switched
+
+    def one(env: str, enabled: bool) -> ShareChange | PreviewError:
+        try:
+            after = switched(flag, env, not enabled)
+            return share_change(flag, after, env, segments=segments, related=related,
+                                users=PLAN_USERS)  # fmt: skip
+        except PreviewError as exc:
+            return exc
+
+    def every() -> dict[str, ShareChange | PreviewError]:
+        return {e.name: one(e.name, bool(e.enabled)) for e in flag.environments or []}
+
+    return await asyncio.to_thread(every)
+
+
+def _of(p: Population) -> str:
+    return f"{p.enabled:,} of {p.users:,} synthetic userIds"
+
+
+def switch_line(share: ShareChange | PreviewError) -> str:
+    """What `t` would do, for a flag's detail: `off · if switched on (t): 312 of 1,000
+    synthetic userIds`, or `on for 312 of 1,000 synthetic userIds · if switched off (t): no
+    one`."""
+    if isinstance(share, ValueError):  # PreviewError is one
+        return f"who gets it if switched (t): not available: {clean(str(share))}"
+    before, after = share.before.population, share.after.population
+    if share.before.enabled:
+        left = _of(after) if after.enabled else "no one"
+        return f"on for {_of(before)} · if switched off (t): {left}"
+    return f"off · if switched on (t): {_of(after)}"
+
+
+def switch_numbers(share: ShareChange | PreviewError | None) -> str:
+    """`1,000 → 0 of 1,000` (synthetic userIds), as a switch's picker and toast say what its
+    preview counted (`""` when none was made)."""
+    if share is None or isinstance(share, ValueError):  # PreviewError is one
+        return ""
+    before, after = share.before.population, share.after.population
+    return f"{before.enabled:,} → {after.enabled:,} of {share.users:,}"
 
 
 def _share(p: Population) -> str:
