@@ -4,10 +4,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 
 from flagtui.api import errors, validation
 from flagtui.api.core import Core
-from flagtui.api.edits import Edit, EditConflict, changed_fields
+from flagtui.api.edits import Edit, EditConflict, FieldChange, changed_fields
 from flagtui.api.events import Events
 from flagtui.api.models import EventRecord, Group, ProjectAccess, Role
 from flagtui.api.rollout_requests import PlannedWrite
@@ -77,7 +78,7 @@ class Access:
             if changed := changed_fields(edit.opened_on, _held(now, plan.body)):
                 recorded = await self._recorded(project)
                 what = f"the access to project {project}"
-                raise EditConflict(what, plan.action, changed, now, recorded)
+                raise EditConflict(what, plan.action, _named(changed, now), now, recorded)
         await core.enterprise(
             "Project access",
             lambda: core.write(plan.action, plan.method, plan.path, json=plan.body),
@@ -97,6 +98,17 @@ class Access:
         except errors.FlagtuiError:
             return []
         return [e for e in page.events if e.type.startswith("project-")][:3]
+
+
+def _named(changes: list[FieldChange], now: ProjectAccess) -> list[FieldChange]:
+    """`user 5 (Ada Lovelace)`: each user and group by its name too, where the access read now
+    names it (one granted since, or holding roles still); else by its id alone."""
+    names = {f"user {u.id}": u.name or u.username or u.email for u in now.users}
+    names |= {f"group {g.id}": g.name for g in now.groups}
+    return [
+        replace(c, field=f"{c.field} ({names[c.field]})") if names.get(c.field) else c
+        for c in changes
+    ]
 
 
 def _held(access: ProjectAccess, body: dict[str, list[int]]) -> dict[str, list[str]]:
