@@ -8,6 +8,7 @@ number is compared with what the server then serves to an SDK of that environmen
 from __future__ import annotations
 
 import re
+import sqlite3
 
 from served_share import served
 from textual.widgets import OptionList
@@ -15,6 +16,7 @@ from textual.widgets import OptionList
 from flagtui.api import AdminClient
 from flagtui.api.models import Strategy
 from flagtui.tui.app import FlagtuiApp
+from flagtui.tui.screens.feature_detail import FeatureDetailScreen
 from flagtui.tui.widgets.choice_picker import ChoicePicker
 from flagtui.tui.widgets.confirm import ConfirmModal
 from testkit.pilot import settle
@@ -26,12 +28,15 @@ USERS = 1_000
 DEV = "development"
 
 
+def rollout_30(name: str) -> Strategy:
+    parameters = {"rollout": "30", "stickiness": "default", "groupId": name}
+    return Strategy(name="flexibleRollout", parameters=parameters)
+
+
 async def a_rollout_of_30_switched_off_in_development(client: AdminClient, name: str) -> None:
     for s in await client.rollouts.list(DEMO, name, DEV):
         await client.rollouts.remove(DEMO, name, DEV, str(s.id))
-    parameters = {"rollout": "30", "stickiness": "default", "groupId": name}
-    await client.rollouts.add(DEMO, name, DEV, Strategy(name="flexibleRollout",
-                                                        parameters=parameters))  # fmt: skip
+    await client.rollouts.add(DEMO, name, DEV, rollout_30(name))
     feature = await client.features.get(DEMO, name)
     if next(e for e in feature.environments or [] if e.name == DEV).enabled:
         await client.features.set_environment_enabled(DEMO, name, DEV, False)
@@ -90,3 +95,34 @@ async def test_the_detail_says_what_t_does_in_development_and_the_toast_says_it_
     assert not next(
         e for e in (await client.features.get(DEMO, name)).environments or [] if e.name == DEV
     ).enabled
+
+
+async def test_a_child_flag_is_counted_with_its_parent_read_once(
+    make_app, client: AdminClient, sandbox
+) -> None:
+    """The engine needs the parent's record to answer for the child: the one request added."""
+    with sqlite3.connect(sandbox.db_path) as conn:
+        name, project, parent = conn.execute(
+            "SELECT c.name, c.project, json_extract(c.dependency, '$.feature') FROM features c"
+            " JOIN features p ON p.name = json_extract(c.dependency, '$.feature')"
+            " WHERE p.dependency IS NULL AND c.archived_at IS NULL LIMIT 1"
+        ).fetchone()
+    # the parent at 30 % in production, the child for everyone: the child reaches the parent's
+    for flag, strategy in ((parent, rollout_30(parent)), (name, Strategy(name="default"))):
+        for s in await client.rollouts.list(project, flag, "production"):
+            await client.rollouts.remove(project, flag, "production", str(s.id))
+        await client.rollouts.add(project, flag, "production", strategy)
+        await client.features.set_environment_enabled(project, flag, "production", True)
+    app = make_app()
+    async with app.run_test(size=(120, 60), notifications=True) as pilot:
+        await settle(app, pilot)
+        sent = app.client.requests_sent
+        app.push_screen(FeatureDetailScreen(project, name))
+        await settle(app, pilot)
+        assert app.client.requests_sent - sent == 4  # the flag, segments, events, its parent
+        shown = visible_text(app, "#feature")
+        production = shown[shown.index("production · ") :]
+        found = re.search(r"on for ([\d,]+) of 1,000 synthetic userIds", production)
+        assert found, shown
+    n = int(found[1].replace(",", ""))
+    assert 200 < n < 400 and n == served(sandbox, name, users=USERS)[0]
