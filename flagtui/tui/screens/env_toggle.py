@@ -122,8 +122,8 @@ class EnvironmentToggle:
         said({env: switch_line(share) for env, share in shares.items()})
 
     def _shown(self, feature: Feature, environment: str) -> ShareChange | PreviewError | None:
-        if self.counted is None or self.counted[0] is not feature:
-            return None  # not counted, or for another record
+        if self.counted is None or self.counted[0] != feature:
+            return None  # not counted, or counted for a record that differs from this one
         return self.counted[1].get(environment)
 
     def toggle(self, project: str, feature: Feature) -> None:
