@@ -80,7 +80,9 @@ def variants(
     stickiness(sticky, where=f"{where}[0].stickiness")
     fixed = [_fixed_weight(v, f"{where}[{i}]") for i, v in enumerate(given)]
     weights = _weights(fixed, where)
-    for i, (fix, weight) in enumerate(zip(fixed, weights, strict=True)):
+    for i, (fix, weight) in enumerate(
+        zip(fixed, weights, strict=True)  # pragma: no mutate (equal lengths)
+    ):
         if fix is None and weight == 0:
             left = VARIANT_WEIGHT_TOTAL - sum(f for f in fixed if f is not None)
             said = (
@@ -97,13 +99,15 @@ def variants(
             payload=_payload(v.payload, f"{where}[{i}].payload"),
             overrides=_overrides(v.overrides, f"{where}[{i}].overrides") if environment else None,
         )
-        for i, (v, fix, weight) in enumerate(zip(given, fixed, weights, strict=True))
+        for i, (v, fix, weight) in enumerate(
+            zip(given, fixed, weights, strict=True)  # pragma: no mutate (equal lengths)
+        )
     ]
 
 
 def _name(name: str, where: str) -> str:
     try:
-        return validation.flag_name(name, field=where)
+        return validation.flag_name(name, field=where)  # pragma: no mutate (re-raised with where)
     except InvalidArgument as exc:
         raise InvalidArgument(where, exc.limit.replace("a flag name", "a variant name")) from None
 
@@ -174,7 +178,7 @@ def _payload(payload: VariantPayload | None, where: str) -> VariantPayload | Non
 
 def _not_json(constant: str) -> None:
     """NaN, Infinity and -Infinity: Python's JSON reads them, the SDKs' (JSON.parse) do not."""
-    raise ValueError(constant)
+    raise ValueError(constant)  # pragma: no mutate (the message is not read)
 
 
 def _finite(parsed: object) -> bool:
