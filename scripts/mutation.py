@@ -88,12 +88,13 @@ def mutant_diff(module: str, name: str) -> list[str]:
     """The lines a mutant changes."""
     functions = mutated_functions(module)
     function = name.rsplit(".", 1)[-1]
-    original = functions.get(function.rsplit("__mutmut_", 1)[0] + "__mutmut_orig", "")
+    orig = function.rsplit("__mutmut_", 1)[0] + "__mutmut_orig"
+    original = functions.get(orig, "").replace(orig, function, 1)  # a default's change shows
     mutated = functions.get(function, "")
     return [
         line
         for line in difflib.unified_diff(
-            original.splitlines()[1:], mutated.splitlines()[1:], lineterm="", n=0
+            original.splitlines(), mutated.splitlines(), lineterm="", n=0
         )
         if line[:1] in "-+" and line[:3] not in ("---", "+++")
     ]

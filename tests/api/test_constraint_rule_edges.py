@@ -6,7 +6,13 @@ from __future__ import annotations
 import pytest
 
 from flagtui.api import InvalidArgument
-from flagtui.api.constraint_rules import constraint, is_context_time, is_date
+from flagtui.api.constraint_rules import (
+    constraint,
+    constraints,
+    is_context_time,
+    is_date,
+    regex_error,
+)
 from flagtui.api.models import Constraint, ContextField, ServerInfo
 from flagtui.api.rollout_catalog import RolloutCatalog
 from flagtui.sandbox.catalog import CONTEXT_FIELDS
@@ -66,6 +72,7 @@ SEMVER = "is not a semantic version, e.g. 1.2.3 or 2.0.0-beta.1"
 DATE = "is not a date and time with its zone, e.g. 2026-01-31T09:00:00Z or …:00.000+02:00"
 NOT_LEGAL = "'gold' is not a legal value of plan: free, pro, premium, enterprise"
 NOT_INVERTED = "a REGEX constraint cannot be inverted"
+ONE_VALUE = "NUM_EQ compares exactly one value"
 
 
 def not_a_date(text: str) -> tuple[Constraint, str, str]:
@@ -98,6 +105,15 @@ REFUSED = [
         f"{SEMVERS}, SEMVER_GTE, SEMVER_LTE, REGEX",
     ),
     (
+        many("userId", "ZZZ", "x"),
+        "operator",
+        f"'ZZZ' is no operator; {STRINGS}, {NUMBERS}, DATE_AFTER, DATE_BEFORE, "
+        f"{SEMVERS}, SEMVER_GTE, SEMVER_LTE, REGEX",
+    ),
+    (one("plan", "NUM_EQ", "1"), "value", NOT_LEGAL.replace("'gold'", "'1'")),  # one value
+    (Constraint(context_name="tenantSize", operator="NUM_EQ"), "value", ONE_VALUE),
+    (Constraint(context_name="tenantSize", operator="NUM_EQ", values=[]), "value", ONE_VALUE),
+    (
         Constraint(context_name="userId", operator="IN", value="a", values=["b"]),
         "value",
         "give value or values, not both (IN compares values; value is unread)",
@@ -116,10 +132,52 @@ def test_a_value_just_past_the_edge_is_refused_naming_its_field(given, field, li
 
 
 def test_a_regex_the_engine_cannot_evaluate_is_refused_with_the_engines_reason() -> None:
-    field, limit = refusal(one("email", "REGEX", "(?=x)"))
-    assert field == "constraint.value"
-    said = "'(?=x)' is not a regular expression the SDKs can evaluate (Rust regex syntax): "
-    assert limit.startswith(said) and len(limit) > len(said)
+    assert refusal(one("email", "REGEX", "(?=x)")) == (
+        "constraint.value",
+        "'(?=x)' is not a regular expression the SDKs can evaluate (Rust regex syntax): "
+        "look-around, including look-ahead and look-behind, is not supported",
+    )
+
+
+@pytest.mark.parametrize(
+    ("pattern", "error"),
+    [
+        ("(a)", None),
+        ("(", "unclosed group"),
+        (r"a\Z", "unrecognized escape sequence"),
+        (r"(a)\1", "backreferences are not supported"),
+    ],
+)
+def test_a_regex_error_is_the_last_line_of_the_engines_answer(pattern, error) -> None:
+    assert regex_error(pattern) == error
+
+
+@pytest.mark.parametrize(
+    ("given", "version", "limit"),
+    [
+        # An operator the field does not take, on a server whose version decides.
+        (one("userId", "DATE_AFTER", "2026-01-31T09:00:00Z"), "8.2.0", f"userId takes {ON_8}"),
+        # On a field the server does not list, too.
+        (one("tenant", "SEMVER_GTE", "1.0.0"), "7.5.1", "SEMVER_GTE needs Unleash 8.0 (OSS 7.5.1)"),
+        (one("tenant", "SEMVER_GT", "1.0.0"), "7.5.1", None),
+    ],
+)
+def test_the_operators_on_a_versioned_server(given, version, limit) -> None:
+    if limit is None:
+        assert constraint(given, catalog(version)).operator == given.operator
+    else:
+        assert refusal(given, catalog(version)) == ("constraint.operator", limit)
+
+
+def test_each_constraint_of_a_list_is_refused_at_its_index() -> None:
+    given = [many("userId", "IN", "a"), many(" ", "IN", "x")]
+    with pytest.raises(InvalidArgument) as caught:
+        constraints(given, catalog())
+    assert (caught.value.field, caught.value.limit) == (
+        "constraints[1].contextName",
+        "the name of a context field",
+    )
+    assert [c.values for c in constraints(given[:1], catalog())] == [["a"]]
 
 
 @pytest.mark.parametrize(
