@@ -72,6 +72,16 @@ def exit_codes(module: str) -> dict[str, int | None]:
     return dict(meta["exit_code_by_key"])
 
 
+def tests_reaching(module: str) -> int:
+    """How many tests mutmut runs against the module's mutants: those that call one of its
+    functions (it times each test once, with every function watched, and keeps the callers)."""
+    stats = json.loads((MUTANTS / "mutmut-stats.json").read_text(encoding="utf-8"))
+    callers = stats["tests_by_mangled_function_name"]
+    return len(
+        {t for f, tests in callers.items() if f.startswith(f"{dotted(module)}.") for t in tests}
+    )
+
+
 @functools.cache
 def mutated_functions(module: str) -> dict[str, str]:
     """mutmut's copy of the module: one function per mutant beside the original,
@@ -122,17 +132,18 @@ def main(argv: list[str]) -> int:
         run_module(module)
         codes = exit_codes(module)
         caught = sum(1 for code in codes.values() if code in CAUGHT)
-        score = 100 * caught / len(codes) if codes else 100.0
+        # Rounded down, so that a floor raised to the score printed holds.
+        score = 1000 * caught // len(codes) / 10 if codes else 100.0
         survivors = sorted(name for name, code in codes.items() if code not in CAUGHT)
         for name in survivors:
             status = "survived" if codes[name] == SURVIVED else f"exit {codes[name]}"
             print(f"  {status}: {name}")
             for line in mutant_diff(module, name):
                 print(f"      {line.strip()[:1]} {line[1:].strip()}")
-        floor = wanted[module]
+        floor, took = wanted[module], time.monotonic() - began
         line = (
             f"mutation: {module:34} {caught:4} of {len(codes):4} caught  {score:5.1f} %"
-            f"  floor {floor:5.1f} %  ({time.monotonic() - began:.0f} s)"
+            f"  floor {floor:5.1f} %  ({tests_reaching(module)} tests, {took:.0f} s)"
         )
         print(line, flush=True)
         lines.append(line)
