@@ -1,6 +1,6 @@
 """The mutation score floors (scripts/mutation_floors.toml) only go up: each module's floor is at
 least 90 % and at least what every committed version of the file said, and the floors name the
-modules pyproject.toml's [tool.mutmut] mutates."""
+modules pyproject.toml's [tool.mutmut] mutates, whose test files are there."""
 
 from __future__ import annotations
 
@@ -54,3 +54,10 @@ def test_the_floors_name_the_modules_mutmut_mutates() -> None:
     mutated = pyproject["tool"]["mutmut"]["only_mutate"]
     now = floors((ROOT / FLOORS).read_text(encoding="utf-8"))
     assert sorted(now) == sorted(mutated)
+
+
+def test_the_tests_mutmut_runs_are_there() -> None:
+    """A test file mutmut is told to run but cannot find would leave its mutants unreached."""
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    selected = pyproject["tool"]["mutmut"]["pytest_add_cli_args_test_selection"]
+    assert [path for path in selected if not (ROOT / path).is_file()] == []
