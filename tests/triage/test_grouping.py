@@ -80,3 +80,16 @@ def test_a_group_shows_its_first_failures_text_and_a_failure_without_text_groups
         ("", "", 1),
     ]
     assert groups[1].integration == HOOK and groups[1].first_seen == groups[1].last_seen == T0
+
+
+def test_a_group_holds_its_newest_failure_and_a_merge_keeps_the_newer() -> None:
+    """Issue 48, item 4: `failures --group` names each group's newest triggering change."""
+    from flagtui.triage.merge import merge_groups
+
+    old, new = failure(HOOK, "status code: 500", 1), failure(HOOK, "status code: 502", 9)
+    (group,) = group_failures([old, new, failure(HOOK, "status code: 503", 4)])
+    assert group.newest == new
+    (merged,) = merge_groups([group], [failure(HOOK, "status code: 504", 12)])
+    assert (merged.count, merged.newest.delivery.state_details) == (4, "status code: 504")
+    (kept,) = merge_groups([group], [failure(HOOK, "status code: 504", 2)])
+    assert kept.newest == new
