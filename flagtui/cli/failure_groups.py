@@ -114,7 +114,13 @@ def print_groups(
 
 
 def report_changes(
-    window: FailureWindow, out: Printer, state: Path, sourced: Sourced, *, say: Callable[[], None]
+    window: FailureWindow,
+    out: Printer,
+    state: Path,
+    sourced: Sourced,
+    *,
+    say: Callable[[], None],
+    integration_id: int | None = None,
 ) -> int:
     """The groups new, changed or recovered since the state, then the state written: exit 1
     when there are any, else 8 when the answer is incomplete, else 0. Nothing is printed on a
@@ -124,7 +130,7 @@ def report_changes(
     from flagtui.triage.changes import changes, state_data
 
     held = _read_state(state)
-    found, kept = changes(window, held, lambda g: _text(g, sourced))
+    found, kept = changes(window, held, lambda g: _text(g, sourced), integration_id)
     names = labels(window.integrations)
     if found or window.complete is False or out.is_json:
         say()

@@ -99,9 +99,11 @@ def changes(
     window: FailureWindow,
     held: dict[tuple[int, str], dict[str, Any]],
     text: Callable[[FailureGroup], str],
+    integration_id: int | None = None,
 ) -> tuple[list[Change], dict[tuple[int, str], dict[str, Any]]]:
     """The report (new and changed groups as the answer orders them, then the recovered) and
-    the state to keep. `text` is a group's newest failure as it may be shown (masked)."""
+    the state to keep. `text` is a group's newest failure as it may be shown (masked); an
+    answer of one integration (`integration_id`) leaves the others' groups as they were."""
     found: list[Change] = []
     kept = dict(held)
     now = {_key(g.integration.id, g.error_key): g for g in window.groups}
@@ -122,7 +124,9 @@ def changes(
     if window.complete:
         refs = {ref.id: ref for ref in window.integrations}
         for key, before in held.items():
-            if before["status"] == "failing" and _recovered(window, now.get(key), before, refs):
+            if integration_id not in (None, key[0]) or before["status"] != "failing":
+                continue
+            if _recovered(window, now.get(key), before, refs):
                 ref = refs.get(key[0]) or IntegrationRef(key[0], "unknown", deleted=True)
                 found.append(Change(RECOVERED, ref, None, before))
                 kept[key] = before | {"status": "recovered", "integration": ref.label}

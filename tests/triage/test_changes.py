@@ -66,3 +66,14 @@ def test_a_recovered_group_failing_again_is_new_and_an_incomplete_answer_recover
     _, failing = run(window(failure("refused", 1)), {})
     blind = window(succeeded={HOOK.id: T0 + timedelta(minutes=2)}, complete=False)
     assert run(blind, failing)[0] == []
+
+
+def test_an_answer_of_one_integration_leaves_the_others_groups_alone() -> None:
+    other = IntegrationRef(3, "slack", "Ops")
+    _, held = run(window(failure("refused", 1), failure("gone", 1, other), ref=HOOK), {})
+    assert len(held) == 2
+    succeeded = {HOOK.id: T0 + timedelta(minutes=2), other.id: T0 + timedelta(minutes=2)}
+    answer = FailureWindow("live", None, [HOOK, other], succeeded=succeeded)
+    found, kept = changes(answer, held, text, integration_id=HOOK.id)
+    assert [(c.kind, c.integration.id) for c in found] == [("recovered", HOOK.id)]
+    assert kept[(other.id, "gone")]["status"] == "failing"

@@ -34,6 +34,7 @@ import json
 import math
 import sys
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -197,7 +198,10 @@ async def failures(client: AdminClient, out: Printer, args: argparse.Namespace) 
 
         if args.report_changes is not None:
             state = Path(args.report_changes or default_state_path(args.selected_profile))
-            return report_changes(window, out, state, lambda f: sourced(f, reveal=False), say=say)
+            masked = partial(sourced, reveal=False)  # the state keeps no secret
+            return report_changes(
+                window, out, state, masked, say=say, integration_id=args.integration
+            )
         say()
         if args.follow:
             return await _follow(source, client, out, args, window, since)
