@@ -49,7 +49,7 @@ def add_delivery(db_path: object, url: str) -> None:
         )  # fmt: skip
 
 
-async def test_p_probes_the_target_and_says_connection_refused_masked(
+async def test_i_probes_the_target_and_says_connection_refused_masked(
     make_app, sandbox, tmp_path
 ) -> None:
     port = dead_port()
