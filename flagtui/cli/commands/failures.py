@@ -119,7 +119,7 @@ async def read_failures(
     *,
     server_up: bool = True,
 ) -> FailureWindow:
-    if getattr(args, "group", False):
+    if args.group:
         window = await source.grouped(since, integration_id=args.integration)
     else:
         window = await source.window(since, integration_id=args.integration, limit=args.limit)
