@@ -9,6 +9,7 @@ import csv
 import io
 import json
 import os
+import socket
 import sqlite3
 import stat
 import subprocess
@@ -20,24 +21,32 @@ import httpx
 from ..processes import patch_many
 
 ROOT = Path(__file__).resolve().parents[3]
-DEAD_URL = "http://127.0.0.1:9/hooks/T0SECRET?token=abc123"
+
+
+def dead_url() -> str:
+    """A loopback URL nothing listens on, with secrets in its path and query."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    return f"http://127.0.0.1:{port}/hooks/T0SECRET?token=abc123"
 
 
 def add_dead_webhook(sandbox) -> int:
-    """A webhook to a closed loopback port, subscribed to flag metadata changes: every delivery
-    fails as real Unleash 8.2 says it ("status code: 500"). The sandbox's created integrations
-    always succeed, so it is written to the sandbox's database."""
-    with sqlite3.connect(sandbox.db_path) as conn:
-        cursor = conn.execute(
-            "INSERT INTO addons (provider, description, enabled, events, projects, environments,"
-            " parameters, created_at, behaviour) VALUES (?,?,?,?,?,?,?,?,?)",
-            (
-                "webhook", "group-probe dead hook", 1, json.dumps(["feature-metadata-updated"]),
-                "[]", "[]", json.dumps({"url": DEAD_URL}), "2026-01-01T00:00:00.000Z",
-                "unreachable",
-            ),
-        )  # fmt: skip
-        return int(cursor.lastrowid or 0)
+    """A webhook to a closed loopback port, created through the API and subscribed to flag
+    metadata changes: every delivery fails as real Unleash 8.2 says it ("status code: 500")."""
+    body = {
+        "provider": "webhook",
+        "description": "group-probe dead hook",
+        "enabled": True,
+        "parameters": {"url": dead_url()},
+        "events": ["feature-metadata-updated"],
+        "projects": [],
+        "environments": [],
+    }
+    headers = {"Authorization": sandbox.admin_token}
+    created = httpx.post(f"{sandbox.url}/api/admin/addons", json=body, headers=headers)
+    assert created.is_success, created.text
+    return int(created.json()["id"])
 
 
 def dead_groups(rows: list[dict], addon_id: int) -> list[dict]:
@@ -148,7 +157,7 @@ def test_the_cron_recipe_mails_one_group_then_nothing_then_recovered(
     assert header.split()[:3] == ["change", "lastSeen", "integration"]
     assert mine.startswith("new ") and "group-probe dead hook (webhook)" in mine
     assert "status code: 500" in mine and "admin-async-emails" in mine
-    assert DEAD_URL not in first.stdout + first.stderr
+    assert "T0SECRET" not in first.stdout + first.stderr and "abc123" not in first.stdout
     states = list((tmp_path / "data" / "flagtui" / "archive").glob("*.failure-groups.json"))
     assert len(states) == 1 and stat.S_IMODE(os.stat(states[0]).st_mode) == 0o600
 
