@@ -54,11 +54,11 @@ def private_file(path: Path) -> None:
         os.close(fd)
 
 
-def write_private(path: Path, text: str) -> None:
+def write_private(path: Path, text: str, *, ours: bool = True) -> None:
     """Written 0600 beside it, then renamed over it: a reader never sees half a file. Each
     writer (process and thread) writes a temporary file of its own: writers at once (two
-    terminals on one profile) each put a whole file in place."""
-    private_dir(path.parent, ours=True)
+    terminals on one profile) each put a whole file in place. `ours`: as `private_dir`'s."""
+    private_dir(path.parent, ours=ours)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{_thread.get_ident()}.tmp")
     tmp.unlink(missing_ok=True)  # left by a writer that died with this process and thread id
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, FILE_MODE)

@@ -162,9 +162,13 @@ def unreadable_times(conn: Connection, server: str) -> int:
 
 
 def groups(
-    conn: Connection, server: str, refs: dict[int, IntegrationRef], since: datetime | None
+    conn: Connection,
+    server: str,
+    refs: dict[int, IntegrationRef],
+    since: datetime | None,
+    integration_id: int | None = None,
 ) -> tuple[list[FailureGroup], int]:
-    where = _failures_where(server, since, None, None)
+    where = _failures_where(server, since, integration_id, None)
     # The example is any of the group's texts (they differ only in what error_key replaced):
     # an aggregate, so both dialects answer it in the one GROUP BY.
     rows = conn.execute(

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from flagtui.archive import sqlite_reads
 from flagtui.archive.location import server_key
 from flagtui.triage.merge import delivery_key
-from flagtui.triage.records import Failure, FailureWindow
+from flagtui.triage.records import Failure, FailureGroup, FailureWindow, IntegrationRef
 
 if TYPE_CHECKING:
     from flagtui.archive.store import Archive
@@ -125,14 +125,30 @@ class ArchiveReader:
         window.unreadable += skipped
         return window
 
-    def grouped(self, since: datetime | None) -> FailureWindow:
+    def grouped(self, since: datetime | None, integration_id: int | None = None) -> FailureWindow:
         server = self.server
         with self.reading() as (queries, conn):
             refs = queries.integrations(conn, server)
-            groups, total = queries.groups(conn, server, {r.id: r for r in refs}, since)
+            by_id = {r.id: r for r in refs}
+            groups, total = queries.groups(conn, server, by_id, since, integration_id)
+            groups = [self._with_newest(queries, conn, by_id, since, g) for g in groups]
             window = FailureWindow("archive", since, refs, groups=groups, total=total)
-            self._describe(queries, conn, window, None)
+            self._describe(queries, conn, window, integration_id)
         return window
+
+    def _with_newest(
+        self,
+        queries: ModuleType,
+        conn: Any,
+        refs: dict[int, IntegrationRef],
+        since: datetime | None,
+        group: FailureGroup,
+    ) -> FailureGroup:
+        """The group with its newest failure (its triggering change): one indexed read."""
+        page, _, _ = queries.failures(
+            conn, self.server, refs, since, group.integration.id, group.error_key, 1
+        )
+        return FailureGroup(*group.fields, newest=page[0] if page else None)
 
     def _describe(
         self, queries: ModuleType, conn: Any, window: FailureWindow, integration_id: int | None

@@ -110,8 +110,10 @@ class ArchiveSource:
             window.complete = False
             window.unchecked = f"the server could not be read: {exc}"
             return []
-        known = {ref.id for ref in window.integrations}
-        window.integrations += [ref for ref in live.integrations if ref.id not in known]
+        # The server's own record of an integration is the newer (enabled, its description).
+        now = {ref.id: ref for ref in live.integrations}
+        window.integrations = [now.pop(ref.id, ref) for ref in window.integrations]
+        window.integrations += now.values()
         unreached = await asyncio.to_thread(self._unreached, live, since, integration_id)
         if unreached is None:  # never collected: the live read alone says what it lacks
             window.complete, window.unreached = live.complete, live.unreached
@@ -124,6 +126,7 @@ class ArchiveSource:
                 " (it keeps only recent ones): " + "; ".join(names[i] for i in unreached)
             )
         added = await asyncio.to_thread(self.reader.not_stored, live.failures)
+        window.succeeded = live.succeeded
         window.live_added = len(added)
         window.total += len(added)
         window.as_of = live.as_of
@@ -143,9 +146,11 @@ class ArchiveSource:
             window.failures = newest_first([*window.failures, *added])[:limit]
         return window
 
-    async def grouped(self, since: datetime | None) -> FailureWindow:
-        window = await asyncio.to_thread(self.reader.grouped, since)
-        added = await self._live_only(window, since, None, None)
+    async def grouped(
+        self, since: datetime | None, *, integration_id: int | None = None
+    ) -> FailureWindow:
+        window = await asyncio.to_thread(self.reader.grouped, since, integration_id)
+        added = await self._live_only(window, since, integration_id, None)
         if added:
             window.groups = merge_groups(window.groups, added)
         return window

@@ -188,9 +188,13 @@ def unreadable_times(conn: sqlite3.Connection, server: str) -> int:
 
 
 def groups(
-    conn: sqlite3.Connection, server: str, refs: dict[int, IntegrationRef], since: datetime | None
+    conn: sqlite3.Connection,
+    server: str,
+    refs: dict[int, IntegrationRef],
+    since: datetime | None,
+    integration_id: int | None = None,
 ) -> tuple[list[FailureGroup], int]:
-    where, values = _failures_where(server, since, None, None)
+    where, values = _failures_where(server, since, integration_id, None)
     rows = conn.execute(
         "SELECT integration_id, error_key, count(*), min(created_at), max(created_at),"
         f" max(state_details) FROM deliveries {FAILURES} WHERE {where}"

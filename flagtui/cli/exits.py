@@ -32,7 +32,8 @@ INCOMPLETE = 8
 
 EXIT_CODES_HELP = """exit codes:
   0  success
-  1  failures found (with --fail-on-failures)
+  1  failures found (with --fail-on-failures); groups new, changed or recovered (with
+     --report-changes)
   2  usage or configuration: a bad option, a value over a contract limit or that JSON
      cannot carry, a read-only profile asked to write, a destructive command without --yes,
      a request the server refused as invalid (400, 409, 415), an object another admin
@@ -46,7 +47,8 @@ EXIT_CODES_HELP = """exit codes:
   7  a write's outcome is unknown: sent, then no answer that proves it (a timeout, a
      broken connection, a gateway's 502/503/504, a success with an unexpected body):
      re-read before sending it again
-  8  the answer is incomplete (with --fail-on-failures, none found): the server, read
+  8  the answer is incomplete (with --fail-on-failures, none found; with --report-changes,
+     nothing to report): the server, read
      alone or for an archive that is old or never collected it, no longer lists every
      delivery of the window (it keeps only recent ones), or could not be read
   130/143  interrupted (Ctrl-C, SIGTERM)"""

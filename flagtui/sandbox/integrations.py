@@ -169,7 +169,9 @@ def outcome(
     if behaviour == "revoked-key":
         return "failed", f"{label} failed with status code: 403", details
     if behaviour == "unreachable":  # as real Unleash 8.2 says anything without an answer
-        return "failed", f"{label} failed with status code: 500", details
+        # With where it was sent, as real Unleash records a webhook's delivery.
+        url = parameters.get("url")
+        return "failed", f"{label} failed with status code: 500", details | {"url": url}
     if behaviour == "flaky-endpoint":
         if roll < 15:
             return "failed", f"{label} failed with status code: 503", details

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from datetime import datetime
 
-from flagtui.triage.records import Failure, FailureGroup
+from flagtui.triage.records import Failure, FailureGroup, aware
 
 MAX_KEY = 200
 _URL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S+", re.IGNORECASE)
@@ -26,6 +27,19 @@ def error_key(text: str | None) -> str:
     return _SPACE.sub(" ", key).strip()[:MAX_KEY]
 
 
+def recency(failure: Failure) -> tuple[datetime, int]:
+    """What orders failures newest last: the time, then the delivery id (one sequence)."""
+    delivery = failure.delivery
+    return aware(delivery.created_at), int(delivery.id) if delivery.id.isdigit() else 0
+
+
+def newer(a: Failure | None, b: Failure | None) -> Failure | None:
+    """The more recent of two failures (either may be None)."""
+    if a is None or b is None:
+        return a or b
+    return b if recency(b) > recency(a) else a
+
+
 def group_failures(failures: Iterable[Failure]) -> list[FailureGroup]:
     """Groups by integration and error key, the most recently seen group first."""
     groups: dict[tuple[int, str], FailureGroup] = {}
@@ -41,6 +55,7 @@ def group_failures(failures: Iterable[Failure]) -> list[FailureGroup]:
                 1,
                 delivery.created_at,
                 delivery.created_at,
+                failure,
             )
         else:
             groups[key] = FailureGroup(
@@ -50,5 +65,6 @@ def group_failures(failures: Iterable[Failure]) -> list[FailureGroup]:
                 seen.count + 1,
                 min(seen.first_seen, delivery.created_at),
                 max(seen.last_seen, delivery.created_at),
+                newer(seen.newest, failure),
             )
     return sorted(groups.values(), key=lambda g: g.last_seen, reverse=True)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from flagtui.triage.grouping import group_failures
-from flagtui.triage.records import Failure, FailureGroup, aware
+from flagtui.triage.grouping import group_failures, newer, recency
+from flagtui.triage.records import Failure, FailureGroup
 
 
 def delivery_key(failure: Failure) -> tuple[int, str]:
@@ -14,11 +14,7 @@ def delivery_key(failure: Failure) -> tuple[int, str]:
 
 
 def newest_first(failures: Iterable[Failure]) -> list[Failure]:
-    def order(failure: Failure) -> tuple[object, int]:
-        delivery = failure.delivery
-        return aware(delivery.created_at), int(delivery.id) if delivery.id.isdigit() else 0
-
-    return sorted(failures, key=order, reverse=True)
+    return sorted(failures, key=recency, reverse=True)
 
 
 def merge_groups(archived: list[FailureGroup], live_only: list[Failure]) -> list[FailureGroup]:
@@ -37,6 +33,7 @@ def merge_groups(archived: list[FailureGroup], live_only: list[Failure]) -> list
                 seen.count + group.count,
                 min(seen.first_seen, group.first_seen),
                 max(seen.last_seen, group.last_seen),
+                newer(seen.newest, group.newest),
             )
         )
     return sorted(joined.values(), key=lambda g: g.last_seen, reverse=True)

@@ -133,7 +133,8 @@ class Gap(Value):
 
 
 class FailureGroup(Value):
-    """Failures of one integration with the same normalised error text (`error_key`)."""
+    """Failures of one integration with the same normalised error text (`error_key`);
+    `newest` is its most recent failure (its triggering event: the change and who made it)."""
 
     def __init__(
         self,
@@ -143,6 +144,7 @@ class FailureGroup(Value):
         count: int,
         first_seen: datetime,
         last_seen: datetime,
+        newest: Failure | None = None,
     ) -> None:
         self.integration = integration
         self.error_key = error_key
@@ -150,6 +152,15 @@ class FailureGroup(Value):
         self.count = count
         self.first_seen = first_seen
         self.last_seen = last_seen
+        self.newest = newest
+
+    @property
+    def fields(self) -> tuple[IntegrationRef, str, str, int, datetime, datetime]:
+        """What it was made of, but `newest`."""
+        return (
+            self.integration, self.error_key, self.example, self.count, self.first_seen,
+            self.last_seen,
+        )  # fmt: skip
 
 
 class FailureWindow(Value):
@@ -177,6 +188,7 @@ class FailureWindow(Value):
         unreached: list[int] | None = None,
         complete_since: datetime | None = None,
         clock_fault: str | None = None,
+        succeeded: dict[int, datetime] | None = None,
     ) -> None:
         self.origin = origin
         self.since = since
@@ -215,6 +227,9 @@ class FailureWindow(Value):
         # An archive whose last collection is later than now (a collector's clock runs ahead):
         # what is wrong, said with the answer; its rows still count only up to what was read.
         self.clock_fault = clock_fault
+        # A live read: each integration's newest successful delivery it listed (the server
+        # keeps each integration's latest delivery, so a fixed one shows here).
+        self.succeeded: dict[int, datetime] = {} if succeeded is None else succeeded
 
     @property
     def unreadable_note(self) -> str | None:

@@ -43,8 +43,11 @@ class FailureSource(Protocol):
         """Failures since `since` (all when None), newest first; `key` is an `error_key`."""
         ...
 
-    async def grouped(self, since: datetime | None) -> FailureWindow:
-        """The same window with `groups` filled and `failures` left empty."""
+    async def grouped(
+        self, since: datetime | None, *, integration_id: int | None = None
+    ) -> FailureWindow:
+        """The same window with `groups` filled (each with its newest failure) and `failures`
+        left empty."""
         ...
 
     async def histogram(
@@ -78,7 +81,12 @@ class LiveSource:
 
     async def _read(
         self,
-    ) -> tuple[list[IntegrationRef], list[Failure], dict[int, list[tuple[int, datetime]]]]:
+    ) -> tuple[
+        list[IntegrationRef],
+        list[Failure],
+        dict[int, list[tuple[int, datetime]]],
+        dict[int, datetime],
+    ]:
         gate = asyncio.Semaphore(CONCURRENT_READS)
 
         async def deliveries(addon_id: int) -> list[IntegrationEvent]:
@@ -109,8 +117,13 @@ class LiveSource:
             ref.id: [(_number(d.id), aware(d.created_at)) for d in page]
             for ref, page in zip(refs, pages, strict=True)
         }
+        succeeded = {
+            ref.id: max(aware(d.created_at) for d in page if not d.failed)
+            for ref, page in zip(refs, pages, strict=True)
+            if any(not d.failed for d in page)
+        }
         failures.sort(key=_newest_first, reverse=True)
-        return refs, failures, listed
+        return refs, failures, listed, succeeded
 
     async def window(
         self,
@@ -121,7 +134,7 @@ class LiveSource:
         limit: int = PAGE,
     ) -> FailureWindow:
         as_of = datetime.now(UTC)
-        refs, failures, listed = await self._read()
+        refs, failures, listed, succeeded = await self._read()
         chosen = [
             f
             for f in failures
@@ -138,6 +151,7 @@ class LiveSource:
             total=len(chosen),
             as_of=as_of,
             listed=listed,
+            succeeded=succeeded,
         )
         vouched = [at for i, at in vouched_since(listed).items() if integration_id in (None, i)]
         window.complete_since = max((at for at in vouched if at), default=None)
@@ -151,8 +165,10 @@ class LiveSource:
             )
         return window
 
-    async def grouped(self, since: datetime | None) -> FailureWindow:
-        window = await self.window(since, limit=10**9)
+    async def grouped(
+        self, since: datetime | None, *, integration_id: int | None = None
+    ) -> FailureWindow:
+        window = await self.window(since, integration_id=integration_id, limit=10**9)
         window.groups = group_failures(window.failures)
         window.failures = []
         return window
@@ -160,7 +176,7 @@ class LiveSource:
     async def histogram(
         self, since: datetime, until: datetime, buckets: int
     ) -> dict[int, list[int]]:
-        refs, failures, _ = await self._read()
+        refs, failures, _, _ = await self._read()
         return count_in_buckets([r.id for r in refs], failures, since, until, buckets)
 
 

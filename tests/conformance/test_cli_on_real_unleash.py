@@ -185,6 +185,25 @@ def test_failures_with_fail_on_failures(run, real_webhook):
     assert {d["integrationId"] for d in json.loads(out)} == {real_webhook}
 
 
+def test_probe_reads_the_url_real_unleash_masks_from_a_delivery_and_says_refused(run, real_webhook):
+    """Issue 48, item 5: real Unleash lists a webhook's URL masked; its delivery names it."""
+    code, out, _ = run("integration", "probe", str(real_webhook), "-o", "json")
+    assert code == 6
+    shown = json.loads(out)
+    assert shown["targetFrom"] == "the URL a delivery of it was sent to"
+    assert shown["target"] == f"http://127.0.0.1:9/{MASK}" and "conformance-hook" not in out
+    tcp = next(s for s in shown["steps"] if s["step"] == "tcp")
+    assert tcp["detail"] == "connection refused (127.0.0.1:9)"
+
+
+def test_failures_group_names_the_real_webhook_once(run, real_webhook):
+    code, out, _ = run("failures", "--group", "--integration", str(real_webhook), "-o", "json")
+    assert code == 0
+    (group,) = json.loads(out)
+    assert group["errorKey"].startswith("Webhook request failed with status code: ")
+    assert group["count"] >= 1 and group["newestChange"]["type"]
+
+
 def spare_searches(http: httpx.Client, wanted: int) -> None:
     """Real Unleash allows 15 feature searches a minute per client address, and the suite's
     other tests spend them too: with fewer than `wanted` left, wait for the window's reset

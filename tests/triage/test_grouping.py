@@ -80,3 +80,36 @@ def test_a_group_shows_its_first_failures_text_and_a_failure_without_text_groups
         ("", "", 1),
     ]
     assert groups[1].integration == HOOK and groups[1].first_seen == groups[1].last_seen == T0
+
+
+def test_a_group_holds_its_newest_failure_and_a_merge_keeps_the_newer() -> None:
+    """Issue 48, item 4: `failures --group` names each group's newest triggering change."""
+    from flagtui.triage.merge import merge_groups
+
+    old, new = failure(HOOK, "status code: 500", 1), failure(HOOK, "status code: 502", 9)
+    (group,) = group_failures([old, new, failure(HOOK, "status code: 503", 4)])
+    assert group.newest == new
+    (merged,) = merge_groups([group], [failure(HOOK, "status code: 504", 12)])
+    assert (merged.count, merged.newest.delivery.state_details) == (4, "status code: 504")
+    (kept,) = merge_groups([group], [failure(HOOK, "status code: 504", 2)])
+    assert kept.newest == new
+
+
+def test_the_newest_of_two_at_one_time_is_the_higher_delivery_id_a_number() -> None:
+    from flagtui.triage.grouping import newer, recency
+
+    def at(delivery_id: str, minutes: int = 0) -> Failure:
+        delivery = IntegrationEvent(
+            id=delivery_id, integration_id=HOOK.id, created_at=T0 + timedelta(minutes=minutes),
+            state="failed", state_details="x",
+        )  # fmt: skip
+        return Failure(HOOK, Delivery.of(delivery), "live")
+
+    nine, ten, named = at("9"), at("10"), at("x1")
+    assert recency(ten) == (T0, 10) and recency(named) == (T0, 0)
+    assert newer(nine, ten) is ten and newer(ten, nine) is ten  # 10 > 9 as numbers
+    assert newer(named, nine) is nine and newer(None, nine) is nine and newer(nine, None) is nine
+    assert newer(None, None) is None
+    twin = at("9")
+    assert newer(nine, twin) is nine  # a tie keeps the first
+    assert newer(at("99"), at("1", minutes=1)).delivery.id == "1"  # time first

@@ -135,6 +135,10 @@ COMMANDS = (
           "integration_providers"),
     Entry("integration deliveries", "an integration's recent deliveries, newest first",
           "integration_deliveries"),
+    Entry("integration probe",
+          "try an integration's target from this machine (DNS, TCP, TLS, the HTTP status of a"
+          " HEAD without the payload), each step timed, its URL masked; Unleash's server may"
+          " see the network differently", "integration_probe"),
     Entry("integration enable", "enable an integration", "integration_switch",
           options="enable_options"),
     Entry("integration disable", "disable an integration", "integration_switch",

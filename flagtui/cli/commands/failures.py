@@ -15,6 +15,10 @@ collection, however recent, so the rest of the window is read from the server (s
 archive, or one that never collected it) says as much: how far back it holds every delivery
 (`triage.coverage`), INCOMPLETE when that is later than the window's start.
 
+`--group` prints one row per integration and error instead (`cli.failure_groups`), with the
+same answer said of it; `--report-changes` only the groups new, changed or recovered since
+the last run (a state file), for a cron job that mails once per change.
+
 `--follow` prints failures from now (or `--since`) as JSON lines, reading again every
 `--interval` seconds (1 at least); on an archive it first collects what the server has new, so
 it follows without a collector running (and with one, the archive never holds a row twice). A
@@ -30,6 +34,8 @@ import json
 import math
 import sys
 from datetime import UTC, datetime
+from functools import partial
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from flagtui.archive.source import ArchiveSource, failure_source
@@ -42,6 +48,7 @@ from flagtui.cli.exits import (
     classify,
     envelope,
 )
+from flagtui.cli.failure_groups import default_state_path, print_groups, report_changes
 from flagtui.cli.output import Printer, say
 from flagtui.cli.reveal import REVEAL_HELP
 from flagtui.cli.session import scriptable
@@ -83,7 +90,24 @@ def options(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="exit 1 when any is found in the window, 8 when the window could not be checked",
     )
-    p.add_argument("--limit", type=int, default=500, help="at most this many, newest (500)")
+    p.add_argument(
+        "--group",
+        action="store_true",
+        help="one row per integration and error: count, first, last, the newest triggering"
+        " change and who",
+    )
+    p.add_argument(
+        "--report-changes",
+        nargs="?",
+        const="",
+        metavar="STATE",
+        help="--group, printing only the groups new, changed or recovered since the last run"
+        " with this state file (0600; default: beside the delivery archive): exit 1 when any,"
+        " 8 when incomplete, 0 and nothing printed (table, CSV) when nothing changed",
+    )
+    p.add_argument(
+        "--limit", type=int, default=500, help="at most this many, newest (500; --group: all)"
+    )
     p.add_argument("--reveal", action="store_true", help=REVEAL_HELP + " (an archive holds none)")
 
 
@@ -95,7 +119,10 @@ async def read_failures(
     *,
     server_up: bool = True,
 ) -> FailureWindow:
-    window = await source.window(since, integration_id=args.integration, limit=args.limit)
+    if args.group:
+        window = await source.grouped(since, integration_id=args.integration)
+    else:
+        window = await source.window(since, integration_id=args.integration, limit=args.limit)
     known = {ref.id for ref in window.integrations}
     if server_up and args.integration is not None and args.integration not in known:
         # The server's own answer for an unknown id (a 404 on the contract's sandbox).
@@ -132,6 +159,10 @@ def _check(args: argparse.Namespace) -> None:
         raise UsageError(f"--limit: at least 1 (it is {args.limit})")
     if not (math.isfinite(args.interval) and args.interval >= MIN_INTERVAL):
         raise UsageError(f"--interval: seconds, {MIN_INTERVAL:g} at least (it is {args.interval})")
+    if args.report_changes is not None:
+        args.group = True
+    if args.group and args.follow:
+        raise UsageError("--group, --report-changes: not with --follow (a report is one read)")
 
 
 def _print(window: FailureWindow, out: Printer, args: argparse.Namespace) -> int:
@@ -156,13 +187,26 @@ async def failures(client: AdminClient, out: Printer, args: argparse.Namespace) 
         if since is None and args.follow:
             since = started
         window = await read_failures(source, client, args, since, server_up=outage is None)
-        if isinstance(source, ArchiveSource):
-            _say_answer(window, outage, out, started, limit=args.limit)
-        elif not (args.follow and args.since is None):  # from now: nothing yet to vouch for
-            _say_live(window, out, limit=args.limit)
-        _say_unreadable(window, as_json=out.is_json)
+        shown = window.total if args.group else len(window.failures)  # groups count them all
+
+        def say() -> None:
+            if isinstance(source, ArchiveSource):
+                _say_answer(window, outage, out, started, limit=args.limit, shown=shown)
+            elif not (args.follow and args.since is None):  # from now: nothing to vouch for
+                _say_live(window, out, limit=args.limit, shown=shown)
+            _say_unreadable(window, as_json=out.is_json)
+
+        if args.report_changes is not None:
+            state = Path(args.report_changes or default_state_path(args.selected_profile))
+            masked = partial(sourced, reveal=False)  # the state keeps no secret
+            return report_changes(
+                window, out, state, masked, say=say, integration_id=args.integration
+            )
+        say()
         if args.follow:
             return await _follow(source, client, out, args, window, since)
+        if args.group:
+            return print_groups(window, out, args, lambda f: sourced(f, reveal=args.reveal))
         return _print(window, out, args)
     finally:
         if isinstance(source, ArchiveSource):
@@ -181,7 +225,7 @@ async def _connect(client: AdminClient, source: FailureSource) -> Exception | No
     return None
 
 
-def _say_live(window: FailureWindow, out: Printer, *, limit: int) -> None:
+def _say_live(window: FailureWindow, out: Printer, *, limit: int, shown: int) -> None:
     """A read of the server alone: how far back it holds every delivery (the server forgets),
     INCOMPLETE when that is later than the window's start; and how many rows are shown."""
     back = window.complete_since
@@ -189,8 +233,7 @@ def _say_live(window: FailureWindow, out: Printer, *, limit: int) -> None:
     parts = [f"from the server, which keeps only recent deliveries (complete {reach})"]
     if not window.complete:
         parts.append(f"INCOMPLETE: {clean(window.unchecked)}")
-    shown = len(window.failures)
-    if window.total > limit:
+    if window.total > limit and shown < window.total:
         parts.append(
             f"showing the newest {shown} of {window.total} failures in the window (--limit)"
         )
@@ -210,7 +253,13 @@ def _say_live(window: FailureWindow, out: Printer, *, limit: int) -> None:
 
 
 def _say_answer(
-    window: FailureWindow, outage: Exception | None, out: Printer, now: datetime, *, limit: int
+    window: FailureWindow,
+    outage: Exception | None,
+    out: Printer,
+    now: datetime,
+    *,
+    limit: int,
+    shown: int,
 ) -> None:
     """An archive's answer: up to when it was collected, and what the server's read added (or
     why the window is incomplete)."""
@@ -233,8 +282,9 @@ def _say_answer(
         parts.append(f"the live server read too ({added} {failures} only there)")
     if window.gaps:
         parts.append(f"{len(window.gaps)} gap(s) in the window")
-    shown = len(window.failures)
-    if window.total > limit:  # not rows left out as unreadable: said on a line of their own
+    if (
+        window.total > limit and shown < window.total
+    ):  # not rows left out as unreadable: said on a line of their own
         parts.append(f"showing the newest {shown} of {window.total} (--limit)")
     say(
         out,
