@@ -80,7 +80,7 @@ def strategy(
     """The strategy as it will be sent (added when `existing` is None, else replacing it):
     every part checked, parameters as strings with a gradual rollout's defaults."""
     kind = strategy_type(given.name, catalog, adding=existing is None)
-    parameters = _parameters(kind, given.parameters or {}, catalog, feature)
+    parameters = _parameters(kind, given.parameters or {}, feature)
     sticky = parameters.get("stickiness", "default")
     return Strategy(
         id=existing.id if existing else None,
@@ -112,9 +112,7 @@ def unlisted_fields(checked: Strategy, catalog: RolloutCatalog) -> list[tuple[st
     return found
 
 
-def _parameters(
-    kind: StrategyType, given: Mapping[str, Any], catalog: RolloutCatalog, feature: str
-) -> dict[str, str]:
+def _parameters(kind: StrategyType, given: Mapping[str, Any], feature: str) -> dict[str, str]:
     declared = {p.name: p for p in kind.parameters}
     if kind.name == FLEXIBLE_ROLLOUT:
         given = {"rollout": "100", "stickiness": "default", "groupId": feature, **given}
