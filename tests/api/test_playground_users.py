@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from flagtui.api import AdminClient
 from flagtui.api.errors import InvalidArgument
 from flagtui.api.playground import BODY_BYTES, COMBINATIONS, PlaygroundRefused
 from flagtui.sandbox.playground_advanced import LIMIT_ENV
@@ -21,6 +22,18 @@ async def _sent(admin, users: list[str], flags: int = HOSTILE_FLAGS) -> tuple[di
         "production", CONTEXT, users, flags=flags, projects=HOSTILE
     )
     return found, admin.requests_sent - before
+
+
+@pytest.fixture
+async def admin(sandbox):
+    """The sandbox evaluates 15,000 flag-contexts (one full request) in about 3 s on an idle
+    core, and past the client's default 10 s on a busy machine: a timeout that only ends a
+    hang."""
+    async with AdminClient(
+        sandbox.url, sandbox.admin_token, profile="sandbox-admin", timeout=300
+    ) as client:
+        await client.connect()
+        yield client
 
 
 def _every_user_answered(found: dict, users: list[str]) -> None:

@@ -31,7 +31,7 @@ from flagtui.archive.location import server_key
 from flagtui.archive.store import Archive
 
 from ..processes import command_env, patch_many
-from .test_collect_metrics import named, samples
+from .scraped import named, samples
 
 GUARD = 300.0  # seconds: only stops a hang on a loaded machine; each wait ends at its event
 FLAGTUI = [sys.executable, "-m", "flagtui"]
