@@ -11,27 +11,19 @@ database, dropped afterwards.
 
 from __future__ import annotations
 
-import os
-import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import httpx
-import psycopg
 import pytest
-from skip_reasons import NO_POSTGRESQL
+from pg_databases import fresh_database
 
 from flagtui.api import AdminClient
 from flagtui.archive.collector import Collector
 from flagtui.archive.location import sqlite_url
 from flagtui.archive.store import Archive
 
-PG_ENV = "FLAGTUI_TEST_ARCHIVE_PG"
 FLAG = "/api/admin/projects/default/features/admin-async-emails"
-
-
-def _pg_admin_url() -> str | None:
-    return os.environ.get(PG_ENV) or None
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -50,18 +42,7 @@ def _empty_archive(kind: str, sqlite_path: Path) -> Iterator[str]:
     if kind == "sqlite":
         yield sqlite_url(sqlite_path)
         return
-    admin = _pg_admin_url()
-    if admin is None:
-        pytest.skip(NO_POSTGRESQL)
-    name = f"flagtui_archive_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f"CREATE DATABASE {name}")
-    base, _, _ = admin.rpartition("/")
-    try:
-        yield f"{base}/{name}"
-    finally:
-        with psycopg.connect(admin, autocommit=True) as conn:
-            conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+    yield from fresh_database("flagtui_archive_")
 
 
 @pytest.fixture

@@ -8,19 +8,18 @@ from __future__ import annotations
 import asyncio
 import os
 import socket
-import uuid
 from collections.abc import Callable, Iterator
 
 import psycopg
 import pytest
-from skip_reasons import NO_POSTGRESQL
+from pg_databases import PG_ENV, fresh_database
 
 from flagtui.api import AdminClient
 from flagtui.archive.collector import Collector
 from flagtui.archive.lease import AdvisoryLease, FileLease, activity, collect_in_turn, lease_for
 from flagtui.archive.store import Archive
 
-from .conftest import PG_ENV, patch_many
+from .conftest import patch_many
 from .ids import server_ids, stored_ids
 
 GUARD = 180.0  # seconds: only stops a hang; each wait ends at its event
@@ -28,18 +27,7 @@ GUARD = 180.0  # seconds: only stops a hang; each wait ends at its event
 
 @pytest.fixture
 def pg_archive_url() -> Iterator[str]:
-    admin = os.environ.get(PG_ENV)
-    if not admin:
-        pytest.skip(NO_POSTGRESQL)
-    name = f"collector_lock_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f"CREATE DATABASE {name}")
-    base, _, _ = admin.rpartition("/")
-    try:
-        yield f"{base}/{name}"
-    finally:
-        with psycopg.connect(admin, autocommit=True) as conn:
-            conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+    yield from fresh_database("collector_lock_")
 
 
 async def until(what: str, done: Callable[[], bool]) -> None:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import signal
 import socket
 import sqlite3
@@ -16,14 +15,12 @@ import subprocess
 import sys
 import threading
 import time
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
-import psycopg
 import pytest
-from skip_reasons import NO_POSTGRESQL
+from pg_databases import fresh_database
 from sqlalchemy import func, select
 
 from flagtui.archive import schema
@@ -123,18 +120,7 @@ def active(collecting: Collecting) -> float:
 
 @pytest.fixture
 def pg_archive_url() -> Iterator[str]:
-    admin = os.environ.get("FLAGTUI_TEST_ARCHIVE_PG")
-    if not admin:
-        pytest.skip(NO_POSTGRESQL)
-    name = f"collector_lock_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f"CREATE DATABASE {name}")
-    base, _, _ = admin.rpartition("/")
-    try:
-        yield f"{base}/{name}"
-    finally:
-        with psycopg.connect(admin, autocommit=True) as conn:
-            conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+    yield from fresh_database("collector_lock_")
 
 
 @pytest.mark.slow  # two collectors, a kill and a takeover: the full suite's, not the inner loop's
