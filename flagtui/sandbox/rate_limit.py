@@ -53,7 +53,8 @@ class SearchLimit:
                 hits, ends = 0, now + WINDOW_S
             hits += 1
             self._windows[ip] = (hits, ends)
-        reset = str(max(0, math.ceil(ends - now)))
+        # whole seconds, rounded up; to the millisecond first: (now + 60) - now may be 60.0000001
+        reset = str(max(0, math.ceil(round(ends - now, 3))))
         headers = {
             "RateLimit-Policy": f"{self.per_minute};w={WINDOW_S:.0f}",
             "RateLimit-Limit": str(self.per_minute),

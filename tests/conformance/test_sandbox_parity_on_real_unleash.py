@@ -293,12 +293,18 @@ async def test_the_advanced_playground_answers_and_refuses_alike(unleash_admin, 
     for http in (unleash_admin, sandbox_http):
         listed = await http.post("/api/admin/playground", json=playground_body("default", {}))
         flags = len(listed.json()["features"]) or 1
-        users = ",".join(f"u-{i}" for i in range(15_000 // flags + 1))
-        refused = await http.post(ADVANCED, json={**body, "context": {**context, "userId": users}})
+        # past 15,000 by combinations, in a body far under 100 kB whatever the flags' count
+        users = 15_000 // (flags * 2 * 100) + 1
+        over = {
+            **context,
+            "userId": ",".join(f"u-{i}" for i in range(users)),
+            "sessionId": ",".join(f"s{i}" for i in range(100)),
+        }
+        refused = await http.post(ADVANCED, json={**body, "context": over})
         assert refused.status_code == 400, refused.text
         said = REFUSED.search(refused.json()["message"])
         assert said, refused.text
         total, counted, contexts = map(int, said.groups())
-        assert total == counted * contexts and contexts == (15_000 // flags + 1) * 2
+        assert total == counted * contexts and contexts == users * 100 * 2
         large = {**body, "context": {**context, "pad": "x" * (100 * 1024)}}
         assert (await http.post(ADVANCED, json=large)).status_code == 413

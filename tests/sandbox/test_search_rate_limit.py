@@ -100,3 +100,12 @@ def test_the_window_starts_again_a_minute_after_its_first_request():
     headers, refused = limit.take("ip")
     assert refused is None
     assert (headers["RateLimit-Remaining"], headers["RateLimit-Reset"]) == ("1", "60")
+
+
+@pytest.mark.parametrize("start", [73.89184917917957, 1000.0])
+def test_a_minute_is_never_said_as_61_seconds(start):
+    """(start + 60) - start is a hair over 60 for some clock readings: not a second more."""
+    limit = SearchLimit(1, clock=lambda: start)
+    assert limit.take("ip")[0]["RateLimit-Reset"] == "60"
+    headers, refused = limit.take("ip")
+    assert refused is not None and refused.headers["Retry-After"] == "60"
