@@ -107,5 +107,5 @@ def test_a_minute_is_never_said_as_61_seconds(start):
     """(start + 60) - start is a hair over 60 for some clock readings: not a second more."""
     limit = SearchLimit(1, clock=lambda: start)
     assert limit.take("ip")[0]["RateLimit-Reset"] == "60"
-    headers, refused = limit.take("ip")
+    refused = limit.take("ip")[1]
     assert refused is not None and refused.headers["Retry-After"] == "60"
