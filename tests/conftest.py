@@ -26,10 +26,11 @@ import os
 import re
 import shutil
 import signal
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from functools import cache
 from pathlib import Path
 
+import httpx
 import pytest
 from starlette.applications import Starlette
 
@@ -104,6 +105,17 @@ def sandbox_app(sandbox_db: Path) -> Starlette:
     app.state.viewer_token = tokens.viewer
     app.state.db_path = sandbox_db
     return app
+
+
+@pytest.fixture
+async def sandbox_http(sandbox_app: Starlette) -> AsyncIterator[httpx.AsyncClient]:
+    """The in-process sandbox's admin API, as the admin token reaches it."""
+    async with httpx.AsyncClient(
+        transport=httpx.ASGITransport(app=sandbox_app),
+        base_url="http://sandbox",
+        headers={"Authorization": sandbox_app.state.admin_token},
+    ) as http:
+        yield http
 
 
 @pytest.fixture(scope="session")

@@ -23,16 +23,6 @@ USERS = [str(i) for i in range(0, 300, 11)]
 
 
 @pytest.fixture
-async def sandbox_http(sandbox_app: Starlette) -> AsyncIterator[httpx.AsyncClient]:
-    async with httpx.AsyncClient(
-        transport=httpx.ASGITransport(app=sandbox_app),
-        base_url="http://sandbox",
-        headers={"Authorization": sandbox_app.state.admin_token},
-    ) as http:
-        yield http
-
-
-@pytest.fixture
 async def both(
     unleash_admin: httpx.AsyncClient, sandbox_http: httpx.AsyncClient
 ) -> AsyncIterator[tuple[str, list[httpx.AsyncClient]]]:

@@ -8,7 +8,6 @@ import re
 import httpx
 import pytest
 from playground_contexts import CONTEXTS, playground_body
-from starlette.applications import Starlette
 
 from flagtui.sandbox import create_app, read_tokens
 from flagtui.sandbox.rate_limit import LIMIT_ENV
@@ -17,16 +16,6 @@ pytestmark = pytest.mark.unleash
 
 NO_FLAG = "/api/admin/projects/default/features/no-such-flag-parity"
 SANDBOX_NO_FLAG = "/api/admin/projects/payments/features/no-such-flag-parity"
-
-
-@pytest.fixture
-async def sandbox_http(sandbox_app: Starlette):
-    async with httpx.AsyncClient(
-        transport=httpx.ASGITransport(app=sandbox_app),
-        base_url="http://sandbox",
-        headers={"Authorization": sandbox_app.state.admin_token},
-    ) as http:
-        yield http
 
 
 @pytest.mark.parametrize("paging", ["limit=-1", "limit=abc", "offset=-1", "offset=abc"])
