@@ -13,11 +13,13 @@ To add an area:
    `screens/integration_switch.py`) and `t` (a flag on/off in one environment,
    `screens/env_toggle.py`) each give a binding and a write action, and the screen's action
    method calls the part.
-2. Add ONE line to `AREAS` below: name, title, short bar label, global key, the screen as
-   "module:Class" (imported only when the area is first opened), and `enterprise_only=True`
-   when the server needs Unleash Enterprise.
-The app turns each entry into a mode, a global key binding, a slot in the header's area bar
-and a command palette entry. Register only areas that exist.
+2. Add ONE line to `AREAS` below: name, title, short bar label, global key (`""`: none), the
+   screen as "module:Class" (imported only when the area is first opened), and
+   `enterprise_only=True` when the server needs Unleash Enterprise.
+The app turns each entry into a mode and a command palette entry; an area with a key also gets
+a global key binding and a slot in the header's area bar (the keys 1-9 are taken, and the bar
+fits 80 columns with nine: the others are reached with `:`, and the bar names one while it is
+open). Register only areas that exist.
 """
 
 from __future__ import annotations

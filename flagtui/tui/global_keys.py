@@ -44,5 +44,6 @@ APP_BINDINGS: list[BindingType] = [
             tooltip=f"Go to {area.title}",
         )
         for area in AREAS
+        if area.key
     ),
 ]

@@ -111,7 +111,10 @@ def area_bar(current: str) -> Content:
     per area: every screen's header shows one, and parsing its markup cost each Enter."""
     parts = []
     for area in AREAS:
+        if not area.key and area.name != current:
+            continue
         style = "reverse bold " if area.name == current else ""
         markup = f"[{style}@click=app.switch_area('{area.name}')]$label[/]"
-        parts.append(Content.from_markup(markup, label=f"{area.key} {area.short}"))
+        label = f"{area.key} {area.short}" if area.key else area.short
+        parts.append(Content.from_markup(markup, label=label))
     return Content(" ").join([Content(""), *parts])
