@@ -24,6 +24,8 @@ what the server is) and, on it, one resource object per area, each declaring its
     client.segments         list
     client.playground       evaluate (the server's own answer for one context), users (for
                             many userIds, through its advanced playground)
+    client.raw              send, pages: any route as `flagtui api` asks it (Unleash's paging
+                            followed)
 
 Read-only profiles are enforced in the core's `write`, once, before any request is built.
 """
@@ -49,6 +51,7 @@ from flagtui.api.integrations import Integrations
 from flagtui.api.models import ServerInfo
 from flagtui.api.playground import Playground
 from flagtui.api.projects import Projects
+from flagtui.api.raw import Raw
 from flagtui.api.rollout_catalogs import ContextFields, Segments, StrategyTypes
 from flagtui.api.rollouts import Rollouts
 from flagtui.api.transport import DEFAULT_RETRY_DELAYS, RequestHook
@@ -143,6 +146,10 @@ class AdminClient:
     @functools.cached_property
     def playground(self) -> Playground:
         return Playground(self._core)
+
+    @functools.cached_property
+    def raw(self) -> Raw:
+        return Raw(self._core)
 
     @functools.cached_property
     def rollouts(self) -> Rollouts:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 import httpx
@@ -163,6 +163,30 @@ class Core:
         self.cache.clear()
         request = self._http.write(method, path, adapter, json=json)
         return await self._unless_disconnected(request)
+
+    async def exchange(
+        self,
+        action: str,
+        method: str,
+        path: str,
+        *,
+        params: Sequence[tuple[str, str]] = (),
+        content: bytes | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> httpx.Response:
+        """Any request (`flagtui api`), its answer whatever its status. A method other than GET
+        and HEAD is a write: refused on a read-only profile, asked on a production one, never
+        retried."""
+        write = method not in ("GET", "HEAD")
+        if write:
+            self.require_writable(action)
+            if self.before_write is not None:
+                self.before_write(action)
+            self.cache.clear()
+        request = self._http.exchange(
+            method, path, params=params, content=content, headers=headers or {}, write=write
+        )
+        return await self._observed(request)
 
     # -- what this server serves ------------------------------------------------------------------
 

@@ -146,6 +146,40 @@ class Transport:
                 method, path, status=exc.status, name=exc.name, message=said, profile=self.profile
             ) from None
 
+    async def exchange(
+        self,
+        method: str,
+        path: str,
+        *,
+        params: Sequence[tuple[str, str]],
+        content: bytes | None,
+        headers: Mapping[str, str],
+        write: bool,
+    ) -> httpx.Response:
+        """A request as the caller built it (`flagtui api`), its answer whatever its status: a
+        read is retried as `ask` is, a write never; a write whose answer is lost, or a
+        gateway's, raises OutcomeUnknown as any write does."""
+        for delay in (*self.retry_delays, None):
+            try:
+                response = await self._send(
+                    method,
+                    path,
+                    params=params,
+                    content=content,
+                    headers=headers,
+                    write=write,
+                    any_status=True,
+                )
+            except errors.Unreachable:
+                if write or delay is None:
+                    raise
+                await asyncio.sleep(delay)
+                continue
+            if write or delay is None or response.status_code not in RETRY_STATUSES:
+                return response
+            await asyncio.sleep(delay)
+        raise AssertionError("unreachable")  # pragma: no cover
+
     async def _send(
         self,
         method: str,
@@ -155,6 +189,9 @@ class Transport:
         json: Any = None,
         write: bool,
         heard: Heard | None = None,
+        content: bytes | None = None,
+        headers: Mapping[str, str] | None = None,
+        any_status: bool = False,
     ) -> httpx.Response:
         where: dict[str, Any] = {"profile": self.profile}
         validation.query_params(dict(params or {}))
@@ -165,7 +202,13 @@ class Transport:
         try:
             async with asyncio.timeout(self.timeout):
                 response = await self._http.request(
-                    method, path, params=params, json=json, extensions={"trace": sent.trace}
+                    method,
+                    path,
+                    params=params,
+                    json=json,
+                    content=content,
+                    headers=headers,
+                    extensions={"trace": sent.trace},
                 )
         except (TimeoutError, httpx.TimeoutException) as exc:
             not_sent = isinstance(exc, httpx.ConnectTimeout | httpx.PoolTimeout) or (
@@ -204,7 +247,9 @@ class Transport:
                 message=f"{said}: {_text_summary(response)}",
                 **where,
             )
-        raise _error_from_response(method, path, response, self.profile)
+        if any_status:
+            return response
+        raise error_from_response(method, path, response, self.profile)
 
     def _parse(
         self, method: str, path: str, response: httpx.Response, adapter: TypeAdapter[T]
@@ -221,9 +266,11 @@ class Transport:
             ) from None
 
 
-def _error_from_response(
+def error_from_response(
     method: str, path: str, response: httpx.Response, profile: str
 ) -> errors.ApiError:
+    """The typed error an answer that is not a success stands for (its status, the API's error
+    name and message, or a summary of a body that is not the API's)."""
     status = response.status_code
     body = _json_object(response)
     name = body.get("name") if isinstance(body.get("name"), str) else None

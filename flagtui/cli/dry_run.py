@@ -15,3 +15,9 @@ async def stop_writes(request: httpx.Request) -> None:
     """The client's request hook under --dry-run."""
     if request.method not in ("GET", "HEAD") and not request.url.path.endswith(READING_POSTS):
         raise DryRunStop(request)
+
+
+async def stop_every(request: httpx.Request) -> None:
+    """The request hook of a command whose --dry-run sends no read either (`flagtui api`: the
+    request shown is the one it was asked to send)."""
+    raise DryRunStop(request)

@@ -39,12 +39,17 @@ TLS_UNVERIFIED = (
 
 
 def open_client(
-    profile: Profile, *, dry_run: bool = False, before_write: Callable[[str], None] | None = None
+    profile: Profile,
+    *,
+    dry_run: bool = False,
+    before_write: Callable[[str], None] | None = None,
+    stop_reads: bool = False,
 ) -> AdminClient:
-    """The profile's client (the HTTP library and the models imported now)."""
+    """The profile's client (the HTTP library and the models imported now); with `dry_run`
+    its writes are stopped unsent, and its reads too with `stop_reads`."""
     # Here, not at the top: they load httpx and pydantic
     from flagtui.api import AdminClient
-    from flagtui.cli.dry_run import stop_writes
+    from flagtui.cli.dry_run import stop_every, stop_writes
 
     check_ca_bundle(profile)
     return AdminClient(
@@ -54,7 +59,7 @@ def open_client(
         read_only=profile.read_only,
         timeout=profile.timeout,
         verify=profile.verify,
-        request_hook=stop_writes if dry_run else None,
+        request_hook=(stop_every if stop_reads else stop_writes) if dry_run else None,
         before_write=before_write,
     )
 
@@ -104,7 +109,10 @@ async def _run(
 ) -> int | None:
     dry_run = getattr(args, "dry_run", False)
     ask = production_before_write(args)
-    async with open_client(profile, dry_run=dry_run, before_write=ask) as client:
+    stop_reads = getattr(args, "dry_run_stops_reads", False)
+    async with open_client(
+        profile, dry_run=dry_run, before_write=ask, stop_reads=stop_reads
+    ) as client:
         if getattr(args, "connect_first", True):  # `collect` and `failures` connect themselves
             await client.connect()
         return await command(client, printer, args)

@@ -167,4 +167,8 @@ COMMANDS = (
     Entry("cr list", "a project's change requests", "cr_list"),
     Entry("cr show", "one change request", "cr_show"),
     Entry("cr delete", "delete a change request", "cr_delete"),
+    Entry("api",
+          "send any request to the profile's server, as gh api does: fields, --input, -H,"
+          " --paginate over Unleash's pages, --include; secrets masked (a write unless GET or"
+          " HEAD)", "api"),
 )  # fmt: skip

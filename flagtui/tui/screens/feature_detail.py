@@ -26,7 +26,7 @@ from textual.binding import Binding
 from flagtui.api.errors import FlagtuiError, NotFoundError, NothingToSend
 from flagtui.api.models import EventPage, Feature, Segment
 from flagtui.tui.areas import AREAS_BY_NAME
-from flagtui.tui.format import put, safe, when
+from flagtui.tui.format import clean, put, safe, when
 from flagtui.tui.rerunnable_reads import read
 from flagtui.tui.screens.base import AreaScreen
 from flagtui.tui.screens.env_toggle import EnvironmentToggle
@@ -47,6 +47,7 @@ from flagtui.tui.screens.strategy_keys import StrategyKeys
 from flagtui.tui.widgets.archive_confirm import archive_modal, revive_modal
 from flagtui.tui.widgets.confirm import ConfirmModal
 from flagtui.tui.widgets.feature_view import FeatureView
+from flagtui.web_ui import flag_url
 
 RECENT_EVENTS = 5
 
@@ -81,7 +82,7 @@ class FeatureDetailScreen(AreaScreen):
         Binding("v", "revive", "Revive", id="detail.revive",
                 tooltip="Bring the archived feature back (environments off, lifecycle restarts)"),
         Binding("r", "reload", "Reload", id="detail.reload", tooltip="Read the feature again"),
-        Binding("y", "copy", "Copy", id="detail.copy", tooltip="Copy the feature's name"),
+        Binding("y", "copy", "Copy", id="detail.copy", tooltip="Copy the flag's web UI link"),
         Binding("h", "event_log", "Event log", id="detail.events",
                 tooltip="The event log filtered to this flag"),
         *RolloutKeys.bindings(),  # last: the key bar keeps the older keys where room is short
@@ -224,8 +225,9 @@ class FeatureDetailScreen(AreaScreen):
             self.load_events()
 
     def action_copy(self) -> None:
-        self.app.copy_to_clipboard(self.feature_name)
-        self.notify(f"Copied {self.feature_name!r}", timeout=3)
+        url = flag_url(self.flagtui.client.base_url, self.project, self.feature_name)
+        self.app.copy_to_clipboard(url)
+        self.notify(clean(f"Copied the flag's web UI link: {url}"), markup=False, timeout=3)
 
     def action_edit(self, focus: str = "description") -> None:
         if self.feature is None:
