@@ -16,13 +16,24 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from flagtui.display import clean
-from flagtui.masking import MASK, SECRET_NAME, mask_urls, masked_value
+from flagtui.masking import MASK, SECRET_NAME, mask_urls, masked_delivery_json, masked_value
 
 if TYPE_CHECKING:
     import httpx
 
     from flagtui.api.raw import RawAnswer
     from flagtui.cli.output import Printer
+
+
+def masked_answer(document: Any) -> Any:
+    """A JSON answer with its secrets masked: by name, URLs' paths and queries, and an
+    integration's deliveries (`integrationEvents`) as the failures view masks them (a text
+    body is the rendered body template: masked whole)."""
+    deliveries = document.get("integrationEvents") if isinstance(document, dict) else None
+    if isinstance(deliveries, list):
+        masked = [masked_delivery_json(d) if isinstance(d, dict) else d for d in deliveries]
+        document = {**document, "integrationEvents": masked}
+    return masked_value(document)
 
 
 def _secret_header(name: str) -> bool:
@@ -54,7 +65,7 @@ def print_answer(out: Printer, answer: RawAnswer, *, include: bool) -> None:
 
 
 def _print_json(out: Printer, document: Any, sent: bytes | None) -> None:
-    masked = masked_value(document)
+    masked = masked_answer(document)
     if out.format == "table":
         _write_text(clean(json.dumps(masked, indent=2, ensure_ascii=False), multiline=True))
     elif out.format == "jsonl":

@@ -51,7 +51,7 @@ def options(p: argparse.ArgumentParser) -> None:
     p.description = DESCRIPTION
     # No ui-config read first, and a --dry-run stops every request (a GET's too): the request
     # shown, or sent, is the one asked for, alone.
-    p.set_defaults(connect_first=False, dry_run_stops_reads=True, fields=[], headers=[])
+    p.set_defaults(connect_first=False, dry_run_stops_reads=True)
     p.add_argument(
         "method", metavar="METHOD", type=str.upper, choices=METHODS, action=MethodOption,
         help=f"one of {', '.join(METHODS)}",
@@ -77,8 +77,10 @@ def options(p: argparse.ArgumentParser) -> None:
         help="a request header (not Authorization: the profile's token is sent); repeatable",
     )  # fmt: skip
     p.add_argument(
-        "--paginate", action="store_true", help="GET every page, printed as one (see above)"
-    )
+        "--paginate", action="store_true",
+        help="GET every page of Unleash's offset/limit paging, printed as one object (the rule:"
+        " docs/api.md)",
+    )  # fmt: skip
     p.add_argument(
         "-i", "--include", action="store_true", help="print the status and headers first"
     )
@@ -124,8 +126,8 @@ def _request(
     if args.input and method in BODYLESS:
         raise UsageError(f"--input: a {method} request sends no body")
     path, params = split_path(client.base_url, args.path)
-    values = field_values(args.fields)
-    sent_headers = headers(args.headers)
+    values = field_values(args.fields or [])
+    sent_headers = headers(args.headers or [])
     body: bytes | None = None
     if args.input is not None:
         body = read_body(args.input)

@@ -23,8 +23,8 @@ if TYPE_CHECKING:
 class WebOption(argparse.Action):
     """--web: nothing to read from the server, so no connecting first."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, nargs=0, default=False, **kwargs)
+    def __init__(self, option_strings: list[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, **{**kwargs, "nargs": 0, "default": False})
 
     def __call__(self, parser: Any, namespace: Any, values: Any, option: Any = None) -> None:
         namespace.web = True
