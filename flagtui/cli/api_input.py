@@ -152,8 +152,8 @@ def headers(given: list[str]) -> list[tuple[str, str]]:
         name, value = name.strip(), value.strip()
         if not colon or not HEADER_NAME.match(name):
             raise UsageError(f"-H {line!r}: 'Name: value'")
-        if any(ord(c) < 0x20 or ord(c) == 0x7F for c in value):
-            raise UsageError(f"-H {name}: a value without control characters")
+        if not all(0x20 <= ord(c) < 0x7F for c in value):
+            raise UsageError(f"-H {name}: a value of printable ASCII characters")
         if why := REFUSED_HEADERS.get(name.lower()):
             raise UsageError(f"-H {name}: not accepted ({why})")
         out.append((name, value))

@@ -76,7 +76,8 @@ def test_headers_are_taken_but_never_a_token_or_the_host():
         ("Authorization: *:*.x", "-H Authorization: not accepted (the profile's token is sent"),
         ("host: evil.example", "-H host: not accepted (the request goes to the profile's"),
         ("no colon", "-H 'no colon': 'Name: value'"),
-        ("X-A: a\x1bb", "-H X-A: a value without control characters"),
+        ("X-A: a\x1bb", "-H X-A: a value of printable ASCII characters"),
+        ("X-A: caf\udce9", "-H X-A: a value of printable ASCII characters"),
     ]:
         with pytest.raises(UsageError) as refused:
             headers([line])
