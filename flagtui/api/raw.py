@@ -11,7 +11,9 @@ JSON object holding exactly one list is paged when
 - or it has no `total` but the request gave a `limit` (/api/admin/addons/:id/events): until a
   page comes back shorter than that limit.
 Either way it stops at an empty page, or at one that adds no row not already received (a route
-that ignores `offset` answers the same page again). The pages make one object: the first
+that ignores `offset` answers the same page again). A page refused for the server's rate limit
+(429: real Unleash 8.2 allows 15 feature searches a minute) is asked again after its
+Retry-After, up to PAGE_WAITS times. The pages make one object: the first
 page's, its list holding every page's rows in order, a row received twice (a newest-first list
 shifts when rows are added meanwhile) kept once. Any other answer (no list, several lists, a
 bare array, /api/admin/projects's `{version, projects}`) is the whole answer.
@@ -19,20 +21,25 @@ bare array, /api/admin/projects's `{version, projects}`) is the whole answer.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, urlsplit
 
 from flagtui.api import errors
-from flagtui.api.transport import error_from_response
+from flagtui.api.transport import error_from_response, parse_retry_after
 
 if TYPE_CHECKING:
     import httpx
 
     from flagtui.api.core import Core
 
+PAGE_WAITS = 8
+Waiting = Callable[[float, int], None]  # told the seconds it waits, and the page's offset
 _SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*:", re.I)
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 
@@ -120,10 +127,13 @@ class Raw:
             )  # fmt: skip
         return response
 
-    async def pages(self, request: RawRequest, *, paginate: bool) -> RawAnswer:
+    async def pages(
+        self, request: RawRequest, *, paginate: bool, waiting: Waiting | None = None
+    ) -> RawAnswer:
         """The answer; with `paginate`, every page of a paged GET joined (module docstring).
         A page that fails raises its error: no partial list is returned."""
-        first = await self.send(request)
+        start = _whole(request.params, "offset") or 0
+        first = await (self._page(request, start, waiting) if paginate else self.send(request))
         document = _json(first)
         answer = RawAnswer([first], None if document is _NOT_JSON else document)
         answer.is_json = document is not _NOT_JSON
@@ -140,7 +150,7 @@ class Raw:
             offset += len(page_rows)
             kept = [(key, value) for key, value in request.params if key != "offset"]
             params = (*kept, ("offset", str(offset)))
-            page = await self.send(replace(request, params=params))
+            page = await self._page(replace(request, params=params), offset, waiting)
             answer.pages.append(page)
             if not page.is_success:
                 raise error_from_response("GET", request.path, page, self._core.profile)
@@ -152,6 +162,20 @@ class Raw:
             rows.extend(new)
         answer.document = {**document, key: rows}
         return answer
+
+    async def _page(
+        self, request: RawRequest, offset: int, waiting: Waiting | None
+    ) -> httpx.Response:
+        """One page, asked again after the Retry-After of a 429."""
+        for _ in range(PAGE_WAITS):
+            page = await self.send(request)
+            if page.status_code != 429:
+                return page
+            seconds = parse_retry_after(page.headers.get("retry-after", ""), now=time.time())
+            if waiting is not None:
+                waiting(seconds, offset)
+            await asyncio.sleep(seconds)
+        return await self.send(request)
 
 
 _NOT_JSON = object()

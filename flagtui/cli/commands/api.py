@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import TYPE_CHECKING, Any
 
 from flagtui.cli.api_input import BODYLESS, FieldOption
@@ -100,8 +101,13 @@ async def api(client: AdminClient, out: Printer, args: argparse.Namespace) -> No
     from flagtui.cli.session import DryRunStop
 
     request = _request(client, out, args, RawRequest, split_path)
+
+    def waiting(seconds: float, offset: int) -> None:
+        said = f"api: the server limits this route (429); waiting {seconds:g} s for offset {offset}"
+        print(f"flagtui: {said}", file=sys.stderr, flush=True)
+
     try:
-        answer = await client.raw.pages(request, paginate=args.paginate)
+        answer = await client.raw.pages(request, paginate=args.paginate, waiting=waiting)
     except DryRunStop as stop:
         print_dry_run(out, stop.request)
         return
