@@ -1,7 +1,8 @@
 """`flagtui api` says a request's outcome as every command does, through the one transport:
 over HTTPS with the profile's ca_bundle (and refused without it); a write a gateway answered 504
 after the origin applied it is "outcome unknown" (exit 7) and is not sent again; a read a
-gateway answered 502 is asked again, then said (exit 6); HEAD prints only headers."""
+gateway answered 502 is asked again, then said (exit 6); HEAD prints only headers; the
+environment's proxy carries every request."""
 
 from __future__ import annotations
 
@@ -66,3 +67,15 @@ def test_head_prints_only_headers_and_those_only_with_include(run):
     assert shown.code == 0, shown.err
     assert shown.out.splitlines()[0] == "HTTP/1.1 200 OK"
     assert shown.out.endswith("\n\n")
+
+
+def test_requests_go_through_the_environments_proxy(run, server, sandbox, monkeypatch):
+    for name in ("NO_PROXY", "no_proxy", "ALL_PROXY", "all_proxy"):
+        monkeypatch.delenv(name, raising=False)
+    name = f"api-proxied-{uuid.uuid4().hex[:8]}"
+    with Gateway(sandbox.url) as proxy:
+        monkeypatch.setenv("HTTP_PROXY", proxy.url)
+        result = run("api", "POST", FEATURES, "-f", f"name={name}")
+    assert result.code == 0, result.err
+    assert [(r.method, r.path) for r in proxy.received] == [("POST", FEATURES)]
+    assert newest_event(server, name)["type"] == "feature-created"
