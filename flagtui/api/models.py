@@ -103,6 +103,13 @@ class Dependency(Record):
     variants: list[str] | None = None
 
 
+class FeatureLink(Record):
+    """A link on a flag (Unleash 7.1 on): its id is the server's, not part of it."""
+
+    url: str
+    title: str | None = None
+
+
 class Collaborators(Record):
     users: list[CreatedBy] = Field(default_factory=list)
 
@@ -145,6 +152,7 @@ class Feature(Record):
     children: list[str] | None = None
     lifecycle: Lifecycle | None = None
     dependencies: list[Dependency] | None = None
+    links: list[FeatureLink] | None = None
     collaborators: Collaborators | None = None
 
     @property

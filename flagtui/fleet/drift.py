@@ -1,6 +1,7 @@
 """What differs between two sides (two servers, or two environments of one): flags on one side
 only, a different type, and per environment the enabled state, the strategies (as they evaluate:
-ids, sort numbers and titles left out, segments by name) and the variants. `read_side` reads
+ids, sort numbers and titles left out, segments by name) and the variants, each as the flags
+file holds it (`flag_shape`); with `everything`, every field of the file. `read_side` reads
 one side through the admin client; `differences` compares two as read; `words` says a side's
 strategies or variants as the detail does (for a person; JSON keeps the shapes)."""
 
@@ -12,12 +13,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from flagtui.api import errors
+from flagtui.fleet.flag_shape import flag_shape
 from flagtui.rollout_words import strategy_lines, variant_text
 
 if TYPE_CHECKING:
     from flagtui.api import AdminClient
-    from flagtui.api.models import Feature, FeatureEnvironment
-    from flagtui.api.rollout_models import Strategy, Variant
+    from flagtui.api.models import Feature
 
 
 @dataclass(frozen=True)
@@ -54,8 +55,10 @@ async def read_side(client: AdminClient, project: str | None, label: str, env: s
     )
 
 
-def differences(left: Side, right: Side) -> list[dict[str, Any]]:
-    """One record per difference, in flag order: project, featureName, what, and each side's."""
+def differences(left: Side, right: Side, *, everything: bool = False) -> list[dict[str, Any]]:
+    """One record per difference, in flag order: project, featureName, what, and each side's.
+    `everything`: every field the flags file holds (description, impression data, tags,
+    dependencies, links, strategies' titles), not only what changes an evaluation."""
     found: list[dict[str, Any]] = []
     for key in sorted(left.flags.keys() | right.flags.keys()):
         a, b = left.flags.get(key), right.flags.get(key)
@@ -71,22 +74,34 @@ def differences(left: Side, right: Side) -> list[dict[str, Any]]:
         if a is None or b is None:
             differ("present", a is not None, b is not None)
             continue
+        shape_a, shape_b = _shape(left, a), _shape(right, b)
         if left.environment is None:  # two servers: the flag's own fields too
             differ("type", a.type, b.type)
-        for env_a, env_b, where in _pairs(left, a, right, b):
-            differ(f"enabled {where}".rstrip(), _enabled(env_a), _enabled(env_b))
-            differ(
-                f"strategies {where}".rstrip(), _strategies(left, env_a), _strategies(right, env_b)
-            )
-            differ(f"variants {where}".rstrip(), _variants(env_a), _variants(env_b))
+            for field in FLAG_FIELDS if everything else ():
+                if field in shape_a and field in shape_b:  # links: not on every version
+                    differ(field, shape_a[field], shape_b[field])
+        for env_a, env_b, where in _pairs(left, shape_a, right, shape_b):
+            differ(f"enabled {where}".rstrip(), _get(env_a, "enabled"), _get(env_b, "enabled"))
+            mine, theirs = _get(env_a, "strategies"), _get(env_b, "strategies")
+            if not everything:  # titles do not change an evaluation
+                mine, theirs = _untitled(mine), _untitled(theirs)
+            differ(f"strategies {where}".rstrip(), mine, theirs)
+            differ(f"variants {where}".rstrip(), _get(env_a, "variants"), _get(env_b, "variants"))
     return found
 
 
+FLAG_FIELDS = ("description", "impressionData", "tags", "dependencies", "links")
+
+
+def _shape(side: Side, flag: Feature) -> dict[str, Any]:
+    names = [e.name for e in flag.environments or []]
+    return flag_shape(flag, side.segment_names, names)
+
+
 def _pairs(
-    left: Side, a: Feature, right: Side, b: Feature
-) -> Iterable[tuple[FeatureEnvironment | None, FeatureEnvironment | None, str]]:
-    envs_a = {e.name: e for e in a.environments or []}
-    envs_b = {e.name: e for e in b.environments or []}
+    left: Side, a: dict[str, Any], right: Side, b: dict[str, Any]
+) -> Iterable[tuple[dict[str, Any] | None, dict[str, Any] | None, str]]:
+    envs_a, envs_b = a["environments"], b["environments"]
     if left.environment is not None and right.environment is not None:
         yield envs_a.get(left.environment), envs_b.get(right.environment), ""
         return
@@ -94,36 +109,14 @@ def _pairs(
         yield envs_a.get(env), envs_b.get(env), f"in {env}"
 
 
-def _enabled(env: FeatureEnvironment | None) -> bool | None:
-    return None if env is None else env.enabled
+def _get(env: dict[str, Any] | None, key: str) -> Any:
+    return None if env is None else env[key]
 
 
-def _strategies(side: Side, env: FeatureEnvironment | None) -> list[dict[str, Any]] | None:
-    if env is None:
+def _untitled(strategies: list[dict[str, Any]] | None) -> list[dict[str, Any]] | None:
+    if strategies is None:
         return None
-    ordered = sorted(env.strategies or [], key=lambda s: s.sort_order or 0)
-    return [_strategy(side, strategy) for strategy in ordered]
-
-
-def _strategy(side: Side, strategy: Strategy) -> dict[str, Any]:
-    shape = strategy.model_dump(
-        mode="json", by_alias=True, exclude_none=True,
-        exclude={"id", "title", "feature_name", "sort_order", "segments"},
-    )  # fmt: skip
-    shape["disabled"] = bool(strategy.disabled)
-    ids = strategy.segments or []
-    shape["segments"] = sorted(side.segment_names.get(int(i), f"#{i}") for i in ids)
-    return shape
-
-
-def _variants(env: FeatureEnvironment | None) -> list[dict[str, Any]] | None:
-    if env is None:
-        return None
-    return sorted((_variant(v) for v in env.variants or []), key=lambda v: str(v["name"]))
-
-
-def _variant(variant: Variant) -> dict[str, Any]:
-    return variant.model_dump(mode="json", by_alias=True, exclude_none=True)
+    return [{k: v for k, v in s.items() if k != "title"} for s in strategies]
 
 
 def words(value: object) -> object:

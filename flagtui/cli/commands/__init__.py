@@ -69,6 +69,13 @@ COMMANDS = (
     Entry("diff", "what differs between two servers (-P twice) or two environments (--env"
           " twice): flags on one side only, types, on/off, strategies, variants", "diff",
           scriptable=False),
+    Entry("export",
+          "flags as code: a project's flags (or named ones) in one or more environments as a"
+          " TOML file to review (no server ids, stable order: byte-identical when unchanged)",
+          "export"),
+    Entry("plan",
+          "what applying a flags file would change, field by field, and who gets each changed"
+          " flag before and after (exit 0: nothing to do, 1: changes planned)", "plan"),
     Entry("feature list", "list or search flags", "feature_list"),
     Entry("feature show", "one flag, in full", "feature_show"),
     Entry("feature patch", "change a flag with a JSON patch", "feature_patch"),

@@ -1,0 +1,178 @@
+"""Reading flags for a flags file, page by page, and writing the file as it is read.
+
+`read_flags` walks each project's flags through the feature search (PAGE names at a time, by
+name, as `FeatureQuery` pages it; within the server's search budget, see `search_budget`) and
+reads each flag of a page in full, CONCURRENT_READS at a time: one page is held at a time,
+whatever the project's size. Unleash's export route (`/api/admin/features-batch/export`) is
+not used: on 6.10.1, 7.5.1 and 8.2.0 it lists a flag's strategies without their sort order
+and not in the order the server evaluates them, names segments without their constraints,
+reads one environment a request, and records a `features-exported` event for every read.
+
+`write_file` streams the file: a header, each flag as it comes (`[[flags]]`), then the
+segments and context fields the flags use (`[[segments]]`, `[[contextFields]]`)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TextIO
+
+import tomli_w
+
+from flagtui.api import errors
+from flagtui.api.feature_query import FeatureQuery
+from flagtui.fleet.flag_shape import (
+    FILE_VERSION,
+    context_field_shape,
+    context_names,
+    flag_shape,
+    segment_shape,
+)
+
+if TYPE_CHECKING:
+    from flagtui.api import AdminClient
+    from flagtui.api.models import Feature
+    from flagtui.api.rollout_models import ContextField, Segment
+
+PAGE = 100
+CONCURRENT_READS = 8
+SCHEMA = "docs/flags-file.schema.json"
+# Characters that reorder or hide text in a reviewer's diff: written as \uXXXX escapes.
+_HIDDEN = [
+    *range(0x80, 0xA0),
+    0x061C, 0x200B, 0x200E, 0x200F, *range(0x202A, 0x202F), 0x2060, *range(0x2066, 0x206A),
+    0xFEFF, 0x2028, 0x2029,
+]  # fmt: skip
+_ESCAPED = str.maketrans({code: f"\\u{code:04X}" for code in _HIDDEN})
+
+
+@dataclass(frozen=True)
+class Selection:
+    """What to read: projects (empty: every project), flags by name (empty: all of the
+    projects'), environments (at least one)."""
+
+    projects: Sequence[str]
+    environments: Sequence[str]
+    flags: Sequence[str] = ()
+
+
+@dataclass
+class Catalog:
+    """The server's segments and context fields, read once."""
+
+    segments: list[Segment]
+    context_fields: list[ContextField]
+    names: dict[int, str] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.names = {s.id: s.name for s in self.segments}
+
+    def segments_json(self) -> list[dict[str, Any]]:
+        """The segments as the admin API sends them (what the previews read)."""
+        return [s.model_dump(mode="json", by_alias=True, exclude_none=True) for s in self.segments]
+
+
+async def read_catalog(client: AdminClient) -> Catalog:
+    try:
+        segments = await client.segments.list()
+    except (errors.NotSupported, errors.NotFoundError):
+        segments = []
+    return Catalog(segments, await client.context_fields.list())
+
+
+async def resolve(client: AdminClient, selection: Selection) -> Selection:
+    """The projects spelt out, and each environment checked against the first project's."""
+    projects = list(selection.projects) or sorted(p.id for p in await client.projects.list())
+    for project in projects:
+        known = {e.name for e in await client.environments.list(project)}
+        for env in selection.environments:
+            if env not in known:
+                raise errors.InvalidArgument(
+                    "--env", f"{env!r} is not an environment of project {project!r} "
+                    f"(it has: {', '.join(sorted(known)) or 'none'})",
+                )  # fmt: skip
+    return Selection(projects, selection.environments, selection.flags)
+
+
+async def read_flags(client: AdminClient, selection: Selection) -> AsyncIterator[list[Feature]]:
+    """The selection's live flags in full, a page at a time, by project then name."""
+    gate = asyncio.Semaphore(CONCURRENT_READS)
+
+    async def full(project: str, name: str) -> Feature:
+        async with gate:
+            return await client.features.get(project, name)
+
+    async def page_of(project: str, names: Iterable[str]) -> list[Feature]:
+        return list(await asyncio.gather(*(full(project, n) for n in names)))
+
+    if selection.flags:
+        (project,) = selection.projects
+        names = sorted(set(selection.flags))
+        for start in range(0, len(names), PAGE):
+            yield await page_of(project, names[start : start + PAGE])
+        return
+    for project in selection.projects:
+        offset = 0
+        while True:
+            query = FeatureQuery(project=project, offset=offset, limit=PAGE, sort_by="name")
+            page = await client.features.search(query)
+            names = [f.name for f in page.features if f.project in (None, project)]
+            if names:
+                yield await page_of(project, names)
+            offset += len(page.features)
+            if not page.features or offset >= page.total:
+                break
+
+
+def toml_text(data: dict[str, Any]) -> str:
+    """TOML of `data`, with the characters that hide or reorder text escaped."""
+    return tomli_w.dumps(data).translate(_ESCAPED)
+
+
+def header(selection: Selection) -> str:
+    lines = [
+        "# Feature flags as code, written by `flagtui export` (flags file, JSON Schema:",
+        f"# {SCHEMA}). `flagtui plan FILE` says what applying it would change.",
+        "",
+    ]
+    head: dict[str, Any] = {"version": FILE_VERSION, "projects": list(selection.projects)}
+    head["environments"] = sorted(selection.environments)
+    if selection.flags:
+        head["selected"] = sorted(set(selection.flags))
+    return "\n".join(lines) + toml_text(head)
+
+
+@dataclass
+class Written:
+    flags: int = 0
+    segments: int = 0
+    context_fields: int = 0
+
+
+async def write_file(client: AdminClient, selection: Selection, out: TextIO) -> Written:
+    """The flags file of `selection` (resolved) on `out`, flag by flag as read."""
+    catalog = await read_catalog(client)
+    written = Written()
+    segments_used: set[str] = set()
+    context_used: set[str] = set()
+    out.write(header(selection))
+    async for page in read_flags(client, selection):
+        for flag in page:
+            shape = flag_shape(flag, catalog.names, selection.environments)
+            for env in shape["environments"].values():
+                for strategy in env["strategies"]:
+                    segments_used.update(strategy.get("segments") or [])
+            context_used |= context_names([shape])
+            out.write("\n" + toml_text({"flags": [shape]}))
+            written.flags += 1
+    segments = [segment_shape(s) for s in catalog.segments if s.name in segments_used]
+    context_used |= context_names(segments)
+    for shape in sorted(segments, key=lambda s: str(s["name"])):
+        out.write("\n" + toml_text({"segments": [shape]}))
+        written.segments += 1
+    fields = [context_field_shape(f) for f in catalog.context_fields if f.name in context_used]
+    for shape in sorted(fields, key=lambda f: str(f["name"])):
+        out.write("\n" + toml_text({"contextFields": [shape]}))
+        written.context_fields += 1
+    return written

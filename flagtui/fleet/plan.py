@@ -1,0 +1,201 @@
+"""What applying a flags file to a server would change: `make_plan` reads the server as
+`flagtui export` does (the file's projects, environments and named flags), compares it with
+the file through drift's one comparison (`differences(..., everything=True)`: the server's
+side "before", the file's "after"), lists the segments and context fields the file has and the
+server lacks (or holds otherwise), evaluates every flag whose evaluation changes
+(`plan_preview`), and names who changed each changed flag last, from the event log (one
+search per flag, at most MAX_LAST_CHANGES, CONCURRENT_READS at a time).
+
+The plan is data an apply can send as it is: each object's action (`create`, `update`; a flag
+on the server only is `absent`, left alone, or `prune` with `--prune`) and its `desired` shape,
+the file's own."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from flagtui.api import errors
+from flagtui.fleet.drift import Side, differences
+from flagtui.fleet.flag_export import CONCURRENT_READS, Selection, read_catalog, read_flags
+from flagtui.fleet.flag_shape import (
+    FILE_VERSION,
+    context_field_shape,
+    flag_record,
+    segment_shape,
+)
+from flagtui.fleet.plan_preview import SideOfPlan, evaluate_change
+
+if TYPE_CHECKING:
+    from flagtui.api import AdminClient
+    from flagtui.api.models import Feature
+    from flagtui.fleet.flag_export import Catalog
+    from flagtui.fleet.flags_file import FlagsFile
+
+MAX_LAST_CHANGES = 200
+Key = tuple[str, str]
+
+
+async def read_server(client: AdminClient, file: FlagsFile) -> dict[Key, Feature]:
+    """The server's flags the file speaks of, in the file's environments only."""
+    selection = Selection(file.projects, file.environments, file.selected)
+    wanted = set(file.environments)
+    found: dict[Key, Feature] = {}
+    async for page in read_flags(client, selection):
+        for flag in page:
+            envs = [e for e in flag.environments or [] if e.name in wanted]
+            found[(flag.project or "", flag.name)] = flag.model_copy(update={"environments": envs})
+    return found
+
+
+def _segment_ids(file: FlagsFile, catalog: Catalog) -> dict[str, int]:
+    """Every segment name the file uses or defines: the server's id, or a stand-in (negative)
+    for one the server lacks. A name neither defines is an error."""
+    ids = {s.name: s.id for s in catalog.segments}
+    defined = {str(s["name"]) for s in file.segments}
+    for i, flag in enumerate(file.flags):
+        for env_name, env in flag["environments"].items():
+            for j, strategy in enumerate(env.get("strategies") or []):
+                for name in strategy.get("segments") or []:
+                    if name not in ids and name not in defined:
+                        where = f"flags[{i}].environments.{env_name}.strategies[{j}].segments"
+                        raise errors.InvalidArgument(where, f"{name!r} is not in segments")
+    for name in sorted(defined - ids.keys()):
+        ids[name] = -1 - len([i for i in ids.values() if i < 0])
+    return ids
+
+
+def _objects(
+    kind_shapes: Sequence[Mapping[str, Any]], server: Mapping[str, dict[str, Any]]
+) -> list[dict[str, Any]]:
+    planned = []
+    for shape in sorted(kind_shapes, key=lambda s: str(s["name"])):
+        have = server.get(str(shape["name"]))
+        desired = dict(shape)
+        if have is None:
+            planned.append({"name": shape["name"], "action": "create", "desired": desired})
+            continue
+        changes = [
+            {"what": k, "before": have.get(k), "after": desired.get(k)}
+            for k in sorted(have.keys() | desired.keys())
+            if have.get(k) != desired.get(k)
+        ]
+        if changes:
+            planned.append({"name": shape["name"], "action": "update", "changes": changes,
+                            "desired": desired})  # fmt: skip
+    return planned
+
+
+async def _last_changes(client: AdminClient, keys: Sequence[Key]) -> dict[Key, dict[str, Any]]:
+    gate = asyncio.Semaphore(CONCURRENT_READS)
+
+    async def last(key: Key) -> dict[str, Any]:
+        async with gate:
+            try:
+                page = await client.events.search(project=key[0], feature=key[1], limit=1)
+            except (errors.NotSupported, errors.NotFoundError, errors.NoAccessError) as exc:
+                return {"unknown": str(exc)}
+        if not page.events:
+            return {"unknown": "the event log has no event of this flag"}
+        event = page.events[0]
+        return {"by": event.created_by, "at": event.created_at.isoformat(), "type": event.type}
+
+    looked = list(keys[:MAX_LAST_CHANGES])
+    found = dict(zip(looked, await asyncio.gather(*(last(k) for k in looked)), strict=True))
+    for key in keys[MAX_LAST_CHANGES:]:
+        found[key] = {"unknown": f"not looked up: over {MAX_LAST_CHANGES} changed flags"}
+    return found
+
+
+async def make_plan(
+    client: AdminClient,
+    file: FlagsFile,
+    *,
+    users: int,
+    contexts: Sequence[Mapping[str, Any]] = (),
+    prune: bool = False,
+) -> dict[str, Any]:
+    # Here, not at the top: it loads pydantic
+    from flagtui.api.models import Feature
+
+    catalog = await read_catalog(client)
+    server = await read_server(client, file)
+    ids = _segment_ids(file, catalog)
+    names = {i: n for n, i in ids.items()}
+    records = {(str(f["project"]), str(f["name"])): flag_record(f, ids) for f in file.flags}
+    wanted = {k: Feature.model_validate(r) for k, r in records.items()}
+    rows = differences(Side("before", server, catalog.names), Side("after", wanted, names),
+                       everything=True)  # fmt: skip
+    by_flag: dict[Key, list[dict[str, Any]]] = {}
+    for row in rows:
+        by_flag.setdefault((row["project"], row["featureName"]), []).append(row)
+
+    segments_after = [{"id": ids[str(s["name"])], **segment_shape_record(s)} for s in file.segments]
+    defined = {str(s["name"]) for s in file.segments}
+    segments_after += [
+        s.model_dump(mode="json", by_alias=True, exclude_none=True)
+        for s in catalog.segments
+        if s.name not in defined
+    ]
+    before_side = SideOfPlan({n: f for (_, n), f in server.items()}, catalog.segments_json())
+    after_side = SideOfPlan(
+        {**{n: f for (_, n), f in server.items()}, **{n: r for (_, n), r in records.items()}},
+        segments_after,
+    )
+    flags: list[dict[str, Any]] = []
+    for key in sorted(by_flag):
+        found = by_flag[key]
+        present = next((r for r in found if r["what"] == "present"), None)
+        if present is not None and present["before"]:
+            flags.append({"project": key[0], "name": key[1],
+                          "action": "prune" if prune else "absent"})  # fmt: skip
+            continue
+        entry: dict[str, Any] = {"project": key[0], "name": key[1]}
+        entry["action"] = "create" if present is not None else "update"
+        entry["changes"] = [
+            {"what": r["what"], "before": r["before"], "after": r["after"]}
+            for r in found if r["what"] != "present"
+        ]  # fmt: skip
+        entry["desired"] = next(f for f in file.flags if (f["project"], f["name"]) == key)
+        evaluations = []
+        for env in file.environments:
+            evaluated = evaluate_change(key[1], env, before_side, after_side, users=users,
+                                        contexts=contexts)  # fmt: skip
+            if evaluated is not None:
+                evaluations.append(evaluated.as_json())
+        entry["evaluation"] = evaluations
+        flags.append(entry)
+    updated = [(f["project"], f["name"]) for f in flags if f["action"] == "update"]
+    for key, last in (await _last_changes(client, updated)).items():
+        next(f for f in flags if (f["project"], f["name"]) == key)["lastChange"] = last
+
+    segments = _objects(
+        [_bare(s) for s in file.segments], {s.name: segment_shape(s) for s in catalog.segments}
+    )
+    fields = _objects(
+        [_bare(f) for f in file.context_fields],
+        {f.name: context_field_shape(f) for f in catalog.context_fields},
+    )
+    count = {a: sum(1 for f in flags if f["action"] == a)
+             for a in ("create", "update", "absent", "prune")}  # fmt: skip
+    changes = bool(count["create"] or count["update"] or count["prune"] or segments or fields)
+    return {
+        "version": FILE_VERSION,
+        "projects": file.projects,
+        "environments": file.environments,
+        "changes": changes,
+        "summary": {**count, "segments": len(segments), "contextFields": len(fields)},
+        "segments": segments,
+        "contextFields": fields,
+        "flags": flags,
+    }
+
+
+def _bare(shape: Mapping[str, Any]) -> dict[str, Any]:
+    return {str(k): v for k, v in shape.items()}
+
+
+def segment_shape_record(shape: Mapping[str, Any]) -> dict[str, Any]:
+    """A file's segment as the engine reads it (name, constraints)."""
+    return {"name": shape["name"], "constraints": list(shape.get("constraints") or [])}

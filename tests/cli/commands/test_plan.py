@@ -1,0 +1,172 @@
+"""`flagtui plan`: an export planned against the server it came from is nothing to do (exit 0);
+one edit through the API is exactly that change (exit 1), with who gets the flag before and
+after as the SDKs' engine counts it, and who made the edit, from the event log; segments and
+context fields the server lacks are creations; a flag missing from the file is left alone
+unless --prune; hostile text prints through the display boundary; a bad file names its field."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from flagtui.preview import Preview
+
+from .helpers import assert_piped_golden
+
+PROJECTS = ("--project", "growth", "--project", "hostile")
+FLAG = "trial-guided-mode"  # growth: on in production, a 13 % rollout first
+PATH = f"/api/admin/projects/growth/features/{FLAG}"
+
+
+@pytest.fixture
+def exported(run, tmp_path) -> Path:
+    path = tmp_path / "flags.toml"
+    result = run("export", *PROJECTS, "--env", "development", "--env", "production",
+                 "-f", str(path))  # fmt: skip
+    assert result.code == 0, result.err
+    return path
+
+
+def test_an_export_planned_against_its_server_is_nothing_to_do(run, exported):
+    result = run("plan", str(exported), "-o", "json")
+    assert result.code == 0, result.err
+    assert result.json["changes"] is False and result.json["flags"] == []
+    assert_piped_golden(run, "plan", "plan", str(exported))
+    table = run("plan", str(exported), "-o", "table")
+    assert table.code == 0 and table.out.strip().endswith("plan: nothing to do")
+
+
+def _population(server, record: dict, users: int) -> tuple[int, dict[str, int]]:
+    segments = server.get("/api/admin/segments").json()["segments"]
+    parents = [server.get(f"/api/admin/projects/growth/features/{d['feature']}").json()
+               for d in record.get("dependencies") or []]  # fmt: skip
+    counted = Preview(record, "production", segments=segments, related=parents).population(users)
+    return counted.enabled, dict(counted.variants)
+
+
+def test_one_edit_is_exactly_that_change_with_its_users_and_its_author(run, exported, server):
+    was = server.get(PATH).json()
+    prod = next(e for e in was["environments"] if e["name"] == "production")
+    strategy = next(s for s in prod["strategies"] if s["name"] == "flexibleRollout")
+    body = {k: strategy[k] for k in ("name", "title", "parameters", "constraints", "segments")}
+    body["parameters"] = {**body["parameters"], "rollout": "90"}
+    body["constraints"] = []  # everyone in the rollout, not only large tenants
+    edited = server.put(f"{PATH}/environments/production/strategies/{strategy['id']}", json=body)
+    assert edited.status_code == 200, edited.text
+    result = run("plan", str(exported), "-o", "json", "--users", "500",
+                 "--context", "userId=u-7")  # fmt: skip
+    assert result.code == 1, result.err
+    (flag,) = result.json["flags"]
+    assert (flag["project"], flag["name"], flag["action"]) == ("growth", FLAG, "update")
+    assert [c["what"] for c in flag["changes"]] == ["strategies in production"]
+    (change,) = flag["changes"]
+    assert change["before"][0]["parameters"]["rollout"] == "90"  # the server, as edited
+    assert change["after"][0]["parameters"]["rollout"] == strategy["parameters"]["rollout"]
+    (evaluated,) = flag["evaluation"]  # development serves the same on both sides
+    assert evaluated["environment"] == "production" and evaluated["users"] == 500
+    now = _population(server, server.get(PATH).json(), 500)
+    then = _population(server, was, 500)
+    assert (evaluated["before"]["enabled"], evaluated["before"]["variants"]) == now
+    assert (evaluated["after"]["enabled"], evaluated["after"]["variants"]) == then
+    assert evaluated["before"]["enabled"] > evaluated["after"]["enabled"]
+    (typed,) = evaluated["contexts"]
+    assert typed["context"]["userId"] == "u-7"
+    newest = server.get("/api/admin/search/events", params={"feature": f"IS:{FLAG}", "limit": 1})
+    event = newest.json()["events"][0]
+    assert flag["lastChange"]["by"] == event["createdBy"] and event["createdBy"]
+    assert flag["lastChange"]["type"] == event["type"] == "feature-strategy-update"
+    assert flag["desired"]["name"] == FLAG  # what an apply would send: the file's flag
+
+
+def test_missing_segments_and_context_fields_are_creations(run, exported, tmp_path):
+    text = exported.read_text(encoding="utf-8")
+    data = tomllib.loads(text)
+    target = next(f for f in data["flags"] if f["name"] == FLAG)
+    assert target["environments"]["production"]["strategies"][0].get("segments") is None
+    marker = f'name = "{FLAG}"'
+    head, tail = text.split(marker, 1)
+    start = tail.index("[[flags.environments.production.strategies]]")
+    line_end = tail.index("\n", tail.index("disabled = ", start))
+    tail = tail[: line_end + 1] + 'segments = ["plan-new-segment"]\n' + tail[line_end + 1 :]
+    text = (
+        head
+        + marker
+        + tail
+        + (
+            '\n[[segments]]\nname = "plan-new-segment"\n\n[[segments.constraints]]\n'
+            'contextName = "planField"\noperator = "IN"\nvalues = ["a"]\n'
+            '\n[[contextFields]]\nname = "planField"\nstickiness = false\nlegalValues = []\n'
+        )
+    )
+    path = tmp_path / "more.toml"
+    path.write_text(text, encoding="utf-8")
+    result = run("plan", str(path), "-o", "json")
+    assert result.code == 1, result.err
+    assert [(s["name"], s["action"]) for s in result.json["segments"]] == [
+        ("plan-new-segment", "create")
+    ]
+    assert [(f["name"], f["action"]) for f in result.json["contextFields"]] == [
+        ("planField", "create")
+    ]
+    (flag,) = result.json["flags"]
+    (evaluated,) = flag["evaluation"]
+    assert evaluated["after"]["enabled"] == 0  # a synthetic user sends no planField
+
+
+def test_a_flag_missing_from_the_file_is_left_alone_unless_pruned(run, exported, tmp_path):
+    text = exported.read_text(encoding="utf-8")
+    first, rest = text.split("\n[[flags]]\n", 1)
+    _, others = rest.split("\n[[flags]]\n", 1)  # the first flag's table dropped
+    dropped = tomllib.loads("[[flags]]\n" + rest.split("\n[[flags]]\n", 1)[0])["flags"][0]
+    path = tmp_path / "fewer.toml"
+    path.write_text(first + "\n[[flags]]\n" + others, encoding="utf-8")
+    kept = run("plan", str(path), "-o", "json")
+    assert kept.code == 0, kept.err  # nothing will be done
+    assert kept.json["flags"] == [
+        {"project": dropped["project"], "name": dropped["name"], "action": "absent"}
+    ]
+    pruned = run("plan", str(path), "--prune", "-o", "json")
+    assert pruned.code == 1 and pruned.json["flags"][0]["action"] == "prune"
+
+
+def test_hostile_text_survives_and_prints_through_the_display_boundary(run, exported, server):
+    hostile = server.get("/api/admin/projects/hostile/features/hx-escapes").json()["description"]
+    patched = server.patch(
+        "/api/admin/projects/hostile/features/hx-plain",
+        json=[{"op": "replace", "path": "/description", "value": hostile}],
+    )
+    assert patched.status_code == 200, patched.text
+    as_json = run("plan", str(exported), "-o", "json")
+    assert as_json.code == 1, as_json.err
+    (flag,) = as_json.json["flags"]
+    plain = "hx-desc-plain: a feature with no hostile text"
+    assert flag["changes"] == [{"what": "description", "before": hostile, "after": plain}]
+    table = run("plan", str(exported), "-o", "table")
+    assert table.code == 1
+    assert "\x1b" not in table.out and "\u202e" not in table.out and "\x9b" not in table.out
+    assert "␛]52;c;" in table.out and "[bold]BOLD[/bold]" in table.out
+
+
+@pytest.mark.parametrize(
+    ("text", "field"),
+    [
+        ("version = 2\nprojects = []\nenvironments = ['production']\n", "version"),
+        ("version = 1\nprojects = []\nenvironments = []\n", "environments"),
+        ("version = 1\nprojects = [\n", "not TOML"),
+        (
+            "version = 1\nprojects = ['p']\nenvironments = ['production']\n[[flags]]\n"
+            "project = 'p'\nname = 'f'\n[flags.environments.staging]\nenabled = true\n",
+            "flags[0].environments.staging",
+        ),
+    ],
+)
+def test_a_file_that_is_not_a_flags_file_names_its_field(run, tmp_path, text, field):
+    path = tmp_path / "bad.toml"
+    path.write_text(text, encoding="utf-8")
+    result = run("plan", str(path), "-o", "json")
+    assert result.code == 2 and field in result.error["message"], result.err
+    assert "Traceback" not in result.err
+    assert json.loads(result.err)["error"]["kind"] == "invalid-argument"
