@@ -14,6 +14,7 @@ segments and context fields the flags use (`[[segments]]`, `[[contextFields]]`).
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import AsyncIterator, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TextIO
@@ -130,6 +131,16 @@ def toml_text(data: dict[str, Any]) -> str:
     return tomli_w.dumps(data).translate(_ESCAPED)
 
 
+def array_table(key: str, item: dict[str, Any]) -> str:
+    """`item` as one `[[key]]` table of a file written a table at a time. (tomli-w alone
+    would write a short one inline, `key = [{...}]`: after another table, a key of that one.)
+    Its own tables' headers, the lines tomli-w starts with `[`, are put under `key`."""
+    lines = toml_text(item).splitlines(keepends=True)
+    under = [re.sub(r"^(\[\[?)", rf"\g<1>{key}.", line) if line.startswith("[") else line
+             for line in lines]  # fmt: skip
+    return f"[[{key}]]\n" + "".join(under)
+
+
 def header(selection: Selection) -> str:
     lines = [
         "# Feature flags as code, written by `flagtui export` (flags file, JSON Schema:",
@@ -164,15 +175,15 @@ async def write_file(client: AdminClient, selection: Selection, out: TextIO) -> 
                 for strategy in env["strategies"]:
                     segments_used.update(strategy.get("segments") or [])
             context_used |= context_names([shape])
-            out.write("\n" + toml_text({"flags": [shape]}))
+            out.write("\n" + array_table("flags", shape))
             written.flags += 1
     segments = [segment_shape(s) for s in catalog.segments if s.name in segments_used]
     context_used |= context_names(segments)
     for shape in sorted(segments, key=lambda s: str(s["name"])):
-        out.write("\n" + toml_text({"segments": [shape]}))
+        out.write("\n" + array_table("segments", shape))
         written.segments += 1
     fields = [context_field_shape(f) for f in catalog.context_fields if f.name in context_used]
     for shape in sorted(fields, key=lambda f: str(f["name"])):
-        out.write("\n" + toml_text({"contextFields": [shape]}))
+        out.write("\n" + array_table("contextFields", shape))
         written.context_fields += 1
     return written

@@ -103,3 +103,13 @@ def test_named_flags_only(run):
     data = tomllib.loads(result.out)
     assert [f["name"] for f in data["flags"]] == ["trial-guided-mode"]
     assert data["selected"] == ["trial-guided-mode"] and schema_errors(data) == []
+
+
+def test_short_tables_one_after_another_stay_tables_of_their_own():
+    # tomli-w writes a short array of tables inline: after a table, it would become its key.
+    from flagtui.fleet.flag_export import array_table
+
+    segment = {"name": "s", "constraints": [{"contextName": "c", "operator": "IN"}]}
+    field = {"name": "c", "stickiness": False, "legalValues": []}
+    text = array_table("segments", segment) + "\n" + array_table("contextFields", field)
+    assert tomllib.loads(text) == {"segments": [segment], "contextFields": [field]}
