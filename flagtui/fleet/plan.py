@@ -173,6 +173,10 @@ async def make_plan(
     segments = _objects(
         [_bare(s) for s in file.segments], {s.name: segment_shape(s) for s in catalog.segments}
     )
+    for item in segments:  # a segment changed: who gets each flag of the file that uses it
+        if item["action"] == "update":
+            item["affects"] = _affected(item["name"], file, before_side, after_side, users,
+                                        contexts)  # fmt: skip
     fields = _objects(
         [_bare(f) for f in file.context_fields],
         {f.name: context_field_shape(f) for f in catalog.context_fields},
@@ -190,6 +194,31 @@ async def make_plan(
         "contextFields": fields,
         "flags": flags,
     }
+
+
+def _affected(
+    segment: str,
+    file: FlagsFile,
+    before: SideOfPlan,
+    after: SideOfPlan,
+    users: int,
+    contexts: Sequence[Mapping[str, Any]],
+) -> list[dict[str, Any]]:
+    found = []
+    for flag in file.flags:
+        used = {n for env in flag["environments"].values() for s in env.get("strategies") or []
+                for n in s.get("segments") or []}  # fmt: skip
+        if segment not in used:
+            continue
+        evaluations = []
+        for env in file.environments:
+            evaluated = evaluate_change(str(flag["name"]), env, before, after, users=users,
+                                        contexts=contexts)  # fmt: skip
+            if evaluated is not None:
+                evaluations.append(evaluated.as_json())
+        found.append({"project": flag["project"], "name": flag["name"],
+                      "evaluation": evaluations})  # fmt: skip
+    return found
 
 
 def _bare(shape: Mapping[str, Any]) -> dict[str, Any]:

@@ -89,6 +89,24 @@ def _population(side: dict[str, Any] | None, users: int) -> str:
     return said
 
 
+def _evaluations(evaluations: list[dict[str, Any]]) -> list[str]:
+    said = []
+    for ev in evaluations:
+        if "error" in ev:
+            said.append(f"    who gets it in {ev['environment']}: not evaluated ({ev['error']})")
+            continue
+        users = ev["users"]
+        said.append(f"    who gets it in {ev['environment']}: "
+                    f"{_population(ev.get('before'), users)} → "
+                    f"{_population(ev.get('after'), users)} synthetic users")  # fmt: skip
+        for typed in ev["contexts"]:
+            b, a = typed["before"], typed["after"]
+            said.append(f"      {_said(typed['context'])}: "
+                        f"{'on' if b['enabled'] else 'off'} ({b['variant']}) → "
+                        f"{'on' if a['enabled'] else 'off'} ({a['variant']})")  # fmt: skip
+    return said
+
+
 def lines(planned: dict[str, Any]) -> list[str]:
     """The plan for a person, terraform-like: + create, ~ update, - prune, ? left alone."""
     said: list[str] = []
@@ -98,6 +116,9 @@ def lines(planned: dict[str, Any]) -> list[str]:
             for change in item.get("changes", []):
                 said.append(f"    {change['what']}: {_said(change['before'])} → "
                             f"{_said(change['after'])}")  # fmt: skip
+            for flag in item.get("affects", []):
+                said.append(f"    used by {flag['project']}/{flag['name']}")
+                said.extend(_evaluations(flag["evaluation"]))
     for flag in planned["flags"]:
         name = f"{flag['project']}/{flag['name']}"
         if flag["action"] == "absent":
@@ -107,21 +128,7 @@ def lines(planned: dict[str, Any]) -> list[str]:
         for change in flag.get("changes", []):
             said.append(f"    {change['what']}: {_said(change['before'])} → "
                         f"{_said(change['after'])}")  # fmt: skip
-        for ev in flag.get("evaluation", []):
-            if "error" in ev:
-                said.append(
-                    f"    who gets it in {ev['environment']}: not evaluated ({ev['error']})"
-                )
-                continue
-            users = ev["users"]
-            said.append(f"    who gets it in {ev['environment']}: "
-                        f"{_population(ev.get('before'), users)} → "
-                        f"{_population(ev.get('after'), users)} synthetic users")  # fmt: skip
-            for typed in ev["contexts"]:
-                b, a = typed["before"], typed["after"]
-                said.append(f"      {_said(typed['context'])}: "
-                            f"{'on' if b['enabled'] else 'off'} ({b['variant']}) → "
-                            f"{'on' if a['enabled'] else 'off'} ({a['variant']})")  # fmt: skip
+        said.extend(_evaluations(flag.get("evaluation", [])))
         last = flag.get("lastChange")
         if last:
             if "by" in last:

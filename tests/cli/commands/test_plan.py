@@ -170,3 +170,43 @@ def test_a_file_that_is_not_a_flags_file_names_its_field(run, tmp_path, text, fi
     assert result.code == 2 and field in result.error["message"], result.err
     assert "Traceback" not in result.err
     assert json.loads(result.err)["error"]["kind"] == "invalid-argument"
+
+
+def test_a_segment_changed_in_the_file_says_who_gets_the_flags_that_use_it(run, exported, tmp_path):
+    data = tomllib.loads(exported.read_text(encoding="utf-8"))
+    (segment, *_) = data["segments"]
+    users = [f["name"] for f in data["flags"] for e in f["environments"].values()
+             for s in e["strategies"] if segment["name"] in s.get("segments", [])]  # fmt: skip
+    assert users  # the export lists the segments its flags use
+    # Its members: every one of the synthetic users (their userIds start with u-).
+    member = {"contextName": "userId", "operator": "STR_STARTS_WITH", "values": ["u-"]}
+    path = tmp_path / "segment.toml"
+    text = _with_segment(exported.read_text(encoding="utf-8"), segment,
+                         dict(segment, constraints=[member]))  # fmt: skip
+    path.write_text(text, encoding="utf-8")
+    result = run("plan", str(path), "-o", "json")
+    assert result.code == 1, result.err
+    (planned,) = result.json["segments"]
+    assert (planned["name"], planned["action"]) == (segment["name"], "update")
+    assert [c["what"] for c in planned["changes"]] == ["constraints"]
+    assert {f["name"] for f in planned["affects"]} == set(users)
+    assert result.json["flags"] == []  # the flags themselves are as the file has them
+    table = run("plan", str(path), "-o", "table")
+    assert f"~ segment {segment['name']} (update)" in table.out
+    # Each is evaluated where the segment is used: what SDKs are served there changes.
+    assert all(f["evaluation"] and all("after" in e for e in f["evaluation"])
+               for f in planned["affects"])  # fmt: skip
+
+
+def _with_segment(text: str, segment: dict, changed: dict) -> str:
+    """The file with `segment`'s table replaced by `changed` (the file's own writer)."""
+    from flagtui.fleet.flag_export import array_table
+
+    start = text.index(f'[[segments]]\nname = "{segment["name"]}"\n')
+    after = start + 1
+    while True:  # the next table that is not one of this segment's
+        after = text.index("\n[[", after)
+        if not text.startswith("\n[[segments.", after):
+            break
+        after += 1
+    return text[:start] + array_table("segments", changed) + text[after:]
