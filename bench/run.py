@@ -25,6 +25,7 @@ from bench.figures.archive import ARCHIVE_KEYS, ARCHIVE_TARGETS, bench_archive
 from bench.figures.archive_view import bench_archive_view
 from bench.figures.client import bench_client
 from bench.figures.commands import COMMAND_KEYS, COMMAND_TARGETS, bench_commands
+from bench.figures.export import bench_export
 from bench.figures.first_page import bench_first_page
 from bench.figures.keys import bench_keys
 from bench.figures.network import bench_network, bench_network_tls
@@ -132,7 +133,7 @@ def main() -> int:
     parser.add_argument("--out", default=None, help="write the results to this JSON file")
     parser.add_argument(
         "--only", default="", help="comma-separated subset: startup,network,network_tls,keys,"
-        "first_page,rss,requests,client,unleash,archive,archive_view,preview,commands,web"
+        "first_page,rss,requests,client,unleash,archive,archive_view,preview,commands,export,web"
     )  # fmt: skip
     parser.add_argument(
         "--vs-web", action="store_true", help="also flagtui against the server's web UI "
@@ -171,6 +172,7 @@ def main() -> int:
             ("archive_view", lambda: bench_archive_view(sandbox("demo"), 3 if q else 7)),
             ("preview", lambda: bench_preview(sandbox("demo"), 7 if q else 21, 3 if q else 5)),
             ("commands", lambda: bench_commands(sandbox("demo"), 3 if q else 7)),
+            ("export", lambda: bench_export(sandbox("large"), tmp)),
         ]
         if args.vs_web and missing():
             notes["web"] = f"not measured: {missing()}"
