@@ -96,16 +96,25 @@ async def resolve(client: AdminClient, selection: Selection) -> Selection:
     return Selection(projects, selection.environments, selection.flags)
 
 
-async def read_flags(client: AdminClient, selection: Selection) -> AsyncIterator[list[Feature]]:
-    """The selection's live flags in full, a page at a time, by project then name."""
+async def read_flags(
+    client: AdminClient, selection: Selection, *, missing_ok: bool = False
+) -> AsyncIterator[list[Feature]]:
+    """The selection's live flags in full, a page at a time, by project then name.
+    `missing_ok`: a flag named that the server does not have (404) is left out, not an error."""
     gate = asyncio.Semaphore(CONCURRENT_READS)
 
-    async def full(project: str, name: str) -> Feature:
+    async def full(project: str, name: str) -> Feature | None:
         async with gate:
-            return await client.features.get(project, name)
+            try:
+                return await client.features.get(project, name)
+            except errors.NotFoundError:
+                if missing_ok:
+                    return None
+                raise
 
     async def page_of(project: str, names: Iterable[str]) -> list[Feature]:
-        return list(await asyncio.gather(*(full(project, n) for n in names)))
+        found = await asyncio.gather(*(full(project, n) for n in names))
+        return [flag for flag in found if flag is not None]
 
     if selection.flags:
         (project,) = selection.projects

@@ -42,7 +42,7 @@ async def read_server(client: AdminClient, file: FlagsFile) -> dict[Key, Feature
     selection = Selection(file.projects, file.environments, file.selected)
     wanted = set(file.environments)
     found: dict[Key, Feature] = {}
-    async for page in read_flags(client, selection):
+    async for page in read_flags(client, selection, missing_ok=True):  # to create
         for flag in page:
             envs = [e for e in flag.environments or [] if e.name in wanted]
             found[(flag.project or "", flag.name)] = flag.model_copy(update={"environments": envs})
@@ -85,6 +85,29 @@ def _objects(
             planned.append({"name": shape["name"], "action": "update", "changes": changes,
                             "desired": desired})  # fmt: skip
     return planned
+
+
+async def _parents(
+    client: AdminClient, server: Mapping[Key, Feature], records: Mapping[Key, dict[str, Any]]
+) -> dict[str, Feature]:
+    """The flags the file's or the server's flags depend on that neither side read (outside
+    the file's selection), read from the server, and theirs: an evaluation needs them."""
+    found: dict[str, Feature] = {}
+    known = {n for _, n in server} | {n for _, n in records}
+    wanted = [(p, str(d["feature"])) for (p, _), r in records.items()
+              for d in r.get("dependencies") or []]  # fmt: skip
+    wanted += [(p, d.feature) for (p, _), f in server.items() for d in f.dependencies or []]
+    while wanted:
+        project, name = wanted.pop()
+        if name in known:
+            continue
+        known.add(name)
+        try:
+            found[name] = flag = await client.features.get(project, name)
+        except errors.NotFoundError:
+            continue
+        wanted += [(project, d.feature) for d in flag.dependencies or []]
+    return found
 
 
 async def _last_changes(client: AdminClient, keys: Sequence[Key]) -> dict[Key, dict[str, Any]]:
@@ -138,10 +161,11 @@ async def make_plan(
         for s in catalog.segments
         if s.name not in defined
     ]
-    before_side = SideOfPlan({n: f for (_, n), f in server.items()}, catalog.segments_json())
+    parents = await _parents(client, server, records)
+    on_server = {**parents, **{n: f for (_, n), f in server.items()}}
+    before_side = SideOfPlan(on_server, catalog.segments_json())
     after_side = SideOfPlan(
-        {**{n: f for (_, n), f in server.items()}, **{n: r for (_, n), r in records.items()}},
-        segments_after,
+        {**on_server, **{n: r for (_, n), r in records.items()}}, segments_after
     )
     flags: list[dict[str, Any]] = []
     for key in sorted(by_flag):

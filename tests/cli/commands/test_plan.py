@@ -210,3 +210,17 @@ def _with_segment(text: str, segment: dict, changed: dict) -> str:
             break
         after += 1
     return text[:start] + array_table("segments", changed) + text[after:]
+
+
+def test_a_named_flag_the_server_no_longer_has_is_a_creation(run, server, tmp_path):
+    path = tmp_path / "named.toml"
+    made = run("export", "--project", "growth", "--env", "production", FLAG, "-f", str(path))
+    assert made.code == 0, made.err
+    assert server.delete(PATH).status_code == 202  # archived: no longer a live flag
+    result = run("plan", str(path), "-o", "json")
+    assert result.code == 1, result.err
+    (flag,) = result.json["flags"]
+    assert (flag["name"], flag["action"], flag["changes"]) == (FLAG, "create", [])
+    (evaluated,) = flag["evaluation"]
+    assert evaluated["before"] == {"enabled": 0, "variants": {"disabled": 1000}}
+    assert "lastChange" not in flag  # only a flag the server has was changed by someone
