@@ -78,6 +78,8 @@ def flags(http) -> Iterator[dict[str, str]]:
     yield made
     for name in (made["child"], made["parent"]):  # archived, not deleted (6.10.1, see notes)
         http.delete(f"{base}/{name}")
+    http.delete(f"/api/admin/segments/{segment['id']}")  # the test's own, archived flags' alone
+    http.delete(f"/api/admin/context/{made['field']}")
 
 
 @pytest.fixture
