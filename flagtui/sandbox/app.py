@@ -39,6 +39,7 @@ from flagtui.sandbox import (
     feature_types,
     feature_writes,
     features,
+    flag_objects,
     integrations,
     playground,
     playground_advanced,
@@ -311,6 +312,7 @@ def routes() -> list[Route]:
         ApiRoute("/api/admin/events/search", "POST", events.search_post, body=True),
         ApiRoute("/api/admin/search/events", "GET", events.search_get),
         *rollout_routes(project, feature, env),
+        *flag_objects.routes(ApiRoute),
     ]
 
 

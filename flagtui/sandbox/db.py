@@ -21,6 +21,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from flagtui.sandbox import schema_later
+
 
 # Which strategies use which segment, and which context field in a constraint, kept by
 # triggers (every writer of strategies, the bulk loads included), so what the segments and the
@@ -265,7 +267,7 @@ class Database:
         return conn
 
     def upgrade(self) -> None:
-        """Add what databases made by an older sandbox lack (the usage links)."""
+        """Add what databases made by an older sandbox lack (the usage links, `schema_later`)."""
         conn = self.connection()
         for table, (schema, backfill) in USAGE_LINKS.items():
             current = "SELECT 1 FROM pragma_table_info(?) WHERE name = 'used'"
@@ -278,6 +280,7 @@ class Database:
                     f"BEGIN IMMEDIATE; {dropped} DROP TABLE IF EXISTS {table};"
                     f" {schema} {backfill} COMMIT;"
                 )
+        schema_later.upgrade(conn)
 
     @contextmanager
     def read(self) -> Iterator[sqlite3.Connection]:

@@ -16,6 +16,7 @@ import sqlite3
 import uuid
 from typing import Any
 
+from flagtui.sandbox.default_strategy import stored_default
 from flagtui.sandbox.errors import ApiError, not_found
 from flagtui.sandbox.events import record
 from flagtui.sandbox.features import feature_row
@@ -75,7 +76,8 @@ def _default_strategy_unless_active(
     conn: sqlite3.Connection, call: Call, name: str, environment: str
 ) -> None:
     """Unleash's rule: a flag switched on with no strategy, or only disabled ones, gets the
-    default strategy first, so switching on means "on for everyone"."""
+    project environment's default strategy first (`default_strategy`), else flexibleRollout
+    at 100 %, so switching on means "on for everyone" unless the project says otherwise."""
     active = conn.execute(
         "SELECT 1 FROM strategies WHERE feature = ? AND environment = ? AND disabled = 0",
         (name, environment),
@@ -93,12 +95,21 @@ def _default_strategy_unless_active(
         "sortOrder": 0,
         "segments": [],
     }
+    project_default = stored_default(conn, call.path["project"], environment)
+    if project_default is not None:  # the project's, its empty groupId the flag's name
+        parameters = {**project_default["parameters"]}
+        parameters["groupId"] = parameters.get("groupId") or name
+        strategy.update({k: v for k, v in project_default.items() if k != "disabled"})
+        strategy["parameters"] = parameters
     conn.execute(
         "INSERT INTO strategies (id, feature, environment, name, title, disabled, sort_order,"
-        " parameters, constraints, segments, variants) VALUES (?, ?, ?, ?, '', 0, 0, ?, '[]',"
-        " '[]', '[]')",
-        (strategy["id"], name, environment, "flexibleRollout", json.dumps(strategy["parameters"])),
-    )
+        " parameters, constraints, segments, variants) VALUES (?, ?, ?, ?, ?, 0, 0, ?, ?, ?, ?)",
+        (
+            strategy["id"], name, environment, strategy["name"], strategy["title"] or "",
+            json.dumps(strategy["parameters"]), json.dumps(strategy["constraints"]),
+            json.dumps(strategy["segments"]), json.dumps(strategy["variants"]),
+        ),
+    )  # fmt: skip
     record(
         conn,
         call.caller,

@@ -15,6 +15,8 @@ linked a 409 NameExistsError.
 
 from __future__ import annotations
 
+import json
+
 from flagtui.sandbox import shapes_admin
 from flagtui.sandbox.errors import ApiError, bad_request, not_found
 from flagtui.sandbox.events import record
@@ -59,25 +61,25 @@ def project_environments(call: Call) -> shapes_admin.ProjectEnvironments:
             raise not_found(f"Could not find project {project}")
         rows = conn.execute(
             "SELECT e.name, e.type, e.enabled, e.sort_order, e.protected,"
-            " pe.project IS NOT NULL AS visible FROM environments e"
+            " pe.project IS NOT NULL AS visible, pe.default_strategy FROM environments e"
             " LEFT JOIN project_environments pe ON pe.environment = e.name AND pe.project = ?"
             " ORDER BY e.sort_order, e.name",
             (project,),
         ).fetchall()
-    return {
-        "version": 1,
-        "environments": [
-            {
-                "name": r["name"],
-                "type": r["type"],
-                "enabled": bool(r["enabled"]),
-                "sortOrder": r["sort_order"],
-                "protected": bool(r["protected"]),
-                "visible": bool(r["visible"]),
-            }
-            for r in rows
-        ],
-    }
+    environments: list[shapes_admin.ProjectEnvironment] = []
+    for r in rows:
+        environment: shapes_admin.ProjectEnvironment = {
+            "name": r["name"],
+            "type": r["type"],
+            "enabled": bool(r["enabled"]),
+            "sortOrder": r["sort_order"],
+            "protected": bool(r["protected"]),
+            "visible": bool(r["visible"]),
+        }
+        if r["default_strategy"]:  # only once set, as on real Unleash
+            environment["defaultStrategy"] = json.loads(r["default_strategy"])
+        environments.append(environment)
+    return {"version": 1, "environments": environments}
 
 
 def remove_environment(call: Call) -> None:

@@ -96,6 +96,7 @@ class ProjectEnvironment(TypedDict):
     sortOrder: int
     protected: bool
     visible: bool
+    defaultStrategy: NotRequired[dict[str, Any]]
 
 
 class ProjectEnvironments(TypedDict):
