@@ -231,6 +231,15 @@ def is_flag_name(value: str) -> bool:
     return fits and value not in (".", "..")
 
 
+# A tag's type and value, and a tag type's name: 2..50 characters (Unleash's tagSchema and
+# tagTypeSchema, 6.10.1 to 8.2.0); a tag type's name is URL-friendly too.
+TAG_MIN, TAG_MAX = 2, 50
+
+
+def is_tag_type_name(value: str) -> bool:
+    return TAG_MIN <= len(value) <= TAG_MAX and re.fullmatch(URL_FRIENDLY, value) is not None
+
+
 VARIANT_WEIGHT_TOTAL = 1000  # variant weights add up to this (variable ones share the rest)
 VARIANT_WEIGHT_TYPES: tuple[str, ...] = ("variable", "fix")
 VARIANT_PAYLOAD_TYPES: tuple[str, ...] = ("json", "csv", "string", "number")

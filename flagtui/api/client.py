@@ -26,6 +26,11 @@ what the server is) and, on it, one resource object per area, each declaring its
                             many userIds, through its advanced playground)
     client.raw              send, pages: any route as `flagtui api` asks it (Unleash's paging
                             followed)
+    client.tags             a flag's tags (list, plan, send; plan_bulk, send_bulk for several
+                            flags) and the tag types (types, create_type)
+    client.dependencies     a flag's parent: plan_add, plan_remove (checked as Unleash
+                            checks them), send
+    client.default_strategies  a project environment's default strategy: get, plan_set, send
 
 Read-only profiles are enforced in the core's `write`, once, before any request is built.
 """
@@ -42,10 +47,13 @@ from flagtui.api.archived_flags import ArchivedFlags
 from flagtui.api.bulk import Bulk
 from flagtui.api.change_requests import ChangeRequests
 from flagtui.api.core import Core
+from flagtui.api.default_strategies import DefaultStrategies
+from flagtui.api.dependencies import Dependencies
 from flagtui.api.environments import Environments
 from flagtui.api.events import Events
 from flagtui.api.feature_types import FeatureTypes
 from flagtui.api.features import Features
+from flagtui.api.flag_tags import Tags
 from flagtui.api.health import Health
 from flagtui.api.integrations import Integrations
 from flagtui.api.models import ServerInfo
@@ -156,6 +164,18 @@ class AdminClient:
         return Rollouts(
             self._core, self.strategy_types, self.context_fields, self.segments, self.events
         )
+
+    @functools.cached_property
+    def tags(self) -> Tags:
+        return Tags(self._core)
+
+    @functools.cached_property
+    def dependencies(self) -> Dependencies:
+        return Dependencies(self._core, self.features)
+
+    @functools.cached_property
+    def default_strategies(self) -> DefaultStrategies:
+        return DefaultStrategies(self._core, self.environments)
 
     async def __aenter__(self) -> AdminClient:
         return self

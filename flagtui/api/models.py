@@ -79,6 +79,7 @@ __all__ = [
     "StrategyParameter",
     "StrategyType",
     "Tag",
+    "TagType",
     "User",
     "UserList",
     "Variant",
@@ -90,6 +91,13 @@ __all__ = [
 class Tag(Record):
     value: str
     type: str
+
+
+class TagType(Record):
+    name: str
+    description: str | None = None
+    icon: str | None = None
+    color: str | None = None
 
 
 class Lifecycle(Record):
@@ -201,6 +209,7 @@ class ProjectEnvironment(Record):
     sort_order: int | None = None
     protected: bool | None = None
     visible: bool | None = None
+    default_strategy: Strategy | None = None  # the project's, once set (real Unleash 6.10+)
 
 
 class EventRecord(Record):

@@ -16,25 +16,22 @@
 - GET /api/admin/tag-types `{version, tagTypes}`; GET /api/admin/tag-types/:name
   `{version, tagType}` (404 "Could not find tag-type"); POST /api/admin/tag-types
   `{name, description?, icon?}`: 201 with what was stored, `tag-type-created`; a name that is
-  not URL-friendly (or longer than 50) is a 400, a taken one a 409 NameExistsError;
+  not URL-friendly or not 2..50 characters long is a 400, a taken one a 409 NameExistsError;
   POST /api/admin/tag-types/validate: 200 `{valid: true, tagType}` or the same 400/409.
 """
 
 from __future__ import annotations
 
 import json
-import re
 import sqlite3
 from typing import Any
 
+from flagtui.contract import TAG_MAX, TAG_MIN, is_tag_type_name
 from flagtui.sandbox.db import dumps
 from flagtui.sandbox.errors import ApiError, bad_request, not_found
 from flagtui.sandbox.events import record
 from flagtui.sandbox.features import search_text
 from flagtui.sandbox.inputs import Call, require_object
-
-TAG_MIN, TAG_MAX = 2, 50
-_TYPE_NAME = re.compile(r"^[A-Za-z0-9_.~-]{1,50}$")  # URL-friendly, as Unleash's nameType
 
 
 def _tag(value: Any, where: str) -> dict[str, str]:
@@ -174,7 +171,9 @@ def get_type(call: Call) -> dict[str, Any]:
 def _new_type(conn: sqlite3.Connection, body: Any) -> dict[str, Any]:
     body = require_object(body)
     name = body.get("name")
-    if not isinstance(name, str) or not _TYPE_NAME.match(name):
+    if not isinstance(name, str) or not TAG_MIN <= len(name) <= TAG_MAX:
+        raise bad_request(f'"name" length must be {TAG_MIN} to {TAG_MAX} characters long')
+    if not is_tag_type_name(name):
         raise bad_request(f'"name" must be URL friendly. You provided {json.dumps(name)}.')
     for key in ("description", "icon"):
         if body.get(key) is not None and not isinstance(body[key], str):

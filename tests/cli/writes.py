@@ -33,6 +33,12 @@ WRITES = (
     ["feature", "strategy", "remove", "default", "x", "production", "s"],
     ["feature", "strategy", "order", "default", "x", "production", "s"],
     ["feature", "variants", "set", "default", "x", "production", "--variant", "a"],
+    ["feature", "depend", "default", "x", "y"],
+    ["feature", "undepend", "default", "x"],
+    ["tag", "add", "default", "x", "--tag", "simple:ab"],
+    ["tag", "remove", "default", "x", "y", "--tag", "ab"],
+    ["tag", "type", "create", "team"],
+    ["project", "default-strategy", "set", "default", "--env", "production", "--rollout", "5"],
 )
 
 
