@@ -19,8 +19,8 @@ def flags(server: httpx.Client) -> None:
     for name in (CHILD, PARENT, OTHER):
         assert server.post(DEFAULT, json={"name": name}).status_code == 201
     server.post(f"{DEFAULT}/{CHILD}/environments/development/on")
-    strategy = {"name": "flexibleRollout",
-                "parameters": {"rollout": "0", "stickiness": "default", "groupId": PARENT}}  # fmt: skip
+    parameters = {"rollout": "0", "stickiness": "default", "groupId": PARENT}
+    strategy = {"name": "flexibleRollout", "parameters": parameters}
     server.post(f"{DEFAULT}/{PARENT}/environments/development/strategies", json=strategy)
     server.post(f"{DEFAULT}/{PARENT}/environments/development/on")
 
