@@ -122,6 +122,13 @@ PALETTE_ACTIONS: tuple[PaletteAction, ...] = (
                   "payloads, stickiness (the request and a preview shown first; production asks)",
                   ("variant", "variants", "weight", "payload", "a/b", "experiment"),
                   action="edit_variants", flag="live", write=True),
+    PaletteAction("Tag a flag…", "Add or remove a flag's tags (TYPE:VALUE; the request shown "
+                  "first); CLI: flagtui tag add|remove", ("tag", "tags", "label", "untag"),
+                  action="edit_tags", flag="live", write=True),
+    PaletteAction("Make a flag depend on another…", "A parent flag: the child is on only where "
+                  "the parent is (who gets it per environment shown first); empty removes it",
+                  ("depend", "dependency", "parent", "prerequisite", "child", "undepend"),
+                  action="edit_parent", flag="live", write=True),
     PaletteAction("Read a flag's rollout…", "Opens the flag's detail: each environment's "
                   "strategies, constraints, segments and variants in words (reads only)",
                   ("rollout", "strategy", "variant", "constraint", "segment", "targeting"),

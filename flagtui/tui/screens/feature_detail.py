@@ -6,7 +6,7 @@ environment (`env_toggle`), `A` archives it (Unleash's archive, asked first: `ar
 `0` rolls its gradual rollouts in one environment back to 0 % and `D` disables one strategy
 (`rollout_keys`: the requests shown first); `N` and `S` add and edit a strategy in a form
 (`strategy_form`: the request and a preview with the SDKs' engine shown first), `E` enables
-one, `X` removes one, `K`/`J` move one up or down (`strategy_keys`).
+one, `X` removes one, `K`/`J` move one up or down (`strategy_keys`); `#`, `L` its tags and parent.
 
 An archived feature has no live record (real Unleash answers 404): its row in the archived
 flags is shown instead, and `v` revives it (the question lists each environment, off after).
@@ -30,6 +30,7 @@ from flagtui.tui.format import clean, put, safe, when
 from flagtui.tui.rerunnable_reads import read
 from flagtui.tui.screens.base import AreaScreen
 from flagtui.tui.screens.env_toggle import EnvironmentToggle
+from flagtui.tui.screens.flag_object_keys import FlagObjectKeys
 from flagtui.tui.screens.patch_form import PatchFormScreen
 from flagtui.tui.screens.rollout_keys import (
     STRATEGY_ACTIONS,
@@ -69,6 +70,7 @@ class FeatureDetailScreen(AreaScreen):
             *RolloutKeys.ACTIONS,
             *STRATEGY_ACTIONS,
             *VariantsKey.ACTIONS,
+            *FlagObjectKeys.ACTIONS,
         }
     )
     BINDINGS: ClassVar = [
@@ -88,6 +90,7 @@ class FeatureDetailScreen(AreaScreen):
         *RolloutKeys.bindings(),  # last: the key bar keeps the older keys where room is short
         *strategy_bindings(),
         *VariantsKey.bindings(),
+        *FlagObjectKeys.bindings(),
     ]  # fmt: skip
 
     def __init__(
@@ -100,6 +103,7 @@ class FeatureDetailScreen(AreaScreen):
         self.rollout_keys = RolloutKeys(self, self.load)
         self.strategy_keys = StrategyKeys(self.rollout_keys)
         self.variants_key = VariantsKey(self, self.load)
+        self.object_keys = FlagObjectKeys(self, self.load)
         self.project = project
         self.feature_name = name
         self.feature: Feature | None = None
@@ -209,7 +213,7 @@ class FeatureDetailScreen(AreaScreen):
             self.feature is None or archived
         ):
             return False  # the full record lists each environment's strategies
-        if action == "archive" and (self.feature is None or archived):
+        if action in ("archive", *FlagObjectKeys.ACTIONS) and (self.feature is None or archived):
             return False
         return super().check_action(action, parameters)
 
@@ -301,6 +305,12 @@ class FeatureDetailScreen(AreaScreen):
     def action_edit_variants(self) -> None:
         if self.feature is not None:
             self.variants_key.edit(self.project, self.feature)
+
+    def action_edit_tags(self) -> None:  # `#`, L: `flag_object_keys`
+        self.object_keys.tags(self.feature)
+
+    def action_edit_parent(self) -> None:
+        self.object_keys.parent(self.project, self.feature)
 
     def action_uncomplete(self) -> None:
         def answered(yes: bool | None) -> None:
