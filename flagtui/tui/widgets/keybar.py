@@ -26,7 +26,8 @@ GIVE_WAY = (
     "features.create", "features.archived",  # before the bulk key: marks need it at hand
     "events.types", "events.search",
     "failures.grouped", "failures.follow",
-    "detail.parent", "detail.tags", "detail.strategy-down", "detail.strategy-up", "detail.remove-strategy",
+    "detail.parent", "detail.tags",
+    "detail.strategy-down", "detail.strategy-up", "detail.remove-strategy",
     "detail.enable-strategy", "detail.variants", "detail.edit-strategy", "detail.add-strategy",
     "detail.events", "detail.disable-strategy", "detail.roll-back", "detail.uncomplete",
 )  # fmt: skip
