@@ -145,6 +145,11 @@ PALETTE_ACTIONS: tuple[PaletteAction, ...] = (
                   "of this server: flags on one side only, types, on/off, strategies, variants",
                   ("drift", "diff", "compare", "differences", "staging", "servers"),
                   screen="flagtui.tui.screens.drift:DriftScreen"),
+    PaletteAction("Set a project's default strategy", "Project environments: pick one, I sets "
+                  "the rollout a flag switched on there with no strategy gets (no flag changes"
+                  " now)",
+                  ("default strategy", "default rollout", "new flags", "project default"),
+                  action="default_strategy", area="environments", write=True),
     PaletteAction("Link an environment to the project", "Project environments: link one "
                   "back", ("link environment", "add environment"),
                   action="link_environment", area="environments", write=True),

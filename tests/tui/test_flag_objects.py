@@ -9,8 +9,8 @@ from typing import Any
 
 from flagtui.api import AdminClient
 from flagtui.tui.screens.feature_detail import FeatureDetailScreen
-from flagtui.tui.screens.flag_object_keys import LinePrompt
 from flagtui.tui.widgets.confirm import ConfirmModal, TypedConfirmModal
+from flagtui.tui.widgets.line_prompt import LinePrompt
 from testkit.pilot import settle
 
 from .helpers import screen_text, toast_text

@@ -1,5 +1,6 @@
 """Project environments (operation 3): which are linked to the project; remove one by name;
-link one back (`l`: a picker of those not linked)."""
+link one back (`l`: a picker of those not linked); `I` sets one's default strategy
+(`default_strategy_key`)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from textual.binding import Binding
 from flagtui.api.models import ProjectEnvironment
 from flagtui.tui.format import counted, yes_no
 from flagtui.tui.rerunnable_reads import read
+from flagtui.tui.screens.default_strategy_key import DefaultStrategyKey, default_text
 from flagtui.tui.screens.project_area import ProjectAreaScreen
 from flagtui.tui.widgets.choice_picker import ChoicePicker
 from flagtui.tui.widgets.confirm import TypedConfirmModal
@@ -24,22 +26,25 @@ COLUMNS = [
     ("type", "Type"),
     ("enabled", "Enabled"),
     ("protected", "Protected"),
+    ("default", "Default strategy"),
 ]
 
 
 def environment_row(env: ProjectEnvironment) -> tuple[str, tuple[str, ...]]:
     linked = "✓ linked" if env.visible else "—"
-    return env.name, (env.name, linked, env.type or "", yes_no(env.enabled), yes_no(env.protected))
+    cells = (env.name, linked, env.type or "", yes_no(env.enabled), yes_no(env.protected))
+    return env.name, (*cells, default_text(env))
 
 
 class EnvironmentsScreen(ProjectAreaScreen):
     AREA = "environments"
-    WRITE_ACTIONS = frozenset({"remove", "link_environment"})
+    WRITE_ACTIONS = frozenset({"remove", "link_environment", DefaultStrategyKey.ACTION})
     BINDINGS: ClassVar = [
         Binding("d,delete", "remove", "Remove", key_display="d", id="envs.remove",
                 tooltip="Remove the environment from the project (type its name)"),
         Binding("l", "link_environment", "Link", id="envs.link",
                 tooltip="Link an environment to the project (its flags get it, switched off)"),
+        DefaultStrategyKey.binding(),
         Binding("r", "reload", "Reload", id="envs.reload", tooltip="Read the environments again"),
     ]  # fmt: skip
 
@@ -49,6 +54,7 @@ class EnvironmentsScreen(ProjectAreaScreen):
     def __init__(self) -> None:
         super().__init__()
         self.environments: list[ProjectEnvironment] = []
+        self.default_key = DefaultStrategyKey(self, self.load)
 
     def compose_project_body(self) -> ComposeResult:
         yield FilteredTable(ResourceTable(COLUMNS, id="environments"))
@@ -109,6 +115,15 @@ class EnvironmentsScreen(ProjectAreaScreen):
         await self.flagtui.client.environments.remove(project, name)
         self.notify(f"{name} removed from {project}")
         self.load()
+
+    def action_default_strategy(self) -> None:
+        environment: ProjectEnvironment | None = self.table.selected_record
+        if environment is None or self.project is None:
+            return
+        if not environment.visible:
+            self.notify(f"{environment.name} is not linked to {self.project}.", severity="warning")
+            return
+        self.default_key.ask(self.project, environment)
 
     def action_link_environment(self) -> None:
         project = self.project

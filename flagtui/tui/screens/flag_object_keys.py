@@ -16,59 +16,25 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING
 
 from rich.text import Text
-from textual import getters, on
-from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
-from textual.screen import ModalScreen
-from textual.widgets import Input
 
 from flagtui.api.errors import FlagtuiError, NothingToSend
 from flagtui.api.models import Feature, Tag
 from flagtui.tui.format import clean
 from flagtui.tui.screens.base import AreaScreen
 from flagtui.tui.widgets.confirm import ConfirmModal, TypedConfirmModal
+from flagtui.tui.widgets.line_prompt import LinePrompt
 from flagtui.tui.widgets.request_text import shown_requests
 from flagtui.tui.widgets.share_text import share_line
-from flagtui.tui.widgets.text import PlainLabel
 
 if TYPE_CHECKING:
     from flagtui.preview import PreviewError
     from flagtui.preview.share import ShareChange
 
 GROUP = "flag-objects"
-
-
-class LinePrompt(ModalScreen[str | None]):
-    """One line of input: Enter gives it, Escape gives None."""
-
-    BINDINGS: ClassVar = [
-        Binding("escape", "cancel", "Cancel", id="prompt.cancel", tooltip="Close, send nothing")
-    ]
-    field = getters.query_one("#line", Input)
-
-    def __init__(self, title: str, hint: str, value: str = "") -> None:
-        super().__init__(classes="confirm")
-        self.title_text, self.hint, self.value = title, hint, value
-
-    def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog"):
-            yield PlainLabel(self.title_text, classes="dialog-title")
-            yield PlainLabel(self.hint)
-            yield Input(value=clean(self.value), id="line")
-
-    def on_mount(self) -> None:
-        self.field.focus()
-
-    @on(Input.Submitted, "#line")
-    def _submitted(self, event: Input.Submitted) -> None:
-        self.dismiss(event.value)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
 
 
 def _tags(tags: list[Tag] | None) -> str:
