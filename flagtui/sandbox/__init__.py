@@ -118,6 +118,10 @@ enterprise-only operations), with these choices:
   SDKs' own core. The client token
   (`*:production.<hex>`) reads the client API for production and is a 403 on the admin API;
   admin and viewer tokens read it for development.
+- Tags and tag types (`tags`), a flag's dependency on a parent (`dependencies`, also served to
+  SDKs by the client API) and a project environment's default strategy (`default_strategy`,
+  which a flag switched on with no strategy then gets): real Unleash 8.2's routes, statuses,
+  error names and events; where 6.10.1 and 7.5.1 answer otherwise, each module says so.
 - Error bodies are `{id, name, message}` everywhere; real Unleash adds `details` and names
   its 400s BadDataError (the contract's name, ValidationError, is kept).
 """
