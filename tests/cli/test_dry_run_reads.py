@@ -37,6 +37,13 @@ def dry_runs(server: httpx.Client) -> dict[str, list[str]]:
     on = next(str(a["id"]) for a in addons if a["enabled"])
     off = next(str(a["id"]) for a in addons if not a["enabled"])
     rollout = ["default", *ROLLOUT]
+    for name in ("dry-parent", "dry-child"):
+        assert server.post(FEATURES, json={"name": name}).is_success
+    assert server.post(f"{FEATURES}/dry-child/dependencies", json={"feature": "dry-parent"})
+    tagged = server.post(
+        f"/api/admin/features/{FLAG}/tags", json={"type": "simple", "value": "old"}
+    )
+    assert tagged.is_success
     return {
         "feature patch": ["default", FLAG, "--set", "description=dry"],
         "feature uncomplete": ["platform", "db-batched-dashboard"],
@@ -64,6 +71,12 @@ def dry_runs(server: httpx.Client) -> dict[str, list[str]]:
         "access grant": ["default", "--role", "6", "--user", "3"],
         "type lifetime": ["release", "12"],
         "cr delete": ["platform", "4"],
+        "feature depend": ["default", FLAG, "dry-parent"],
+        "feature undepend": ["default", "dry-child"],
+        "tag add": ["default", FLAG, "--tag", "simple:dry"],
+        "tag remove": ["default", FLAG, "--tag", "simple:old"],
+        "tag type create": ["dry-type"],
+        "project default-strategy set": ["default", "--env", "development", "--rollout", "5"],
     }
 
 
