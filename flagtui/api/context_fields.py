@@ -37,8 +37,8 @@ from flagtui.contract import CONTEXT_DESCRIPTION_MAX, LEGAL_VALUE_MAX, NAME_MAX,
 
 PATH = "/api/admin/context"
 NO_EVALUATION_CHANGE = (
-    "Legal values are not sent to SDKs: no flag's evaluation changes. Unleash checks them only"
-    " when a strategy is saved."
+    "SDKs never receive context fields (the client API carries flags and segments): no flag's"
+    " evaluation changes. Unleash checks legal values only when a strategy is saved."
 )
 _FIELD = adapter(ContextField)
 _UNSET: Any = object()
