@@ -105,7 +105,7 @@ async def test_bad_input_is_refused_with_real_unleashs_names_and_sentences(sandb
         ({"name": "a b"}, '"name" must be URL friendly. You provided "a b".'),
         ({"name": "n" * 101}, '"name" length must be less than or equal to 100 characters long.'),
         ({"name": "x", "description": "d" * 251}, '"description" length must be less than'),
-        ({"name": "x", "stickiness": "yes"}, 'The `/body/stickiness` property must be boolean.'),
+        ({"name": "x", "stickiness": "yes"}, "The `/body/stickiness` property must be boolean."),
         ({"name": "x", "legalValues": ["a"]}, "The `/body/legalValues/0` property must be object"),
         ({"name": "x", "legalValues": [{"value": ""}]}, '"legalValues[0].value" is not allowed'),
         (
