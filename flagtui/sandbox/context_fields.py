@@ -31,7 +31,13 @@ import json
 import sqlite3
 from typing import Any
 
-from flagtui.contract import CONTEXT_DESCRIPTION_MAX, LEGAL_VALUE_MAX, NAME_MAX, is_flag_name
+from flagtui.contract import (
+    CONTEXT_DESCRIPTION_MAX,
+    INT32_MAX,
+    LEGAL_VALUE_MAX,
+    NAME_MAX,
+    is_flag_name,
+)
 from flagtui.sandbox import shapes_rollout as shapes
 from flagtui.sandbox.clock import now_iso
 from flagtui.sandbox.db import dumps
@@ -129,7 +135,8 @@ def _shape(body: Any) -> dict[str, Any]:
             raise bad_data(
                 f"The `/body/{key}` property must be {said}. You sent {_shown(body[key])}."
             )
-    if "sortOrder" in body and not is_int(body["sortOrder"]):
+    order = body.get("sortOrder", 0)
+    if not is_int(order) or abs(order) > INT32_MAX:  # a PostgreSQL integer there
         raise bad_data(
             f"The `/body/sortOrder` property must be integer. You sent {_shown(body['sortOrder'])}."
         )
@@ -141,6 +148,9 @@ def _shape(body: Any) -> dict[str, Any]:
             raise bad_data(
                 f"The `/body/legalValues/{i}` property must be object. You sent {_shown(item)}."
             )
+        if not isinstance(item.get("description", ""), str):
+            said = f"The `/body/legalValues/{i}/description` property must be string."
+            raise bad_data(said)
         if not isinstance(item.get("value"), str):
             raise bad_data(f"The `/body/legalValues/{i}/value` property must be string.")
     return body

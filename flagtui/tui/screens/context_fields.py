@@ -55,7 +55,7 @@ class ContextFieldsScreen(AreaScreen):
     status_line = getters.query_one("#context-status", PlainStatic)
     WRITE_ACTIONS = frozenset({"new", "edit", "delete", "open"})
     BINDINGS: ClassVar = [
-        Binding("C", "new", "New", id="context.new", tooltip="Create a context field"),
+        Binding("C", "new", "Create field", id="context.new", tooltip="Create a context field"),
         Binding("e", "edit", "Edit", id="context.edit",
                 tooltip="Change the selected field's description, legal values, stickiness"),
         Binding("enter", "open", "Open", show=False, id="context.open",
