@@ -264,3 +264,8 @@ def variant_order(name: str) -> tuple[tuple[int, ...], tuple[bool, ...]]:
 STRATEGIES_PER_ENVIRONMENT_MAX = 30
 CONSTRAINTS_MAX = 30
 CONSTRAINT_VALUES_MAX = 250
+
+# Context fields (real Unleash 6.10.1, 7.5.1 and 8.2.0 alike): a name as a flag's (`is_flag_name`),
+# a description of at most 250 characters, legal values of 1 to 100 characters, each once.
+CONTEXT_DESCRIPTION_MAX = 250
+LEGAL_VALUE_MAX = 100

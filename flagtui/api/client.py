@@ -20,7 +20,8 @@ what the server is) and, on it, one resource object per area, each declaring its
                             get, variants, add, update, set_disabled, remove, set_order,
                             set_variants (checked first: rollout_rules)
     client.strategy_types   list
-    client.context_fields   list
+    client.context_fields   list, get, usage, no_longer_legal, create, edit (plan_edit,
+                            send_edit), delete
     client.segments         list
     client.playground       evaluate (the server's own answer for one context), users (for
                             many userIds, through its advanced playground)
@@ -46,6 +47,7 @@ from flagtui.api.access import Access
 from flagtui.api.archived_flags import ArchivedFlags
 from flagtui.api.bulk import Bulk
 from flagtui.api.change_requests import ChangeRequests
+from flagtui.api.context_fields import ContextFields
 from flagtui.api.core import Core
 from flagtui.api.default_strategies import DefaultStrategies
 from flagtui.api.dependencies import Dependencies
@@ -60,7 +62,7 @@ from flagtui.api.models import ServerInfo
 from flagtui.api.playground import Playground
 from flagtui.api.projects import Projects
 from flagtui.api.raw import Raw
-from flagtui.api.rollout_catalogs import ContextFields, Segments, StrategyTypes
+from flagtui.api.rollout_catalogs import Segments, StrategyTypes
 from flagtui.api.rollouts import Rollouts
 from flagtui.api.transport import DEFAULT_RETRY_DELAYS, RequestHook
 from flagtui.api.users import Users
@@ -145,7 +147,7 @@ class AdminClient:
 
     @functools.cached_property
     def context_fields(self) -> ContextFields:
-        return ContextFields(self._core)
+        return ContextFields(self._core, self.events)
 
     @functools.cached_property
     def segments(self) -> Segments:

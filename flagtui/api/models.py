@@ -29,6 +29,7 @@ from flagtui.api.records import CreatedBy, Record, User
 from flagtui.api.rollout_models import (
     Constraint,
     ContextField,
+    ContextFieldUse,
     LegalValue,
     Segment,
     Strategy,
@@ -54,6 +55,7 @@ __all__ = [
     "Collaborators",
     "Constraint",
     "ContextField",
+    "ContextFieldUse",
     "CreatedBy",
     "Dependency",
     "EventPage",

@@ -1,11 +1,12 @@
-"""`client.strategy_types`, `client.context_fields`, `client.segments`: what a rollout is made
-of on this server, each read in one request (real Unleash's routes, the sandbox's alike)."""
+"""`client.strategy_types`, `client.segments`: what a rollout is made of on this server, each
+read in one request (real Unleash's routes, the sandbox's alike; the context fields are in
+`context_fields`)."""
 
 from __future__ import annotations
 
 from flagtui.api.core import Core
-from flagtui.api.models import ContextField, Segment, StrategyType
-from flagtui.api.wire import ContextFieldList, SegmentsAnswer, StrategyTypesAnswer, adapter
+from flagtui.api.models import Segment, StrategyType
+from flagtui.api.wire import SegmentsAnswer, StrategyTypesAnswer, adapter
 
 
 class StrategyTypes:
@@ -17,16 +18,6 @@ class StrategyTypes:
         path = "/api/admin/strategies"
         answer = await self._core.read("GET", path, adapter(StrategyTypesAnswer))
         return [t for t in answer.strategies if deprecated or not t.deprecated]
-
-
-class ContextFields:
-    def __init__(self, core: Core) -> None:
-        self._core = core
-
-    async def list(self) -> list[ContextField]:
-        """Every context field, in the server's order (`sortOrder`)."""
-        fields = await self._core.read("GET", "/api/admin/context", adapter(ContextFieldList))
-        return sorted(fields, key=lambda f: (f.sort_order is None, f.sort_order or 0))
 
 
 class Segments:

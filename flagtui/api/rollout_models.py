@@ -104,6 +104,17 @@ class ContextField(Record):
     project: str | None = None
 
 
+class ContextFieldUse(Record):
+    """A strategy with a constraint on a context field (`GET /api/admin/context/:name/
+    strategies`: live flags only on Unleash 7.5.1 and 8.2.0)."""
+
+    id: str
+    project_id: str
+    feature_name: str
+    strategy_name: str
+    environment: str
+
+
 class Segment(Record):
     """A reusable set of constraints a strategy attaches by id (`GET /api/admin/segments`)."""
 

@@ -14,12 +14,13 @@ import builtins
 from collections.abc import Sequence
 
 from flagtui.api import errors, rollout_requests, rollout_rules, variant_rules
+from flagtui.api.context_fields import ContextFields
 from flagtui.api.core import Core
 from flagtui.api.edits import Edit, EditConflict, FieldChange, changed_fields
 from flagtui.api.events import Events
 from flagtui.api.models import EventRecord, Strategy, Variant
 from flagtui.api.rollout_catalog import RolloutCatalog
-from flagtui.api.rollout_catalogs import ContextFields, Segments, StrategyTypes
+from flagtui.api.rollout_catalogs import Segments, StrategyTypes
 from flagtui.api.rollout_requests import PlannedWrite, environment_path
 from flagtui.api.wire import EnvironmentVariants, StrategyList, adapter, seg
 

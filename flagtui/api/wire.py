@@ -13,6 +13,7 @@ from flagtui.api.errors import InvalidArgument
 from flagtui.api.models import (
     ChangeRequest,
     ContextField,
+    ContextFieldUse,
     EventRecord,
     Feature,
     FeatureType,
@@ -103,6 +104,10 @@ class SegmentsAnswer(Record):
 
 class EnvironmentVariants(Record):
     variants: list[Variant]
+
+
+class ContextFieldUses(Record):
+    strategies: list[ContextFieldUse] = Field(default_factory=list)
 
 
 ContextFieldList = list[ContextField]

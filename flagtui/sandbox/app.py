@@ -32,6 +32,7 @@ from flagtui.sandbox import (
     catalog,
     change_requests,
     client_api,
+    context_fields,
     env_variants,
     events,
     feature_create,
@@ -330,7 +331,14 @@ def rollout_routes(project: str, feature: str, env: str) -> list[Route]:
         ),
         ApiRoute("/api/admin/features/validate", "POST", feature_create.validate_name, body=True),
         ApiRoute("/api/admin/strategies", "GET", catalog.list_strategies),
-        ApiRoute("/api/admin/context", "GET", catalog.list_context),
+        ApiRoute("/api/admin/context", "GET", context_fields.list_fields),
+        ApiRoute(
+            "/api/admin/context", "POST", context_fields.create, write=True, body=True, ok=201
+        ),
+        ApiRoute("/api/admin/context/{name}", "GET", context_fields.get_one),
+        ApiRoute("/api/admin/context/{name}", "PUT", context_fields.update, write=True, body=True),
+        ApiRoute("/api/admin/context/{name}", "DELETE", context_fields.delete, write=True),
+        ApiRoute("/api/admin/context/{name}/strategies", "GET", context_fields.strategies),
         ApiRoute("/api/admin/segments", "GET", catalog.list_segments),
         ApiRoute(f"{env}/strategies", "GET", strategies.list_for_environment),
         ApiRoute(f"{env}/strategies", "POST", strategies.add, write=True, body=True),
@@ -369,7 +377,7 @@ def attach_database(
 ) -> None:
     """Serve this database file from the next request on, every client's search window new."""
     db = Database(db_path, keep_all_deliveries=keep_all_deliveries)
-    db.upgrade()
+    db.upgrade(catalog.seed_context_fields)
     with db.read() as conn:
         callers = load_callers(conn)
     searches = SearchLimit(configured_limit(search_limit))

@@ -6,15 +6,17 @@ order), plus `userWithId`, deprecated, as an install upgraded from Unleash 3 or 
 it (the demo data uses it; the SDKs evaluate it). `GET /api/admin/context` answers the bare
 array of context fields: real Unleash's five (environment, userId, appName, currentTime,
 sessionId; only sessionId is a stickiness field there) and the demo's own, each with how many
-live flags and projects use it. `GET /api/admin/segments` answers `{segments}`.
+live flags and projects use it (`context_fields` serves them from the database, which starts
+with these: `seed_context_fields`). `GET /api/admin/segments` answers `{segments}`.
 
-Strategy types and context fields are fixed (no route changes them here), so they live in
-code rather than in the database; segments are in the database.
+Strategy types are fixed (no route changes them here), so they live in code rather than in
+the database; segments and context fields are in the database.
 """
 
 from __future__ import annotations
 
 import json
+import sqlite3
 
 from flagtui.sandbox import shapes_rollout as shapes
 from flagtui.sandbox.inputs import Call
@@ -127,30 +129,31 @@ CONTEXT_FIELDS: list[shapes.ContextField] = [
     _field("email", "E-mail address of the user", 16),
 ]
 CONTEXT_BY_NAME = {f["name"]: f for f in CONTEXT_FIELDS}
+"""The fixed fields a new database starts with (its own list may differ since)."""
 
 
 def list_strategies(call: Call) -> shapes.StrategyTypes:
     return {"version": 1, "strategies": STRATEGY_TYPES}
 
 
-def list_context(call: Call) -> list[shapes.ContextField]:
-    """With how many live flags and projects use each field in a constraint (real Unleash)."""
-    with call.db.read() as conn:
-        usage = {
-            r[0]: (r[1], r[2])
-            for r in conn.execute(
-                "SELECT used, count(DISTINCT feature), count(DISTINCT project)"
-                " FROM strategy_context_fields WHERE live GROUP BY used"
+def seed_context_fields(conn: sqlite3.Connection) -> None:
+    """A new database's context fields: the fixed ones (created, edited and deleted from then
+    on: `context_fields`)."""
+    conn.executemany(
+        "INSERT INTO context_fields (name, description, stickiness, sort_order, legal_values,"
+        " created_at) VALUES (?,?,?,?,?,?)",
+        [
+            (
+                f["name"],
+                f["description"],
+                int(f["stickiness"]),
+                f["sortOrder"],
+                json.dumps(f["legalValues"]),
+                f["createdAt"],
             )
-        }
-    return [
-        {
-            **f,
-            "usedInFeatures": usage.get(f["name"], (0, 0))[0],
-            "usedInProjects": usage.get(f["name"], (0, 0))[1],
-        }
-        for f in CONTEXT_FIELDS
-    ]
+            for f in CONTEXT_FIELDS
+        ],
+    )
 
 
 def list_segments(call: Call) -> shapes.Segments:

@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from flagtui.sandbox.auth import Tokens, new_tokens
+from flagtui.sandbox.catalog import seed_context_fields
 from flagtui.sandbox.db import SCHEMA, connect
 from flagtui.sandbox.demo_data import DEMO_NOW, DEMO_SEED, populate
 from flagtui.sandbox.demo_tables import SIZES
@@ -41,6 +42,7 @@ def create_database(
         conn.execute("PRAGMA synchronous=OFF")  # one bulk load; durable once closed
         conn.executescript(SCHEMA)
         conn.execute("BEGIN")
+        seed_context_fields(conn)
         with _progress_bar(conn, size, progress and sys.stderr.isatty()):
             populate(conn, tokens, size, seed, datetime.now(UTC) if now is None else now)
         conn.execute("COMMIT")

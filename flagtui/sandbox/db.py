@@ -16,7 +16,7 @@ import os
 import sqlite3
 import stat
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -72,7 +72,15 @@ USAGE_LINKS = {
     ),
 }
 
-SCHEMA = """
+CONTEXT_FIELDS_TABLE = """
+CREATE TABLE context_fields (
+    name TEXT PRIMARY KEY, description TEXT, stickiness INTEGER NOT NULL,
+    sort_order INTEGER NOT NULL, legal_values TEXT NOT NULL, created_at TEXT
+);
+"""
+
+SCHEMA = (
+    """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE tokens (secret TEXT PRIMARY KEY, kind TEXT NOT NULL, user_id INTEGER NOT NULL);
 CREATE TABLE users (
@@ -180,7 +188,10 @@ CREATE TABLE integration_events (
     state TEXT NOT NULL, state_details TEXT NOT NULL, event TEXT NOT NULL, details TEXT NOT NULL
 );
 CREATE INDEX integration_events_addon ON integration_events (addon_id, id);
-""" + "".join(schema for schema, _ in USAGE_LINKS.values())
+"""
+    + CONTEXT_FIELDS_TABLE
+    + "".join(schema for schema, _ in USAGE_LINKS.values())
+)
 
 
 class RawJSON(str):
@@ -266,9 +277,16 @@ class Database:
             self._local.conn = conn
         return conn
 
-    def upgrade(self) -> None:
-        """Add what databases made by an older sandbox lack (the usage links, `schema_later`)."""
+    def upgrade(self, seed_context_fields: Callable[[sqlite3.Connection], None]) -> None:
+        """Add what databases made by an older sandbox lack (the usage links, `schema_later`; the
+        context fields, which were fixed, given the fixed ones by `seed_context_fields`)."""
         conn = self.connection()
+        table = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'context_fields'"
+        if conn.execute(table).fetchone() is None:
+            conn.execute("BEGIN IMMEDIATE")
+            conn.execute(CONTEXT_FIELDS_TABLE)
+            seed_context_fields(conn)
+            conn.execute("COMMIT")
         for table, (schema, backfill) in USAGE_LINKS.items():
             current = "SELECT 1 FROM pragma_table_info(?) WHERE name = 'used'"
             if conn.execute(current, (table,)).fetchone() is None:  # none, or an earlier one

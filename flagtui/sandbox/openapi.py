@@ -25,7 +25,7 @@ from flagtui.contract import (
     PAGE_MAX,
     PATCH_OPS,
 )
-from flagtui.sandbox import flag_objects, openapi_rollout
+from flagtui.sandbox import flag_objects, openapi_context, openapi_rollout
 from flagtui.sandbox.shapes import LIFETIME_DAYS, Error
 from flagtui.sandbox.ui_config import VERSION
 
@@ -272,6 +272,7 @@ DOCS: dict[tuple[str, str], Doc] = {
 
 DOCS.update(openapi_rollout.docs(Doc))
 DOCS.update(flag_objects.docs(Doc))
+DOCS.update(openapi_context.docs(Doc))
 
 
 class _NoTitles(GenerateJsonSchema):

@@ -112,7 +112,6 @@ def docs(doc: Any) -> dict[tuple[str, str], Any]:
             body=obj({"name": STRING, "projectId": {"type": ["string", "null"]}}, ["name"]),
         ),
         ("GET", "/api/admin/strategies"): doc("Strategy types with their parameters"),
-        ("GET", "/api/admin/context"): doc("Context fields (a bare array)"),
         ("GET", "/api/admin/segments"): doc("Segments"),
         ("GET", f"{ENV}/strategies"): doc(
             "A flag's strategies in one environment, in order", (404,)

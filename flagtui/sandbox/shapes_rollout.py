@@ -57,18 +57,37 @@ class StrategyTypes(TypedDict):
 
 class LegalValue(TypedDict):
     value: str
-    description: str
+    description: NotRequired[str]
 
 
-class ContextField(TypedDict):
+class ContextFieldRecord(TypedDict):
+    """One context field (`GET /api/admin/context/:name`, and a creation's answer)."""
+
     name: str
-    description: str
+    description: str | None
     stickiness: bool
     sortOrder: int
     legalValues: list[LegalValue]
     createdAt: Date | None
-    usedInFeatures: int
+
+
+class ContextField(ContextFieldRecord):
+    """A context field as the list has it: with how many live flags and projects use it."""
+
     usedInProjects: int
+    usedInFeatures: int
+
+
+class ContextFieldStrategy(TypedDict):
+    id: str
+    projectId: str
+    featureName: str
+    strategyName: str
+    environment: str
+
+
+class ContextFieldStrategies(TypedDict):
+    strategies: list[ContextFieldStrategy]
 
 
 class Segment(TypedDict):

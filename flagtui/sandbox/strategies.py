@@ -40,6 +40,7 @@ from flagtui.sandbox import shapes_rollout as shapes
 from flagtui.sandbox import strategy_rules as rules
 from flagtui.sandbox.auth import Caller
 from flagtui.sandbox.catalog import STRATEGY_NAMES
+from flagtui.sandbox.context_fields import legal_values
 from flagtui.sandbox.db import dumps
 from flagtui.sandbox.errors import ApiError, bad_request, not_found
 from flagtui.sandbox.events import record
@@ -158,7 +159,7 @@ def add(call: Call) -> shapes.FeatureStrategy:
         if body["name"] not in STRATEGY_NAMES:
             raise bad_request(f"Could not find strategy type with name {body['name']}")
         segments = rules.segment_ids(conn, body.get("segments")) or []
-        constraints = rules.constraints(body.get("constraints"))
+        constraints = rules.constraints(body.get("constraints"), (), legal_values(conn))
         variants = rules.variants(body.get("variants"))
         parameters = _parameters(body["name"], name, body.get("parameters"))
         existing = _in_order(conn, name, env)
@@ -204,7 +205,9 @@ def _save(
         raise bad_request(f"Could not find strategy type with name {body['name']}")
     segments = rules.segment_ids(conn, body.get("segments"))
     before = strategy_record(row)
-    constraints = rules.constraints(body.get("constraints"), before["constraints"])
+    constraints = rules.constraints(
+        body.get("constraints"), before["constraints"], legal_values(conn)
+    )
     variants = rules.variants(body.get("variants"))
     parameters = _parameters(body.get("name"), row["feature"], body.get("parameters"))
     title = before["title"] if body.get("title") is None else body["title"]

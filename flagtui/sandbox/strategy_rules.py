@@ -131,9 +131,9 @@ def _check_single(operator: str, value: str, inverted: bool) -> None:
             raise bad_request("REGEX operator cannot be inverted.")
 
 
-def constraint(c: Any) -> dict[str, Any]:
+def constraint(c: Any, legal_values: Mapping[str, Sequence[str]] | None = None) -> dict[str, Any]:
     """One constraint, checked: `values` ([] when absent) and the optional keys that were sent,
-    as real Unleash stores it."""
+    as real Unleash stores it. `legal_values`: each context field's (None: the fixed fields')."""
     if not isinstance(c, dict):
         raise bad_request("Each constraint must be an object")
     extra = set(c) - CONSTRAINT_KEYS
@@ -158,8 +158,11 @@ def constraint(c: Any) -> dict[str, Any]:
             raise bad_request('"values" must contain at least 1 items')
     else:
         _check_single(operator, value, inverted)
-    field = CONTEXT_BY_NAME.get(context)
-    legal = [v["value"] for v in field["legalValues"]] if field else []
+    if legal_values is None:  # the fixed fields, for a caller without the database's
+        legal_values = {
+            k: [v["value"] for v in f["legalValues"]] for k, f in CONTEXT_BY_NAME.items()
+        }
+    legal = legal_values.get(context) or []
     if legal:
         given = values if operator in STRING_OPERATORS else [value]
         if not all(v in legal for v in given):
@@ -178,13 +181,18 @@ def exceeds_limit(resource: str, limit: int) -> ApiError:
     return ApiError(400, message, "ExceedsLimitError")
 
 
-def constraints(value: Any, existing: Sequence[Mapping[str, Any]] = ()) -> list[dict[str, Any]]:
-    """Checked constraints; the limits apply only to what grows (real Unleash's rule)."""
+def constraints(
+    value: Any,
+    existing: Sequence[Mapping[str, Any]] = (),
+    legal_values: Mapping[str, Sequence[str]] | None = None,
+) -> list[dict[str, Any]]:
+    """Checked constraints; the limits apply only to what grows (real Unleash's rule).
+    `legal_values`: each context field's (`context_fields.legal_values`)."""
     if value is None:
         return []
     if not isinstance(value, list):
         raise bad_request('"constraints" must be an array')
-    checked = [constraint(c) for c in value]
+    checked = [constraint(c, legal_values) for c in value]
     before = list(existing)
     if len(checked) > CONSTRAINTS_MAX and len(checked) > len(before):
         raise exceeds_limit("constraints", CONSTRAINTS_MAX)

@@ -75,6 +75,9 @@ AREAS: tuple[Area, ...] = (
     Area("change-requests", "Change requests", "CRs", "9",
          "flagtui.tui.screens.change_requests:ChangeRequestsScreen", enterprise_only=True,
          description="A project's change requests: inspect and delete"),
+    Area("context-fields", "Context fields", "Context", "",
+         "flagtui.tui.screens.context_fields:ContextFieldsScreen",
+         description="Context fields: legal values, stickiness, where used; create, edit, delete"),
 )  # fmt: skip
 
 AREAS_BY_NAME = {area.name: area for area in AREAS}

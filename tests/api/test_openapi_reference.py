@@ -122,6 +122,7 @@ async def _every_call(client: AdminClient) -> set[str]:
     rollouts = await _rollout_calls(client)
     await _bulk_calls(client)
     await _integration_writes(client)
+    fields = await _context_field_calls(client)
     # every parameter of the reads that take several: the GET event route (dates and author
     # choose it) and the feature search's filters and sorting
     await client.events.search(
@@ -151,7 +152,24 @@ async def _every_call(client: AdminClient) -> set[str]:
                "rollouts.send_variants", "rollouts.plan_set_disabled", "access.plan_grant",
                "access.send_grant", "integrations.plan_update",
                "integrations.send_update"}  # fmt: skip
-    return set(calls) | rollouts | bulk | integrations | unsent | planned
+    return set(calls) | rollouts | bulk | integrations | unsent | planned | fields
+
+
+async def _context_field_calls(client: AdminClient) -> set[str]:
+    """A context field created, read, edited, looked up and deleted; their names."""
+    from flagtui.api.models import ContextField, LegalValue
+
+    made = ContextField(name="openapi-field", legal_values=[LegalValue(value="a")])
+    created = await client.context_fields.create(made)
+    await client.context_fields.get(created.name)
+    edit = client.context_fields.plan_edit(created, description="d", stickiness=True)
+    await client.context_fields.send_edit(edit)
+    await client.context_fields.usage("userId")
+    await client.context_fields.no_longer_legal("userId", ["u-1"])
+    assert client.context_fields.plan_delete(created.name).method == "DELETE"
+    await client.context_fields.delete(created.name)
+    names = {"create", "plan_create", "get", "plan_edit", "send_edit", "usage"}
+    return {f"context_fields.{n}" for n in (*names, "no_longer_legal", "plan_delete", "delete")}
 
 
 async def _integration_writes(client: AdminClient) -> None:

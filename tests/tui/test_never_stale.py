@@ -165,6 +165,9 @@ AREAS = [
         "change-requests", "/api/admin/projects", "#area-status", "r", id="change-requests"
     ),
     pytest.param("access", "/api/admin/roles", "#area-status", "f5", id="access"),
+    pytest.param(
+        "context-fields", "/api/admin/context", "#context-status", "r", id="context-fields"
+    ),
 ]
 
 

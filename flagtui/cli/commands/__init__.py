@@ -43,6 +43,7 @@ NOUNS = {  # and the groups of verbs under a noun
     "integration": "integrations (Unleash addons)",
     "user": "users",
     "type": "feature types",
+    "context": "context fields (what constraints and custom stickiness name)",
     "env": "a project's environments",
     "access": "project access (Enterprise)",
     "role": "roles (for access grant)",
@@ -191,6 +192,22 @@ COMMANDS = (
     Entry("user search", "find users by name, username or email", "user_search"),
     Entry("type list", "feature types and their lifetimes", "type_list"),
     Entry("type lifetime", "days until flags of a type are potentially stale", "type_lifetime"),
+    Entry("context list", "context fields: legal values, stickiness, how many flags use each",
+          "context_fields", options="list_options"),
+    Entry("context show", "one context field and where it is used (flags, strategies per"
+          " environment)", "context_fields", options="show_options"),
+    Entry("context create", "create a context field (legal values, stickiness)",
+          "context_write", options="create_options"),
+    Entry("context edit",
+          "change a context field's description, legal values or stickiness; SDKs never"
+          " receive context fields, so no flag's evaluation changes: it names the constraints"
+          " whose values would no longer be legal values (Unleash refuses to save those"
+          " strategies again unchanged); the sort order becomes 0, as Unleash's edit sets it",
+          "context_write", options="edit_options"),
+    Entry("context delete",
+          "delete a context field; says where it is used, and then asks for its name on any"
+          " profile (confirm, or --yes; Unleash 7.5.1 and 8.2.0 refuse while flags use it)",
+          "context_write", options="delete_options"),
     Entry("env list", "a project's environments", "env_list"),
     Entry("env remove", "remove an environment from a project", "env_remove"),
     Entry("env link", "link an environment to a project (its flags get it, switched off)",

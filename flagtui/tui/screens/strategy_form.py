@@ -20,6 +20,7 @@ read the flag in the detail first).
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from typing import ClassVar
 
 from rich.text import Text
@@ -32,11 +33,7 @@ from textual.widgets import Button, Input, SelectionList
 
 from flagtui.api import variant_rules
 from flagtui.api.edits import Edit, EditConflict
-from flagtui.api.errors import (
-    InvalidArgument,
-    NothingToSend,
-    OutcomeUnknown,
-)
+from flagtui.api.errors import InvalidArgument, NothingToSend, OutcomeUnknown
 from flagtui.api.models import Feature, FeatureEnvironment, Strategy, StrategyType, Variant
 from flagtui.api.rollout_catalog import RolloutCatalog
 from flagtui.preview import PreviewError
@@ -144,9 +141,8 @@ class StrategyFormScreen(IOScreenMixin, Screen[bool]):
                     (existing.title or "") if existing else "", id="title", compact=True
                 )
                 yield ParameterFields(self.catalog, name, existing)
-                yield ConstraintEditor(
-                    self.catalog, (existing.constraints or []) if existing else []
-                )
+                given = (existing.constraints or []) if existing else []
+                yield ConstraintEditor(self.catalog, given, reread=self.reread_fields)
                 yield PlainLabel("Segments (space ticks or unticks)")
                 attached = {int(i) for i in (existing.segments or [])} if existing else set()
                 yield SelectionList[int](
@@ -173,6 +169,12 @@ class StrategyFormScreen(IOScreenMixin, Screen[bool]):
         self.title_box.focus()
         self.show_variant_shares()
         self.call_after_refresh(self.remember_untouched)
+
+    async def reread_fields(self) -> RolloutCatalog:
+        """The catalog with the server's context fields read again (one created since)."""
+        fields = await self.flagtui.client.context_fields.list()
+        self.catalog = replace(self.catalog, context_fields=fields)
+        return self.catalog
 
     def remember_untouched(self) -> None:
         self.untouched = self.typed()

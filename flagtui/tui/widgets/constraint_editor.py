@@ -2,11 +2,13 @@
 to add one on the server's context fields, with the operators each field allows there
 (`constraint_rules.operators_for`). A constraint is checked (`constraint_rules.constraint`) as
 it is added: a refusal names the field and keeps what was typed; a field the server does not
-list is added with a warning (the SDKs must send it)."""
+list is added with a warning (the SDKs must send it). Before refusing or warning, the editor
+reads the server's context fields again (`reread`, the form's): a field created, or legal values
+changed, since the form opened are taken without closing it."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 
 from textual import getters, on
 from textual.app import ComposeResult
@@ -16,7 +18,7 @@ from textual.suggester import SuggestFromList
 from textual.widgets import Button, Checkbox, Input, OptionList
 
 from flagtui.api.constraint_rules import constraint, is_multi_value, operators_for, unlisted
-from flagtui.api.errors import InvalidArgument
+from flagtui.api.errors import FlagtuiError, InvalidArgument
 from flagtui.api.models import Constraint
 from flagtui.api.rollout_catalog import RolloutCatalog
 from flagtui.contract import CONSTRAINT_OPERATORS
@@ -56,10 +58,17 @@ class ConstraintEditor(Vertical):
     inverted_box = getters.query_one("#c-not", Checkbox)
     error_line = getters.query_one("#c-error", MessageLine)
 
-    def __init__(self, catalog: RolloutCatalog, given: Sequence[Constraint]) -> None:
+    def __init__(
+        self,
+        catalog: RolloutCatalog,
+        given: Sequence[Constraint],
+        reread: Callable[[], Awaitable[RolloutCatalog]] | None = None,
+    ) -> None:
+        """`reread`: the catalog with the server's context fields read again."""
         super().__init__()
         self.catalog = catalog
         self.constraints = list(given)
+        self.reread = reread
 
     def compose(self) -> ComposeResult:
         yield PlainLabel("Constraints (all must match; Delete removes the highlighted one)")
@@ -113,6 +122,24 @@ class ConstraintEditor(Vertical):
     @on(Input.Submitted, "#c-values")
     def add(self) -> None:
         """The typed constraint, checked against the server's catalog, added to the list."""
+        self._add(may_reread=self.reread is not None)
+
+    async def _reread_then_add(self) -> None:
+        assert self.reread is not None
+        try:
+            self.catalog = await self.reread()
+        except FlagtuiError as exc:
+            self.error_line.update(f"↑ Not added — the context fields could not be read: {exc}")
+            return
+        names = [f.name for f in self.catalog.context_fields]
+        self.field_box.suggester = SuggestFromList(names, case_sensitive=True)
+        kept = self.operator_box.value
+        self.operator_box.set_options(self._operators(self.field_box.raw_value.strip()))
+        if isinstance(kept, str) and kept in dict(self._operators(self.field_box.raw_value)):
+            self.operator_box.value = kept
+        self._add(may_reread=False)
+
+    def _add(self, *, may_reread: bool) -> None:
         operator = self.operator_box.value
         where = f"constraints[{len(self.constraints)}]"
         if not isinstance(operator, str):
@@ -127,10 +154,21 @@ class ConstraintEditor(Vertical):
             value=None if is_multi_value(operator) else typed.strip(),
             inverted=self.inverted_box.value or None,
         )
+        checked: Constraint | None = None
+        refused: InvalidArgument | None = None
         try:
             checked = constraint(given, self.catalog, where=where)
         except InvalidArgument as exc:
-            self.error_line.update(f"↑ Not added — {exc}")
+            refused = exc
+        stale = self.catalog.context_field(given.context_name) is None or (
+            refused is not None and "legal value" in str(refused)
+        )
+        if may_reread and stale:  # a field created, or its legal values changed, since read
+            self.error_line.update("↑ Reading the server's context fields again…")
+            self.run_worker(self._reread_then_add(), group="constraint-fields", exclusive=True)
+            return
+        if checked is None:
+            self.error_line.update(f"↑ Not added — {refused}")
             return
         warned = unlisted(checked.context_name, self.catalog)  # accepted, as Unleash does
         self.error_line.update(f"↑ Added — {where}.contextName: {warned}" if warned else "")
