@@ -95,6 +95,7 @@ class Tag(Record):
 class Lifecycle(Record):
     stage: str
     entered_stage_at: datetime | None = None
+    status: str | None = None  # of a completed flag: kept or discarded
 
 
 class Dependency(Record):

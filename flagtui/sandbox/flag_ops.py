@@ -151,7 +151,7 @@ def _delete_archived(conn: sqlite3.Connection, call: Call, name: str) -> None:
     if row is None or row["archived_at"] is None:
         return  # real Unleash deletes only archived flags
     for table in ("strategies", "feature_environments", "lifecycle_stages"):
-        conn.execute(f"DELETE FROM {table} WHERE feature = ?", (name,))  # noqa: S608
+        conn.execute(f"DELETE FROM {table} WHERE feature = ?", (name,))
     conn.execute("UPDATE features SET parent = NULL, dependency = NULL WHERE parent = ?", (name,))
     conn.execute("DELETE FROM features WHERE name = ?", (name,))
     record(

@@ -130,7 +130,10 @@ def docs(doc: Any) -> dict[tuple[str, str], Any]:
         ("POST", f"{FEATURE}/lifecycle/complete"): doc(
             "Mark a flag completed (200, no body; records feature-completed)",
             body=obj(
-                {"status": {"type": "string", "enum": ["kept", "discarded"]}, "statusValue": STRING},
+                {
+                    "status": {"type": "string", "enum": ["kept", "discarded"]},
+                    "statusValue": STRING,
+                },
                 ["status"],
             ),
         ),

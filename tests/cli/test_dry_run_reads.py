@@ -29,6 +29,9 @@ def dry_runs(server: httpx.Client) -> dict[str, list[str]]:
     archived = server.get(
         "/api/admin/search/features", params={"lifecycle": "IS:archived", "project": "IS:default"}
     ).json()["features"][0]["name"]
+    live = server.get(
+        "/api/admin/search/features", params={"lifecycle": "IS:live", "project": "IS:default"}
+    ).json()["features"][0]["name"]
     payments = server.get("/api/admin/projects/payments/features").json()["features"]
     flag, env = next(
         (f["name"], e["name"]) for f in payments for e in f["environments"] if e.get("variantCount")
@@ -37,6 +40,7 @@ def dry_runs(server: httpx.Client) -> dict[str, list[str]]:
     on = next(str(a["id"]) for a in addons if a["enabled"])
     off = next(str(a["id"]) for a in addons if not a["enabled"])
     rollout = ["default", *ROLLOUT]
+    to_production = ["--to-env", "production"]
     return {
         "feature patch": ["default", FLAG, "--set", "description=dry"],
         "feature uncomplete": ["platform", "db-batched-dashboard"],
@@ -64,6 +68,10 @@ def dry_runs(server: httpx.Client) -> dict[str, list[str]]:
         "access grant": ["default", "--role", "6", "--user", "3"],
         "type lifetime": ["release", "12"],
         "cr delete": ["platform", "4"],
+        "feature clone": ["default", FLAG, "dry-run-clone"],
+        "feature delete": ["default", archived],
+        "feature complete": ["default", live],
+        "feature strategy copy": ["default", FLAG, *("--from-env", "development"), *to_production],
     }
 
 

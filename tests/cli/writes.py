@@ -33,6 +33,10 @@ WRITES = (
     ["feature", "strategy", "remove", "default", "x", "production", "s"],
     ["feature", "strategy", "order", "default", "x", "production", "s"],
     ["feature", "variants", "set", "default", "x", "production", "--variant", "a"],
+    ["feature", "clone", "default", "x", "y"],
+    ["feature", "delete", "default", "x"],
+    ["feature", "complete", "default", "x"],
+    ["feature", "strategy", "copy", "default", "x", "--from-env", "a", "--to-env", "b"],
 )
 
 

@@ -28,7 +28,9 @@ async def a_flag_with_a_rollout(admin: httpx.AsyncClient) -> str:
         "parameters": {"rollout": "30", "stickiness": "default", "groupId": name},
         "title": "t1",
     }
-    added = await admin.post(f"{FEATURES}/{name}/environments/development/strategies", json=strategy)
+    added = await admin.post(
+        f"{FEATURES}/{name}/environments/development/strategies", json=strategy
+    )
     assert added.status_code == 200, added.text
     on = await admin.post(f"{FEATURES}/{name}/environments/development/on")
     assert on.status_code == 200
@@ -81,7 +83,7 @@ async def test_delete_removes_only_archived_flags_and_records_feature_deleted(
     live = await admin.delete(f"/api/admin/archive/{name}")
     assert live.status_code == 200
     assert (await admin.get(f"{FEATURES}/{name}")).status_code == 200  # a live flag stays
-    assert [e["type"] for e in await events_of(admin, feature=name)][0] != "feature-deleted"
+    assert (await events_of(admin, feature=name))[0]["type"] != "feature-deleted"
     assert (await admin.delete(f"{FEATURES}/{name}")).status_code == 202
     gone = await admin.delete(f"/api/admin/archive/{name}")
     assert gone.status_code == 200 and gone.content == b""
