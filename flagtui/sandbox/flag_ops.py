@@ -5,10 +5,10 @@ Clone: POST /projects/:p/features/:f/clone `{name, replaceGroupId?}`. An unknown
 404 first; then the name as creation checks it (400 "name" required or not URL-friendly, 409
 NameExistsError when taken, archived flags included). 201 with the short row. The clone has
 the source's type, description and impression data, every environment off, the source's
-environment variants, and a copy of each strategy (new ids), a groupId parameter set to the new
-name unless replaceGroupId is false (omitted: true). Records feature-created (data: the short
-row), then feature-strategy-add per strategy (data: the strategy, with its environment).
-Dependencies are not copied here (real Unleash copies them).
+environment variants, its parent, and a copy of each strategy (new ids), a groupId parameter
+set to the new name unless replaceGroupId is false (omitted: true). Records feature-created
+(data: the short row), then feature-strategy-add per strategy (data: the strategy, with its
+environment), then feature-dependency-added for its parent (data: the dependency).
 
 Delete one: DELETE /archive/:feature, any project. 200 with no body. Only an archived flag is
 deleted: a live or unknown name changes nothing (8.2.0; 6.10.1 and 7.5.1 answer 404 for an
@@ -70,12 +70,11 @@ def clone(call: Call) -> shapes.CreatedFeature:
             "INSERT INTO features (name, project, type, description, stale, potentially_stale,"
             " impression_data, favorite, created_at, created_by, archived_at, last_seen_at,"
             " stage, stage_entered_at, tags, search_text, parent, dependency, collaborators)"
-            " VALUES (?, ?, ?, ?, 0, 0, ?, 0, ?, ?, NULL, NULL, 'initial', ?, '[]', ?, NULL,"
-            " NULL, ?)",
+            " VALUES (?, ?, ?, ?, 0, 0, ?, 0, ?, ?, NULL, NULL, 'initial', ?, '[]', ?, ?, ?, ?)",
             (
                 name, project, row["type"], row["description"], row["impression_data"], now,
                 call.caller.user_id, now, search_text(name, row["description"], []),
-                dumps([call.caller.user_id]),
+                row["parent"], row["dependency"], dumps([call.caller.user_id]),
             ),
         )  # fmt: skip
         conn.execute(
@@ -100,6 +99,10 @@ def clone(call: Call) -> shapes.CreatedFeature:
         }
         record(conn, call.caller, "feature-created", project=project, feature=name, data=created)
         _copy_strategies(conn, call, project, source, name, replace)
+        if row["dependency"]:  # its parent, as real Unleash clones it
+            depends = json.loads(row["dependency"])
+            record(conn, call.caller, "feature-dependency-added", project=project, feature=name,
+                   data=depends)  # fmt: skip
         return created
 
 

@@ -152,3 +152,16 @@ async def test_the_writes_need_a_writer(viewer: httpx.AsyncClient) -> None:
     ):
         answer = await viewer.request(method, path, json=body)
         assert_error(answer, 403, "NoAccessError")
+
+
+async def test_clone_of_a_child_copies_its_parent_and_records_it(admin: httpx.AsyncClient) -> None:
+    page = await admin.get("/api/admin/search/features?limit=100&project=IS:payments")
+    child = next(f for f in page.json()["features"] if f.get("dependencyType") == "child")
+    path = f"/api/admin/projects/payments/features/{child['name']}"
+    parent = (await admin.get(path)).json()["dependencies"]
+    name = fresh("child")
+    assert (await admin.post(f"{path}/clone", json={"name": name})).status_code == 201
+    clone = (await admin.get(f"/api/admin/projects/payments/features/{name}")).json()
+    assert clone["dependencies"] == parent
+    event = (await events_of(admin, feature=name))[0]
+    assert event["type"] == "feature-dependency-added" and event["data"] == parent[0]

@@ -96,6 +96,25 @@ def test_clone_records_the_creation_and_copies_the_rollout(flagtui, admin, flag,
     assert strategies(admin, own, "development")[0]["parameters"]["groupId"] == own
 
 
+def test_clone_of_a_child_keeps_its_parent(flagtui, admin, flag, clones):
+    parent = f"{flag}-parent"
+    clones.append(parent)
+    assert admin.post(FEATURES, json={"name": parent}).status_code in (200, 201)
+    depends = admin.post(f"{FEATURES}/{flag}/dependencies", json={"feature": parent})
+    assert depends.status_code == 200, depends.text
+    child = f"{flag}-child"
+    clones.insert(0, child)  # archived before its parent
+    mark = newest_event_id(admin)
+    assert flagtui("feature", "clone", PROJECT, flag, child).code == 0
+    seen = wait_for_flag_events(admin, child, mark, [("feature-dependency-added", None)])
+    assert ("feature-created", None) in seen
+    dependencies = admin.get(f"{FEATURES}/{child}").json()["dependencies"]
+    assert [d["feature"] for d in dependencies] == [parent]
+    # so that the parent can be archived at the end: no live child left
+    for dependent in (flag, child):
+        admin.delete(f"{FEATURES}/{dependent}/dependencies/{parent}")
+
+
 def test_clone_to_a_taken_name_is_refused_with_nothing_created(flagtui, admin, flag, clones):
     mark = newest_event_id(admin)
     taken = flagtui("feature", "clone", PROJECT, flag, flag, "-o", "json")
