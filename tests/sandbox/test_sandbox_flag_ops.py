@@ -1,5 +1,5 @@
 """Clone, delete for good and complete on the sandbox, as real Unleash 8.2 answers them (the
-same checks run on real Unleash in tests/conformance/test_flag_ops.py)."""
+same checks run on real Unleash: tests/conformance/intent/, its flag_ops module)."""
 
 from __future__ import annotations
 
