@@ -6,6 +6,8 @@ what the server is) and, on it, one resource object per area, each declaring its
     client.features         list, get, get_or_archived, search, held, prefetch, create, patch,
                             uncomplete, set_environment_enabled, archive, revive
     client.archived         a project's archived flags: list, find, revive_many
+    client.flag_ops         clone, delete (archived flags, for good), complete, copy strategies
+                            to another environment (plan_* first, then send)
     client.bulk             one change to many flags: plan (reads only), send (each flag's
                             outcome proven by a read afterwards)
     client.events           search
@@ -55,6 +57,7 @@ from flagtui.api.environments import Environments
 from flagtui.api.events import Events
 from flagtui.api.feature_types import FeatureTypes
 from flagtui.api.features import Features
+from flagtui.api.flag_ops import FlagOps
 from flagtui.api.flag_tags import Tags
 from flagtui.api.health import Health
 from flagtui.api.integrations import Integrations
@@ -178,6 +181,10 @@ class AdminClient:
     @functools.cached_property
     def default_strategies(self) -> DefaultStrategies:
         return DefaultStrategies(self._core, self.environments)
+
+    def flag_ops(self) -> FlagOps:
+        """Clone, delete for good, mark completed, copy strategies (`flag_ops`)."""
+        return FlagOps(self._core, self.features, self.rollouts)
 
     async def __aenter__(self) -> AdminClient:
         return self

@@ -53,6 +53,17 @@ class ArchivedFlag(FlagtuiError):
         super().__init__(f"{feature} is archived: {action} was not sent (revive it first).")
 
 
+class LiveFlag(FlagtuiError):
+    """Deleting for good was asked of a flag that is not archived: nothing was sent."""
+
+    def __init__(self, feature: str, project: str) -> None:
+        self.feature = feature
+        super().__init__(
+            f"{feature} is not archived: delete was not sent. Only an archived flag can be"
+            f" deleted; archive it first (flagtui feature archive {project} {feature})."
+        )
+
+
 class NotConnected(FlagtuiError):
     """A request failed while `connect()` failed too: the connection error says why."""
 

@@ -105,6 +105,7 @@ class TagType(Record):
 class Lifecycle(Record):
     stage: str
     entered_stage_at: datetime | None = None
+    status: str | None = None  # of a completed flag: kept or discarded
 
 
 class Dependency(Record):

@@ -86,6 +86,7 @@ def _kinds() -> list[tuple[type[BaseException], str, int]]:
         (errors.ContentTypeError, "invalid-request", USAGE),
         (errors.InvalidArgument, "invalid-argument", USAGE),
         (errors.ArchivedFlag, "invalid-request", USAGE),
+        (errors.LiveFlag, "invalid-request", USAGE),
         (errors.ReadOnlyProfile, "read-only", USAGE),
         (ConfigError, "configuration", USAGE),
         (ArchiveTooNew, "archive-too-new", USAGE),

@@ -41,6 +41,7 @@ from flagtui.sandbox import (
     feature_writes,
     features,
     flag_objects,
+    flag_ops,
     integrations,
     playground,
     playground_advanced,
@@ -330,6 +331,10 @@ def rollout_routes(project: str, feature: str, env: str) -> list[Route]:
             ok=201,
         ),
         ApiRoute("/api/admin/features/validate", "POST", feature_create.validate_name, body=True),
+        ApiRoute(f"{feature}/clone", "POST", flag_ops.clone, write=True, body=True, ok=201),
+        ApiRoute("/api/admin/archive/{feature}", "DELETE", flag_ops.delete_one, write=True),
+        ApiRoute(f"{project}/delete", "POST", flag_ops.delete_many, write=True, body=True),
+        ApiRoute(f"{feature}/lifecycle/complete", "POST", flag_ops.complete, write=True, body=True),
         ApiRoute("/api/admin/strategies", "GET", catalog.list_strategies),
         ApiRoute("/api/admin/context", "GET", context_fields.list_fields),
         ApiRoute(

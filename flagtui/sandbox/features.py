@@ -40,6 +40,20 @@ def feature_row(conn: sqlite3.Connection, project: str, name: str) -> sqlite3.Ro
     return row
 
 
+def _lifecycle(conn: sqlite3.Connection, row: sqlite3.Row) -> shapes.Lifecycle:
+    """A completed flag's lifecycle says how it was completed (kept or discarded)."""
+    stage: shapes.Lifecycle = {"stage": row["stage"], "enteredStageAt": row["stage_entered_at"]}
+    if row["stage"] == "completed":
+        done = conn.execute(
+            "SELECT status FROM lifecycle_stages WHERE feature = ? AND stage = 'completed'"
+            " ORDER BY seq DESC LIMIT 1",
+            (row["name"],),
+        ).fetchone()
+        if done is not None and done["status"]:
+            stage["status"] = done["status"]
+    return stage
+
+
 def _strategy(row: sqlite3.Row) -> shapes.Strategy:
     return {
         "id": row["id"],
@@ -128,7 +142,7 @@ def feature_record(conn: sqlite3.Connection, row: sqlite3.Row) -> shapes.Feature
         "strategies": [],
         "tags": json.loads(row["tags"]),
         "children": children,
-        "lifecycle": {"stage": row["stage"], "enteredStageAt": row["stage_entered_at"]},
+        "lifecycle": _lifecycle(conn, row),
         "dependencies": [json.loads(row["dependency"])] if row["dependency"] else [],
         "collaborators": {"users": [people[i] for i in collaborator_ids if i in people]},
     }

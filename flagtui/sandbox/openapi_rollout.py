@@ -20,6 +20,7 @@ NUMBER: Schema = {"type": "number"}
 PROJECT = "/api/admin/projects/{project}"
 ENV = f"{PROJECT}/features/{{feature}}/environments/{{environment}}"
 STRATEGY = f"{ENV}/strategies/{{id}}"
+FEATURE = f"{PROJECT}/features/{{feature}}"
 
 
 def obj(properties: dict[str, Schema], required: list[str] | None = None) -> Schema:
@@ -110,6 +111,31 @@ def docs(doc: Any) -> dict[tuple[str, str], Any]:
             "Check that a flag name is URL-friendly and free (200, no body)",
             (409,),
             body=obj({"name": STRING, "projectId": {"type": ["string", "null"]}}, ["name"]),
+        ),
+        ("POST", f"{FEATURE}/clone"): doc(
+            "Clone a flag (201 with the short row; every environment off, strategies and"
+            " environment variants copied; records feature-created and feature-strategy-add)",
+            (404, 409),
+            body=obj({"name": STRING, "replaceGroupId": BOOL}, ["name"]),
+        ),
+        ("DELETE", "/api/admin/archive/{feature}"): doc(
+            "Delete an archived flag for good (200, no body; live or unknown: nothing changes;"
+            " records feature-deleted)"
+        ),
+        ("POST", f"{PROJECT}/delete"): doc(
+            "Delete archived flags for good (live or unknown names are skipped; feature-deleted"
+            " each)",
+            body=obj({"features": array(STRING)}, ["features"]),
+        ),
+        ("POST", f"{FEATURE}/lifecycle/complete"): doc(
+            "Mark a flag completed (200, no body; records feature-completed)",
+            body=obj(
+                {
+                    "status": {"type": "string", "enum": ["kept", "discarded"]},
+                    "statusValue": STRING,
+                },
+                ["status"],
+            ),
         ),
         ("GET", "/api/admin/strategies"): doc("Strategy types with their parameters"),
         ("GET", "/api/admin/segments"): doc("Segments"),

@@ -58,6 +58,7 @@ class Tag(TypedDict):
 class Lifecycle(TypedDict):
     stage: Stage
     enteredStageAt: Date
+    status: NotRequired[str]  # a completed flag's: kept or discarded
 
 
 class Constraint(TypedDict):

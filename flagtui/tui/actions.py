@@ -60,6 +60,21 @@ PALETTE_ACTIONS: tuple[PaletteAction, ...] = (
     PaletteAction("Uncomplete a flag…", "Take a completed flag back to its previous stage",
                   ("uncomplete", "lifecycle", "completed"), action="uncomplete",
                   flag="completed", write=True),
+    # what the web UI offers beside the contract (issue 46): flag_op_keys in the detail
+    PaletteAction("Clone a flag…", "A copy under a new name: strategies and variants, every "
+                  "environment off", ("clone", "copy flag", "duplicate"),
+                  action="flag_op('clone')", flag="live", write=True),
+    PaletteAction("Mark a flag completed…", "Kept, kept with a variant, or discarded, as the "
+                  "web UI's Mark completed", ("complete", "completed", "lifecycle", "kept",
+                  "discarded", "done with"), action="flag_op('complete')", flag="live",
+                  write=True),
+    PaletteAction("Delete an archived flag for good…", "Irreversible (its name typed): only "
+                  "its events remain", ("delete", "delete flag", "remove for good", "purge"),
+                  action="flag_op('delete')", flag="archived", write=True),
+    PaletteAction("Copy strategies to another environment…", "As the web UI's Copy to "
+                  "environment: the requests and who gets it there shown first",
+                  ("copy strategy", "copy to environment", "strategy", "promote"),
+                  action="flag_op('copy_strategies')", flag="live", write=True),
     PaletteAction("Change a type's lifetime", "Feature types: pick a type, e edits its lifetime",
                   ("lifetime", "feature type", "potentially stale after"),
                   area="feature-types", write=True),

@@ -120,6 +120,7 @@ async def _every_call(client: AdminClient) -> set[str]:
         await call
         assert client.requests_sent, name
     rollouts = await _rollout_calls(client)
+    flag_ops = await _flag_op_calls(client)
     await _bulk_calls(client)
     await _integration_writes(client)
     fields = await _context_field_calls(client)
@@ -152,7 +153,8 @@ async def _every_call(client: AdminClient) -> set[str]:
                "rollouts.send_variants", "rollouts.plan_set_disabled", "access.plan_grant",
                "access.send_grant", "integrations.plan_update",
                "integrations.send_update"}  # fmt: skip
-    return set(calls) | rollouts | bulk | integrations | unsent | planned | fields
+
+    return set(calls) | rollouts | flag_ops | bulk | integrations | unsent | planned | fields
 
 
 async def _context_field_calls(client: AdminClient) -> set[str]:
@@ -170,6 +172,24 @@ async def _context_field_calls(client: AdminClient) -> set[str]:
     await client.context_fields.delete(created.name)
     names = {"create", "plan_create", "get", "plan_edit", "send_edit", "usage"}
     return {f"context_fields.{n}" for n in (*names, "no_longer_legal", "plan_delete", "delete")}
+
+
+async def _flag_op_calls(client: AdminClient) -> set[str]:
+    """Clone the rollout flag, copy its strategies, complete it, delete archived flags."""
+    ops = client.flag_ops
+    await ops.clone("default", "openapi-rollout", "openapi-clone", replace_group_id=True)
+    copy = await ops.plan_copy("default", "openapi-rollout", "production", "development")
+    await ops.copy("default", copy)
+    await ops.complete("default", "openapi-clone", status="kept")
+    await ops.clone("default", "openapi-rollout", "openapi-clone-2")
+    for name in ("openapi-clone", "openapi-clone-2", "openapi-rollout"):
+        await client.features.archive("default", name)
+    await ops.delete("default", await ops.archived_rows("default", ["openapi-clone"]))  # one
+    both = await ops.archived_rows("default", ["openapi-clone-2", "openapi-rollout"])
+    await ops.delete("default", both)  # several: the batch route
+    called = "clone plan_copy copy complete archived_rows delete plan_clone plan_complete"
+    called += " plan_delete"
+    return {f"flag_ops.{m}" for m in called.split()}
 
 
 async def _integration_writes(client: AdminClient) -> None:

@@ -29,6 +29,9 @@ def dry_runs(server: httpx.Client) -> dict[str, list[str]]:
     archived = server.get(
         "/api/admin/search/features", params={"lifecycle": "IS:archived", "project": "IS:default"}
     ).json()["features"][0]["name"]
+    live = server.get(
+        "/api/admin/search/features", params={"lifecycle": "IS:live", "project": "IS:default"}
+    ).json()["features"][0]["name"]
     payments = server.get("/api/admin/projects/payments/features").json()["features"]
     flag, env = next(
         (f["name"], e["name"]) for f in payments for e in f["environments"] if e.get("variantCount")
@@ -44,6 +47,7 @@ def dry_runs(server: httpx.Client) -> dict[str, list[str]]:
         f"/api/admin/features/{FLAG}/tags", json={"type": "simple", "value": "old"}
     )
     assert tagged.is_success
+    to_production = ["--to-env", "production"]
     return {
         "feature patch": ["default", FLAG, "--set", "description=dry"],
         "feature uncomplete": ["platform", "db-batched-dashboard"],
@@ -80,6 +84,10 @@ def dry_runs(server: httpx.Client) -> dict[str, list[str]]:
         "tag remove": ["default", FLAG, "--tag", "simple:old"],
         "tag type create": ["dry-type"],
         "project default-strategy set": ["default", "--env", "development", "--rollout", "5"],
+        "feature clone": ["default", FLAG, "dry-run-clone"],
+        "feature delete": ["default", archived],
+        "feature complete": ["default", live],
+        "feature strategy copy": ["default", FLAG, *("--from-env", "development"), *to_production],
     }
 
 

@@ -42,6 +42,10 @@ WRITES = (
     ["tag", "remove", "default", "x", "y", "--tag", "ab"],
     ["tag", "type", "create", "team"],
     ["project", "default-strategy", "set", "default", "--env", "production", "--rollout", "5"],
+    ["feature", "clone", "default", "x", "y"],
+    ["feature", "delete", "default", "x"],
+    ["feature", "complete", "default", "x"],
+    ["feature", "strategy", "copy", "default", "x", "--from-env", "a", "--to-env", "b"],
 )
 
 

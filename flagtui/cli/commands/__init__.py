@@ -93,6 +93,16 @@ COMMANDS = (
           "bring archived flags back (several names or --stdin); as Unleash does, every"
           " environment comes back off",
           "archived_flags", options="revive_options"),
+    Entry("feature clone",
+          "copy a flag under a new name, as the web UI's clone: strategies and variants per"
+          " environment, every environment off; the name checked as `feature create` does",
+          "feature_clone"),
+    Entry("feature delete",
+          "delete archived flags for good (irreversible; a live flag is refused: archive it"
+          " first); type the name, or --yes", "feature_delete"),
+    Entry("feature complete",
+          "mark a flag completed: kept (--variant: the variant kept) or discarded",
+          "feature_complete"),
     Entry("feature enable",
           "switch flags on in one environment (several names or --stdin: one plan;"
           " production: confirm, or --yes)",
@@ -131,6 +141,10 @@ COMMANDS = (
     Entry("feature strategy remove",
           "remove one strategy; with no enabled strategy left Unleash switches the environment"
           " off (production: confirm, or --yes)", "strategy_remove"),
+    Entry("feature strategy copy",
+          "copy strategies to another environment, as the web UI's \"Copy to environment\","
+          " with who gets the flag there before and after (production: confirm, or --yes)",
+          "strategy_copy"),
     Entry("feature strategy order",
           "evaluate the strategies named first, in that order, the others after them"
           " (production: confirm, or --yes)", "strategy_order"),

@@ -31,6 +31,7 @@ from flagtui.tui.rerunnable_reads import read
 from flagtui.tui.screens.base import AreaScreen
 from flagtui.tui.screens.env_toggle import EnvironmentToggle
 from flagtui.tui.screens.flag_object_keys import FlagObjectKeys
+from flagtui.tui.screens.flag_op_keys import FlagOpKeys
 from flagtui.tui.screens.patch_form import PatchFormScreen
 from flagtui.tui.screens.rollout_keys import (
     STRATEGY_ACTIONS,
@@ -60,6 +61,7 @@ def _of_ids(segments: list[Segment], ids: set[int]) -> list[Segment]:
 class FeatureDetailScreen(AreaScreen):
     AREA = "features"
     view = getters.query_one(FeatureView)
+    flag_ops, action_flag_op = FlagOpKeys.part(), FlagOpKeys.action  # c M d Y: flag_op_keys
     WRITE_ACTIONS = frozenset(
         {
             "edit",
@@ -71,6 +73,7 @@ class FeatureDetailScreen(AreaScreen):
             *STRATEGY_ACTIONS,
             *VariantsKey.ACTIONS,
             *FlagObjectKeys.ACTIONS,
+            *FlagOpKeys.ACTIONS,
         }
     )
     BINDINGS: ClassVar = [
@@ -91,6 +94,7 @@ class FeatureDetailScreen(AreaScreen):
         *strategy_bindings(),
         *VariantsKey.bindings(),
         *FlagObjectKeys.bindings(),
+        *FlagOpKeys.bindings(),
     ]  # fmt: skip
 
     def __init__(
@@ -202,6 +206,8 @@ class FeatureDetailScreen(AreaScreen):
         self.view.redraw()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if (offered := self.flag_ops.allows(action, parameters)) is not None:
+            return offered and super().check_action(action, parameters)
         if action == "uncomplete" and not self._completed:
             return False
         archived = self.feature is not None and self.feature.is_archived
