@@ -182,6 +182,7 @@ class AdminClient:
     def default_strategies(self) -> DefaultStrategies:
         return DefaultStrategies(self._core, self.environments)
 
+    @functools.cached_property
     def flag_ops(self) -> FlagOps:
         """Clone, delete for good, mark completed, copy strategies (`flag_ops`)."""
         return FlagOps(self._core, self.features, self.rollouts)
