@@ -255,3 +255,7 @@ def variant_order(name: str) -> tuple[tuple[int, ...], tuple[bool, ...]]:
 STRATEGIES_PER_ENVIRONMENT_MAX = 30
 CONSTRAINTS_MAX = 30
 CONSTRAINT_VALUES_MAX = 250
+# Segments (real Unleash OSS's defaults, 6.10.1 to 8.2.0): how many a server keeps, how many
+# values all of one segment's constraints hold together.
+SEGMENTS_MAX = 300
+SEGMENT_VALUES_MAX = 1000

@@ -43,6 +43,7 @@ from flagtui.sandbox import (
     playground,
     playground_advanced,
     projects,
+    segments,
     strategies,
     users,
 )
@@ -330,6 +331,11 @@ def rollout_routes(project: str, feature: str, env: str) -> list[Route]:
         ApiRoute("/api/admin/strategies", "GET", catalog.list_strategies),
         ApiRoute("/api/admin/context", "GET", catalog.list_context),
         ApiRoute("/api/admin/segments", "GET", catalog.list_segments),
+        ApiRoute("/api/admin/segments", "POST", segments.create, write=True, body=True, ok=201),
+        ApiRoute("/api/admin/segments/{id}", "GET", segments.get_one),
+        ApiRoute("/api/admin/segments/{id}", "PUT", segments.update, write=True, body=True, ok=204),
+        ApiRoute("/api/admin/segments/{id}", "DELETE", segments.delete, write=True, ok=204),
+        ApiRoute("/api/admin/segments/{id}/strategies", "GET", segments.used_by),
         ApiRoute(f"{env}/strategies", "GET", strategies.list_for_environment),
         ApiRoute(f"{env}/strategies", "POST", strategies.add, write=True, body=True),
         ApiRoute(

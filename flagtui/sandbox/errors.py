@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import uuid
 
-from starlette.responses import JSONResponse
+from starlette.responses import JSONResponse, Response
 
 NAMES = {
     400: "ValidationError",
@@ -21,18 +21,33 @@ NAMES = {
 class ApiError(Exception):
     """`name`: where real Unleash names the error more precisely than the status does."""
 
-    def __init__(self, status: int, message: str, name: str | None = None) -> None:
+    def __init__(
+        self, status: int, message: str, name: str | None = None, details: str | None = None
+    ) -> None:
+        """`details`: the one entry of real Unleash's `details` list, where it says more than
+        `message` (a request schema's refusal); an empty `message` with no name: no body."""
         super().__init__(message)
         self.status = status
         self.message = message
         self.name = name
+        self.details = details
 
-    def response(self) -> JSONResponse:
-        return error_response(self.status, self.message, self.name)
+    def response(self) -> Response:
+        if not self.message and self.name is None:
+            return Response(status_code=self.status)
+        return error_response(self.status, self.message, self.name, self.details)
 
 
-def error_response(status: int, message: str, name: str | None = None) -> JSONResponse:
-    body = {"id": str(uuid.uuid4()), "name": name or NAMES.get(status, "Error"), "message": message}
+def error_response(
+    status: int, message: str, name: str | None = None, details: str | None = None
+) -> JSONResponse:
+    body: dict[str, object] = {
+        "id": str(uuid.uuid4()),
+        "name": name or NAMES.get(status, "Error"),
+        "message": message,
+    }
+    if details is not None:
+        body["details"] = [{"message": details}]
     return JSONResponse(body, status_code=status)
 
 
