@@ -117,6 +117,16 @@ def checked(
     return SegmentSpec(spec.name, description, spec.project, constraints)
 
 
+def _as_sent(segment: Segment, catalog: RolloutCatalog) -> dict[str, Any] | None:
+    """The segment as it stands, as this client would send it (its constraints' false flags
+    dropped): an edit to that is no change. None where today's rules refuse what it holds."""
+    spec = SegmentSpec(segment.name, segment.description, segment.project, segment.constraints)
+    try:
+        return body_of(checked(spec, catalog, None))
+    except errors.InvalidArgument:
+        return None
+
+
 class Segments:
     def __init__(self, core: Core) -> None:
         self._core = core
@@ -132,10 +142,11 @@ class Segments:
 
     async def find(self, id_or_name: str) -> Segment:
         """A segment by name, or by id (a name all digits is tried as a name first); none:
-        NotFound-like InvalidArgument naming the segments there are."""
+        NotFoundError."""
         found = RolloutCatalog(segments=await self.list()).segment(id_or_name)
         if found is None:
-            raise errors.InvalidArgument("segment", f"no segment {id_or_name!r} on this server")
+            said = f"No segment named {id_or_name!r} or with that id on this server"
+            raise errors.NotFoundError("GET", PATH, message=said)
         return found
 
     async def used_by(self, segment_id: int) -> builtins.list[SegmentStrategy]:
@@ -177,7 +188,7 @@ class Segments:
             raise errors.InvalidArgument("name", f"another segment is named {sending.name!r}")
         plan = PlannedWrite("edit segment", "PUT", f"{PATH}/{opened_on.id}", body_of(sending))
         shown = body_of(opened_on)
-        if plan.body == shown:
+        if plan.body in (shown, _as_sent(opened_on, catalog)):
             raise errors.NothingToSend(f"segment {opened_on.name}", "already so", plan.action)
         return Edit(plan, shown, sending)
 

@@ -36,9 +36,9 @@ EXIT_CODES_HELP = """exit codes:
      --report-changes)
   2  usage or configuration: a bad option, a value over a contract limit or that JSON
      cannot carry, a read-only profile asked to write, a destructive command without --yes,
-     a request the server refused as invalid (400, 409, 415), a segment in use asked
-     to be deleted (nothing sent), an object another admin
-     changed since the command read it (nothing sent), a second collector of one server
+     a request the server refused as invalid (400, 409, 415), an object another admin
+     changed since the command read it or a segment in use asked to be deleted (nothing
+     sent), a second collector of one server
      into one SQLite archive (or `collect --once` into any archive)
   3  authentication or permission (401, 403)
   4  not found (404)

@@ -15,10 +15,11 @@
   strategies of other projects use it: 400 "Invalid project. Segment is being used by
   strategies in other projects: …".
 - `DELETE /api/admin/segments/:id`: 204 (`segment-deleted`, data null, preData the segment);
-  while a strategy uses it: 409 with no body.
+  while a strategy of a live flag uses it: 409 with no body (an archived flag's do not count:
+  the segment goes, they keep its id).
 - `GET /api/admin/segments/:id/strategies`: `{strategies: [{id, projectId, featureName,
-  strategyName, environment}], changeRequestStrategies: []}` (404 when unknown, as 7.5.1 and
-  8.2.0; 6.10.1 answers an empty list).
+  strategyName, environment}], changeRequestStrategies: []}`, live flags only (404 when
+  unknown, as 7.5.1 and 8.2.0; 6.10.1 answers an empty list).
 """
 
 from __future__ import annotations
@@ -40,7 +41,8 @@ INVALID = "Request validation failed: your request body or params contain invali
 USED_BY = (
     "SELECT s.id, f.project, s.feature, s.name, s.environment FROM strategy_segments u"
     " JOIN strategies s ON s.id = u.strategy JOIN features f ON f.name = s.feature"
-    " WHERE CAST(u.used AS INTEGER) = ? ORDER BY f.project, s.feature, s.environment, s.sort_order"
+    " WHERE CAST(u.used AS INTEGER) = ? AND u.live"
+    " ORDER BY f.project, s.feature, s.environment, s.sort_order"
 )
 
 

@@ -184,3 +184,12 @@ async def test_a_viewer_may_not_write_segments(
     answer = await viewer.post(SEGMENTS, json={"name": "x", "constraints": []})
     assert answer.status_code == 403
     assert (await viewer.delete(f"{SEGMENTS}/{made['id']}")).status_code == 403
+
+
+async def test_an_archived_flags_strategies_do_not_hold_a_segment(admin: httpx.AsyncClient) -> None:
+    made, strategy = await _used_segment(admin, "archived-use")
+    archived = await admin.delete(f"/api/admin/projects/default/features/{strategy['feature']}")
+    assert archived.status_code == 202
+    usage = await admin.get(f"{SEGMENTS}/{made['id']}/strategies")
+    assert usage.json()["strategies"] == []
+    assert (await admin.delete(f"{SEGMENTS}/{made['id']}")).status_code == 204
