@@ -75,6 +75,8 @@ AREAS: tuple[Area, ...] = (
     Area("change-requests", "Change requests", "CRs", "9",
          "flagtui.tui.screens.change_requests:ChangeRequestsScreen", enterprise_only=True,
          description="A project's change requests: inspect and delete"),
+    Area("segments", "Segments", "Segs", "", "flagtui.tui.screens.segments:SegmentsScreen",
+         description="Segments: who they match, where used; new, edit (previewed), delete"),
 )  # fmt: skip
 
 AREAS_BY_NAME = {area.name: area for area in AREAS}
