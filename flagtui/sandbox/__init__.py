@@ -111,7 +111,8 @@ enterprise-only operations), with these choices:
   come after its 404). Change-request protection of environments is not modelled.
 - Environment variants (`env_variants`): writable only where the flag already has some, as
   on real Unleash 6.10-8.2 (403 InvalidOperationError otherwise).
-- Strategy types, context fields, segments (`catalog`): fixed lists, read-only.
+- Strategy types and context fields (`catalog`): fixed lists, read-only; segments listed
+  there, written as real Unleash writes them (`segments`).
 - Evaluation (`playground`, `playground_advanced`, `client_api`): POST /api/admin/playground,
   POST /api/admin/playground/advanced (real Unleash's combinations and limits: 15,000
   evaluations, 100 kB bodies) and GET /api/client/features, evaluated by yggdrasil-engine, the

@@ -3,6 +3,7 @@ with what the screen says at each step, and the server's state after each flow."
 
 from __future__ import annotations
 
+import httpx
 from textual.widgets import Input
 
 from flagtui.tui.screens.segment_form import SegmentFormScreen
@@ -12,6 +13,8 @@ from flagtui.tui.widgets.select import Select
 from flagtui.tui.widgets.table import ResourceTable
 from testkit.pilot import settle
 
+from .faults import html_error, json_error
+from .faults import settle as settle_after_faults
 from .helpers import screen_text, visible_text
 from .palette_keys import run_from_palette
 
@@ -157,3 +160,52 @@ async def test_read_only_offers_no_writes(make_app, client) -> None:
             await settle(app, pilot)
             assert isinstance(app.screen, SegmentsScreen)
     assert await client.segments.list() == before
+
+
+async def test_an_unknown_outcome_and_a_refusal_are_said_on_screen(build, faulty) -> None:
+    """A gateway's 504 after the PUT: the form says the outcome is unknown and sends nothing
+    again; the server's refusal of a DELETE is said in the area's status line."""
+    server, fault = faulty
+    fault.fail("PUT", "/api/admin/segments/", html_error(504))
+    fault.fail("DELETE", "/api/admin/segments/", json_error(403, "NoAccessError", "no way"))
+    app = build(server.url, server.admin_token)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_area(app, pilot)
+        await pilot.press("C")
+        await settle(app, pilot)
+        app.screen.query_one("#segment-name", Input).value = "tui-faulty"
+        await pilot.press("ctrl+r")
+        await settle(app, pilot)
+        await pilot.click("#confirm")
+        await settle_after_faults(app, pilot)
+        assert "Created tui-faulty" in visible_text(app, "#segments-status")
+        await settle(app, pilot)
+        headers = {"Authorization": server.admin_token}
+        async with httpx.AsyncClient(base_url=server.url, headers=headers) as http:
+            listed = (await http.get("/api/admin/segments")).json()["segments"]
+        [made] = [s["id"] for s in listed if s["name"] == "tui-faulty"]
+        await select(app, pilot, screen, made)
+        await pilot.press("e")
+        await settle(app, pilot)
+        form = app.screen
+        form.query_one("#segment-description", Input).value = "changed"
+        await pilot.press("ctrl+r")
+        await settle(app, pilot)
+        await pilot.click("#confirm")
+        await settle_after_faults(app, pilot)
+        assert "Outcome unknown" in visible_text(app, "#form-error")
+        puts = fault.count("PUT", "/api/admin/segments/")
+        await pilot.press("ctrl+r")
+        await settle(app, pilot)
+        assert app.screen is form and fault.count("PUT", "/api/admin/segments/") == puts
+        await pilot.press("escape")
+        await settle(app, pilot)
+        assert "Outcome unknown" in visible_text(app, "#segments-status")
+        await select(app, pilot, screen, made)
+        await pilot.press("d")
+        await settle(app, pilot)
+        app.screen.query_one("#typed", Input).value = "tui-faulty"
+        await pilot.click("#confirm")
+        await settle_after_faults(app, pilot)
+        assert "Not deleted — " in visible_text(app, "#segments-status")
+        assert "no way" in visible_text(app, "#segments-status")

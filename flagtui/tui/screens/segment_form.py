@@ -44,9 +44,17 @@ UNKNOWN = (
 )
 
 
-def used_words(used: Sequence[SegmentStrategy]) -> str:
+def used_words(used: Sequence[SegmentStrategy], named: int = 0) -> str:
+    """`used by 3 strategies of 2 flags`, then the first `named` flags and environments."""
+    if not used:
+        return "used by no strategy"
+    where = list(dict.fromkeys(f"{u.feature_name} in {u.environment}" for u in used))
     flags = len({(u.project_id, u.feature_name) for u in used})
-    return f"used by {len(used)} strategies of {flags} flags" if used else "used by no strategy"
+    said = f"used by {len(used)} strategies of {flags} flags"
+    if named:
+        more = f" and {len(where) - named} more" if len(where) > named else ""
+        said += f" ({', '.join(where[:named])}{more})"
+    return said
 
 
 def share_line(s: FlagShare) -> str:

@@ -76,10 +76,12 @@ class SegmentsScreen(AreaScreen):
             for s in segments
         ]
         self.table.set_rows(rows, segments)
-        self.status_line.update(said)
+        self.say(said, refused=said.startswith("Outcome unknown"))
 
-    def say(self, text: str) -> None:
+    def say(self, text: str, *, refused: bool = False) -> None:
+        """`refused`: a refusal or failure, shown whole (wrapped) and marked."""
         self.status_line.update(text)
+        self.status_line.set_class(refused, "-failed")
 
     def action_reload(self) -> None:
         self.load()
@@ -89,6 +91,7 @@ class SegmentsScreen(AreaScreen):
 
     def _after_form(self, said: str | None) -> None:
         if said is not None:
+            self.say(said, refused=said.startswith("Outcome unknown"))
             self.load(said)
 
     def action_create(self) -> None:
@@ -117,8 +120,9 @@ class SegmentsScreen(AreaScreen):
         try:
             segments.plan_delete(segment, used)
         except SegmentInUse:
-            self.say(f"Not deleted — {segment.name} is {used_words(used)}; Unleash refuses to"
-                     " delete a segment in use: remove it from those strategies first")  # fmt: skip
+            self.say(f"Not deleted — {segment.name} is {used_words(used, 2)}; Unleash refuses to"
+                     " delete a segment in use: remove it from those strategies first",
+                     refused=True)  # fmt: skip
             return
 
         def answered(yes: bool | None) -> None:
@@ -141,11 +145,10 @@ class SegmentsScreen(AreaScreen):
     def io_failed(self, group: str, error: BaseException) -> None:
         if group == "segment-delete":
             if isinstance(error, OutcomeUnknown):
-                self.say(f"Outcome unknown — {describe_error(error)}; r reads the segments")
-            elif isinstance(error, SegmentInUse):
-                self.say(f"Not deleted — {error}")
+                said = f"Outcome unknown — {describe_error(error)}; r reads the segments"
             else:
-                self.say(f"Not deleted — {describe_error(error)}")
+                said = f"Not deleted — {describe_error(error)}"
+            self.say(said, refused=True)
         elif group == "segment-form":
-            self.say(f"Form not opened — {describe_error(error)}")
+            self.say(f"Form not opened — {describe_error(error)}", refused=True)
         super().io_failed(group, error)
