@@ -94,13 +94,20 @@ async def test_an_edit_previews_the_flags_then_asks_for_the_name(make_app, clien
         form = app.screen
         assert isinstance(form, SegmentFormScreen)
         await add_constraint(app, pilot, form, "u-1")
+        form.query_one("#preview-context", Input).value = "oops"
+        await pilot.press("ctrl+r")
+        await settle(app, pilot)
+        assert app.screen is form
+        assert "Not sent — preview context: 'oops'" in visible_text(app, "#form-error")
+        form.query_one("#preview-context", Input).value = "plan=pro"
         await pilot.press("ctrl+r")
         await settle(app, pilot)
         modal = app.screen
         assert isinstance(modal, TypedConfirmModal)
         shown = screen_text(app)
         assert f"Change segment {segment.name}?" in shown
-        assert "1,000 synthetic userIds" in shown and " → " in shown
+        assert "(1,000 synthetic userIds, context {'properties': {'plan':" in shown
+        assert " → " in shown
         assert f"{used[0].project_id}/{used[0].feature_name}" in shown
         modal.query_one("#typed", Input).value = segment.name
         await pilot.click("#confirm")

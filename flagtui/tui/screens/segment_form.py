@@ -35,6 +35,7 @@ from flagtui.tui.widgets.inert import InertInput
 from flagtui.tui.widgets.keybar import KeyBar
 from flagtui.tui.widgets.request_text import shown_requests
 from flagtui.tui.widgets.text import MessageLine, PlainLabel
+from flagtui.typed_context import typed_context
 
 WRITE = "segment-write"
 APP_NAME = "flagtui-preview"
@@ -105,6 +106,10 @@ class SegmentFormScreen(IOScreenMixin, Screen[str | None]):
                 yield InertInput((s.project or "") if s else "", id="segment-project",
                                  compact=True)  # fmt: skip
                 yield ConstraintEditor(self.catalog, (s.constraints or []) if s else [])
+                if s is not None:
+                    yield PlainLabel("Preview context besides each userId (optional)")
+                    yield InertInput(placeholder="KEY=VALUE … (sessionId, remoteAddress, a"
+                                     " property)", id="preview-context", compact=True)  # fmt: skip
         yield MessageLine(id="form-error", classes="error-line")  # below the scroll: in view
         yield KeyBar()
 
@@ -126,11 +131,23 @@ class SegmentFormScreen(IOScreenMixin, Screen[str | None]):
         if self.outcome_unknown:
             self.form_error.update(UNKNOWN)
             return
+        context: dict[str, object] = {"appName": APP_NAME}
+        if self.segment is not None:
+            typed = self.query_one("#preview-context", InertInput).value
+            try:
+                context.update(typed_context(typed.split()))
+            except ValueError as exc:
+                self.form_error.update(f"Not sent — preview context: {exc}")
+                return
+            if "userId" in context:
+                self.form_error.update("Not sent — preview context: each synthetic user has its"
+                                       " own userId")  # fmt: skip
+                return
         self.form_error.update("checking…")
-        self.review(self.spec())
+        self.review(self.spec(), context)
 
     @work(exclusive=True, group="segment-review", exit_on_error=False)
-    async def review(self, spec: SegmentSpec) -> None:
+    async def review(self, spec: SegmentSpec, context: dict[str, object]) -> None:
         client = self.flagtui.client
         projects = [p.id for p in await client.projects.list()]
         segments = client.segments
@@ -151,14 +168,19 @@ class SegmentFormScreen(IOScreenMixin, Screen[str | None]):
             return
         self.form_error.update("Previewing every flag it changes with the SDKs' engine…")
         used = await segments.used_by(self.segment.id)
-        shares = await self.previewed(used, edit.plan.body["constraints"])
+        shares = await self.previewed(used, edit.plan.body["constraints"], context)
         lines = [share_line(s) for s in shares] or ["no flag uses it: no one's flags change"]
-        said = f"Who gets each flag ({SEGMENT_USERS:,} synthetic userIds), before → after:\n"
+        extra = {k: v for k, v in context.items() if k != "appName"} or "none"
+        said = f"Who gets each flag ({SEGMENT_USERS:,} synthetic userIds, context {extra}),"
+        said += " before → after:\n"
         self.form_error.update("")
         self.ask(edit, used, Text(said + "\n".join(lines) + "\n"))
 
     async def previewed(
-        self, used: Sequence[SegmentStrategy], constraints: list[dict[str, object]]
+        self,
+        used: Sequence[SegmentStrategy],
+        constraints: list[dict[str, object]],
+        context: dict[str, object],
     ) -> list[FlagShare]:
         assert self.segment is not None
         client = self.flagtui.client
@@ -171,7 +193,7 @@ class SegmentFormScreen(IOScreenMixin, Screen[str | None]):
         uses = [(u.project_id, u.feature_name, u.environment) for u in used]
         return await asyncio.to_thread(
             segment_edit_shares, flags, uses, await client.segments.list(), edited,
-            {"appName": APP_NAME}, related=related,
+            context, related=related,
         )  # fmt: skip
 
     def ask(self, edit: Edit, used: Sequence[SegmentStrategy], preview: Text) -> None:
