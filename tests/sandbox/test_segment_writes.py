@@ -158,6 +158,8 @@ async def test_delete_refuses_a_used_segment_then_deletes_it(admin: httpx.AsyncC
     assert (await admin.get(f"{SEGMENTS}/{made['id']}")).status_code == 404
     [event] = await _events(admin, "segment-deleted")
     assert (event["data"], event["preData"]) == (None, made)
+    found = await admin.get("/api/admin/search/events", params={"query": "gone"})
+    assert "segment-deleted" in [e["type"] for e in found.json()["events"]]  # by its preData
 
 
 async def test_the_client_api_serves_the_edited_segment(admin: httpx.AsyncClient) -> None:
