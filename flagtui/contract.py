@@ -269,3 +269,7 @@ CONSTRAINT_VALUES_MAX = 250
 # a description of at most 250 characters, legal values of 1 to 100 characters, each once.
 CONTEXT_DESCRIPTION_MAX = 250
 LEGAL_VALUE_MAX = 100
+# Segments (real Unleash OSS's defaults, 6.10.1 to 8.2.0): how many a server keeps, how many
+# values all of one segment's constraints hold together.
+SEGMENTS_MAX = 300
+SEGMENT_VALUES_MAX = 1000

@@ -24,7 +24,8 @@ what the server is) and, on it, one resource object per area, each declaring its
     client.strategy_types   list
     client.context_fields   list, get, usage, no_longer_legal, create, edit (plan_edit,
                             send_edit), delete
-    client.segments         list
+    client.segments         list, get, find, used_by, create, send_edit, delete (planned
+                            first: plan_create, plan_edit, plan_delete)
     client.playground       evaluate (the server's own answer for one context), users (for
                             many userIds, through its advanced playground)
     client.raw              send, pages: any route as `flagtui api` asks it (Unleash's paging

@@ -1,12 +1,15 @@
-"""`client.strategy_types`, `client.segments`: what a rollout is made of on this server, each
-read in one request (real Unleash's routes, the sandbox's alike; the context fields are in
-`context_fields`)."""
+"""`client.strategy_types`: what a rollout is made of on this server, read in one request (real
+Unleash's route, the sandbox's alike); the context fields are in `context_fields`, the segments
+(re-exported here) in `segments`."""
 
 from __future__ import annotations
 
 from flagtui.api.core import Core
-from flagtui.api.models import Segment, StrategyType
-from flagtui.api.wire import SegmentsAnswer, StrategyTypesAnswer, adapter
+from flagtui.api.models import StrategyType
+from flagtui.api.segments import Segments
+from flagtui.api.wire import StrategyTypesAnswer, adapter
+
+__all__ = ["Segments", "StrategyTypes"]
 
 
 class StrategyTypes:
@@ -18,12 +21,3 @@ class StrategyTypes:
         path = "/api/admin/strategies"
         answer = await self._core.read("GET", path, adapter(StrategyTypesAnswer))
         return [t for t in answer.strategies if deprecated or not t.deprecated]
-
-
-class Segments:
-    def __init__(self, core: Core) -> None:
-        self._core = core
-
-    async def list(self) -> list[Segment]:
-        answer = await self._core.read("GET", "/api/admin/segments", adapter(SegmentsAnswer))
-        return answer.segments

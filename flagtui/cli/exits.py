@@ -37,7 +37,8 @@ EXIT_CODES_HELP = """exit codes:
   2  usage or configuration: a bad option, a value over a contract limit or that JSON
      cannot carry, a read-only profile asked to write, a destructive command without --yes,
      a request the server refused as invalid (400, 409, 415), an object another admin
-     changed since the command read it (nothing sent), a second collector of one server
+     changed since the command read it or a segment in use asked to be deleted (nothing
+     sent), a second collector of one server
      into one SQLite archive (or `collect --once` into any archive)
   3  authentication or permission (401, 403)
   4  not found (404)
@@ -66,9 +67,11 @@ class Refused(Exception):
 def _kinds() -> list[tuple[type[BaseException], str, int]]:
     # Here, not at the top: it loads pydantic
     from flagtui.api.edits import EditConflict
+    from flagtui.api.segments import SegmentInUse
 
     return [
         (EditConflict, "edit-conflict", USAGE),
+        (SegmentInUse, "in-use", USAGE),
         (errors.OutcomeUnknown, "outcome-unknown", OUTCOME_UNKNOWN),
         (errors.NotSupported, "not-supported", NOT_SUPPORTED),
         (errors.AuthenticationRequired, "authentication", AUTH),

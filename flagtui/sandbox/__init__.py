@@ -111,11 +111,11 @@ enterprise-only operations), with these choices:
   come after its 404). Change-request protection of environments is not modelled.
 - Environment variants (`env_variants`): writable only where the flag already has some, as
   on real Unleash 6.10-8.2 (403 InvalidOperationError otherwise).
-- Strategy types and segments (`catalog`): fixed lists, read-only. Context fields
-  (`context_fields`): created, edited, deleted and where used as on real Unleash 8.2.0 (7.5.1
-  and 6.10.1 alike but where said there): its 400s named BadDataError with its sentence in
-  `details`, a field in use refused on delete (409 ConflictError); a database made before
-  they could change gets the fixed ones on attach.
+- Strategy types (`catalog`): a fixed list, read-only. Segments (`segments`): written as real
+  Unleash writes them. Context fields (`context_fields`): created, edited, deleted and where used
+  as on real Unleash 8.2.0 (7.5.1 and 6.10.1 alike but where said there): its 400s named
+  BadDataError with its sentence in `details`, a field in use refused on delete (409
+  ConflictError); a database made before they could change gets the fixed ones on attach.
 - Evaluation (`playground`, `playground_advanced`, `client_api`): POST /api/admin/playground,
   POST /api/admin/playground/advanced (real Unleash's combinations and limits: 15,000
   evaluations, 100 kB bodies) and GET /api/client/features, evaluated by yggdrasil-engine, the

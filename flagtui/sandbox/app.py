@@ -46,6 +46,7 @@ from flagtui.sandbox import (
     playground,
     playground_advanced,
     projects,
+    segments,
     strategies,
     users,
 )
@@ -345,6 +346,11 @@ def rollout_routes(project: str, feature: str, env: str) -> list[Route]:
         ApiRoute("/api/admin/context/{name}", "DELETE", context_fields.delete, write=True),
         ApiRoute("/api/admin/context/{name}/strategies", "GET", context_fields.strategies),
         ApiRoute("/api/admin/segments", "GET", catalog.list_segments),
+        ApiRoute("/api/admin/segments", "POST", segments.create, write=True, body=True, ok=201),
+        ApiRoute("/api/admin/segments/{id}", "GET", segments.get_one),
+        ApiRoute("/api/admin/segments/{id}", "PUT", segments.update, write=True, body=True, ok=204),
+        ApiRoute("/api/admin/segments/{id}", "DELETE", segments.delete, write=True, ok=204),
+        ApiRoute("/api/admin/segments/{id}/strategies", "GET", segments.used_by),
         ApiRoute(f"{env}/strategies", "GET", strategies.list_for_environment),
         ApiRoute(f"{env}/strategies", "POST", strategies.add, write=True, body=True),
         ApiRoute(

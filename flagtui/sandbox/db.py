@@ -124,8 +124,8 @@ CREATE TABLE feature_types (
     id TEXT PRIMARY KEY, name TEXT NOT NULL, description TEXT NOT NULL, lifetime_days INTEGER
 );
 CREATE TABLE segments (
-    id INTEGER PRIMARY KEY, name TEXT NOT NULL, description TEXT NOT NULL,
-    constraints TEXT NOT NULL
+    id INTEGER PRIMARY KEY, name TEXT NOT NULL, description TEXT,
+    constraints TEXT NOT NULL, project TEXT, created_by TEXT, created_at TEXT
 );
 CREATE TABLE features (
     name TEXT PRIMARY KEY, project TEXT NOT NULL, type TEXT NOT NULL, description TEXT,
@@ -287,6 +287,10 @@ class Database:
             conn.execute(CONTEXT_FIELDS_TABLE)
             seed_context_fields(conn)
             conn.execute("COMMIT")
+        columns = {r[1] for r in conn.execute("SELECT * FROM pragma_table_info('segments')")}
+        for added in ("project", "created_by", "created_at"):  # before segments were written
+            if added not in columns:
+                conn.execute(f"ALTER TABLE segments ADD COLUMN {added} TEXT")
         for table, (schema, backfill) in USAGE_LINKS.items():
             current = "SELECT 1 FROM pragma_table_info(?) WHERE name = 'used'"
             if conn.execute(current, (table,)).fetchone() is None:  # none, or an earlier one

@@ -174,7 +174,7 @@ class Generator:
             c.execute("INSERT INTO project_group_roles VALUES (?,?,?)", (pid, rng.randint(1, 6), 5))
         for sid, (name, desc, ctx, values) in enumerate(SEGMENTS, start=1):
             c.execute(
-                "INSERT INTO segments VALUES (?,?,?,?)",
+                "INSERT INTO segments (id, name, description, constraints) VALUES (?,?,?,?)",
                 (sid, name, desc, dumps([self._constraint(ctx, "IN", values)])),
             )
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import uuid
 
-from starlette.responses import JSONResponse
+from starlette.responses import JSONResponse, Response
 
 NAMES = {
     400: "ValidationError",
@@ -24,15 +24,17 @@ class ApiError(Exception):
     def __init__(
         self, status: int, message: str, name: str | None = None, details: str | None = None
     ) -> None:
-        """`details`: the one message of real Unleash's `details` list, where its routes say
-        more there than in `message`."""
+        """`details`: the one entry of real Unleash's `details` list, where it says more than
+        `message` (a request schema's refusal); an empty `message` with no name: no body."""
         super().__init__(message)
         self.status = status
         self.message = message
         self.name = name
         self.details = details
 
-    def response(self) -> JSONResponse:
+    def response(self) -> Response:
+        if not self.message and self.name is None:
+            return Response(status_code=self.status)
         return error_response(self.status, self.message, self.name, self.details)
 
 

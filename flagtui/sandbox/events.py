@@ -84,9 +84,16 @@ def record(
     return event
 
 
-def _free_text(query: str, where: list[str], params: list[Any]) -> None:
-    """Case-insensitive match over type, creator and the data payload."""
-    columns = ("type", "created_by", "data")
+CONTRACT_TEXT = ("type", "created_by", "data")
+# Real Unleash's GET search matches the state before too (a segment-deleted event, its data
+# null, is found by the deleted segment's name: 6.10.1, 7.5.1 and 8.2.0).
+SEARCH_TEXT = (*CONTRACT_TEXT, "pre_data")
+
+
+def _free_text(
+    query: str, where: list[str], params: list[Any], columns: tuple[str, ...] = CONTRACT_TEXT
+) -> None:
+    """Case-insensitive match over type, creator and the data payload (`columns`)."""
     if query.isascii():
         pattern = "%" + query.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
         where.append("(" + " OR ".join(f"{c} LIKE ? ESCAPE '\\'" for c in columns) + ")")
@@ -197,7 +204,7 @@ def search_get(call: Call) -> Annotated[RawJSON, shapes.EventSearch]:
         where.append("created_at <= ?")
         params.append(f"{end}T23:59:59.999Z")
     if q.get("query"):
-        _free_text(q["query"], where, params)
+        _free_text(q["query"], where, params, SEARCH_TEXT)
     limit, offset = page(q, PAGE_DEFAULT, PAGE_MAX)
     with call.db.read() as conn:
         total = _count(call.db, conn, where, params)

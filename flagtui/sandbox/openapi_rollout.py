@@ -67,6 +67,16 @@ STRATEGY_BODY = {
     "parameters": {"type": "object", "additionalProperties": STRING},
     "segments": array({"type": "integer"}),
 }
+SEGMENT = "/api/admin/segments/{id}"
+SEGMENT_BODY = obj(
+    {
+        "name": {"type": "string", "minLength": 1},
+        "description": {"type": ["string", "null"]},
+        "project": {"type": ["string", "null"]},
+        "constraints": array(CONSTRAINT),
+    },
+    ["name", "constraints"],
+)
 PATCHES = array(
     obj(
         {
@@ -139,6 +149,23 @@ def docs(doc: Any) -> dict[tuple[str, str], Any]:
         ),
         ("GET", "/api/admin/strategies"): doc("Strategy types with their parameters"),
         ("GET", "/api/admin/segments"): doc("Segments"),
+        ("POST", "/api/admin/segments"): doc(
+            "Create a segment (201 with the segment; records segment-created)",
+            (409,),
+            body=SEGMENT_BODY,
+        ),
+        ("GET", SEGMENT): doc("One segment", (404,)),
+        ("PUT", SEGMENT): doc(
+            "Replace a segment's name, description, project and constraints (204; records"
+            " segment-updated)",
+            (404, 409),
+            body=SEGMENT_BODY,
+        ),
+        ("DELETE", SEGMENT): doc(
+            "Delete a segment no strategy uses (204; records segment-deleted; in use: 409)",
+            (404, 409),
+        ),
+        ("GET", f"{SEGMENT}/strategies"): doc("The strategies that use a segment", (404,)),
         ("GET", f"{ENV}/strategies"): doc(
             "A flag's strategies in one environment, in order", (404,)
         ),

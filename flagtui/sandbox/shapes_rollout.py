@@ -105,6 +105,31 @@ class Segments(TypedDict):
     segments: list[Segment]
 
 
+class SegmentRecord(TypedDict):
+    """A segment as its own routes and its events say it (no usage counts)."""
+
+    id: int
+    name: str
+    description: str | None
+    project: NotRequired[str]
+    constraints: list[Constraint]
+    createdBy: str | None
+    createdAt: Date | None
+
+
+class SegmentStrategy(TypedDict):
+    id: str
+    projectId: str
+    featureName: str
+    strategyName: str
+    environment: str
+
+
+class SegmentStrategies(TypedDict):
+    strategies: list[SegmentStrategy]
+    changeRequestStrategies: list[SegmentStrategy]
+
+
 class FeatureStrategy(TypedDict):
     """A strategy as the strategy routes answer it (no featureName, as real Unleash)."""
 

@@ -78,6 +78,8 @@ AREAS: tuple[Area, ...] = (
     Area("context-fields", "Context fields", "Context", "",
          "flagtui.tui.screens.context_fields:ContextFieldsScreen",
          description="Context fields: legal values, stickiness, where used; create, edit, delete"),
+    Area("segments", "Segments", "Segs", "", "flagtui.tui.screens.segments:SegmentsScreen",
+         description="Segments: who they match, where used; new, edit (previewed), delete"),
 )  # fmt: skip
 
 AREAS_BY_NAME = {area.name: area for area in AREAS}

@@ -10,6 +10,7 @@ import datetime as dt
 import functools
 import inspect
 import json
+from dataclasses import replace
 from typing import Any
 from urllib.parse import unquote
 
@@ -29,6 +30,8 @@ from flagtui.api.models import (
     UserList,
     Variant,
 )
+from flagtui.api.rollout_catalog import RolloutCatalog
+from flagtui.api.segments import SegmentSpec
 from flagtui.api.wire import (
     ChangeRequestList,
     ContextFieldList,
@@ -192,6 +195,20 @@ async def _flag_op_calls(client: AdminClient) -> set[str]:
     return {f"flag_ops.{m}" for m in called.split()}
 
 
+async def _segment_writes(client: AdminClient, catalog: RolloutCatalog) -> None:
+    """A segment created, read, edited and deleted."""
+    spec = SegmentSpec("openapi-segment", constraints=[Constraint(context_name="userId",
+                       operator="IN", values=["u-1"])])  # fmt: skip
+    made = await client.segments.create(client.segments.plan_create(spec, catalog))
+    await client.segments.get(made.id)
+    await client.segments.used_by((await client.segments.find(made.name)).id)
+    edit = client.segments.plan_edit(
+        made, replace(spec, description="d", project="default"), catalog
+    )
+    client.segments.plan_delete(await client.segments.send_edit(edit), [])
+    await client.segments.delete(made)
+
+
 async def _integration_writes(client: AdminClient) -> None:
     """An integration created, edited and deleted (each needs the one before)."""
     body = {"provider": "webhook", "enabled": False, "parameters": {"url": "http://x.test/h"},
@@ -227,6 +244,7 @@ async def _rollout_calls(client: AdminClient) -> set[str]:
     await client.strategy_types.list()
     await client.context_fields.list()
     await client.segments.list()
+    await _segment_writes(client, catalog)
     strategy = Strategy(
         name="flexibleRollout",
         title="ten",
@@ -274,6 +292,8 @@ async def _rollout_calls(client: AdminClient) -> set[str]:
         "strategy_types.list",
         "context_fields.list",
         "segments.list",
+        *(f"segments.{m}" for m in ("plan_create", "create", "get", "find", "used_by")),
+        *(f"segments.{m}" for m in ("plan_edit", "send_edit", "plan_delete", "delete")),
         "rollouts.add",
         "rollouts.update",
         "rollouts.get",

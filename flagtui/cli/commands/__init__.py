@@ -44,6 +44,7 @@ NOUNS = {  # and the groups of verbs under a noun
     "user": "users",
     "type": "feature types",
     "context": "context fields (what constraints and custom stickiness name)",
+    "segment": "segments: reusable sets of constraints strategies attach",
     "env": "a project's environments",
     "access": "project access (Enterprise)",
     "role": "roles (for access grant)",
@@ -222,6 +223,19 @@ COMMANDS = (
           "delete a context field; says where it is used, and then asks for its name on any"
           " profile (confirm, or --yes; Unleash 7.5.1 and 8.2.0 refuse while flags use it)",
           "context_write", options="delete_options"),
+    Entry("segment list", "segments: name, project, constraints, how many flags use each",
+          "segment_read", options="list_options"),
+    Entry("segment show", "one segment, and where it is used (flags and strategies per"
+          " environment)", "segment_read", options="show_options"),
+    Entry("segment create", "create a segment (constraints checked against the server first)",
+          "segment_write", options="create_options"),
+    Entry("segment edit",
+          "change a segment's name, description, project or constraints; previews who gets"
+          " each flag that uses it, before → after (in use: confirm, or --yes)",
+          "segment_write", options="edit_options"),
+    Entry("segment delete",
+          "delete a segment no strategy uses (in use: refused before sending, naming the"
+          " strategies; confirm, or --yes)", "segment_delete"),
     Entry("env list", "a project's environments", "env_list"),
     Entry("env remove", "remove an environment from a project", "env_remove"),
     Entry("env link", "link an environment to a project (its flags get it, switched off)",

@@ -61,7 +61,7 @@ def _of_ids(segments: list[Segment], ids: set[int]) -> list[Segment]:
 class FeatureDetailScreen(AreaScreen):
     AREA = "features"
     view = getters.query_one(FeatureView)
-    flag_ops, action_flag_op = FlagOpKeys.part(), FlagOpKeys.action  # c M d Y: flag_op_keys
+    flag_ops, action_flag_op = FlagOpKeys.part(), FlagOpKeys.action  # O M d Y: flag_op_keys
     WRITE_ACTIONS = frozenset(
         {
             "edit",

@@ -121,13 +121,11 @@ class FlagOpKeys:
         self.screen.app.push_screen(CloneModal(flag.name), answered)
 
     async def _clone(self, project: str, source: str, name: str, replace: bool) -> None:
-        # Here, not at the top: the detail imports this module
-        from flagtui.tui.screens.feature_detail import FeatureDetailScreen
-
         ops = self.screen.flagtui.client.flag_ops
         clone = await ops.clone(project, source, name, replace_group_id=replace)
         self.screen.flagtui.notify(f"{source} cloned as {clone.name}: every environment is off")
-        self.screen.app.push_screen(FeatureDetailScreen(project, clone.name, clone))
+        detail = type(self.screen)  # the detail that holds this part (which imports it)
+        self.screen.app.push_screen(detail(project, clone.name, clone))
 
     # -- mark completed --------------------------------------------------------------------------
 
