@@ -47,6 +47,8 @@ def dry_runs(server: httpx.Client) -> dict[str, list[str]]:
         f"/api/admin/features/{FLAG}/tags", json={"type": "simple", "value": "old"}
     )
     assert tagged.is_success
+    unused = {"name": "dry-unused", "constraints": []}
+    assert server.post("/api/admin/segments", json=unused).is_success
     to_production = ["--to-env", "production"]
     return {
         "feature patch": ["default", FLAG, "--set", "description=dry"],
@@ -88,6 +90,9 @@ def dry_runs(server: httpx.Client) -> dict[str, list[str]]:
         "feature delete": ["default", archived],
         "feature complete": ["default", live],
         "feature strategy copy": ["default", FLAG, *("--from-env", "development"), *to_production],
+        "segment create": ["dry-segment", "--constraint", "country IN NO,SE"],
+        "segment edit": ["dry-unused", "--description", "dry"],
+        "segment delete": ["dry-unused"],
     }
 
 
