@@ -24,6 +24,7 @@ or their `ref`: a digest of the secret that tells two tokens apart and reveals n
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from datetime import datetime
 
 from pydantic import Field
@@ -116,7 +117,7 @@ class ApiTokens:
         name: str,
         type_: str,
         environment: str,
-        projects: list[str] | None = None,
+        projects: Sequence[str] | None = None,
         expires_at: datetime | None = None,
     ) -> dict[str, object]:
         """The create request's body, checked: what --dry-run shows and `create` sends."""

@@ -42,7 +42,9 @@ async def test_a_created_client_token_reads_its_environment_and_is_seen(
 
     transport = httpx.ASGITransport(app=sandbox_app)
     async with httpx.AsyncClient(transport=transport, base_url="http://sandbox") as sdk:
-        features = await sdk.get("/api/client/features", headers={"Authorization": created["secret"]})
+        features = await sdk.get(
+            "/api/client/features", headers={"Authorization": created["secret"]}
+        )
         assert features.status_code == 200
         assert features.json()["query"]["environment"] == "development"
         admin_read = await sdk.get(

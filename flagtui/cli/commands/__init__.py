@@ -42,6 +42,7 @@ NOUNS = {  # and the groups of verbs under a noun
     "event": "the event log",
     "integration": "integrations (Unleash addons)",
     "user": "users",
+    "token": "API tokens: SDK and frontend keys (a secret is shown once, when created)",
     "type": "feature types",
     "context": "context fields (what constraints and custom stickiness name)",
     "segment": "segments: reusable sets of constraints strategies attach",
@@ -205,6 +206,15 @@ COMMANDS = (
     Entry("failures", FAILURES_HELP, "failures"),
     Entry("collect", COLLECT_HELP, "collect"),
     Entry("user search", "find users by name, username or email", "user_search"),
+    Entry("token list",
+          "API tokens: type, projects, environment, created, last seen, orphaned or legacy;"
+          " secrets masked", "api_tokens", options="list_options"),
+    Entry("token create",
+          "create an API token; its secret is printed this once (production: confirm, or --yes)",
+          "api_tokens", options="create_options"),
+    Entry("token revoke",
+          "revoke an API token, by name or ref: SDKs using it stop getting flags (confirm the"
+          " typed name, or --yes)", "api_tokens", options="revoke_options"),
     Entry("type list", "feature types and their lifetimes", "type_list"),
     Entry("type lifetime", "days until flags of a type are potentially stale", "type_lifetime"),
     Entry("context list", "context fields: legal values, stickiness, how many flags use each",
