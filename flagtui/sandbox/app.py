@@ -318,7 +318,7 @@ def routes() -> list[Route]:
         ApiRoute("/api/admin/search/events", "GET", events.search_get),
         *rollout_routes(project, feature, env),
         *flag_objects.routes(ApiRoute),
-        *(ApiRoute(path, m, run, **kind) for path, m, run, kind in api_tokens.ROUTES),
+        *(ApiRoute(p, m, run, **kind) for p, m, run, kind in (*api_tokens.ROUTES, *users.ROUTES)),
     ]
 
 

@@ -290,6 +290,20 @@ DOCS.update(
                 ["tokenName", "type"],
             ),
         ),
+        ("POST", "/api/admin/user-admin"): Doc(
+            "Create a user (201 with an invite link; records user-created)",
+            (400,),
+            body=_obj(
+                {k: STRING for k in ("name", "email", "username", "password")}
+                | {"rootRole": INT, "sendEmail": {"type": "boolean"}},
+                ["rootRole"],
+            ),
+        ),
+        ("PUT", "/api/admin/user-admin/{id}"): Doc(
+            "Change a user: root role, name, e-mail (records user-updated)",
+            (400, 404),
+            body=_obj({"rootRole": INT, "name": STRING, "email": STRING}),
+        ),
         ("DELETE", "/api/admin/api-tokens/{token}"): Doc(
             "Delete an API token (200 whether or not it existed; records api-token-deleted)"
         ),

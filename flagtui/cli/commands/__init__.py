@@ -206,6 +206,11 @@ COMMANDS = (
     Entry("failures", FAILURES_HELP, "failures"),
     Entry("collect", COLLECT_HELP, "collect"),
     Entry("user search", "find users by name, username or email", "user_search"),
+    Entry("user create",
+          "add a user with a root role (a password asked without echo or read from stdin, or"
+          " none)", "user_write", options="create_options"),
+    Entry("user role", "change a user's root role (Admin, Editor, Viewer...)", "user_write",
+          options="role_options"),
     Entry("token list",
           "API tokens: type, projects, environment, created, last seen, orphaned or legacy;"
           " secrets masked", "api_tokens", options="list_options"),
