@@ -69,7 +69,8 @@ COMMANDS = (
           own_options=True),
     Entry("demo", "start the sandbox with demo data and open the TUI on it", "demo",
           scriptable=False),
-    Entry("login", "store a token for a profile (read from a prompt)", "login", scriptable=False),
+    Entry("login", "store a token for a profile (read from a prompt), or with --user a personal"
+          " access token made for you", "login", scriptable=False),
     Entry("profiles", "list profiles (never shows tokens)", "profiles", scriptable=False),
     Entry("completion", "print the shell completion script (bash, zsh or fish)", "completion",
           scriptable=False),
