@@ -50,11 +50,11 @@ def token_row(token: ApiToken) -> Row:
 
 class ApiTokensScreen(AreaScreen):
     AREA = "api-tokens"
-    WRITE_ACTIONS = frozenset({"create", "revoke"})
+    WRITE_ACTIONS = frozenset({"create_token", "revoke"})
     table = getters.query_one(ResourceTable)
     status_line = getters.query_one("#tokens-status", PlainStatic)
     BINDINGS: ClassVar = [
-        Binding("C", "create", "Create token", id="tokens.create",
+        Binding("C", "create_token", "Create token", id="tokens.create",
                 tooltip="Create an API token (its secret is shown once)"),
         Binding("d,delete", "revoke", "Delete", key_display="d", id="tokens.revoke",
                 tooltip="Revoke the token (type its name): SDKs using it stop getting flags"),
@@ -81,7 +81,7 @@ class ApiTokensScreen(AreaScreen):
     def action_reload(self) -> None:
         self.load()
 
-    def action_create(self) -> None:
+    def action_create_token(self) -> None:
         def shown(_: object) -> None:
             self.load()
 

@@ -68,12 +68,12 @@ class UsersScreen(AreaScreen):
                 tooltip="Type a name, username or e-mail (also /)"),
         Binding("h", "event_log", "Event log", id="users.events",
                 tooltip="The event log filtered to the events this user made"),
-        Binding("C", "create", "Create user", id="users.create",
+        Binding("C", "create_user", "Create user", id="users.create",
                 tooltip="Add a user with a root role (they sign in by the invite link)"),
         Binding("R", "change_role", "Root role", id="users.role",
                 tooltip="Change the highlighted user's root role"),
     ]  # fmt: skip
-    WRITE_ACTIONS = frozenset({"create", "change_role"})
+    WRITE_ACTIONS = frozenset({"create_user", "change_role"})
 
     def __init__(self) -> None:
         super().__init__()
@@ -170,7 +170,7 @@ class UsersScreen(AreaScreen):
     # -- writes (flagtui/tui/screens/user_form.py) -----------------------------------------------
 
     @work(exclusive=True, group="users-roles", exit_on_error=False)
-    async def action_create(self) -> None:
+    async def action_create_user(self) -> None:
         roster = self.roster = await self.flagtui.client.users.list()
 
         def created(user: User | None) -> None:
