@@ -1,5 +1,10 @@
 """`flagtui login` stores a token for a profile; `flagtui profiles` lists them, never tokens.
 
+`flagtui login --user NAME` signs in as that person (password asked without echo, or the first
+line of stdin) and stores a personal access token made for this profile instead of an admin
+token, so that the event log names the person (`api/personal_tokens.py`); the password is sent
+once and kept nowhere. A server without password sign-in or PATs says so, and nothing is stored.
+
 Exit status: 0 done; 1 the server refused the token or could not be reached; 2 a problem with
 the config, credentials or ca_bundle files or a token_command (one line naming the file and the
 fix; `profiles` shows it in the profile's row); 129/130/143 SIGHUP, Ctrl-C or SIGTERM while a
@@ -47,6 +52,30 @@ def _read_token() -> str:
     return sys.stdin.readline().strip()
 
 
+def _personal_token(profile: Profile, user: str, days: int) -> str:
+    """A new PAT for `user` on the profile's server (raises FlagtuiError, said by the caller)."""
+    import socket
+    from datetime import UTC, datetime, timedelta
+
+    from flagtui.api.personal_tokens import create_pat
+
+    if not 1 <= days <= 3650:
+        raise ConfigError(f"--pat-days: {days} is not between 1 and 3650")
+    if sys.stdin.isatty():
+        password = getpass.getpass(f"Password of {user} (input hidden): ")
+    else:
+        password = sys.stdin.readline().rstrip("\n")
+    if not password:
+        raise ConfigError("no password given; nothing was sent")
+    now = datetime.now(UTC)
+    description = f"flagtui {profile.name} on {socket.gethostname()} {now:%Y-%m-%d %H:%M:%S}"
+    return asyncio.run(
+        create_pat(profile.url, user, password, description=description,
+                   expires_at=now + timedelta(days=days), verify=profile.verify,
+                   timeout=profile.timeout)
+    )  # fmt: skip
+
+
 async def _check(profile: Profile, credential: Credential) -> ServerInfo:
     """Connect, then an authenticated read: ui-config alone may answer without a valid token."""
     async with make_client(profile, credential) as client:
@@ -64,7 +93,13 @@ def run_login(args: argparse.Namespace) -> int:
         # Files that would be refused are said before the token is typed.
         check_ca_bundle(profile)
         read_credentials()
-        token = _read_token()
+        if getattr(args, "user", None):
+            try:
+                token = _personal_token(profile, args.user, args.pat_days)
+            except FlagtuiError as exc:
+                return _fail(f"no personal access token was made; nothing was stored: {exc}", 1)
+        else:
+            token = _read_token()
         if not token:
             return _fail("no token given")
         try:
@@ -78,8 +113,9 @@ def run_login(args: argparse.Namespace) -> int:
         return _fail(str(exc))
     except (KeyboardInterrupt, EOFError):
         return _fail("login cancelled; nothing was stored", 130)
+    whose = f"Personal access token of {args.user}" if getattr(args, "user", None) else "Token"
     print(
-        f"Token for profile {name!r} stored in {path} "
+        f"{clean(whose)} for profile {name!r} stored in {path} "
         f"(server: {clean(info.label)} at {clean(profile.url)})."
     )
     return 0

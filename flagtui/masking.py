@@ -15,7 +15,7 @@ import re
 from collections.abc import Collection
 from typing import Any
 
-from flagtui.api.models import Addon, AddonList, IntegrationEvent
+from flagtui.api.models import Addon, AddonList, EventRecord, IntegrationEvent
 
 MASK = "•••••"
 SERVER_MASK = "*****"  # what Unleash sends in place of a sensitive parameter
@@ -23,6 +23,10 @@ SECRET_NAME = re.compile(
     r"token|key|secret|password|passwd|auth|credential|signature|header|template", re.I
 )
 URL = re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s\"'<>]+", re.I)
+# An event's fields that hold a secret (an API token's or a PAT's; the server sends `***`
+# or nothing there today), and what an Unleash token looks like wherever it appears.
+EVENT_SECRETS = frozenset({"secret", "password", "inviteLink"})
+TOKEN_TEXT = re.compile(r"(?:[\w*\[\]-]+:[\w*-]+\.|user:)[0-9a-f]{16,}")
 
 
 def mask_url(url: str) -> str:
@@ -135,3 +139,25 @@ def masked_delivery_json(delivery: dict[str, Any]) -> dict[str, Any]:
     if delivery.get("event") is not None:
         masked["event"] = urls_masked(delivery["event"])
     return masked
+
+
+def _event_value(value: Any, name: str = "") -> Any:
+    if name in EVENT_SECRETS and value not in (None, ""):
+        return MASK
+    if isinstance(value, dict):
+        return {key: _event_value(item, str(key)) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_event_value(item) for item in value]
+    return TOKEN_TEXT.sub(MASK, value) if isinstance(value, str) else value
+
+
+def masked_event(event: EventRecord) -> EventRecord:
+    """An audit event as shown: a secret in its data or preData (by its field's name, or a
+    text shaped like an Unleash token anywhere) masked; the rest as the server sent it
+    (`tokenName` is a name, not a secret)."""
+    update = {
+        field: masked
+        for field in ("data", "pre_data")
+        if (masked := _event_value(getattr(event, field))) != getattr(event, field)
+    }
+    return event.model_copy(update=update) if update else event

@@ -14,7 +14,8 @@ what the server is) and, on it, one resource object per area, each declaring its
     client.integrations     list, set_enabled, events (deliveries)
     client.environments     list, link, remove
     client.projects         list
-    client.users            list, search
+    client.users            list, search, create, set_root_role
+    client.api_tokens       list, body, create, find, revoke (secrets shown once, masked after)
     client.access           list_roles, list_groups, get, grant (Enterprise)
     client.change_requests  list, get, delete (Enterprise)
     client.feature_types    list, update_lifetime
@@ -47,6 +48,7 @@ from collections.abc import Callable, Sequence
 import httpx
 
 from flagtui.api.access import Access
+from flagtui.api.api_tokens import ApiTokens
 from flagtui.api.archived_flags import ArchivedFlags
 from flagtui.api.bulk import Bulk
 from flagtui.api.change_requests import ChangeRequests
@@ -136,6 +138,10 @@ class AdminClient:
     @functools.cached_property
     def users(self) -> Users:
         return Users(self._core)
+
+    @functools.cached_property
+    def api_tokens(self) -> ApiTokens:
+        return ApiTokens(self._core)
 
     @functools.cached_property
     def access(self) -> Access:

@@ -1,12 +1,21 @@
 """Typed errors of the admin client.
 
 Each error says what was tried (method, path, profile) and what the server said (name, message,
-details). None of them ever holds the token: messages are built from the request line only.
+details). None of them ever holds the token: messages are built from the request line only,
+and a path that carries a secret (an API token's revoke) has it masked (`masked_path`).
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
+
+_SECRET_IN_PATH = re.compile(r"(/api/admin/api-tokens/)[^/?#]+")
+
+
+def masked_path(path: str) -> str:
+    """A request path as said: the secret of `DELETE /api/admin/api-tokens/:secret` masked."""
+    return _SECRET_IN_PATH.sub("\\1•••••", path)
 
 
 class FlagtuiError(Exception):
@@ -108,7 +117,7 @@ class ApiError(FlagtuiError):
         profile: str | None = None,
     ) -> None:
         self.method = method
-        self.path = path
+        self.path = masked_path(path)
         if status is not None:
             self.status = status
         self.name = name or self.default_name

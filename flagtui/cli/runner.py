@@ -132,7 +132,7 @@ def show_request(
     if printer.is_json:
         printer.line(sent) if printer.format == "jsonl" else printer.one(sent)
     else:
-        print(clean(f"dry run: would send {request.method} {request.url.path}"))
+        print(clean(f"dry run: would send {request.method} {sent['path']}"))
         if body is not None:
             print(json.dumps(body, indent=2))
         print("nothing was sent")

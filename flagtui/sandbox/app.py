@@ -27,7 +27,9 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from flagtui.sandbox import (
     access,
     addon_config,
+    api_tokens,
     archive,
+    auth,
     bulk_writes,
     catalog,
     change_requests,
@@ -316,6 +318,7 @@ def routes() -> list[Route]:
         ApiRoute("/api/admin/search/events", "GET", events.search_get),
         *rollout_routes(project, feature, env),
         *flag_objects.routes(ApiRoute),
+        *(ApiRoute(p, m, run, **kind) for p, m, run, kind in (*api_tokens.ROUTES, *users.ROUTES)),
     ]
 
 
@@ -391,6 +394,7 @@ def attach_database(
     db.upgrade(catalog.seed_context_fields)
     with db.read() as conn:
         callers = load_callers(conn)
+    db.tokens_changed = auth.reloading(db, callers)
     searches = SearchLimit(configured_limit(search_limit))
     app.state.sandbox = Sandbox(db=db, callers=callers, searches=searches)
 

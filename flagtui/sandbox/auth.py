@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import secrets
 import sqlite3
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
-from flagtui.sandbox.db import connect
+from flagtui.sandbox.db import Database, connect
 from flagtui.sandbox.errors import ApiError
 
 CLIENT_ENVIRONMENT = "production"
@@ -34,6 +35,7 @@ class Caller:
     username: str
     can_write: bool
     client_environment: str | None = None  # set for a client token: the environment it reads
+    secret: str = field(default="", repr=False)  # a client token's, for its seenAt
 
     def require_write(self) -> None:
         if not self.can_write:
@@ -70,8 +72,21 @@ def load_callers(conn: sqlite3.Connection) -> dict[str, Caller]:
     callers = {r["secret"]: Caller(r["id"], r["username"], r["kind"] == "admin") for r in rows}
     for (secret,) in conn.execute("SELECT secret FROM tokens WHERE kind = 'client'"):
         environment = secret.partition(":")[2].partition(".")[0]
-        callers[secret] = Caller(0, "client", False, client_environment=environment)
+        callers[secret] = Caller(0, "client", False, client_environment=environment, secret=secret)
     return callers
+
+
+def reloading(db: Database, callers: dict[str, Caller]) -> Callable[[], None]:
+    """What `Database.tokens_changed` runs: `callers` read again, in place (a token created
+    or revoked through the admin API counts from the next request on)."""
+
+    def reload() -> None:
+        with db.read() as conn:
+            fresh = load_callers(conn)
+        callers.clear()
+        callers.update(fresh)
+
+    return reload
 
 
 def authenticate(header: str | None, callers: dict[str, Caller]) -> Caller:

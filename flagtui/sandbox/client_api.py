@@ -20,6 +20,7 @@ from typing import Annotated, Any
 
 from starlette.responses import Response
 
+from flagtui.sandbox import api_tokens
 from flagtui.sandbox import shapes_rollout as shapes
 from flagtui.sandbox.db import dumps
 from flagtui.sandbox.inputs import Call
@@ -100,6 +101,7 @@ def _knows_segments(spec: str | None) -> bool:
 
 
 def features_for_sdk(call: Call) -> Annotated[Response, shapes.ClientFeatures]:
+    api_tokens.seen(call)
     environment = call.caller.client_environment or ADMIN_ENVIRONMENT
     inline = not _knows_segments(call.headers.get("unleash-client-spec"))
     query = {"environment": environment, "inlineSegmentConstraints": inline}

@@ -72,6 +72,20 @@ USAGE_LINKS = {
     ),
 }
 
+# The API tokens' list (`api_tokens`): made, and filled with the sandbox's own, on upgrade.
+API_TOKENS = """
+CREATE TABLE IF NOT EXISTS api_tokens (
+    secret TEXT PRIMARY KEY, token_name TEXT NOT NULL, type TEXT NOT NULL,
+    environment TEXT NOT NULL, projects TEXT NOT NULL, created_at TEXT NOT NULL,
+    seen_at TEXT, expires_at TEXT
+);
+INSERT OR IGNORE INTO api_tokens
+    SELECT secret, 'sandbox-' || kind, kind, CASE kind WHEN 'admin' THEN '*'
+        ELSE substr(secret, 3, instr(secret, '.') - 3) END, '["*"]',
+        strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), NULL, NULL
+    FROM tokens WHERE kind IN ('admin', 'client');
+"""
+
 CONTEXT_FIELDS_TABLE = """
 CREATE TABLE context_fields (
     name TEXT PRIMARY KEY, description TEXT, stickiness INTEGER NOT NULL,
@@ -267,6 +281,8 @@ class Database:
         self._local = threading.local()
         # Event counts by filter, keyed with the newest event id (events are append-only).
         self.count_cache: dict[tuple[Any, ...], int] = {}
+        # Called after a token is created or deleted: the app reads its tokens again.
+        self.tokens_changed: Callable[[], None] = lambda: None
 
     def connection(self) -> sqlite3.Connection:
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
@@ -279,8 +295,10 @@ class Database:
 
     def upgrade(self, seed_context_fields: Callable[[sqlite3.Connection], None]) -> None:
         """Add what databases made by an older sandbox lack (the usage links, `schema_later`; the
-        context fields, which were fixed, given the fixed ones by `seed_context_fields`)."""
+        context fields, which were fixed, given the fixed ones by `seed_context_fields`; the API
+        tokens' list)."""
         conn = self.connection()
+        conn.executescript(f"BEGIN IMMEDIATE; {API_TOKENS} COMMIT;")
         table = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'context_fields'"
         if conn.execute(table).fetchone() is None:
             conn.execute("BEGIN IMMEDIATE")

@@ -273,6 +273,42 @@ DOCS: dict[tuple[str, str], Doc] = {
 DOCS.update(openapi_rollout.docs(Doc))
 DOCS.update(flag_objects.docs(Doc))
 DOCS.update(openapi_context.docs(Doc))
+DOCS.update(
+    {
+        ("GET", "/api/admin/api-tokens"): Doc("API tokens, their secrets in full (ADMIN)"),
+        ("POST", "/api/admin/api-tokens"): Doc(
+            "Create an API token (201 with its secret; records api-token-created)",
+            (400,),
+            body=_obj(
+                {
+                    "tokenName": STRING,
+                    "type": {"type": "string", "pattern": "^(client|backend|frontend)$"},
+                    "environment": STRING,
+                    "projects": {"type": "array", "items": STRING},
+                    "expiresAt": {"type": "string", "format": "date-time"},
+                },
+                ["tokenName", "type"],
+            ),
+        ),
+        ("POST", "/api/admin/user-admin"): Doc(
+            "Create a user (201 with an invite link; records user-created)",
+            (400,),
+            body=_obj(
+                {k: STRING for k in ("name", "email", "username", "password")}
+                | {"rootRole": INT, "sendEmail": {"type": "boolean"}},
+                ["rootRole"],
+            ),
+        ),
+        ("PUT", "/api/admin/user-admin/{id}"): Doc(
+            "Change a user: root role, name, e-mail (records user-updated)",
+            (400, 404),
+            body=_obj({"rootRole": INT, "name": STRING, "email": STRING}),
+        ),
+        ("DELETE", "/api/admin/api-tokens/{token}"): Doc(
+            "Delete an API token (200 whether or not it existed; records api-token-deleted)"
+        ),
+    }
+)
 
 
 class _NoTitles(GenerateJsonSchema):

@@ -80,6 +80,8 @@ AREAS: tuple[Area, ...] = (
          description="Context fields: legal values, stickiness, where used; create, edit, delete"),
     Area("segments", "Segments", "Segs", "", "flagtui.tui.screens.segments:SegmentsScreen",
          description="Segments: who they match, where used; new, edit (previewed), delete"),
+    Area("api-tokens", "API tokens", "Tokens", "", "flagtui.tui.screens.api_tokens:ApiTokensScreen",
+         description="SDK and frontend keys: list, create (secret shown once), revoke"),
 )  # fmt: skip
 
 AREAS_BY_NAME = {area.name: area for area in AREAS}

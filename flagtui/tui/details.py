@@ -14,7 +14,7 @@ from typing import Any
 from rich.text import Text
 
 from flagtui.api.models import EventRecord, IntegrationEvent
-from flagtui.masking import mask_urls, masked_delivery
+from flagtui.masking import mask_urls, masked_delivery, masked_event
 from flagtui.tui.format import clean, delivery_state, put, when
 
 
@@ -52,7 +52,9 @@ def section(out: Text, title: str) -> None:
 
 
 def event_text(event: EventRecord) -> Text:
-    """The fields of an event record, then its change (or its data when nothing came before)."""
+    """The fields of an event record, then its change (or its data when nothing came before);
+    a secret in them masked (`masking.masked_event`)."""
+    event = masked_event(event)
     out = Text()
     put(out, event.type, style="bold")
     put(out, f"  #{event.id} · {when(event.created_at)}\n")
@@ -110,6 +112,7 @@ def change_text(event: EventRecord | None) -> Text:
     if event is None:
         put(out, "\n(the delivery carries no event)\n", style="dim")
         return out
+    event = masked_event(event)
     put(out, f"\n{event.type} #{event.id} · {when(event.created_at)}\n")
     put(out, f"{'by':<12}", style="dim")
     put(out, f"{event.created_by or '—'}\n")

@@ -127,6 +127,7 @@ async def _every_call(client: AdminClient) -> set[str]:
     await _bulk_calls(client)
     await _integration_writes(client)
     fields = await _context_field_calls(client)
+    people = await _people_calls(client)
     # every parameter of the reads that take several: the GET event route (dates and author
     # choose it) and the feature search's filters and sorting
     await client.events.search(
@@ -157,7 +158,9 @@ async def _every_call(client: AdminClient) -> set[str]:
                "access.send_grant", "integrations.plan_update",
                "integrations.send_update"}  # fmt: skip
 
-    return set(calls) | rollouts | flag_ops | bulk | integrations | unsent | planned | fields
+    return (
+        set(calls) | rollouts | flag_ops | bulk | integrations | unsent | planned | fields | people
+    )
 
 
 async def _context_field_calls(client: AdminClient) -> set[str]:
@@ -207,6 +210,22 @@ async def _segment_writes(client: AdminClient, catalog: RolloutCatalog) -> None:
     )
     client.segments.plan_delete(await client.segments.send_edit(edit), [])
     await client.segments.delete(made)
+
+
+async def _people_calls(client: AdminClient) -> set[str]:
+    """An API token made, found and revoked; a user made and their root role changed."""
+    token = await client.api_tokens.create(
+        client.api_tokens.body("openapi-token", "client", "development", ["default"])
+    )
+    await client.api_tokens.revoke(await client.api_tokens.find(token.ref))
+    user = await client.users.create(
+        client.users.create_body(
+            name="Open Api", email="openapi@example.com", username=None, root_role=3
+        )
+    )
+    await client.users.set_root_role(user.id, 2)
+    tokens = {f"api_tokens.{m}" for m in ("list", "body", "create", "find", "revoke")}
+    return tokens | {"users.create", "users.create_body", "users.set_root_role"}
 
 
 async def _integration_writes(client: AdminClient) -> None:

@@ -49,6 +49,10 @@ WRITES = (
     ["feature", "delete", "default", "x"],
     ["feature", "complete", "default", "x"],
     ["feature", "strategy", "copy", "default", "x", "--from-env", "a", "--to-env", "b"],
+    ["token", "create", "x", "--env", "development"],
+    ["token", "revoke", "x"],
+    ["user", "create", "--email", "x@example.com", "--role", "Viewer"],
+    ["user", "role", "x", "Viewer"],
 )
 
 

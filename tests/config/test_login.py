@@ -183,3 +183,24 @@ def test_profiles_check_checks_the_ca_bundle(isolated, sandbox, capsys):
     assert main(["profiles", "--check"]) == 2
     out = capsys.readouterr().out
     assert f"check good: problem: ca_bundle {isolated / 'no.pem'} of profile 'good'" in out
+
+
+def test_login_as_a_person_on_a_server_without_password_sign_in(
+    isolated, sandbox, monkeypatch, capsys
+):
+    """The sandbox serves no /auth/simple/login: said, nothing stored, the password unsent."""
+    status = login(monkeypatch, "a-password", "--profile", "me", "--url", sandbox.url,
+                   "--user", "admin")  # fmt: skip
+    assert status == 1
+    line = one_line(capsys.readouterr().err)
+    assert "no personal access token was made; nothing was stored" in line
+    assert "Password sign-in needs the route /auth/simple/login" in line
+    assert "a-password" not in line
+    assert not config.credentials_path().exists()
+
+
+def test_login_as_a_person_checks_the_days_first(isolated, sandbox, monkeypatch, capsys):
+    status = login(monkeypatch, "a-password", "--profile", "me", "--url", sandbox.url,
+                   "--user", "admin", "--pat-days", "0")  # fmt: skip
+    assert status == 2
+    assert "--pat-days: 0 is not between 1 and 3650" in one_line(capsys.readouterr().err)

@@ -25,7 +25,7 @@ SAME_MEANING = [
     {"Back", "Cancel", "Close", "Clear filter", "Leave field"},
     {"Delete", "Remove"},  # a change request is deleted, an environment removed from a project
     {"Search", "Search flag"},  # the event log's `s` names what it searches: a flag's events
-    {"Create flag", "Create field", "Create segment"},  # `C` creates what the area lists
+    {"Create flag", "Create field", "Create segment", "Create token", "Create user"},
 ]
 # Help closes with the keys that open it or leave the app (`?`, `q`): a toggle, not a meaning.
 TOGGLES_ITSELF = {"HelpScreen"}

@@ -122,3 +122,26 @@ async def test_a_body_template_is_masked_and_nothing_secret_is_kept(
     for path in kept:
         text = path.read_text(encoding="utf-8", errors="replace")
         assert "b0dys3cr3t" not in text and "s3cr3t" not in text and "pa55" not in text, path
+
+
+def test_an_events_secrets_are_masked_and_its_names_kept() -> None:
+    from flagtui.api.models import EventRecord
+    from flagtui.masking import MASK, masked_event
+
+    secret = "default:development." + "ab12" * 14
+    event = EventRecord.model_validate(
+        {
+            "id": 1,
+            "createdAt": "2026-12-02T13:02:14.440Z",
+            "type": "api-token-created",
+            "data": {"tokenName": "sdk", "secret": secret, "note": f"was {secret}"},
+            "preData": {"description": "pat", "secret": "***", "other": "user:" + "cd" * 20},
+        }
+    )
+    shown = masked_event(event)
+    assert shown.data == {"tokenName": "sdk", "secret": MASK, "note": f"was {MASK}"}
+    assert shown.pre_data == {"description": "pat", "secret": MASK, "other": MASK}
+    plain = EventRecord.model_validate(
+        {"id": 2, "createdAt": "2026-12-02T13:02:14.440Z", "type": "x", "data": {"a": 1}}
+    )
+    assert masked_event(plain) is plain

@@ -42,6 +42,7 @@ NOUNS = {  # and the groups of verbs under a noun
     "event": "the event log",
     "integration": "integrations (Unleash addons)",
     "user": "users",
+    "token": "API tokens: SDK and frontend keys (a secret is shown once, when created)",
     "type": "feature types",
     "context": "context fields (what constraints and custom stickiness name)",
     "segment": "segments: reusable sets of constraints strategies attach",
@@ -68,7 +69,8 @@ COMMANDS = (
           own_options=True),
     Entry("demo", "start the sandbox with demo data and open the TUI on it", "demo",
           scriptable=False),
-    Entry("login", "store a token for a profile (read from a prompt)", "login", scriptable=False),
+    Entry("login", "store a token for a profile (read from a prompt), or with --user a personal"
+          " access token made for you", "login", scriptable=False),
     Entry("profiles", "list profiles (never shows tokens)", "profiles", scriptable=False),
     Entry("completion", "print the shell completion script (bash, zsh or fish)", "completion",
           scriptable=False),
@@ -205,6 +207,20 @@ COMMANDS = (
     Entry("failures", FAILURES_HELP, "failures"),
     Entry("collect", COLLECT_HELP, "collect"),
     Entry("user search", "find users by name, username or email", "user_search"),
+    Entry("user create",
+          "add a user with a root role (a password asked without echo or read from stdin, or"
+          " none)", "user_write", options="create_options"),
+    Entry("user role", "change a user's root role (Admin, Editor, Viewer...)", "user_write",
+          options="role_options"),
+    Entry("token list",
+          "API tokens: type, projects, environment, created, last seen, orphaned or legacy;"
+          " secrets masked", "api_tokens", options="list_options"),
+    Entry("token create",
+          "create an API token; its secret is printed this once (production: confirm, or --yes)",
+          "api_tokens", options="create_options"),
+    Entry("token revoke",
+          "revoke an API token, by name or ref: SDKs using it stop getting flags (confirm the"
+          " typed name, or --yes)", "api_tokens", options="revoke_options"),
     Entry("type list", "feature types and their lifetimes", "type_list"),
     Entry("type lifetime", "days until flags of a type are potentially stale", "type_lifetime"),
     Entry("context list", "context fields: legal values, stickiness, how many flags use each",

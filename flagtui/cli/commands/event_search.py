@@ -38,7 +38,10 @@ def options(p: argparse.ArgumentParser) -> None:
 
 
 async def event_search(client: AdminClient, out: Printer, args: argparse.Namespace) -> None:
-    """Newest first, at most --limit events, none older than --since (pages until then)."""
+    """Newest first, at most --limit events, none older than --since (pages until then); a
+    secret in an event's data masked (`masking.masked_event`)."""
+    from flagtui.masking import masked_event  # here, not at the top: it loads pydantic
+
     event_search_limit(args.limit)  # checked here too: a limit under 1 would skip the loop
     cutoff = since_cutoff(args.since)
     stream = out.format == "jsonl"
@@ -55,13 +58,13 @@ async def event_search(client: AdminClient, out: Printer, args: argparse.Namespa
         )
         fresh = [e for e in page.events if cutoff is None or aware(e.created_at) >= cutoff]
         if stream:
-            out.many(fresh[: args.limit - len(found)])
+            out.many(masked_event(e) for e in fresh[: args.limit - len(found)])
         found.extend(fresh)
         if cutoff is None or len(fresh) < len(page.events) or page.next_cursor is None:
             break
         cursor = page.next_cursor
     if not stream:
-        out.many(found[: args.limit])
+        out.many(masked_event(e) for e in found[: args.limit])
     if cutoff is not None and len(found) > args.limit:  # the window holds more: said
         say(
             out,

@@ -1,6 +1,7 @@
 """Users (operation 7): search as you type, from 2 characters, debounced; each user with the
 name of their root role; the root roles themselves under the table. `h` opens the event log
-filtered to the events the highlighted user made (by user id, as real Unleash filters).
+filtered to the events the highlighted user made (by user id, as real Unleash filters); `C`
+adds a user, `R` changes the highlighted user's root role (`user_form`).
 
 Real Unleash's search answers users without their root role (and no root roles): the screen
 then reads GET /api/admin/user-admin once (every user's root role, ADMIN permission) and keeps
@@ -22,7 +23,9 @@ from flagtui.tui.areas import AREAS_BY_NAME
 from flagtui.tui.format import counted, when
 from flagtui.tui.rerunnable_reads import read
 from flagtui.tui.screens.base import AreaScreen
+from flagtui.tui.screens.user_form import UserFormModal, ask, role_change_said
 from flagtui.tui.typing_pause import after_typing_pause
+from flagtui.tui.widgets.choice_picker import ChoicePicker
 from flagtui.tui.widgets.focus import focus_now
 from flagtui.tui.widgets.table import Column, FilteredTable, ResourceTable, Row
 from flagtui.tui.widgets.text import PlainStatic
@@ -65,7 +68,12 @@ class UsersScreen(AreaScreen):
                 tooltip="Type a name, username or e-mail (also /)"),
         Binding("h", "event_log", "Event log", id="users.events",
                 tooltip="The event log filtered to the events this user made"),
+        Binding("C", "create_user", "Create user", id="users.create",
+                tooltip="Add a user with a root role (they sign in by the invite link)"),
+        Binding("R", "change_role", "Root role", id="users.role",
+                tooltip="Change the highlighted user's root role"),
     ]  # fmt: skip
+    WRITE_ACTIONS = frozenset({"create_user", "change_role"})
 
     def __init__(self) -> None:
         super().__init__()
@@ -158,3 +166,53 @@ class UsersScreen(AreaScreen):
             self.notify("No user highlighted: search for one first (s).", timeout=3)
             return
         self.app.push_screen(AREAS_BY_NAME["events"].make_screen(created_by=user.id))
+
+    # -- writes (flagtui/tui/screens/user_form.py) -----------------------------------------------
+
+    @work(exclusive=True, group="users-roles", exit_on_error=False)
+    async def action_create_user(self) -> None:
+        roster = self.roster = await self.flagtui.client.users.list()
+
+        def created(user: User | None) -> None:
+            if user is not None:
+                self.notify(f"User {user.label} created (id {user.id})")
+                self.search_box.value = user.email or user.username or ""
+
+        self.app.push_screen(UserFormModal(roster.root_roles), created)
+
+    @work(exclusive=True, group="users-roles", exit_on_error=False)
+    async def action_change_role(self) -> None:
+        user: User | None = self.table.selected_record
+        if user is None:
+            self.notify("No user highlighted: search for one first (s).", timeout=3)
+            return
+        roster = self.roster = await self.flagtui.client.users.list()
+        roles = roster.root_roles
+        current = next((u.root_role for u in roster.users if u.id == user.id), user.root_role)
+        user = user.model_copy(update={"root_role": current})
+        names = role_names(roles)
+
+        def picked(index: int | None) -> None:
+            if index is None:
+                return
+            role = roles[index]
+            if role.id == current:
+                self.notify(f"{user.label} already has root role {role.name}: nothing sent")
+                return
+
+            def answered(yes: bool | None) -> None:
+                if yes and not self.still_sending("user-role"):
+                    self.set_role(user, role)
+
+            ask(self, f"Change {user.label}'s root role?", role_change_said(user, role, names),
+                answered)  # fmt: skip
+
+        labels = [f"{r.name}{' (now)' if r.id == current else ''}" for r in roles]
+        self.app.push_screen(ChoicePicker(f"Root role of {user.label}", labels), picked)
+
+    @work(exclusive=True, group="user-role", exit_on_error=False)
+    async def set_role(self, user: User, role: Role) -> None:
+        await self.flagtui.client.users.set_root_role(user.id, role.id)
+        self.notify(f"{user.label}: root role now {role.name}")
+        self.roster = await self.flagtui.client.users.list()
+        self.search()
