@@ -42,5 +42,11 @@ class HelpFormatter(argparse.HelpFormatter):
         super().__init__(prog, indent_increment, max_help_position, width)
 
 
-class RawDescriptionHelpFormatter(HelpFormatter, argparse.RawDescriptionHelpFormatter):
-    """Descriptions and epilogs as written (the exit codes' table)."""
+class RawDescriptionHelpFormatter(HelpFormatter):
+    """A text laid out on several lines (the exit codes' table) as written; a one-line one (a
+    command's summary, as its description) folded to the width, as argparse folds help."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        if "\n" in text.strip():
+            return "".join(indent + line for line in text.splitlines(keepends=True))
+        return super()._fill_text(text, width, indent)
