@@ -60,6 +60,7 @@ from flagtui.tui.widgets.request_text import shown_requests
 from flagtui.tui.widgets.select import Select
 from flagtui.tui.widgets.strategy_params import ParameterFields
 from flagtui.tui.widgets.text import MessageLine, PlainLabel
+from flagtui.words import is_production
 
 WRITE = "strategy-write"
 STILL_SENDING = "sending… (the request already sent is waiting for its answer: not sent again)"
@@ -322,7 +323,7 @@ class StrategyFormScreen(IOScreenMixin, Screen[bool]):
             f" in {env} with what is shown."
         )
         if self.env.type == "production":
-            said = f"{env} is a production environment. {said}"
+            said = f"{is_production(env)} {said}"
         if not self.env.enabled:
             said += f" {env} is off: SDKs get off there until it is switched on (t)."
         body = Text.assemble(said, "\n\n", preview, "\nSends this request:\n")

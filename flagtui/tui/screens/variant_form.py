@@ -42,6 +42,7 @@ from flagtui.tui.widgets.keybar import KeyBar
 from flagtui.tui.widgets.request_text import shown_requests
 from flagtui.tui.widgets.select import Select
 from flagtui.tui.widgets.text import MessageLine, PlainLabel
+from flagtui.words import is_production
 
 GROUP = "variants-write"
 OUTCOME_UNKNOWN = (
@@ -205,7 +206,7 @@ class VariantFormScreen(IOScreenMixin, Screen[bool]):
         )
         said = f"{self.feature.name} in {self.env_name} gets these variants instead of its own."
         if self.environment.type == "production":
-            said = f"{self.env_name} is a production environment. {said}"
+            said = f"{is_production(self.env_name)} {said}"
         body = Text.assemble(
             said, "\n\n", preview, "\nSends this request:\n", shown_requests([plan])
         )
