@@ -84,6 +84,7 @@ class StrategyFormScreen(IOScreenMixin, Screen[bool]):
     segment_list = getters.query_one("#segments", SelectionList)
     form_error = getters.query_one("#form-error", MessageLine)
     WRITE_ACTIONS = frozenset({"review"})
+    AUTO_FOCUS = ""  # `on_mount` focuses the title, once the form is laid out (and in view)
     BINDINGS: ClassVar = [
         Binding("ctrl+r", "review", "Review & send", id="strategy.review", priority=True,
                 tooltip="Check the strategy, show the request and its preview, then send it"),
@@ -157,8 +158,9 @@ class StrategyFormScreen(IOScreenMixin, Screen[bool]):
                 with VerticalGroup(id="strategy-variants"):
                     for variant in (existing.variants or []) if existing else []:
                         yield VariantRow(variant)
-                yield PlainLabel("Preview for userIds (comma-separated) and more context")
+                yield PlainLabel("Preview for userIds (comma-separated)")
                 yield Input("u-1, u-2", id="preview-users", compact=True)
+                yield PlainLabel("Preview context (KEY=VALUE, space-separated; optional)")
                 yield Input(placeholder="KEY=VALUE … (sessionId, remoteAddress, properties)",
                             id="preview-context", compact=True)  # fmt: skip
         yield MessageLine(id="form-error", classes="error-line")  # below the scroll: in view

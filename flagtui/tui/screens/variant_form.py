@@ -17,7 +17,7 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Button, Input
 
@@ -37,6 +37,7 @@ from flagtui.tui.screens.variant_rows import (
     typed_variants,
 )
 from flagtui.tui.widgets.confirm import ConfirmModal
+from flagtui.tui.widgets.form_scroll import FormScroll
 from flagtui.tui.widgets.header import FlagtuiHeader
 from flagtui.tui.widgets.keybar import KeyBar
 from flagtui.tui.widgets.request_text import shown_requests
@@ -104,7 +105,7 @@ class VariantFormScreen(IOScreenMixin, Screen[bool]):
         if sticky and sticky not in choices:
             choices.append(sticky)
         yield FlagtuiHeader(area="features")
-        with VerticalScroll(id="variant-form"):
+        with FormScroll(id="variant-form"):
             kind = f" ({self.environment.type})" if self.environment.type else ""
             title = f"Variants of {self.feature.name} in {self.env_name}{kind}"
             yield PlainLabel(title, classes="dialog-title")
