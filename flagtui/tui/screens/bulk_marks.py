@@ -58,7 +58,7 @@ class BulkMarks:
     # `B` is: with nothing marked it says how to mark, so the bar leads to all three.
     BINDINGS: list[Binding] = [
         Binding("space", "bulk('mark')", "Mark", show=False, id="features.mark",
-                tooltip="Mark the flag for a change to many (again: unmark it)"),
+                tooltip="Mark the flag, then move down a row (again: unmark it)"),
         Binding("asterisk", "bulk('mark_all')", "Mark all", show=False, id="features.mark-all",
                 tooltip="Mark every flag matching the filter, on every page (again: none)"),
         Binding("B", "bulk('change')", "Bulk change", id="features.bulk",
