@@ -43,10 +43,15 @@ class HelpFormatter(argparse.HelpFormatter):
 
 
 class RawDescriptionHelpFormatter(HelpFormatter):
-    """A text laid out on several lines (the exit codes' table) as written; a one-line one (a
-    command's summary, as its description) folded to the width, as argparse folds help."""
+    """Descriptions and epilogs folded to the width paragraph by paragraph (blank lines
+    between them kept); a paragraph with an indented line (the exit codes' table) is laid out
+    by hand and kept as written."""
 
     def _fill_text(self, text: str, width: int, indent: str) -> str:
-        if "\n" in text.strip():
-            return "".join(indent + line for line in text.splitlines(keepends=True))
-        return super()._fill_text(text, width, indent)
+        paragraphs = []
+        for paragraph in text.split("\n\n"):
+            if any(line.startswith(" ") for line in paragraph.splitlines()):
+                paragraphs.append("".join(indent + ln for ln in paragraph.splitlines(True)))
+            else:
+                paragraphs.append(super()._fill_text(paragraph, width, indent))
+        return "\n\n".join(paragraphs)
