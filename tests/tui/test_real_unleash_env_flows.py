@@ -54,6 +54,7 @@ async def test_switch_per_environment_from_the_detail(server: Server) -> None:
         await pilot.press("t")
         await pilot.pause()
         await choose(app, pilot, "production")
+        await settle(pilot)  # the question waits for its preview (the flag read again)
         assert isinstance(app.screen, ConfirmModal)
         await press_confirm(app, pilot)
         await settle(pilot)
