@@ -48,7 +48,7 @@ async def test_roll_back_shows_the_request_asks_in_production_and_sets_0(
         await pilot.press("tab", "enter")  # to "Roll back", then press it
         await settle(app, pilot)
         assert app.screen is detail
-        assert f"{name} rolled back to 0 % in {ENVIRONMENT} (1 strategies)" in toast_text(app)
+        assert f"{name} rolled back to 0 % in {ENVIRONMENT} (1 strategy)" in toast_text(app)
         assert "rollout 0%" in visible_text(app, "#feature")  # read again, shown
     after = await client.rollouts.get(DEMO, name, ENVIRONMENT, str(strategy.id))
     assert after.parameters == {**strategy.parameters, "rollout": "0"}

@@ -57,11 +57,11 @@ async def test_the_strategy_form_tabs_in_the_order_drawn_variants_included(make_
     async with app.run_test(size=(80, 24)) as pilot:
         await open_form(app, pilot, name, "N")
         assert from_first(await tab_walk(app, pilot), STRATEGY[0]) == STRATEGY + PREVIEW
+        assert "Group id (text; default: the flag's name)" in screen_text(app)
         await pilot.press("ctrl+n")  # a variant's row, between the segments and the preview
         await settle(app, pilot)
         walked = from_first(await tab_walk(app, pilot), STRATEGY[0])
         assert walked == STRATEGY + VARIANT_ROW + PREVIEW
-        assert "Group id (text; default: the flag's name)" in screen_text(app)
 
 
 async def test_keys_typed_after_tabs_in_one_burst_go_to_the_field_reached(
