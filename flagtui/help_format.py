@@ -42,5 +42,16 @@ class HelpFormatter(argparse.HelpFormatter):
         super().__init__(prog, indent_increment, max_help_position, width)
 
 
-class RawDescriptionHelpFormatter(HelpFormatter, argparse.RawDescriptionHelpFormatter):
-    """Descriptions and epilogs as written (the exit codes' table)."""
+class RawDescriptionHelpFormatter(HelpFormatter):
+    """Descriptions and epilogs folded to the width paragraph by paragraph (blank lines
+    between them kept); a paragraph with an indented line (the exit codes' table) is laid out
+    by hand and kept as written."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        paragraphs = []
+        for paragraph in text.split("\n\n"):
+            if any(line.startswith(" ") for line in paragraph.splitlines()):
+                paragraphs.append("".join(indent + ln for ln in paragraph.splitlines(True)))
+            else:
+                paragraphs.append(super()._fill_text(paragraph, width, indent))
+        return "\n\n".join(paragraphs)

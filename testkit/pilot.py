@@ -64,3 +64,10 @@ async def settle(
         await pilot.pause()
     if failed and not failures:
         raise failed[0]
+
+
+async def press_confirm(app: App[Any], pilot: Pilot[Any]) -> None:
+    """A question's action button pressed from the keyboard, as a person does: Enter where it
+    has the focus (an action that adds or saves), else Tab to it first (Cancel focused)."""
+    keys = ("tab", "enter") if getattr(app.screen, "destructive", True) else ("enter",)
+    await pilot.press(*keys)

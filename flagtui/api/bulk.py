@@ -34,6 +34,7 @@ from flagtui.api.events import Events
 from flagtui.api.features import Features
 from flagtui.api.models import Feature
 from flagtui.contract import PAGE_MAX
+from flagtui.words import counted
 
 T = TypeVar("T")
 
@@ -188,7 +189,7 @@ class Bulk:
             except errors.FlagtuiError:
                 continue
             recorded.extend(page.events)
-        what = f"{len(changed)} of the plan's {len(plan.flags)} flags"
+        what = f"{len(changed)} of the plan's {counted(len(plan.flags), 'flag')}"
         raise EditConflict(what, plan.change.action, changed, live, recorded)
 
     # -- proving ----------------------------------------------------------------------------------

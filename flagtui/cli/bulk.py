@@ -29,6 +29,7 @@ from flagtui.cli.output import Printer, say
 from flagtui.cli.rollout_preview import Said, previewed_json, tell
 from flagtui.cli.session import confirm
 from flagtui.display import clean
+from flagtui.words import counted
 
 if TYPE_CHECKING:
     from flagtui.api import AdminClient
@@ -182,5 +183,9 @@ def outcomes(out: Printer, results: list[dict[str, Any]]) -> int:
         counts[row["outcome"]] = counts.get(row["outcome"], 0) + 1
     summary = ", ".join(f"{n} {outcome}" for outcome, n in counts.items())
     unsent = "; nothing was sent" if "planned" in counts else ""
-    say(out, f"{len(results)} flags: {summary}{unsent}", {"flags": len(results), **counts})
+    say(
+        out,
+        f"{counted(len(results), 'flag')}: {summary}{unsent}",
+        {"flags": len(results), **counts},
+    )
     return next((code for code in WORST_FIRST if code in codes), OK)

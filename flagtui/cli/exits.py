@@ -30,28 +30,29 @@ UNREACHABLE = 6
 OUTCOME_UNKNOWN = 7
 INCOMPLETE = 8
 
+# Laid out by hand for 80 columns (`--help` prints it as written): lines of at most 78.
 EXIT_CODES_HELP = """exit codes:
   0  success
-  1  failures found (with --fail-on-failures); groups new, changed or recovered (with
-     --report-changes)
-  2  usage or configuration: a bad option, a value over a contract limit or that JSON
-     cannot carry, a read-only profile asked to write, a destructive command without --yes,
-     a request the server refused as invalid (400, 409, 415), an object another admin
-     changed since the command read it or a segment in use asked to be deleted (nothing
-     sent), a second collector of one server
-     into one SQLite archive (or `collect --once` into any archive)
+  1  failures found (with --fail-on-failures); groups new, changed or
+     recovered (with --report-changes)
+  2  usage or configuration: a bad option, a value over a contract limit or
+     that JSON cannot carry, a read-only profile asked to write, a destructive
+     command without --yes, a request the server refused as invalid (400, 409,
+     415), an object another admin changed since the command read it or a
+     segment in use asked to be deleted (nothing sent), a second collector of
+     one server into one SQLite archive (or `collect --once` into any archive)
   3  authentication or permission (401, 403)
   4  not found (404)
   5  not supported by this server's edition or version
-  6  unreachable, timed out, TLS failed, or the server failed (5xx, 429, an answer that is
-     not the API's)
-  7  a write's outcome is unknown: sent, then no answer that proves it (a timeout, a
-     broken connection, a gateway's 502/503/504, a success with an unexpected body):
-     re-read before sending it again
-  8  the answer is incomplete (with --fail-on-failures, none found; with --report-changes,
-     nothing to report): the server, read
-     alone or for an archive that is old or never collected it, no longer lists every
-     delivery of the window (it keeps only recent ones), or could not be read
+  6  unreachable, timed out, TLS failed, or the server failed (5xx, 429, an
+     answer that is not the API's)
+  7  a write's outcome is unknown: sent, then no answer that proves it (a
+     timeout, a broken connection, a gateway's 502/503/504, a success with an
+     unexpected body): re-read before sending it again
+  8  the answer is incomplete (with --fail-on-failures, none found; with
+     --report-changes, nothing to report): the server, read alone or for an
+     archive that is old or never collected it, no longer lists every delivery
+     of the window (it keeps only recent ones), or could not be read
   130/143  interrupted (Ctrl-C, SIGTERM)"""
 
 

@@ -13,6 +13,7 @@ from flagtui.cli.output import Printer
 from flagtui.cli.rollout_preview import Said, previewed_json
 from flagtui.cli.session import confirm, scriptable
 from flagtui.rollout_words import strategy_lines
+from flagtui.words import in_production
 
 if TYPE_CHECKING:
     from flagtui.api import AdminClient, NothingToSend
@@ -50,7 +51,7 @@ async def confirm_in_production(client: AdminClient, args: argparse.Namespace, w
     envs = await client.environments.list(args.project)
     env = next((e for e in envs if e.name == args.environment), None)
     if env is not None and env.type == "production":
-        confirm(args, f"{what} in production environment {args.environment}", args.environment)
+        confirm(args, f"{what} {in_production(args.environment)}", args.environment)
 
 
 def done_with(

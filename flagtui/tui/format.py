@@ -30,6 +30,7 @@ from rich.text import Text
 from flagtui.api.errors import ApiError
 from flagtui.api.health import Health
 from flagtui.display import clean
+from flagtui.words import counted as counted  # the screens count with it
 
 if TYPE_CHECKING:  # a start's first frame draws through here before the client is imported
     from flagtui.api.models import Feature, FeatureEnvironment, Project
@@ -193,11 +194,6 @@ def delivery_state(state: str) -> Text:
 def enabled_mark(enabled: bool) -> tuple[str, str]:
     """An environment's `✓` (green) or `✗` (red; plain: bold), and its style."""
     return ("✓", ink("green", "")) if enabled else ("✗", ink("red", "bold"))
-
-
-def counted(n: int, noun: str, plural: str | None = None) -> str:
-    """ "1 strategy", "2 strategies": `plural` where adding an s is not the plural."""
-    return f"{n} {noun if n == 1 else plural or noun + 's'}"
 
 
 def lifetime(days: int | None) -> str:

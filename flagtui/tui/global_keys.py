@@ -26,6 +26,27 @@ APP_BINDINGS: list[BindingType] = [
         id="app.leave-field",
         tooltip="Out of the text field (keeps its text), so keys act on the screen again",
     ),
+    # Tab and shift+Tab move the focus as soon as they arrive (priority), not when the key has
+    # gone to the focused field and come back unused: the keys typed after them in one burst
+    # (a fast typist, a paste, a slow SSH link) were already in the field Tab was leaving.
+    Binding(
+        "tab",
+        "app.focus_next",
+        "Focus Next",
+        show=False,
+        priority=True,
+        id="app.focus-next",
+        tooltip="The next field, in the order they are drawn (keys typed after Tab go to it)",
+    ),
+    Binding(
+        "shift+tab",
+        "app.focus_previous",
+        "Focus Previous",
+        show=False,
+        priority=True,
+        id="app.focus-previous",
+        tooltip="The previous field, in the order they are drawn",
+    ),
     Binding(
         "P",
         "switch_profile",

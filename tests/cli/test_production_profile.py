@@ -79,7 +79,7 @@ def test_a_production_environment_on_a_production_profile_is_one_question(cli_en
     env = command_env(cli_env, sandbox)
     argv = [*FLAGTUI, "feature", "disable", "default", "admin-async-emails", "production"]
     question = (
-        "This will switch admin-async-emails off in production environment production,"
+        "This will switch admin-async-emails off in production,"
         " on production profile prod. Type 'production' to confirm"
     )
     assert enabled_in(server, "production")

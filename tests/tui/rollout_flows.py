@@ -18,7 +18,7 @@ from flagtui.tui.screens.feature_detail import FeatureDetailScreen
 from flagtui.tui.screens.strategy_form import StrategyFormScreen
 from flagtui.tui.widgets.choice_picker import ChoicePicker
 from flagtui.tui.widgets.confirm import ConfirmModal
-from testkit.pilot import settle
+from testkit.pilot import press_confirm, settle
 from testkit.second_admin import second_admin
 
 from .helpers import Wrapped, screen_text, toast_text, visible_text
@@ -71,7 +71,7 @@ async def confirm(app: FlagtuiApp, pilot: Any, title: str) -> Wrapped:
     assert isinstance(app.screen, ConfirmModal), toast_text(app)
     assert title in visible_text(app, ".dialog-title")
     body = visible_text(app, ".dialog-body")
-    await pilot.press("tab", "enter")
+    await press_confirm(app, pilot)
     await settle(app, pilot)
     return body
 

@@ -27,7 +27,7 @@ async def test_grant_reaches_the_server(make_app, client, tmp_path) -> None:
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert isinstance(app.screen, ConfirmModal)
-        await pilot.press("tab", "enter")
+        await pilot.press("enter")
         await settle(pilot)
         assert isinstance(app.screen, AccessScreen)
         assert app.screen.query_one("#roles", SelectionList).selected == []
@@ -45,7 +45,7 @@ async def test_failed_grant_keeps_the_form(make_app, client, tmp_path) -> None:
     app = app_in(make_app, tmp_path, "access", viewer=True)
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await fill_form(app, pilot, "lovelace", member.id, None)
-        await pilot.press("ctrl+s", "tab", "enter")
+        await pilot.press("ctrl+s", "enter")
         await settle(pilot)
         assert "403" in toast_text(app)
         assert app.screen.query_one("#roles", SelectionList).selected == [member.id]

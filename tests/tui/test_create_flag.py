@@ -46,7 +46,7 @@ async def test_a_flag_created_from_the_form_opens_ready_for_its_rollout(
         body = visible_text(app, ".dialog-body")
         assert f"POST /api/admin/projects/{PROJECT}/features" in body
         assert f'"name": "{name}"' in body and '"type": "operational"' in body
-        await pilot.press("tab", "enter")
+        await pilot.press("enter")
         await settle(pilot)
         assert f"Flag {name} created in {PROJECT}" in toast_text(app)
         assert isinstance(app.screen, FeatureDetailScreen)
@@ -73,7 +73,7 @@ async def test_a_taken_name_is_said_under_the_field_and_nothing_is_created(
         assert "↑" in visible_text(app, "#flag-name-note")
         await pilot.press("ctrl+r")
         await settle(pilot)
-        await pilot.press("tab", "enter")  # sent anyway: the server refuses it again
+        await pilot.press("enter")  # Create has the focus: sent anyway: the server refuses it again
         await settle(pilot)
         assert isinstance(app.screen, CreateFlagScreen)
         assert "Not created" in visible_text(app, "#form-error")

@@ -16,6 +16,7 @@ from flagtui.tui.screens.features import FeaturesScreen
 from flagtui.tui.widgets.choice_picker import ChoicePicker
 from flagtui.tui.widgets.confirm import ConfirmModal
 from flagtui.tui.widgets.table import ResourceTable
+from testkit.pilot import press_confirm
 
 from .areas import app_in, settle
 from .helpers import screen_text, toast_text, visible_text
@@ -95,7 +96,7 @@ async def test_production_asks_first_naming_flag_environment_and_state(
 
         assert f"Switch {name} {state} in production?" in screen_text(app)
         assert f"will be {state.upper()} there" in visible_text(app, ".dialog-body")
-        await pilot.press("enter")  # Cancel has the focus
+        await pilot.press("escape")
         await settle(pilot)
         assert app.screen is detail
         assert await state_of(client, name, "production") is before
@@ -103,7 +104,7 @@ async def test_production_asks_first_naming_flag_environment_and_state(
         await pilot.pause()
         await pick(app, pilot, "production")
         await until_shown(app, pilot, ConfirmModal)
-        await pilot.press("tab", "enter")  # to "Switch on/off", then press it
+        await press_confirm(app, pilot)  # "Switch on" has the focus, "Switch off" is a Tab away
         await settle(pilot)
         assert app.screen is detail
         assert f"{name} switched {state} in production" in toast_text(app)

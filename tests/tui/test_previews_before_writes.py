@@ -148,7 +148,7 @@ async def test_a_strategy_changed_where_the_flag_is_off_says_its_share_once_swit
         assert f"{ENVIRONMENT} is off: this changes no one now; once it is switched on:" in body
         assert f"{now:,} of 10,000 ({now / 10_000:.1%}) → " in body
         on_after = str(body).split("once it is switched on:")[1].split("→")[1].split(" of")[0]
-        await pilot.press("tab", "enter")
+        await pilot.press("enter")
         await settle(app, pilot)
     assert served(sandbox, name)[0] == 0  # still off
     await client.features.set_environment_enabled(DEMO, name, ENVIRONMENT, True)

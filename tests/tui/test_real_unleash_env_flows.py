@@ -13,6 +13,7 @@ from flagtui.tui.screens.feature_detail import FeatureDetailScreen
 from flagtui.tui.screens.users import UsersScreen
 from flagtui.tui.widgets.choice_picker import ChoicePicker
 from flagtui.tui.widgets.confirm import ConfirmModal
+from testkit.pilot import press_confirm
 
 from .areas import rows, settle
 from .helpers import toast_text, visible_text
@@ -53,8 +54,9 @@ async def test_switch_per_environment_from_the_detail(server: Server) -> None:
         await pilot.press("t")
         await pilot.pause()
         await choose(app, pilot, "production")
+        await settle(pilot)  # the question waits for its preview (the flag read again)
         assert isinstance(app.screen, ConfirmModal)
-        await pilot.press("tab", "enter")
+        await press_confirm(app, pilot)
         await settle(pilot)
         assert app.screen is detail
         assert isinstance(detail, FeatureDetailScreen)

@@ -33,7 +33,7 @@ async def test_roll_back_shows_the_request_asks_in_production_and_sets_0(
         shown = screen_text(app)
         assert f"Roll {name} back to 0 % in {ENVIRONMENT}?" in shown
         body = visible_text(app, ".dialog-body")
-        assert f"{ENVIRONMENT} is a production environment." in body
+        assert f"This is {ENVIRONMENT}." in body  # a production environment, said once
         assert f"PUT {PATH.format(name, strategy.id)}" in body
         assert '"rollout": "0"' in body and '"name": "flexibleRollout"' in body
         await pilot.press("enter")  # Cancel has the focus: nothing sent
@@ -48,7 +48,7 @@ async def test_roll_back_shows_the_request_asks_in_production_and_sets_0(
         await pilot.press("tab", "enter")  # to "Roll back", then press it
         await settle(app, pilot)
         assert app.screen is detail
-        assert f"{name} rolled back to 0 % in {ENVIRONMENT} (1 strategies)" in toast_text(app)
+        assert f"{name} rolled back to 0 % in {ENVIRONMENT} (1 strategy)" in toast_text(app)
         assert "rollout 0%" in visible_text(app, "#feature")  # read again, shown
     after = await client.rollouts.get(DEMO, name, ENVIRONMENT, str(strategy.id))
     assert after.parameters == {**strategy.parameters, "rollout": "0"}
@@ -86,7 +86,7 @@ async def test_disable_strategy_shows_the_patch_and_says_the_environment_goes_of
         assert isinstance(app.screen, ConfirmModal)
         assert f"Disable strategy {strategy.id} of {name} in {ENVIRONMENT}?" in screen_text(app)
         body = visible_text(app, ".dialog-body")
-        assert f"{ENVIRONMENT} is a production environment." in body
+        assert f"This is {ENVIRONMENT}." in body  # a production environment, said once
         assert f"PATCH {PATH.format(name, strategy.id)}" in body
         assert '[{"op": "replace", "path": "/disabled", "value": true}]' in body
         assert f"Unleash then switches {ENVIRONMENT} off" in body

@@ -47,7 +47,7 @@ async def test_roll_back_overtaken_is_shown_and_reload_asks_on_their_strategy(
         await pilot.press("tab", "enter")
         await settle(app, pilot)
         assert app.screen is detail
-        assert f"{name} rolled back to 0 % in {ENVIRONMENT} (1 strategies)" in toast_text(app)
+        assert f"{name} rolled back to 0 % in {ENVIRONMENT} (1 strategy)" in toast_text(app)
     after = await client.rollouts.get(DEMO, name, ENVIRONMENT, str(strategy.id))
     assert rules(after) == [("userId", "IN", ["vip-only"])] and after.title == "VIPs only"
     assert (after.parameters or {})["rollout"] == "0"

@@ -151,7 +151,7 @@ async def test_archive_acts_only_on_the_rows_the_filter_shows_and_says_the_filte
         await settle(app, pilot)
         modal = app.screen
         assert isinstance(modal, ConfirmModal), screen_text(app)
-        assert "Archive 1 of 1 stale flags shown?" in visible_text(app, ".dialog-title")
+        assert "Archive 1 of 1 stale flag shown?" in visible_text(app, ".dialog-title")
         plan = visible_text(app, ".dialog-body")
         said = f"The 1 stale flag shown, filtered by {kept!r} (1 of the {len(names)} listed)"
         assert said in plan

@@ -34,7 +34,7 @@ async def test_remote_address_is_added_with_a_warning_and_stored(
         assert "remoteAddress is one of 10.0.0.1" in visible_text(app, "#c-list")
         await review(app, pilot)
         assert '"contextName": "remoteAddress"' in visible_text(app, ".dialog-body")
-        await pilot.press("tab", "enter")
+        await pilot.press("enter")
         await settle(app, pilot)
     after = await client.rollouts.get(DEMO, name, ENVIRONMENT, str(strategy.id))
     assert [(c.context_name, c.values) for c in after.constraints or []] == [

@@ -68,7 +68,7 @@ async def test_two_variants_50_50_shown_previewed_and_stored(make_app, client: A
         assert sum(counts.values()) <= 10_000
         for n in counts.values():
             assert 4_500 < n < 5_500, body  # about half each
-        await pilot.press("tab", "enter")  # Send
+        await pilot.press("enter")  # Send
         await settle(app, pilot)
         assert isinstance(app.screen, FeatureDetailScreen)
         assert f"Variants of {name} set in {env}" in toast_text(app)

@@ -35,7 +35,7 @@ async def review_and_send(app: FlagtuiApp, pilot: Any) -> None:
     await pilot.press("ctrl+r")
     await settle(app, pilot)
     assert isinstance(app.screen, ConfirmModal), screen_text(app)
-    await pilot.press("tab", "enter")
+    await pilot.press("enter")
     await settle(app, pilot)
 
 

@@ -36,7 +36,7 @@ async def send_half_and_half(app: Any, pilot: Any, name: str, env: str) -> Varia
     await pilot.press("ctrl+r")
     await settle(app, pilot)
     assert isinstance(app.screen, ConfirmModal), screen_text(app)
-    await pilot.press("tab", "enter")
+    await pilot.press("enter")
     await settle(app, pilot)
     assert app.screen is form
     return form

@@ -13,6 +13,7 @@ from flagtui.cli import bulk
 from flagtui.cli.done import done, unchanged
 from flagtui.cli.output import Printer
 from flagtui.cli.session import confirm, scriptable
+from flagtui.words import counted
 
 if TYPE_CHECKING:
     from flagtui.api import AdminClient
@@ -41,7 +42,7 @@ async def feature_archive(client: AdminClient, out: Printer, args: argparse.Name
         def ask(plan: Plan) -> tuple[str, str]:
             count = len(plan.to_send)
             where = f"in project {args.project} (SDKs stop receiving them)"
-            return f"archive {count} flags {where}", f"{count} flags"
+            return f"archive {counted(count, 'flag')} {where}", counted(count, "flag")
 
         return await bulk.change_many(client, out, args, names, Change("archive"), ask)
 

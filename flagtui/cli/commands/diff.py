@@ -16,6 +16,7 @@ from flagtui.cli.output import Printer, default_format
 from flagtui.cli.runner import open_client
 from flagtui.config import load_config, select_profile
 from flagtui.fleet.drift import Side, differences, read_side, words
+from flagtui.words import counted
 
 
 def options(p: argparse.ArgumentParser) -> None:
@@ -75,6 +76,7 @@ async def _diff(args: argparse.Namespace, out: Printer) -> int:
         out.many([{**row, left.label: words(row[left.label]),
                    right.label: words(row[right.label])} for row in found])  # fmt: skip
     if not out.is_json:
-        print(f"flagtui: {len(found)} differences between {left.label} and {right.label}",
+        print(f"flagtui: {counted(len(found), 'difference')} between {left.label} and"
+              f" {right.label}",
               file=sys.stderr)  # fmt: skip
     return 0

@@ -12,6 +12,7 @@ from flagtui.cli.output import Printer, say
 from flagtui.cli.session import scriptable
 from flagtui.cli.since import duration, since_cutoff
 from flagtui.triage.source import aware
+from flagtui.words import counted
 
 if TYPE_CHECKING:
     from flagtui.api import AdminClient
@@ -68,6 +69,7 @@ async def event_search(client: AdminClient, out: Printer, args: argparse.Namespa
     if cutoff is not None and len(found) > args.limit:  # the window holds more: said
         say(
             out,
-            f"event search: showing the newest {args.limit} events; --since holds more (--limit)",
+            f"event search: showing the newest {counted(args.limit, 'event')}; --since holds more"
+            " (--limit)",
             {"shown": args.limit, "more": True, "cut": "limit"},
         )

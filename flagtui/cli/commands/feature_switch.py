@@ -22,6 +22,7 @@ from flagtui.cli.rollout_preview import (
     sent,
 )
 from flagtui.cli.session import confirm, scriptable
+from flagtui.words import counted, in_production
 
 if TYPE_CHECKING:
     from flagtui.api import AdminClient
@@ -73,7 +74,7 @@ async def feature_switch(client: AdminClient, out: Printer, args: argparse.Names
             if not plan.production:
                 return None
             count = len(plan.to_send)
-            what = f"switch {count} flags {state} in production environment {args.environment}"
+            what = f"switch {counted(count, 'flag')} {state} {in_production(args.environment)}"
             return what, args.environment
 
         change = Change("enable" if enabled else "disable", args.environment)
@@ -84,7 +85,7 @@ async def feature_switch(client: AdminClient, out: Printer, args: argparse.Names
     envs = await client.environments.list(args.project)
     env = next((e for e in envs if e.name == args.environment), None)
     if env is not None and env.type == "production":
-        what = f"switch {names[0]} {state} in production environment {args.environment}"
+        what = f"switch {names[0]} {state} {in_production(args.environment)}"
         confirm(args, what, args.environment)
     switch = client.features.set_environment_enabled(
         args.project, names[0], args.environment, enabled

@@ -82,6 +82,7 @@ class AccessScreen(ProjectAreaScreen):
                 yield PlainLabel("Roles", classes="column-title")
                 yield SelectionList[int](id="roles")
             with Vertical():
+                yield PlainLabel("Users (name or e-mail)", classes="column-title")
                 yield Input(placeholder="find users (2+ chars)", id="user-search", compact=True)
                 yield SelectionList[int](id="users")
             with Vertical():

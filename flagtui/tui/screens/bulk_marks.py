@@ -32,6 +32,7 @@ from flagtui.tui.screens.bulk_screens import (
     plan_shares,
 )
 from flagtui.tui.widgets.choice_picker import ChoicePicker
+from flagtui.words import counted
 
 MAX_MARKED = 1000  # as the command line's limit
 MARK = "● "
@@ -57,7 +58,7 @@ class BulkMarks:
     # `B` is: with nothing marked it says how to mark, so the bar leads to all three.
     BINDINGS: list[Binding] = [
         Binding("space", "bulk('mark')", "Mark", show=False, id="features.mark",
-                tooltip="Mark the flag for a change to many (again: unmark it)"),
+                tooltip="Mark the flag, then move down a row (again: unmark it)"),
         Binding("asterisk", "bulk('mark_all')", "Mark all", show=False, id="features.mark-all",
                 tooltip="Mark every flag matching the filter, on every page (again: none)"),
         Binding("B", "bulk('change')", "Bulk change", id="features.bulk",
@@ -114,11 +115,11 @@ class BulkMarks:
             offset, total = offset + PAGE_MAX, page.total
         if found and found.keys() <= self.marked.keys():
             self.clear()
-            self.screen.flagtui.notify(f"{len(found)} flags unmarked")
+            self.screen.flagtui.notify(f"{counted(len(found), 'flag')} unmarked")
             return
         self.marked.update(found)
         cut = f" (the first {MAX_MARKED} of {total})" if total > len(found) else ""
-        self.screen.flagtui.notify(f"{len(self.marked)} flags marked{cut}")
+        self.screen.flagtui.notify(f"{counted(len(self.marked), 'flag')} marked{cut}")
         self.redraw()
 
     def choose(self, project: str) -> None:
@@ -163,7 +164,7 @@ class BulkMarks:
             else:
                 self.plan(project, Change(verb))  # type: ignore[arg-type]
 
-        title = f"Change {len(self.marked)} marked flags in project {project}"
+        title = f"Change {counted(len(self.marked), 'marked flag')} in project {project}"
         self.screen.app.push_screen(ChoicePicker(title, [c[0] for c in CHANGES]), picked)
 
     async def _pick_environment(self, project: str, verb: str) -> None:
@@ -175,7 +176,7 @@ class BulkMarks:
 
         state = "on" if verb == "enable" else "off"
         labels = [f"{e.name} ({e.type})" if e.type else e.name for e in envs]
-        title = f"Switch {len(self.marked)} flags {state} in which environment?"
+        title = f"Switch {counted(len(self.marked), 'flag')} {state} in which environment?"
         self.screen.app.push_screen(ChoicePicker(title, labels), picked)
 
     def plan(self, project: str, change: Change) -> None:

@@ -116,6 +116,7 @@ def plan_confirmation(
     count = len(plan.to_send)
     what = change.action.replace(" feature", "")
     where = f" in {change.environment}" if change.environment else ""
+    flags = flags if len(plan.flags) != 1 else flags.replace("flags", "flag")  # "1 of 1 flag"
     title = f"{what.capitalize()} {count} of {len(plan.flags)} {flags}{where}?"
     typed = _production_reached(plan)
     label = f"{what.capitalize()} {count}"
@@ -125,7 +126,8 @@ def plan_confirmation(
     body.append_text(plan_text(plan, shares))
     if typed is None:
         return ConfirmModal(title, body, confirm_label=label)
-    put(body, "\nThis reaches the production environment ")
+    reaches = "" if typed == "production" else "production environment "  # said once
+    put(body, f"\nThis reaches {reaches}")
     put(body, typed, PRODUCTION)
     put(body, ".")
     return TypedConfirmModal(title, body, typed, confirm_label=label)

@@ -17,7 +17,7 @@ from rich.text import Text
 from textual import getters, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical, VerticalScroll
+from textual.containers import Vertical
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Checkbox, Input
@@ -28,6 +28,7 @@ from flagtui.api.models import FeatureType
 from flagtui.tui.format import safe
 from flagtui.tui.screens.base import AreaScreen, IOScreenMixin, describe_error
 from flagtui.tui.widgets.confirm import ConfirmModal
+from flagtui.tui.widgets.form_scroll import FormScroll
 from flagtui.tui.widgets.header import FlagtuiHeader
 from flagtui.tui.widgets.keybar import KeyBar
 from flagtui.tui.widgets.request_text import shown_requests
@@ -71,7 +72,7 @@ class CreateFlagScreen(IOScreenMixin, Screen[str | None]):
         offered = [(safe(t.name), t.id) for t in self.types] or [(safe(DEFAULT_TYPE), DEFAULT_TYPE)]
         default = DEFAULT_TYPE if DEFAULT_TYPE in {v for _, v in offered} else offered[0][1]
         yield FlagtuiHeader(area="features")
-        with VerticalScroll(id="create-flag"):
+        with FormScroll(id="create-flag"):
             yield PlainLabel(f"New flag in project {safe(self.project)}", classes="dialog-title")
             with Vertical():
                 yield PlainLabel("Name (letters, digits and - _ . ! ~ * ' ( ))")

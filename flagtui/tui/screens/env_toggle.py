@@ -35,6 +35,7 @@ from flagtui.tui.widgets.share_text import (
     switch_numbers,
     switch_shares,
 )
+from flagtui.words import is_production
 
 if TYPE_CHECKING:
     from flagtui.preview import PreviewError
@@ -183,7 +184,7 @@ class EnvironmentToggle:
 
         state = on_off(enabled)
         title = f"Switch {name} {state} in {env.name}?"
-        said = f"{env.name} is a production environment. {name} will be {state.upper()} there" + (
+        said = f"{is_production(env.name)} {name} will be {state.upper()} there" + (
             " for every user its strategies match." if enabled else " for everyone."
         )
         body = Text.assemble(said, "\n\n", share_text(share))

@@ -21,7 +21,7 @@ from rich.syntax import Syntax
 from textual import getters, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical, VerticalScroll
+from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Checkbox, TextArea
 
@@ -37,6 +37,7 @@ from flagtui.tui.screens.overtaken import ask_overtaken
 from flagtui.tui.screens.patch_fields import field_refusals, flag_label
 from flagtui.tui.widgets.archive_confirm import archive_modal, revive_modal
 from flagtui.tui.widgets.confirm import ConfirmModal
+from flagtui.tui.widgets.form_scroll import FormScroll
 from flagtui.tui.widgets.header import FlagtuiHeader
 from flagtui.tui.widgets.inert import InertInput
 from flagtui.tui.widgets.keybar import KeyBar
@@ -88,13 +89,13 @@ class PatchFormScreen(IOScreenMixin, Screen[Feature | None]):
     def compose(self) -> ComposeResult:
         f = self.feature
         yield FlagtuiHeader(area="features")
-        with VerticalScroll(id="patch-form"):
+        with FormScroll(id="patch-form"):
             yield PlainLabel(f"Patch {f.name} (project {self.project})", classes="dialog-title")
             with Vertical(id="simple"):
-                yield PlainLabel("Description")
+                yield PlainLabel("Description (text; may be empty)")
                 yield InertInput(f.description or "", id="description", select_on_focus=False)
                 yield MessageLine(id="description-error", classes="error-line")
-                yield PlainLabel("Type")
+                yield PlainLabel("Type (the server's feature types)")
                 current = [(safe(f.type), f.type)] if f.type else []
                 yield Select[str](current, value=f.type or Select.NULL, id="type", compact=True)
                 yield MessageLine(id="type-error", classes="error-line")

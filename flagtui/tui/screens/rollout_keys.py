@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from rich.text import Text
 from textual.binding import Binding
 
+from flagtui import words
 from flagtui.api import rollout_requests
 from flagtui.api.edits import Edit, EditConflict
 from flagtui.api.errors import FlagtuiError, NothingToSend
@@ -135,7 +136,7 @@ class RolloutKeys:
         """The requests shown, who gets the flag before and after (`share`), the production
         question where it is one, then `send`."""
         if env.type == "production":  # as the toggle asks: the body says production
-            said = f"{env.name} is a production environment. {said}"
+            said = f"{words.is_production(env.name)} {said}"
         title = f"{title}?"
         n = "these requests" if len(plans) > 1 else "this request"
         who = Text.assemble("\n\n", share_text(share)) if share is not None else Text()
@@ -230,7 +231,8 @@ class RolloutKeys:
             raise
         finally:
             self.written()
-        self.flagtui.notify(f"{name} rolled back to 0 % in {env.name} ({len(done)} strategies)")
+        done_said = words.counted(len(done), "strategy", "strategies")
+        self.flagtui.notify(f"{name} rolled back to 0 % in {env.name} ({done_said})")
 
     def _overtaken(
         self,

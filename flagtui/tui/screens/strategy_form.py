@@ -60,6 +60,7 @@ from flagtui.tui.widgets.request_text import shown_requests
 from flagtui.tui.widgets.select import Select
 from flagtui.tui.widgets.strategy_params import ParameterFields
 from flagtui.tui.widgets.text import MessageLine, PlainLabel
+from flagtui.words import is_production
 
 WRITE = "strategy-write"
 STILL_SENDING = "sending… (the request already sent is waiting for its answer: not sent again)"
@@ -83,6 +84,7 @@ class StrategyFormScreen(IOScreenMixin, Screen[bool]):
     segment_list = getters.query_one("#segments", SelectionList)
     form_error = getters.query_one("#form-error", MessageLine)
     WRITE_ACTIONS = frozenset({"review"})
+    AUTO_FOCUS = ""  # `on_mount` focuses the title, once the form is laid out (and in view)
     BINDINGS: ClassVar = [
         Binding("ctrl+r", "review", "Review & send", id="strategy.review", priority=True,
                 tooltip="Check the strategy, show the request and its preview, then send it"),
@@ -156,8 +158,9 @@ class StrategyFormScreen(IOScreenMixin, Screen[bool]):
                 with VerticalGroup(id="strategy-variants"):
                     for variant in (existing.variants or []) if existing else []:
                         yield VariantRow(variant)
-                yield PlainLabel("Preview for userIds (comma-separated) and more context")
+                yield PlainLabel("Preview for userIds (comma-separated)")
                 yield Input("u-1, u-2", id="preview-users", compact=True)
+                yield PlainLabel("Preview context (KEY=VALUE, space-separated; optional)")
                 yield Input(placeholder="KEY=VALUE … (sessionId, remoteAddress, properties)",
                             id="preview-context", compact=True)  # fmt: skip
         yield MessageLine(id="form-error", classes="error-line")  # below the scroll: in view
@@ -322,7 +325,7 @@ class StrategyFormScreen(IOScreenMixin, Screen[bool]):
             f" in {env} with what is shown."
         )
         if self.env.type == "production":
-            said = f"{env} is a production environment. {said}"
+            said = f"{is_production(env)} {said}"
         if not self.env.enabled:
             said += f" {env} is off: SDKs get off there until it is switched on (t)."
         body = Text.assemble(said, "\n\n", preview, "\nSends this request:\n")

@@ -17,7 +17,7 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Button, Input
 
@@ -37,11 +37,13 @@ from flagtui.tui.screens.variant_rows import (
     typed_variants,
 )
 from flagtui.tui.widgets.confirm import ConfirmModal
+from flagtui.tui.widgets.form_scroll import FormScroll
 from flagtui.tui.widgets.header import FlagtuiHeader
 from flagtui.tui.widgets.keybar import KeyBar
 from flagtui.tui.widgets.request_text import shown_requests
 from flagtui.tui.widgets.select import Select
 from flagtui.tui.widgets.text import MessageLine, PlainLabel
+from flagtui.words import is_production
 
 GROUP = "variants-write"
 OUTCOME_UNKNOWN = (
@@ -103,7 +105,7 @@ class VariantFormScreen(IOScreenMixin, Screen[bool]):
         if sticky and sticky not in choices:
             choices.append(sticky)
         yield FlagtuiHeader(area="features")
-        with VerticalScroll(id="variant-form"):
+        with FormScroll(id="variant-form"):
             kind = f" ({self.environment.type})" if self.environment.type else ""
             title = f"Variants of {self.feature.name} in {self.env_name}{kind}"
             yield PlainLabel(title, classes="dialog-title")
@@ -205,7 +207,7 @@ class VariantFormScreen(IOScreenMixin, Screen[bool]):
         )
         said = f"{self.feature.name} in {self.env_name} gets these variants instead of its own."
         if self.environment.type == "production":
-            said = f"{self.env_name} is a production environment. {said}"
+            said = f"{is_production(self.env_name)} {said}"
         body = Text.assemble(
             said, "\n\n", preview, "\nSends this request:\n", shown_requests([plan])
         )

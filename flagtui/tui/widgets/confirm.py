@@ -1,4 +1,8 @@
-"""Confirmation dialogs: `ModalScreen[bool]`, Cancel focused by default."""
+"""Confirmation dialogs: `ModalScreen[bool]`. What Enter does at once follows what the action
+does: one that adds or saves (create, add, update, send, grant, switch on, enable, revive…)
+has its own button focused, so Enter does what was asked for; any other (delete, archive,
+remove, revoke, discard, disable, roll back, switch off) keeps Cancel focused, as k9s does, so
+a second Enter typed by habit changes nothing: Tab, then Enter, does it."""
 
 from __future__ import annotations
 
@@ -13,10 +17,23 @@ from textual.widgets import Button, Input
 from flagtui.tui.format import clean
 from flagtui.tui.widgets.text import PlainLabel, PlainStatic
 
+# The first words of the labels of the actions that add or save: their button is focused.
+ADDS_OR_SAVES = (
+    "Add", "Create", "Enable", "Grant", "Mark", "Reorder", "Revive", "Save", "Send",
+    "Switch on", "Uncomplete", "Update",
+)  # fmt: skip
+
+
+def adds_or_saves(label: str) -> bool:
+    """Whether a confirmation labelled `label` adds or saves (any other keeps Cancel focused:
+    a label this list does not know is asked as a destructive one)."""
+    return any(label == verb or label.startswith(f"{verb} ") for verb in ADDS_OR_SAVES)
+
 
 class ConfirmModal(ModalScreen[bool]):
-    """Ask before a change. Enter on the focused button decides; Escape cancels. The title and
-    body name flags, projects and environments: they are shown as data (see widgets/text.py)."""
+    """Ask before a change. Enter on the focused button decides (the action's own when it adds
+    or saves, else Cancel: `adds_or_saves`); Escape cancels. The title and body name flags,
+    projects and environments: they are shown as data (see widgets/text.py)."""
 
     BINDINGS = [
         Binding("escape", "cancel", "Cancel", id="confirm.cancel", tooltip="Close without change")
@@ -33,6 +50,9 @@ class ConfirmModal(ModalScreen[bool]):
         self.title_text = title
         self.body = body
         self.confirm_label = confirm_label
+        self.destructive = not adds_or_saves(confirm_label)
+        if self.FOCUS == "#cancel" and not self.destructive:
+            self.FOCUS = "#confirm"
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -43,7 +63,10 @@ class ConfirmModal(ModalScreen[bool]):
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Cancel", id="cancel")
                 yield Button(
-                    self.confirm_label, id="confirm", variant="error", disabled=self.LOCKED
+                    self.confirm_label,
+                    id="confirm",
+                    variant="error" if self.destructive else "primary",
+                    disabled=self.LOCKED,
                 )
 
     def compose_extra(self) -> ComposeResult:

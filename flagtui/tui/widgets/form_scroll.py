@@ -10,6 +10,11 @@ from textual.widget import Widget
 
 
 class FormScroll(VerticalScroll):
+    """Not a Tab stop itself: each field scrolls into view as it is focused, so a stop on the
+    column between the last field and the first was a Tab that seemed to do nothing."""
+
+    can_focus = False
+
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         self.call_after_refresh(self.reveal, event.widget)
 

@@ -60,7 +60,7 @@ class ParameterFields(Vertical):
             yield Select[str](options, value=sticky, id="stickiness", compact=True,
                               allow_blank=False)  # fmt: skip
             yield MessageLine(id="stickiness-error", classes="error-line")
-            yield PlainLabel("Group id (users keep their place across flags of one group)")
+            yield PlainLabel("Group id (text; default: the flag's name)")
             yield InertInput(given.get("groupId", self.default_group), id="groupId", compact=True)
             yield MessageLine(id="groupId-error", classes="error-line")
         yield Vertical(id="other-params")

@@ -67,7 +67,7 @@ async def send_over_another_admins_change(real_unleash, other, flag: str, tmp: P
         narrow_to_vips(other, flag)
         await pilot.press("ctrl+r")
         await settle(app, pilot)
-        await pilot.press("tab", "enter")
+        await pilot.press("enter")
         await settle(app, pilot)
         assert isinstance(app.screen, EditConflictModal), type(app.screen).__name__
         said = str(visible_text(app, ".dialog-body"))
@@ -77,7 +77,7 @@ async def send_over_another_admins_change(real_unleash, other, flag: str, tmp: P
         form.query_one("#rollout", Input).value = "60"
         await pilot.press("ctrl+r")
         await settle(app, pilot)
-        await pilot.press("tab", "enter")
+        await pilot.press("enter")
         await settle(app, pilot)
         assert not isinstance(app.screen, StrategyFormScreen), visible_text(app, "#form-error")
     return said

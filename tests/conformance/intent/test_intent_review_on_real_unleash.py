@@ -90,7 +90,7 @@ async def review_then_send(real_unleash: Any, flag: str, tmp_path: Path) -> str:
         assert isinstance(app.screen, ConfirmModal), visible_text(app, "#form-error")
         body = str(visible_text(app, ".dialog-body"))
         assert "Sends this request:" in body  # drawn to its end: the lines above are all there
-        await pilot.press("tab", "enter")
+        await pilot.press("enter")
         await settle(app, pilot)
     return body
 

@@ -62,7 +62,7 @@ async def set_rollout_in_the_form(real_unleash, flag: str, tmp_path: Path) -> in
         assert '"rollout":"10"' in joined
         previewed, population = (int(n.replace(",", "")) for n in SHARE.search(body).groups())
         assert population == USERS
-        await pilot.press("tab", "enter")
+        await pilot.press("enter")
         await settle(app, pilot)
     return previewed
 
@@ -84,7 +84,7 @@ async def add_user_constraint_in_the_form(real_unleash, flag: str, tmp_path: Pat
         await settle(app, pilot)
         assert isinstance(app.screen, ConfirmModal)
         body = str(visible_text(app, ".dialog-body"))
-        await pilot.press("tab", "enter")
+        await pilot.press("enter")
         await settle(app, pilot)
     return body
 
