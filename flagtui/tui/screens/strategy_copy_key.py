@@ -22,6 +22,7 @@ from flagtui.tui.widgets.choice_picker import ChoicePicker
 from flagtui.tui.widgets.confirm import ConfirmModal, TypedConfirmModal
 from flagtui.tui.widgets.request_text import shown_requests
 from flagtui.tui.widgets.share_text import share_of, share_text
+from flagtui.words import counted, is_production
 
 if TYPE_CHECKING:
     from flagtui.api.flag_ops import StrategyCopy
@@ -108,13 +109,12 @@ class StrategyCopyKey:
             return dict(record)
 
         share = await share_of(client, project, name, target.name, after)
-        n = len(bodies)
         said = (
-            f"{n} strateg{'y' if n == 1 else 'ies'} of {name} in {source} added in"
+            f"{counted(len(bodies), 'strategy', 'strategies')} of {name} in {source} added in"
             f" {target.name}, after the ones there (nothing of theirs replaced)."
         )
         if target.type == "production":
-            said = f"{target.name} is a production environment. {said}"
+            said = f"{is_production(target.name)} {said}"
         body = Text.assemble(said, "\n\n", share_text(share), "\nSends:\n",
                              shown_requests(copy.plans))  # fmt: skip
         title = f"Copy strategies to {target.name}?"
