@@ -53,6 +53,7 @@ WRITES = (
     ["token", "revoke", "x"],
     ["user", "create", "--email", "x@example.com", "--role", "Viewer"],
     ["user", "role", "x", "Viewer"],
+    ["apply", "flags.toml"],
 )
 
 

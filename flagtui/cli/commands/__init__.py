@@ -84,6 +84,10 @@ COMMANDS = (
     Entry("plan",
           "what applying a flags file would change, field by field, and who gets each changed"
           " flag before and after (exit 0: nothing to do, 1: changes planned)", "plan"),
+    Entry("apply",
+          "make the server what a flags file says: plan's plan, asked once, sent object by"
+          " object (strategies in the file's order, on/off last), each outcome read back",
+          "apply"),
     Entry("feature list", "list or search flags", "feature_list"),
     Entry("feature show", "one flag, in full", "feature_show"),
     Entry("feature patch", "change a flag with a JSON patch", "feature_patch"),

@@ -1,0 +1,106 @@
+"""`flagtui apply FILE [-P PROFILE] [--prune] [--yes] [--dry-run]`: make the profile's server
+what a flags file (`flagtui export`'s) says. The plan is `flagtui plan`'s own (one function,
+fleet/plan.py), shown, asked once (a production profile: its name typed; else the word
+`apply`; --yes skips), then sent object by object with the client's writes (fleet/apply.py):
+flags created or patched first, then each environment's strategies in the file's order (the
+order then set) and its variants, and on/off last, so no one is served a half-configured flag.
+
+Each write is said done, refused (why) or unknown; the first that fails stops the apply, and
+the result says what was sent and what was not; each flag is read back afterwards. Segments,
+context fields and a flag's tags, dependencies and links are not written yet: a plan that
+changes them is refused before anything is sent, naming them.
+
+Not Unleash's features-batch import route: its export side loses the strategies' order (on
+6.10.1, 7.5.1 and 8.2.0), so each object goes through the route that keeps it."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TYPE_CHECKING, Any
+
+from flagtui.cli.output import Printer
+from flagtui.cli.session import scriptable
+from flagtui.display import clean
+
+if TYPE_CHECKING:
+    from flagtui.api import AdminClient
+    from flagtui.fleet.apply import Step
+
+HELP = __doc__
+
+
+def options(p: argparse.ArgumentParser) -> None:
+    scriptable(p, apply, write="apply flags file", destructive=True)
+    p.add_argument("file", metavar="FILE", help="a flags file, as `flagtui export` writes it")
+    p.add_argument(
+        "--prune", action="store_true",
+        help="archive the flags on the server but not in the file (default: left alone)",
+    )  # fmt: skip
+    p.add_argument(
+        "--users", type=int, default=1_000, metavar="N",
+        help="synthetic users each changed flag of the plan is evaluated for (default 1,000)",
+    )  # fmt: skip
+
+
+async def apply(client: AdminClient, out: Printer, args: argparse.Namespace) -> int:
+    # Here, not at the top: they load the client's models and the SDKs' engine
+    from flagtui.cli.commands.plan import MAX_USERS, lines
+    from flagtui.cli.exits import UsageError
+    from flagtui.cli.session import confirm
+    from flagtui.fleet.apply import apply_plan, steps, unsupported
+    from flagtui.fleet.flags_file import load
+    from flagtui.fleet.plan import make_plan
+
+    if not 1 <= args.users <= MAX_USERS:
+        raise UsageError(f"--users: from 1 to {MAX_USERS:,}")
+    file = load(args.file)
+    planned = await make_plan(client, file, users=args.users, prune=args.prune)
+    for line in [] if out.is_json else lines(planned):  # JSON: the plan is in the answer
+        _note(out, line)
+    if not planned["changes"]:
+        if out.is_json:
+            nothing = {"complete": True, "steps": [], "applied": 0, "notApplied": 0, "readBack": []}
+            out.one({"plan": planned, "apply": nothing})
+        return 0
+    if cannot := unsupported(planned):
+        for line in cannot:
+            _note(out, f"cannot apply: {line}")
+        raise UsageError("apply: " + "; ".join(cannot) + "; nothing was sent")
+    if args.dry_run:  # every write in order; the runner shows the first as it would leave
+        for step in steps(planned):
+            _note(out, f"would send: {_where(step.as_json())}")
+    profile = getattr(args, "production_profile", None)
+    confirm(args, f"apply {args.file} to profile {args.selected_profile.name}",
+            profile or "apply")  # fmt: skip
+    result, failed = await apply_plan(
+        client, planned, dry_run=args.dry_run, progress=lambda s: _said(out, s)
+    )
+    if out.is_json:
+        out.one({"plan": planned, "apply": result})
+    for back in result["readBack"]:
+        state = back["state"] + (f" ({', '.join(back['differs'])})" if "differs" in back else "")
+        _note(out, f"read back {back['project']}/{back['name']}: {state}")
+    if failed is not None:
+        unsent = [s for s in result["steps"] if s["outcome"] == "not sent"]
+        _note(out, f"stopped: {result['applied']} of {len(result['steps'])} writes applied, "
+                   f"{len(unsent)} not sent: " + "; ".join(_where(s) for s in unsent))  # fmt: skip
+        raise failed
+    _note(out, f"applied: {result['applied']} writes")
+    return 0
+
+
+def _where(step: dict[str, Any]) -> str:
+    env = f" in {step['environment']}" if "environment" in step else ""
+    return f"{step['project']}/{step['flag']} {step['what']}{env}"
+
+
+def _said(out: Printer, step: Step) -> None:
+    why = f" ({step.why})" if step.why else ""
+    sent = f" [{', '.join(step.requests)}]" if step.requests else ""
+    _note(out, f"{step.outcome}: {_where(step.as_json())}{sent}{why}")
+
+
+def _note(out: Printer, line: str) -> None:
+    """Stdout stays the data with JSON output; else the line is the output."""
+    print(clean(line, multiline=False), file=sys.stderr if out.is_json else sys.stdout)

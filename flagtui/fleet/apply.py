@@ -1,0 +1,255 @@
+"""Sending a plan (`plan.make_plan`'s, the one `flagtui plan` shows) to the server, object by
+object through the client's own writes: flags created or their fields patched first, then each
+environment's strategies (updated in place, added, removed, in the file's order, then the
+order set), then its variants, and every environment switched on or off last, so no flag is
+served half-configured; pruned flags are archived at the end.
+
+Not Unleash's features-batch import route: on 6.10.1, 7.5.1 and 8.2.0 its export side lists
+strategies without their sort order, and an import would give the server an order that is not
+the file's. Each write here goes through the route that keeps it.
+
+What the client cannot write yet (segments, context fields, a flag's tags, dependencies and
+links) is named by `unsupported` before anything is sent. A write that fails stops the apply:
+the result says each step's outcome (done, refused and why, unknown), and what was not sent."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from flagtui.api import errors
+from flagtui.fleet.flag_shape import flag_record, flag_shape, strategy_shape
+
+if TYPE_CHECKING:
+    from flagtui.api import AdminClient
+    from flagtui.api.rollout_catalog import RolloutCatalog
+
+PATCHED = ("type", "description", "impressionData")
+NOT_WRITTEN = ("tags", "dependencies", "links")
+
+
+def unsupported(planned: Mapping[str, Any]) -> list[str]:
+    """What the plan changes that apply cannot send yet (the client has no write for it):
+    one line each. Empty: everything can be sent."""
+    found = []
+    for kind, said in (("segments", "segment"), ("contextFields", "context field")):
+        for item in planned[kind]:
+            found.append(f"{said} {item['name']} ({item['action']}): apply cannot write "
+                         f"{said}s yet")  # fmt: skip
+    for flag in planned["flags"]:
+        name = f"{flag['project']}/{flag['name']}"
+        if flag["action"] == "create":
+            fields = [k for k in NOT_WRITTEN if flag["desired"].get(k)]
+        elif flag["action"] == "update":
+            fields = [c["what"] for c in flag["changes"] if c["what"] in NOT_WRITTEN]
+        else:
+            continue
+        found.extend(f"flag {name}: apply cannot write a flag's {k} yet" for k in fields)
+    return found
+
+
+@dataclass
+class Step:
+    """One object's write: a flag, its strategies or variants in an environment, its on/off."""
+
+    project: str
+    flag: str
+    what: str
+    environment: str | None = None
+    outcome: str = "not sent"
+    why: str | None = None
+    requests: list[str] = field(default_factory=list)
+
+    def as_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"project": self.project, "flag": self.flag, "what": self.what}
+        if self.environment is not None:
+            out["environment"] = self.environment
+        out["outcome"] = self.outcome
+        if self.why is not None:
+            out["why"] = self.why
+        if self.requests:
+            out["requests"] = self.requests
+        return out
+
+
+def steps(planned: Mapping[str, Any]) -> list[Step]:
+    """Every write of the plan, in the order it is sent."""
+    first: list[Step] = []
+    rollouts: list[Step] = []
+    switches: list[Step] = []
+    pruned: list[Step] = []
+    for flag in planned["flags"]:
+        p, n, action = flag["project"], flag["name"], flag["action"]
+        if action == "prune":
+            pruned.append(Step(p, n, "archive"))
+            continue
+        if action not in ("create", "update"):
+            continue
+        desired = flag["desired"]
+        changed = {c["what"] for c in flag["changes"]}
+        if action == "create":
+            first.append(Step(p, n, "create"))
+        elif changed & set(PATCHED):
+            first.append(Step(p, n, "patch " + ", ".join(k for k in PATCHED if k in changed)))
+        for env, shape in desired["environments"].items():
+            new = action == "create"
+            if (new and shape.get("strategies")) or f"strategies in {env}" in changed:
+                rollouts.append(Step(p, n, "strategies", env))
+            if (new and shape.get("variants")) or f"variants in {env}" in changed:
+                rollouts.append(Step(p, n, "variants", env))
+            if (new and shape["enabled"]) or f"enabled in {env}" in changed:
+                switches.append(Step(p, n, "on" if shape["enabled"] else "off", env))
+    return [*first, *rollouts, *switches, *pruned]
+
+
+class _Sender:
+    def __init__(self, client: AdminClient, catalog: RolloutCatalog, dry_run: bool) -> None:
+        self.client = client
+        self.catalog = catalog
+        self.dry_run = dry_run
+        self.ids = {s.name: int(s.id) for s in catalog.segments}
+        self.names = {int(s.id): s.name for s in catalog.segments}
+
+    async def send(self, step: Step, desired: Mapping[str, Any]) -> None:
+        c, p, n, env = self.client, step.project, step.flag, step.environment
+        if step.what == "create":
+            step.requests.append("create flag")
+            await c.features.create(p, n, type=desired.get("type"),
+                                    description=desired.get("description"),
+                                    impression_data=bool(desired.get("impressionData")),
+                                    check_name=not self.dry_run)  # fmt: skip
+        elif step.what.startswith("patch "):
+            ops = [{"op": "replace", "path": f"/{k}", "value": desired.get(k, "")}
+                   for k in step.what.removeprefix("patch ").split(", ")]  # fmt: skip
+            for op in ops:
+                if op["path"] == "/impressionData":
+                    op["value"] = bool(desired.get("impressionData"))
+            step.requests.append("patch flag")
+            await c.features.patch(p, n, ops)
+        elif step.what == "strategies":
+            assert env is not None
+            await self._strategies(step, p, n, env, desired)
+        elif step.what == "variants":
+            assert env is not None
+            from flagtui.api.rollout_models import Variant
+
+            wanted = desired["environments"][env].get("variants") or []
+            step.requests.append("set variants")
+            await c.rollouts.set_variants(p, n, env, [Variant.model_validate(v) for v in wanted],
+                                          catalog=self.catalog)  # fmt: skip
+        elif step.what in ("on", "off"):
+            assert env is not None
+            step.requests.append(f"switch {step.what}")
+            await c.features.set_environment_enabled(p, n, env, step.what == "on")
+        elif step.what == "archive":
+            step.requests.append("archive flag")
+            await c.features.archive(p, n)
+
+    async def _strategies(
+        self, step: Step, p: str, n: str, env: str, desired: Mapping[str, Any]
+    ) -> None:
+        from flagtui.api.rollout_models import Strategy
+
+        record = flag_record({"environments": {env: desired["environments"][env]}}, self.ids)
+        wanted = [Strategy.model_validate({k: v for k, v in s.items() if k != "sortOrder"})
+                  for s in record["environments"][0]["strategies"]]  # fmt: skip
+        shapes = desired["environments"][env].get("strategies") or []
+        current = await self.client.rollouts.list(p, n, env)
+        order: list[str] = []
+        for i, strategy in enumerate(wanted):
+            if i < len(current):
+                have = current[i]
+                assert have.id is not None
+                order.append(have.id)
+                if strategy_shape(have, self.names) == shapes[i]:
+                    continue
+                step.requests.append(f"update strategy {i + 1}")
+                await _unless_same(self.client.rollouts.update(
+                    p, n, env, strategy.model_copy(update={"id": have.id}),
+                    catalog=self.catalog, opened_on=have))  # fmt: skip
+            else:
+                step.requests.append(f"add strategy {i + 1}")
+                added = await self.client.rollouts.add(p, n, env, strategy, catalog=self.catalog)
+                order.append(str(added.id))
+        for extra in current[len(wanted) :]:
+            step.requests.append(f"remove strategy {extra.id}")
+            await self.client.rollouts.remove(p, n, env, str(extra.id))
+        if len(order) > 1:
+            step.requests.append("set strategy order")
+            await _unless_same(self.client.rollouts.set_order(p, n, env, order))
+
+
+async def _unless_same(write: Awaitable[Any]) -> None:
+    with contextlib.suppress(errors.NothingToSend):
+        await write
+
+
+def outcome_of(exc: BaseException) -> str:
+    return "unknown" if isinstance(exc, errors.OutcomeUnknown) else "refused"
+
+
+async def apply_plan(
+    client: AdminClient,
+    planned: Mapping[str, Any],
+    *,
+    dry_run: bool = False,
+    progress: Callable[[Step], None] | None = None,
+) -> tuple[dict[str, Any], BaseException | None]:
+    """Send the plan's writes in order; stop at the first that fails. The result (each step's
+    outcome, and each flag as read back afterwards) and the error that stopped it, if one did."""
+    catalog = await client.rollouts.catalog()
+    sender = _Sender(client, catalog, dry_run)
+    desired = {(f["project"], f["name"]): f.get("desired") or {} for f in planned["flags"]}
+    todo = steps(planned)
+    failed: BaseException | None = None
+    for step in todo:
+        try:
+            await sender.send(step, desired[(step.project, step.flag)])
+        except errors.FlagtuiError as exc:
+            step.outcome, step.why, failed = outcome_of(exc), str(exc), exc
+            if progress:
+                progress(step)
+            break
+        step.outcome = "done"
+        if progress:
+            progress(step)
+    read_back = await _read_back(client, planned, todo, sender.names)
+    result = {
+        "complete": failed is None,
+        "steps": [s.as_json() for s in todo],
+        "applied": sum(1 for s in todo if s.outcome == "done"),
+        "notApplied": sum(1 for s in todo if s.outcome != "done"),
+        "readBack": read_back,
+    }
+    return result, failed
+
+
+async def _read_back(
+    client: AdminClient, planned: Mapping[str, Any], todo: Sequence[Step], names: dict[int, str]
+) -> list[dict[str, Any]]:
+    """Each flag a step touched, read again: as the file has it, or what still differs."""
+    found = []
+    touched = sorted({(s.project, s.flag) for s in todo if s.requests and s.what != "archive"})
+    envs = planned["environments"]
+    for project, name in touched:
+        want = next(f["desired"] for f in planned["flags"]
+                    if (f["project"], f["name"]) == (project, name))  # fmt: skip
+        try:
+            now = flag_shape(await client.features.get(project, name), names, envs)
+        except errors.FlagtuiError as exc:
+            found.append({"project": project, "name": name, "state": "unknown", "why": str(exc)})
+            continue
+        keys = sorted(k for k in {*want, *now} if k not in NOT_WRITTEN and k != "environments")
+        differs = [k for k in keys if want.get(k) != now.get(k)]
+        for env, shape in want["environments"].items():
+            have = now["environments"].get(env) or {}
+            differs += [f"{k} in {env}" for k in ("enabled", "strategies", "variants")
+                        if shape.get(k, []) != have.get(k, [])]  # fmt: skip
+        entry: dict[str, Any] = {"project": project, "name": name}
+        entry["state"] = "as the file" if not differs else "differs"
+        if differs:
+            entry["differs"] = differs
+        found.append(entry)
+    return found
