@@ -1,6 +1,7 @@
 """Sending a plan (`plan.make_plan`'s, the one `flagtui plan` shows) to the server, object by
-object through the client's own writes: flags created or their fields patched first, then each
-environment's strategies (updated in place, added, removed, in the file's order, then the
+object through the client's own writes: context fields created first, then flags created or
+their fields patched (tags; dependencies once every flag exists), then each environment's
+strategies (updated in place, added, removed, in the file's order, then the
 order set), then its variants, and every environment switched on or off last, so no flag is
 served half-configured; pruned flags are archived at the end.
 
@@ -8,8 +9,8 @@ Not Unleash's features-batch import route: on 6.10.1, 7.5.1 and 8.2.0 its export
 strategies without their sort order, and an import would give the server an order that is not
 the file's. Each write here goes through the route that keeps it.
 
-What the client cannot write yet (segments, context fields, a flag's tags, dependencies and
-links) is named by `unsupported` before anything is sent. A write that fails stops the apply:
+What the client cannot write yet (segments, a context field's changes, a flag's links) is
+named by `unsupported` before anything is sent. A write that fails stops the apply:
 the result says each step's outcome (done, refused and why, unknown), and what was not sent."""
 
 from __future__ import annotations
@@ -27,17 +28,19 @@ if TYPE_CHECKING:
     from flagtui.api.rollout_catalog import RolloutCatalog
 
 PATCHED = ("type", "description", "impressionData")
-NOT_WRITTEN = ("tags", "dependencies", "links")
+NOT_WRITTEN = ("links",)
 
 
 def unsupported(planned: Mapping[str, Any]) -> list[str]:
     """What the plan changes that apply cannot send yet (the client has no write for it):
     one line each. Empty: everything can be sent."""
     found = []
-    for kind, said in (("segments", "segment"), ("contextFields", "context field")):
-        for item in planned[kind]:
-            found.append(f"{said} {item['name']} ({item['action']}): apply cannot write "
-                         f"{said}s yet")  # fmt: skip
+    for item in planned["segments"]:
+        found.append(f"segment {item['name']} ({item['action']}): apply cannot write segments yet")
+    for item in planned["contextFields"]:
+        if item["action"] != "create":
+            found.append(f"context field {item['name']} ({item['action']}): apply creates "
+                         "context fields, it cannot change one yet")  # fmt: skip
     for flag in planned["flags"]:
         name = f"{flag['project']}/{flag['name']}"
         if flag["action"] == "create":
@@ -76,7 +79,9 @@ class Step:
 
 def steps(planned: Mapping[str, Any]) -> list[Step]:
     """Every write of the plan, in the order it is sent."""
-    first: list[Step] = []
+    first: list[Step] = [Step("", f["name"], "create context field")
+                         for f in planned["contextFields"]]  # fmt: skip
+    linked: list[Step] = []
     rollouts: list[Step] = []
     switches: list[Step] = []
     pruned: list[Step] = []
@@ -93,15 +98,19 @@ def steps(planned: Mapping[str, Any]) -> list[Step]:
             first.append(Step(p, n, "create"))
         elif changed & set(PATCHED):
             first.append(Step(p, n, "patch " + ", ".join(k for k in PATCHED if k in changed)))
+        new = action == "create"
+        if (new and desired.get("tags")) or "tags" in changed:
+            first.append(Step(p, n, "tags"))
+        if (new and desired.get("dependencies")) or "dependencies" in changed:
+            linked.append(Step(p, n, "dependencies"))  # once every flag of the file exists
         for env, shape in desired["environments"].items():
-            new = action == "create"
             if (new and shape.get("strategies")) or f"strategies in {env}" in changed:
                 rollouts.append(Step(p, n, "strategies", env))
             if (new and shape.get("variants")) or f"variants in {env}" in changed:
                 rollouts.append(Step(p, n, "variants", env))
             if (new and shape["enabled"]) or f"enabled in {env}" in changed:
                 switches.append(Step(p, n, "on" if shape["enabled"] else "off", env))
-    return [*first, *rollouts, *switches, *pruned]
+    return [*first, *linked, *rollouts, *switches, *pruned]
 
 
 class _Sender:
@@ -128,6 +137,15 @@ class _Sender:
                     op["value"] = bool(desired.get("impressionData"))
             step.requests.append("patch flag")
             await c.features.patch(p, n, ops)
+        elif step.what == "create context field":
+            from flagtui.api.rollout_models import ContextField
+
+            step.requests.append("create context field")
+            await c.context_fields.create(ContextField.model_validate(desired))
+        elif step.what == "tags":
+            await self._tags(step, n, desired)
+        elif step.what == "dependencies":
+            await self._dependencies(step, p, n, desired)
         elif step.what == "strategies":
             assert env is not None
             await self._strategies(step, p, n, env, desired)
@@ -146,6 +164,33 @@ class _Sender:
         elif step.what == "archive":
             step.requests.append("archive flag")
             await c.features.archive(p, n)
+
+    async def _tags(self, step: Step, n: str, desired: Mapping[str, Any]) -> None:
+        from flagtui.api.models import Tag
+
+        have = {(t.type, t.value) for t in await self.client.tags.list(n)}
+        want = {(str(t["type"]), str(t["value"])) for t in desired.get("tags") or []}
+        add = [Tag(type=t, value=v) for t, v in sorted(want - have)]
+        remove = [Tag(type=t, value=v) for t, v in sorted(have - want)]
+        if add or remove:
+            step.requests.append("change tags")
+            await self.client.tags.send(await self.client.tags.plan(n, add, remove))
+
+    async def _dependencies(self, step: Step, p: str, n: str, desired: Mapping[str, Any]) -> None:
+        deps = self.client.dependencies
+        want = list(desired.get("dependencies") or [])
+        now = flag_shape(await self.client.features.get(p, n), {}, [])["dependencies"]
+        if now == want:
+            return
+        if now:  # Unleash OSS: one parent a flag; changed, it goes first
+            removal = await deps.plan_remove(p, n)
+            step.requests.append("remove dependency")
+            await deps.send(removal)
+        for d in want:
+            added = await deps.plan_add(p, n, str(d["feature"]), enabled=d.get("enabled", True),
+                                        variants=list(d.get("variants") or []))  # fmt: skip
+            step.requests.append(f"add dependency on {d['feature']}")
+            await deps.send(added)
 
     async def _strategies(
         self, step: Step, p: str, n: str, env: str, desired: Mapping[str, Any]
@@ -202,6 +247,7 @@ async def apply_plan(
     catalog = await client.rollouts.catalog()
     sender = _Sender(client, catalog, dry_run)
     desired = {(f["project"], f["name"]): f.get("desired") or {} for f in planned["flags"]}
+    desired.update({("", f["name"]): f["desired"] for f in planned["contextFields"]})
     todo = steps(planned)
     failed: BaseException | None = None
     for step in todo:
@@ -231,7 +277,9 @@ async def _read_back(
 ) -> list[dict[str, Any]]:
     """Each flag a step touched, read again: as the file has it, or what still differs."""
     found = []
-    touched = sorted({(s.project, s.flag) for s in todo if s.requests and s.what != "archive"})
+    touched = sorted(
+        {(s.project, s.flag) for s in todo if s.requests and s.project and s.what != "archive"}
+    )
     envs = planned["environments"]
     for project, name in touched:
         want = next(f["desired"] for f in planned["flags"]

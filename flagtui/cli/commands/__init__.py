@@ -88,8 +88,8 @@ COMMANDS = (
           "make the server what a flags file says: plan's plan, asked once, sent object by"
           " object (flags, then strategies in the file's order and variants, on/off last),"
           " each outcome read back; each object's own route, not Unleash's features-batch"
-          " import (it loses the strategies' order); segments, context fields, tags,"
-          " dependencies and links not written yet (refused before sending)",
+          " import (it loses the strategies' order); segments, a context field's changes and"
+          " links not written yet (refused before sending)",
           "apply"),
     Entry("feature list", "list or search flags", "feature_list"),
     Entry("feature show", "one flag, in full", "feature_show"),

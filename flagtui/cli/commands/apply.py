@@ -2,13 +2,14 @@
 what a flags file (`flagtui export`'s) says. The plan is `flagtui plan`'s own (one function,
 fleet/plan.py), shown, asked once (a production profile: its name typed; else the word
 `apply`; --yes skips), then sent object by object with the client's writes (fleet/apply.py):
-flags created or patched first, then each environment's strategies in the file's order (the
-order then set) and its variants, and on/off last, so no one is served a half-configured flag.
+context fields created first, then flags created or patched (their tags, then dependencies),
+then each environment's strategies in the file's order (the order then set) and its variants,
+and on/off last, so no one is served a half-configured flag.
 
 Each write is said done, refused (why) or unknown; the first that fails stops the apply, and
 the result says what was sent and what was not; each flag is read back afterwards. Segments,
-context fields and a flag's tags, dependencies and links are not written yet: a plan that
-changes them is refused before anything is sent, naming them.
+changes to a context field and a flag's links are not written yet: a plan that has them is
+refused before anything is sent, naming them.
 
 Not Unleash's features-batch import route: its export side loses the strategies' order (on
 6.10.1, 7.5.1 and 8.2.0), so each object goes through the route that keeps it."""

@@ -1,8 +1,9 @@
 """`flagtui apply`: an export of one sandbox applied to a second one makes it the same (a plan
 after it is nothing to do, a second export byte-identical, strategies in the file's order, a
-disabled one kept disabled, on/off last); a write that fails half-way stops the apply and says
-what was sent and what was not; a read-only profile is refused before any request; --dry-run
-sends nothing; what the client cannot write yet (a flag's tags) is refused before sending."""
+disabled one kept disabled, a new context field, a tag and a dependency, on/off last); a write
+that fails half-way stops the apply and says what was sent and what was not; a read-only
+profile is refused before any request; --dry-run sends nothing; what the client cannot write
+yet (a segment) is refused before sending."""
 
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ from .helpers import assert_piped_golden
 SUFFIX = secrets.token_hex(3)
 NEW = f"apply-new-{SUFFIX}"
 EDITED = "notifications-v2-screen"  # default: on in development and production
+FIELD = f"applyField{SUFFIX}"
 STRATEGIES = f"/api/admin/projects/default/features/{NEW}/environments/production/strategies"
 
 
@@ -85,6 +87,7 @@ def _make_changes(server: httpx.Client) -> None:
             json={"name": NEW, "type": "experiment", "description": "made to apply"},
         )
     )
+    _ok(server.post("/api/admin/context", json={"name": FIELD, "legalValues": [{"value": "x"}]}))
     ids = []
     for body in (
         {"name": "default", "title": "everyone else", "disabled": True},
@@ -93,12 +96,15 @@ def _make_changes(server: httpx.Client) -> None:
          "variants": [{"name": "blue", "weight": 1000, "weightType": "variable",
                        "stickiness": "default", "payload": {"type": "string", "value": "b"}}]},
         {"name": "remoteAddress", "parameters": {"IPs": "10.0.0.1"},
-         "constraints": [{"contextName": "appName", "operator": "IN", "values": ["web"]}]},
+         "constraints": [{"contextName": FIELD, "operator": "IN", "values": ["x"]}]},
     ):  # fmt: skip
         ids.append(_ok(server.post(STRATEGIES, json=body))["id"])
     order = [{"id": ids[i], "sortOrder": n} for n, i in enumerate((2, 0, 1))]
     _ok(server.post(f"{STRATEGIES}/set-sort-order", json=order))
     _ok(server.post(f"/api/admin/projects/default/features/{NEW}/environments/production/on"))
+    _ok(server.post(f"/api/admin/features/{NEW}/tags", json={"type": "simple", "value": "applied"}))
+    _ok(server.post(f"/api/admin/projects/default/features/{NEW}/dependencies",
+                    json={"feature": EDITED}))  # fmt: skip
     edited = f"/api/admin/projects/default/features/{EDITED}"
     _ok(server.patch(edited, json=[{"op": "replace", "path": "/description", "value": "new"}]))
     _ok(server.post(f"{edited}/environments/development/off"))
@@ -138,6 +144,8 @@ def test_an_export_applied_to_a_second_server_makes_it_the_same(
     assert kinds.index((NEW, "strategies", "production")) < kinds.index((NEW, "on", "production"))
     assert kinds[-2:] == sorted([(EDITED, "off", "development"), (NEW, "on", "production")])
     assert {b["state"] for b in done["readBack"]} == {"as the file"}
+    assert kinds[0] == (FIELD, "create context field", None)
+    assert kinds.index((NEW, "dependencies", None)) > kinds.index((NEW, "create", None))
     again = run("plan", str(tmp_path / "a.toml"), "-o", "json")
     assert again.code == 0 and again.json["changes"] is False, again.out
     assert _export(run, tmp_path / "b.toml") == first  # byte-identical
@@ -147,6 +155,7 @@ def test_an_export_applied_to_a_second_server_makes_it_the_same(
     ordered = sorted(prod["strategies"], key=lambda s: s["sortOrder"])
     assert [s["name"] for s in ordered] == ["remoteAddress", "default", "flexibleRollout"]
     assert ordered[1]["disabled"] is True and prod["enabled"] is True
+    assert flag["dependencies"][0]["feature"] == EDITED
 
 
 def test_a_failure_half_way_says_what_was_applied_and_what_was_not(
@@ -195,8 +204,8 @@ def test_read_only_refuses_before_any_request_and_dry_run_sends_nothing(
         dry = run("apply", str(tmp_path / "a.toml"), "--dry-run")
         assert dry.code == 0, dry.err
         shown = json.loads(dry.out[dry.out.index("{") : dry.out.rindex("}") + 1])
-        assert (shown["method"], shown["path"]) == ("POST", "/api/admin/projects/default/features")
-        assert shown["body"]["name"] == NEW  # the first write, as it would leave
+        assert (shown["method"], shown["path"]) == ("POST", "/api/admin/context")
+        assert shown["body"]["name"] == FIELD  # the first write, as it would leave
         assert f"would send: default/{NEW} on in production" in dry.err  # piped: JSON out
         assert event_count(b) == before
         assert b.get(f"/api/admin/projects/default/features/{NEW}").status_code == 404
@@ -208,13 +217,13 @@ def test_read_only_refuses_before_any_request_and_dry_run_sends_nothing(
 def test_what_apply_cannot_write_yet_is_refused_before_sending(run, second, monkeypatch, tmp_path):
     _export(run, tmp_path / "a.toml")
     data = tomllib.loads((tmp_path / "a.toml").read_text(encoding="utf-8"))
-    flag = next(f for f in data["flags"] if f["name"] == EDITED)
-    flag["tags"] = [*flag["tags"], {"type": "simple", "value": f"t-{SUFFIX}"}]
+    segment = next(x for x in data["segments"] if x["name"] == "beta-testers")
+    segment["constraints"] = []  # everyone
     (tmp_path / "a.toml").write_text(tomli_w.dumps(data), encoding="utf-8")
     _use(monkeypatch, second)
     with httpx.Client(base_url=second.url, headers={"Authorization": second.admin_token}) as b:
         before = event_count(b)
         result = run("apply", str(tmp_path / "a.toml"), "--yes", "-o", "json")
         assert result.code == 2, result.err
-        assert f"flag default/{EDITED}: apply cannot write a flag's tags yet" in result.err
+        assert "segment beta-testers (update): apply cannot write segments yet" in result.err
         assert event_count(b) == before
