@@ -118,11 +118,14 @@ class _Sender:
         self.client = client
         self.catalog = catalog
         self.dry_run = dry_run
+        self.stale = False
         self.ids = {s.name: int(s.id) for s in catalog.segments}
         self.names = {int(s.id): s.name for s in catalog.segments}
 
     async def send(self, step: Step, desired: Mapping[str, Any]) -> None:
         c, p, n, env = self.client, step.project, step.flag, step.environment
+        if self.stale and step.what in ("strategies", "variants"):
+            self.catalog, self.stale = await c.rollouts.catalog(), False
         if step.what == "create":
             step.requests.append("create flag")
             await c.features.create(p, n, type=desired.get("type"),
@@ -142,6 +145,7 @@ class _Sender:
 
             step.requests.append("create context field")
             await c.context_fields.create(ContextField.model_validate(desired))
+            self.stale = True  # the catalog read before it lacks the field
         elif step.what == "tags":
             await self._tags(step, n, desired)
         elif step.what == "dependencies":

@@ -1,8 +1,9 @@
 """`flagtui apply` on a real Unleash: two flags made on the in-process sandbox (names of this
 test's own, in project `default`: three strategies put out of their creation order, one
-disabled, a constraint, strategy variants with a payload) exported, applied to the real server,
-planned again there: nothing to do; and the official Python SDK, watching production on both
-servers, gives 200 users the same answer for each flag. The flags are archived afterwards."""
+disabled, constraints on a context field of its own, strategy variants with a payload, a tag,
+a dependency) exported, applied to the real server, planned again there: nothing to do; and
+the official Python SDK, watching production on both servers, gives 200 users the same answer
+for each flag. The flags are archived afterwards, the context field deleted."""
 
 from __future__ import annotations
 
@@ -27,8 +28,9 @@ def _ok(answer: httpx.Response) -> dict[str, Any]:
     return answer.json() if answer.content else {}
 
 
-def _made_on(http: httpx.Client, names: list[str]) -> None:
+def _made_on(http: httpx.Client, names: list[str], field: str) -> None:
     rollout, ids = names
+    _ok(http.post("/api/admin/context", json={"name": field, "legalValues": []}))
     for name in names:
         _ok(http.post(BASE, json={"name": name, "type": "release", "description": "applied"}))
     at = f"{BASE}/{rollout}/environments/production/strategies"
@@ -43,13 +45,17 @@ def _made_on(http: httpx.Client, names: list[str]) -> None:
         {"name": "flexibleRollout", "title": "ends in 7",
          "parameters": {"rollout": "100", "stickiness": "default", "groupId": rollout},
          "constraints": [{"contextName": "userId", "operator": "STR_ENDS_WITH",
-                          "values": ["7"]}]},
+                          "values": ["7"]},
+                         {"contextName": field, "operator": "NOT_IN", "values": ["no"]}]},
     )]  # fmt: skip
     order = [{"id": made[i], "sortOrder": n} for n, i in enumerate((2, 1, 0))]
     _ok(http.post(f"{at}/set-sort-order", json=order))
     _ok(http.post(f"{BASE}/{ids}/environments/production/strategies", json={
         "name": "flexibleRollout", "parameters": {"rollout": "70", "stickiness": "userId",
                                                   "groupId": ids}}))  # fmt: skip
+    _ok(http.post(f"/api/admin/features/{rollout}/tags",
+                  json={"type": "simple", "value": f"t-{ids}"[:50]}))  # fmt: skip
+    _ok(http.post(f"{BASE}/{rollout}/dependencies", json={"feature": ids}))
     for name in names:
         _ok(http.post(f"{BASE}/{name}/environments/production/on"))
 
@@ -65,10 +71,11 @@ def real_http(real_unleash) -> Iterator[httpx.Client]:
 @pytest.fixture
 def names(real_http) -> Iterator[list[str]]:
     suffix = uuid.uuid4().hex[:8]
-    made = [f"apply-rollout-{suffix}", f"apply-ids-{suffix}"]
+    made = [f"apply-rollout-{suffix}", f"apply-ids-{suffix}", f"applyField{suffix}"]
     yield made
-    for name in made:  # archived, not deleted (6.10.1, see the notes)
+    for name in made[:2]:  # archived, not deleted (6.10.1, see the notes); the child first
         real_http.delete(f"{BASE}/{name}")
+    real_http.delete(f"/api/admin/context/{made[2]}")  # the test's own, its flags archived
 
 
 @pytest.fixture
@@ -95,7 +102,8 @@ def test_a_sandbox_export_applied_to_real_unleash_is_served_the_same(
     path = tmp_path / "flags.toml"
     with httpx.Client(base_url=sandbox.url, headers={"Authorization": sandbox.admin_token},
                       timeout=30) as sandbox_http:  # fmt: skip
-        _made_on(sandbox_http, names)
+        names, field = names[:2], names[2]
+        _made_on(sandbox_http, names, field)
         code, _, err = run(*local, "export", "--project", "default", "--env", "production",
                            *names, "-f", str(path))  # fmt: skip
         assert code == 0, err
@@ -103,6 +111,8 @@ def test_a_sandbox_export_applied_to_real_unleash_is_served_the_same(
         assert code == 0, err
         done = json.loads(out)["apply"]
         assert done["complete"] and {s["outcome"] for s in done["steps"]} == {"done"}
+        assert (field, "create context field") == (done["steps"][0]["flag"],
+                                                   done["steps"][0]["what"])  # fmt: skip
         assert {b["state"] for b in done["readBack"]} == {"as the file"}
         code, out, err = run(*real, "plan", str(path), "-o", "json")
         assert code == 0 and json.loads(out)["changes"] is False, out + err
