@@ -4,6 +4,9 @@ would send while the gateway sees only GETs."""
 
 from __future__ import annotations
 
+import tempfile
+from pathlib import Path
+
 import httpx
 from gateway import Gateway
 
@@ -12,6 +15,24 @@ from .writes import write_commands
 FLAG = "admin-async-emails"  # a live default-project flag of the demo, off everywhere
 ROLLOUT = ("admin-async-navigation", "rollout-example-0")  # a production rollout of the demo
 FEATURES = "/api/admin/projects/default/features"
+APPLIED = """version = 1
+projects = ["default"]
+environments = ["production"]
+selected = ["dry-applied"]
+
+[[flags]]
+project = "default"
+name = "dry-applied"
+type = "release"
+impressionData = false
+tags = []
+dependencies = []
+
+[flags.environments.production]
+enabled = true
+strategies = [{name = "default", disabled = false}]
+variants = []
+"""
 
 
 def dry_runs(server: httpx.Client) -> dict[str, list[str]]:
@@ -50,6 +71,8 @@ def dry_runs(server: httpx.Client) -> dict[str, list[str]]:
     unused = {"name": "dry-unused", "constraints": []}
     assert server.post("/api/admin/segments", json=unused).is_success
     to_production = ["--to-env", "production"]
+    flags_file = Path(tempfile.mkdtemp()) / "flags.toml"
+    flags_file.write_text(APPLIED, encoding="utf-8")
     return {
         "feature patch": ["default", FLAG, "--set", "description=dry"],
         "feature uncomplete": ["platform", "db-batched-dashboard"],
@@ -93,6 +116,7 @@ def dry_runs(server: httpx.Client) -> dict[str, list[str]]:
         "segment create": ["dry-segment", "--constraint", "country IN NO,SE"],
         "segment edit": ["dry-unused", "--description", "dry"],
         "segment delete": ["dry-unused"],
+        "apply": [str(flags_file), "--yes"],
     }
 
 
