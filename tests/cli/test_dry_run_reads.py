@@ -70,6 +70,8 @@ def dry_runs(server: httpx.Client) -> dict[str, list[str]]:
     assert tagged.is_success
     unused = {"name": "dry-unused", "constraints": []}
     assert server.post("/api/admin/segments", json=unused).is_success
+    token = {"tokenName": "dry-token", "type": "client", "environment": "development"}
+    assert server.post("/api/admin/api-tokens", json=token).is_success
     to_production = ["--to-env", "production"]
     flags_file = Path(tempfile.mkdtemp()) / "flags.toml"
     flags_file.write_text(APPLIED, encoding="utf-8")
@@ -117,6 +119,10 @@ def dry_runs(server: httpx.Client) -> dict[str, list[str]]:
         "segment edit": ["dry-unused", "--description", "dry"],
         "segment delete": ["dry-unused"],
         "apply": [str(flags_file), "--yes"],
+        "token create": ["dry-new-token", "--env", "development"],
+        "token revoke": ["dry-token"],
+        "user create": ["--email", "dry@example.test", "--role", "Viewer"],
+        "user role": ["3", "Editor"],
     }
 
 
