@@ -15,6 +15,7 @@ from flagtui.cli.context_input import context_of, context_option
 from flagtui.cli.exits import UsageError
 from flagtui.cli.output import Printer
 from flagtui.cli.rollout_preview import Said, tell
+from flagtui.words import counted
 
 if TYPE_CHECKING:
     from flagtui.api import AdminClient
@@ -54,7 +55,8 @@ def used_lines(used: Sequence[SegmentStrategy]) -> list[str]:
     if not used:
         return ["used by no strategy"]
     flags = {(u.project_id, u.feature_name) for u in used}
-    lines = [f"used by {len(used)} strategies of {len(flags)} flags:"]
+    uses = counted(len(used), "strategy", "strategies")
+    lines = [f"used by {uses} of {counted(len(flags), 'flag')}:"]
     per: dict[tuple[str, str, str], list[SegmentStrategy]] = {}
     for u in used:
         per.setdefault((u.project_id, u.feature_name, u.environment), []).append(u)
@@ -112,7 +114,9 @@ def _line(s: FlagShare, users: int) -> str:
         return f"{where}: not previewed ({s.error})"
     said = f"{where}: {s.share.before.population.enabled:,} →"
     said += f" {s.share.after.population.enabled:,} of {users:,} synthetic userIds get the flag"
-    return said + ("" if s.share.after.enabled else f" ({s.environment} is off: no one now)")
+    from flagtui.preview.segment_edit import off_words  # loaded by the preview already
+
+    return said + off_words(s)
 
 
 async def previewed(

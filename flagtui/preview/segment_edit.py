@@ -97,3 +97,16 @@ def segment_edit_shares(
         share = ShareChange(environment, context, *sides)
         out.append(FlagShare(project, feature, environment, strategies, share))
     return out
+
+
+def off_words(s: FlagShare) -> str:
+    """An environment off on both sides gets no one now: what matters is who gets the flag once
+    it is switched on, before → after."""
+    assert s.share is not None
+    if s.share.after.enabled:
+        return ""
+    was, will = s.share.before.when_on, s.share.after.when_on
+    if was is None or will is None:
+        return f" ({s.environment} is off: no one now)"
+    once = f"once switched on: {was.enabled:,} → {will.enabled:,}"
+    return f" ({s.environment} is off: no one now, {once})"

@@ -25,6 +25,7 @@ from flagtui.tui.widgets.confirm import ConfirmModal, TypedConfirmModal
 from flagtui.tui.widgets.focus import focus_now
 from flagtui.tui.widgets.table import Column, FilteredTable, ResourceTable
 from flagtui.tui.widgets.text import PlainStatic
+from flagtui.words import counted
 
 COLUMNS = [
     Column("name", "Name", max=20),
@@ -43,7 +44,8 @@ def usage_text(name: str, uses: list[ContextFieldUse]) -> str:
     flags: dict[str, dict[str, list[str]]] = {}
     for u in uses:
         flags.setdefault(u.feature_name, {}).setdefault(u.environment, []).append(u.strategy_name)
-    lines = [f"{name} is used by {len(uses)} strategies of {len(flags)} flags:"]
+    strategies = counted(len(uses), "strategy", "strategies")
+    lines = [f"{name} is used by {strategies} of {counted(len(flags), 'flag')}:"]
     for feature, envs in flags.items():
         lines.append(f"  {feature}: " + "; ".join(f"{e}: {', '.join(s)}" for e, s in envs.items()))
     return "\n".join(lines)

@@ -25,7 +25,7 @@ from flagtui.api.errors import InvalidArgument, NothingToSend, OutcomeUnknown
 from flagtui.api.models import Segment
 from flagtui.api.rollout_catalog import RolloutCatalog
 from flagtui.api.segments import SegmentSpec, SegmentStrategy
-from flagtui.preview.segment_edit import SEGMENT_USERS, FlagShare, segment_edit_shares
+from flagtui.preview.segment_edit import SEGMENT_USERS, FlagShare, off_words, segment_edit_shares
 from flagtui.tui.screens.base import IOScreenMixin, describe_error
 from flagtui.tui.widgets.confirm import ConfirmModal, TypedConfirmModal
 from flagtui.tui.widgets.constraint_editor import ConstraintEditor
@@ -36,6 +36,7 @@ from flagtui.tui.widgets.keybar import KeyBar
 from flagtui.tui.widgets.request_text import shown_requests
 from flagtui.tui.widgets.text import MessageLine, PlainLabel
 from flagtui.typed_context import typed_context
+from flagtui.words import counted
 
 WRITE = "segment-write"
 APP_NAME = "flagtui-preview"
@@ -51,7 +52,7 @@ def used_words(used: Sequence[SegmentStrategy], named: int = 0) -> str:
         return "used by no strategy"
     where = list(dict.fromkeys(f"{u.feature_name} in {u.environment}" for u in used))
     flags = len({(u.project_id, u.feature_name) for u in used})
-    said = f"used by {len(used)} strategies of {flags} flags"
+    said = f"used by {counted(len(used), 'strategy', 'strategies')} of {counted(flags, 'flag')}"
     if named:
         more = f" and {len(where) - named} more" if len(where) > named else ""
         said += f" ({', '.join(where[:named])}{more})"
@@ -63,7 +64,7 @@ def share_line(s: FlagShare) -> str:
     if s.share is None:
         return f"{where}: not previewed ({s.error})"
     was, will = s.share.before.population.enabled, s.share.after.population.enabled
-    off = "" if s.share.after.enabled else f" ({s.environment} is off: no one now)"
+    off = off_words(s)
     return f"{where}: {was:,} → {will:,} of {s.share.users:,} get it{off}"
 
 

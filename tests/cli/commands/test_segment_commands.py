@@ -41,7 +41,7 @@ def test_show_says_where_it_is_used(run, server):
                            for u in used if u["id"] == i),
     )  # fmt: skip
     table = run("segment", "show", segment["name"], "-o", "table")
-    assert f"used by {len(used)} strategies" in table.out
+    assert f"used by {len(used)} strateg{'y' if len(used) == 1 else 'ies'} of" in table.out
     assert f"{used[0]['projectId']}/{used[0]['featureName']} in {used[0]['environment']}" in (
         table.out
     )
@@ -117,6 +117,29 @@ def test_edit_previews_every_flag_it_changes_and_the_sdk_agrees(run, server):
         assert share["after"] <= 3
     [event] = _events(server, "segment-updated")
     assert event["preData"]["constraints"] == segment["constraints"]
+
+
+def test_an_edit_where_the_flag_is_off_says_who_gets_it_once_switched_on(run, server):
+    """Off, no one gets the flag before or after: the preview says who will once it is switched
+    on, and that is who the SDK then gets."""
+    features = "/api/admin/projects/default/features"
+    assert server.post(features, json={"name": "seg-off-flag"}).is_success
+    assert run("segment", "create", "seg-off", "--constraint", "userId IN u-1").code == 0
+    [segment] = [x for x in _segments(server) if x["name"] == "seg-off"]
+    strategy = {"name": "flexibleRollout", "segments": [segment["id"]],
+                "parameters": {"rollout": "100", "stickiness": "default", "groupId": "g"}}  # fmt: skip
+    added = f"{features}/seg-off-flag/environments/development/strategies"
+    assert server.post(added, json=strategy).is_success
+    argv = ("segment", "edit", "seg-off", "--constraint", "userId IN u-1, u-2, u-3, u-4",
+            "--users", "50", "--yes")  # fmt: skip
+    table = run(*argv, "--dry-run", "-o", "table")
+    said = "seg-off-flag in development: 0 → 0 of 50 synthetic userIds get the flag"
+    assert f"{said} (development is off: no one now, once switched on: 1 → 4)" in table.out
+    result = run(*argv)
+    [share] = result.json["preview"]["flags"]
+    assert share["whenSwitchedOn"] == {"before": 1, "after": 4}
+    assert server.post(f"{features}/seg-off-flag/environments/development/on").is_success
+    assert _enabled_for(server, "seg-off-flag", "development", 50) == 4
 
 
 def test_edit_of_nothing_sends_nothing(run, server):
