@@ -34,9 +34,7 @@ def _thirty_percent_default(server: Any) -> None:
     assert answer.status_code == 200, answer.text
 
 
-def test_enable_previews_the_projects_default_strategy_and_the_server_agrees(
-    run, sandbox, server
-):
+def test_enable_previews_the_projects_default_strategy_and_the_server_agrees(run, sandbox, server):
     _thirty_percent_default(server)
     name = _flag(server)
     argv = ("feature", "enable", PROJECT, name, ENV)
