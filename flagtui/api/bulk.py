@@ -32,7 +32,7 @@ from flagtui.api.edits import EditConflict, FieldChange
 from flagtui.api.environments import Environments
 from flagtui.api.events import Events
 from flagtui.api.features import Features
-from flagtui.api.models import Feature
+from flagtui.api.models import Feature, Strategy
 from flagtui.contract import PAGE_MAX
 from flagtui.words import counted
 
@@ -71,6 +71,8 @@ class Plan:
     production: bool = False  # the change's environment is of type production
     requests: list[Request] = field(default_factory=list)
     """What `send` sends first: the batch route (one request per flag if the server lacks it)."""
+    # the project environment's default strategy (None: Unleash's own), what a switch-on adds
+    default_strategy: Strategy | None = None
 
     @property
     def to_send(self) -> list[str]:
@@ -99,11 +101,12 @@ class Bulk:
         """Read each flag; decide, per flag, send / unchanged / refused. Sends nothing."""
         self._core.require_writable(change.action)
         wanted = list(dict.fromkeys(names))
-        production = False
+        production, default = False, None
         if change.environment is not None:
             envs = await self._environments.list(project)
             env = next((e for e in envs if e.name == change.environment), None)
             production = env is not None and env.type == "production"
+            default = env.default_strategy if env is not None else None
         live = {f.name: f for f in await self._features.list(project)}
         archived, unknown = await self._archived_among(
             project, [n for n in wanted if n not in live]
@@ -112,7 +115,7 @@ class Bulk:
         flags = [self._planned(change, name, live, archived, unknown) for name in wanted]
         sending = [p.feature for p in flags if p.step == "send"]
         requests = [change.batch(project, chunk) for chunk in _chunks(sending, BATCH)]
-        return Plan(project, change, flags, production, requests)
+        return Plan(project, change, flags, production, requests, default)
 
     async def send(self, plan: Plan, *, anyway: bool = False) -> list[Outcome]:
         """Send the plan's flags; one outcome per flag of the plan, in its order. A flag changed

@@ -83,8 +83,10 @@ def share_change(
     segments: Iterable[Record] = (),
     related: Sequence[Record] = (),
     users: int = USERS,
+    default: Record | None = None,
 ) -> ShareChange:
-    """About a second of CPU (two to four populations): run it off a UI loop.
+    """About a second of CPU (two to four populations): run it off a UI loop. `default`: the
+    project environment's default strategy, for the "once switched on" side (`switched`).
     Raises PreviewError (an environment, segment or parent flag not given)."""
     segments, context = list(segments), dict(context or {})
 
@@ -94,7 +96,7 @@ def share_change(
 
     def side(record: Record, off_throughout: bool) -> Side:
         enabled = bool(environment_of(plain(record), environment).get("enabled"))
-        when_on = counted(switched(record, environment, True)) if off_throughout else None
+        when_on = counted(switched(record, environment, True, default)) if off_throughout else None
         return Side(enabled, counted(record), when_on)
 
     off = not any(environment_of(plain(r), environment).get("enabled") for r in (before, after))
@@ -125,17 +127,27 @@ def _off_unless_active(env: dict[str, Any]) -> None:
         env["enabled"] = False
 
 
-def switched(flag: Record, environment: str, enabled: bool) -> dict[str, Any]:
-    """Switched on or off. Switched on with no enabled strategy, Unleash first adds the default
-    strategy (flexibleRollout at 100 %, groupId the flag's name): on for everyone."""
+def switched(
+    flag: Record, environment: str, enabled: bool, default: Record | None = None
+) -> dict[str, Any]:
+    """Switched on or off. Switched on with no enabled strategy, Unleash first adds the
+    project environment's default strategy (`default`: a copy of it, an empty groupId the
+    flag's name), or with none set (None) its own: flexibleRollout at 100 %, on for everyone."""
     name = plain(flag).get("name")
+    if default is None:
+        parameters = {"groupId": "", "rollout": "100", "stickiness": "default"}
+        default = {"name": "flexibleRollout", "constraints": [], "parameters": parameters}
 
     def edit(env: dict[str, Any]) -> None:
         env["enabled"] = enabled
         if enabled and not _active(env):
-            parameters = {"groupId": name, "rollout": "100", "stickiness": "default"}
-            default = {"name": "flexibleRollout", "constraints": [], "parameters": parameters}
-            env["strategies"] = [*(env.get("strategies") or []), default]
+            added = {k: v for k, v in plain(default).items() if k not in ("id", "sortOrder")}
+            added.setdefault("constraints", [])
+            parameters = dict(added.get("parameters") or {})
+            if not parameters.get("groupId") and added.get("name") == "flexibleRollout":
+                parameters["groupId"] = name
+            added["parameters"] = parameters
+            env["strategies"] = [*(env.get("strategies") or []), added]
 
     return _edited(flag, environment, edit)
 

@@ -3,7 +3,8 @@ environment who gets the flag now and once `t` switches it (1,000 synthetic user
 engine, from the record shown), and the picker of `t` and the toast after the switch say the
 same numbers. Each
 number is compared with what the server then serves to an SDK of that environment
-(`served_share`), and the detail reads no more than its three requests for it."""
+(`served_share`), and the detail reads no more than its four requests for it (the project's default
+strategies one of them)."""
 
 from __future__ import annotations
 
@@ -71,7 +72,7 @@ async def test_the_detail_says_what_t_does_in_development_and_the_toast_says_it_
         await settle(app, pilot)
         sent = app.client.requests_sent
         await open_detail(app, pilot, name)
-        assert app.client.requests_sent - sent == 3  # the flag, the segments, its events
+        assert app.client.requests_sent - sent == 4  # the flag, segments, events, the defaults
         shown = visible_text(app, "#feature")
         found = re.search(r"off · if switched on \(t\): ([\d,]+) of 1,000 synthetic userIds", shown)
         assert found, shown
@@ -119,7 +120,7 @@ async def test_a_child_flag_is_counted_with_its_parent_read_once(
         sent = app.client.requests_sent
         app.push_screen(FeatureDetailScreen(project, name))
         await settle(app, pilot)
-        assert app.client.requests_sent - sent == 4  # the flag, segments, events, its parent
+        assert app.client.requests_sent - sent == 5  # and its parent
         shown = visible_text(app, "#feature")
         production = shown[shown.index("production · ") :]
         found = re.search(r"on for ([\d,]+) of 1,000 synthetic userIds", production)

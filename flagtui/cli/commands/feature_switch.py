@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from flagtui.cli import bulk
 from flagtui.cli.context_input import context_of
@@ -27,6 +27,7 @@ from flagtui.words import counted, in_production
 if TYPE_CHECKING:
     from flagtui.api import AdminClient
     from flagtui.api.bulk import Plan
+    from flagtui.api.models import Feature
 
 
 def enable_options(p: argparse.ArgumentParser) -> None:
@@ -56,12 +57,14 @@ async def feature_switch(client: AdminClient, out: Printer, args: argparse.Names
     names = bulk.names_of(args)
     enabled = args.verb == "enable"
     state = "on" if enabled else "off"
-    turned = lambda f: switched(f, args.environment, enabled)  # noqa: E731
     if bulk.is_bulk(args):
         context_of(args.context or [], "the command's ENV")  # a bad one refused before reading
 
         async def previews(plan: Plan) -> dict[str, Said]:
             gate = asyncio.Semaphore(READS_AT_ONCE)
+
+            def turned(flag: Feature) -> dict[str, Any]:
+                return switched(flag, args.environment, enabled, plan.default_strategy)
 
             async def one(name: str) -> Said:
                 async with gate:
@@ -81,9 +84,16 @@ async def feature_switch(client: AdminClient, out: Printer, args: argparse.Names
         return await bulk.change_many(client, out, args, names, change, ask, previews)
 
     event = "feature-environment-enabled" if enabled else "feature-environment-disabled"
-    share = await previewed(client, out, args, turned, names[0])
+    # One read: whether to ask, and the strategy a switch-on adds (the project's default).
+    # Failing, it stops the command before the preview: a switch-on count is not guessed.
     envs = await client.environments.list(args.project)
     env = next((e for e in envs if e.name == args.environment), None)
+    default = env.default_strategy if env is not None else None
+
+    def turned(flag: Feature) -> dict[str, Any]:
+        return switched(flag, args.environment, enabled, default)
+
+    share = await previewed(client, out, args, turned, names[0])
     if env is not None and env.type == "production":
         what = f"switch {names[0]} {state} {in_production(args.environment)}"
         confirm(args, what, args.environment)

@@ -72,7 +72,7 @@ async def plan_shares(client: AdminClient, plan: Plan) -> dict[str, str]:
 
     async def one(name: str, environment: str) -> str:
         def turned(flag: Feature) -> dict[str, Any]:
-            return switched(flag, environment, enabled)
+            return switched(flag, environment, enabled, plan.default_strategy)  # the plan's read
 
         async with gate:
             share = await share_of(client, plan.project, name, environment, turned,

@@ -31,9 +31,11 @@ from flagtui.tui.widgets.confirm import ConfirmModal
 from flagtui.tui.widgets.share_text import (
     share_of,
     share_text,
+    switch_defaults,
     switch_line,
     switch_numbers,
     switch_shares,
+    switched_with,
 )
 from flagtui.words import is_production
 
@@ -118,7 +120,8 @@ class EnvironmentToggle:
             line = f"who gets it if switched (t): not available: {clean(str(exc))}"
             said({e.name: line for e in feature.environments or []})
             return
-        shares = await switch_shares(feature, segments, related)
+        defaults = await switch_defaults(self.flagtui.client, project)
+        shares = await switch_shares(feature, segments, related, defaults)
         self.counted = (feature, shares)
         said({env: switch_line(share) for env, share in shares.items()})
 
@@ -170,11 +173,10 @@ class EnvironmentToggle:
     ) -> None:
         """The question says who gets the flag before and after: the flag read again and
         switched as the server will switch it, evaluated with the SDKs' engine."""
-        # Here, not at the top: it loads the SDK engine
-        from flagtui.preview.share import switched
+        defaults = await switch_defaults(self.flagtui.client, project)
 
         def turned(flag: Feature) -> dict[str, Any]:
-            return switched(flag, env.name, enabled)
+            return dict(switched_with(flag, env.name, enabled, defaults))
 
         share = await share_of(self.flagtui.client, project, name, env.name, turned)
 

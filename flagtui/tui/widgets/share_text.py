@@ -6,16 +6,17 @@ applied as the server will store it (`flagtui.preview.share`), then the SDKs' en
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 
+from flagtui.api.errors import FlagtuiError
 from flagtui.tui.format import clean
 
 if TYPE_CHECKING:
     from flagtui.api import AdminClient
-    from flagtui.api.models import Feature, Segment
+    from flagtui.api.models import Feature, Segment, Strategy
     from flagtui.preview import PreviewError
     from flagtui.preview.engine import Population
     from flagtui.preview.share import ShareChange
@@ -65,18 +66,49 @@ async def share_of(
         return exc
 
 
+Defaults = Mapping[str, "Strategy | None"] | str
+"""Per environment of a project, the strategy a switch-on adds (None: Unleash's own), or why
+they could not be read (a switch-on's count is then not available)."""
+
+
+async def switch_defaults(client: AdminClient, project: str) -> Defaults:
+    """The project's default strategy of each environment: one request."""
+    try:
+        envs = await client.environments.list(project)
+    except FlagtuiError as exc:
+        return f"the project's default strategy could not be read: {exc}"
+    return {e.name: e.default_strategy for e in envs}
+
+
+def switched_with(flag: Feature, environment: str, enabled: bool, defaults: Defaults) -> Any:
+    """`switched`, with the project's default strategy; a switch-on whose default could not be
+    read raises PreviewError (said as not available), not a guess."""
+    from flagtui.preview import PreviewError
+    from flagtui.preview.share import switched
+
+    if isinstance(defaults, str):
+        if enabled:
+            raise PreviewError(defaults)
+        return switched(flag, environment, enabled)
+    return switched(flag, environment, enabled, defaults.get(environment))
+
+
 async def switch_shares(
-    flag: Feature, segments: Sequence[Segment], related: Sequence[Feature]
+    flag: Feature,
+    segments: Sequence[Segment],
+    related: Sequence[Feature],
+    defaults: Defaults,
 ) -> dict[str, ShareChange | PreviewError]:
     """Per environment, who gets the flag now and once `t` switches it, from the record shown
-    (no request): 1,000 synthetic userIds each, off the UI loop (a few ms per environment)."""
+    and the project's default strategies (`switch_defaults`): 1,000 synthetic userIds each,
+    off the UI loop (a few ms per environment)."""
     # here: the SDKs' engine loads with the first preview, not with every screen that may ask
     from flagtui.preview import PreviewError
-    from flagtui.preview.share import PLAN_USERS, share_change, switched
+    from flagtui.preview.share import PLAN_USERS, share_change
 
     def one(env: str, enabled: bool) -> ShareChange | PreviewError:
         try:
-            after = switched(flag, env, not enabled)
+            after = switched_with(flag, env, not enabled, defaults)
             return share_change(flag, after, env, segments=segments, related=related,
                                 users=PLAN_USERS)  # fmt: skip
         except PreviewError as exc:
