@@ -9,9 +9,11 @@ archived flag (whose feature read is a 404) on 6.10.1, 7.5.1 and 8.2.0, so one r
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 
 import httpx
+import psycopg
 from real_sdk import wait_for
 
 PROJECT = "default"  # OSS has one project
@@ -84,3 +86,31 @@ def wait_for_stage(admin: httpx.Client, project: str, flag: str, stage: str) -> 
         lambda: lifecycle_stage(admin, project, flag),
         lambda seen: seen == stage,
     )
+
+
+def default_strategy_of(admin: httpx.Client, env: str) -> dict | None:
+    envs = admin.get(f"/api/admin/environments/project/{PROJECT}").json()["environments"]
+    found: dict | None = next(e for e in envs if e["name"] == env).get("defaultStrategy")
+    return found
+
+
+def restore_default_strategy(admin: httpx.Client, env: str, before: dict | None) -> None:
+    """Back to what it was: a strategy through the route, none through Unleash's database (no
+    route unsets it), as `legacy_variants_flag` writes there."""
+    if before is not None:
+        url = f"/api/admin/projects/{PROJECT}/environments/{env}/default-strategy"
+        assert admin.post(url, json=before).status_code == 200
+        return
+    pg = os.environ.get("FLAGTUI_TEST_ARCHIVE_PG")
+    if not pg:
+        return  # left at what Unleash does with none (a gradual rollout at 100 %)
+    with psycopg.connect(pg, autocommit=True) as conn:
+        (database,) = conn.execute(
+            "SELECT datname FROM pg_database WHERE datname LIKE 'unleash%'"
+        ).fetchone()
+    with psycopg.connect(pg.rsplit("/", 1)[0] + f"/{database}", autocommit=True) as conn:
+        conn.execute(
+            "UPDATE project_environments SET default_strategy = NULL"
+            " WHERE project_id = %s AND environment_name = %s",
+            (PROJECT, env),
+        )

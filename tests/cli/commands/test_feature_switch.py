@@ -51,7 +51,7 @@ def test_production_needs_yes_when_not_on_a_terminal(run, server):
     result = run("feature", verb, "default", "admin-async-emails", "production")
     assert result.code == 2
     assert result.error["kind"] == "not-confirmed"
-    assert "production environment production needs --yes" in result.error["message"]
+    assert "in production needs --yes" in result.error["message"]
     assert (enabled_in(server, "production"), event_count(server)) == before
     assert run("feature", verb, "default", "admin-async-emails", "production", "--yes").code == 0
     assert enabled_in(server, "production") is (not before[0])

@@ -126,8 +126,8 @@ def test_an_edit_where_the_flag_is_off_says_who_gets_it_once_switched_on(run, se
     assert server.post(features, json={"name": "seg-off-flag"}).is_success
     assert run("segment", "create", "seg-off", "--constraint", "userId IN u-1").code == 0
     [segment] = [x for x in _segments(server) if x["name"] == "seg-off"]
-    strategy = {"name": "flexibleRollout", "segments": [segment["id"]],
-                "parameters": {"rollout": "100", "stickiness": "default", "groupId": "g"}}  # fmt: skip
+    parameters = {"rollout": "100", "stickiness": "default", "groupId": "g"}
+    strategy = {"name": "flexibleRollout", "segments": [segment["id"]], "parameters": parameters}
     added = f"{features}/seg-off-flag/environments/development/strategies"
     assert server.post(added, json=strategy).is_success
     argv = ("segment", "edit", "seg-off", "--constraint", "userId IN u-1, u-2, u-3, u-4",

@@ -100,7 +100,7 @@ def test_production_needs_yes_off_a_terminal(run, server):
     refused = run(*COPY, "copy-asks", "--from-env", "development", "--to-env", "production",
                   "-o", "json")  # fmt: skip
     assert refused.code == 2 and refused.error["kind"] == "not-confirmed"
-    assert "production environment production" in refused.error["message"]
+    assert "from development in production needs --yes" in refused.error["message"]
     assert event_count(server) == before
 
 

@@ -6,14 +6,19 @@ then evaluates for the preview's 10,000 userIds, environment by environment."""
 from __future__ import annotations
 
 import json
-import os
 import uuid
 from collections.abc import Iterator
 
 import httpx
-import psycopg
 import pytest
-from real_intent import PROJECT, flag_events_since, newest_event_id, wait_for_flag_events
+from real_intent import (
+    PROJECT,
+    default_strategy_of,
+    flag_events_since,
+    newest_event_id,
+    restore_default_strategy,
+    wait_for_flag_events,
+)
 
 pytestmark = pytest.mark.unleash
 
@@ -151,47 +156,19 @@ def test_what_unleash_refuses_is_refused_before_sending(flagtui, admin, flag, se
         admin.delete(f"{FEATURES}/{flag}/dependencies")
 
 
-def _default_of(admin: httpx.Client, env: str) -> dict | None:
-    envs = admin.get(f"/api/admin/environments/project/{PROJECT}").json()["environments"]
-    found: dict | None = next(e for e in envs if e["name"] == env).get("defaultStrategy")
-    return found
-
-
-def _restore_default(admin: httpx.Client, env: str, before: dict | None) -> None:
-    """Back to what it was: a strategy through the route, none through Unleash's database (no
-    route unsets it), as `legacy_variants_flag` writes there."""
-    if before is not None:
-        url = f"/api/admin/projects/{PROJECT}/environments/{env}/default-strategy"
-        assert admin.post(url, json=before).status_code == 200
-        return
-    pg = os.environ.get("FLAGTUI_TEST_ARCHIVE_PG")
-    if not pg:
-        return  # left at what Unleash does with none (a gradual rollout at 100 %)
-    with psycopg.connect(pg, autocommit=True) as conn:
-        (database,) = conn.execute(
-            "SELECT datname FROM pg_database WHERE datname LIKE 'unleash%'"
-        ).fetchone()
-    with psycopg.connect(pg.rsplit("/", 1)[0] + f"/{database}", autocommit=True) as conn:
-        conn.execute(
-            "UPDATE project_environments SET default_strategy = NULL"
-            " WHERE project_id = %s AND environment_name = %s",
-            (PROJECT, env),
-        )
-
-
 def test_a_default_strategy_is_set_with_its_event_and_changes_no_flag(flagtui, admin, flag) -> None:
     """The one project is shared by everyone's tests: the strategy set is what Unleash gives
     with none (a gradual rollout at 100 %, the flag's name as group), so a flag switched on
     meanwhile elsewhere gets the same; and it is restored right after."""
     env = "development"
-    before = _default_of(admin, env)
+    before = default_strategy_of(admin, env)
     mark = newest_event_id(admin)
     argv = ("project", "default-strategy", "set", PROJECT, "--env", env, "--rollout", "100")
     try:
         result = flagtui(*argv, "--stickiness", "default", "-o", "json")
         assert result.code == 0, result.err
         stored = json.loads(result.out)["defaultStrategy"]
-        assert _default_of(admin, env) == stored
+        assert default_strategy_of(admin, env) == stored
         [event] = [e for e in events_of_type(admin, "default-strategy-updated", mark)
                    if e["project"] == PROJECT]  # fmt: skip
         assert (event["environment"], event["data"], event["preData"]) == (env, stored, before)
@@ -203,5 +180,5 @@ def test_a_default_strategy_is_set_with_its_event_and_changes_no_flag(flagtui, a
         same = flagtui(*argv, "--stickiness", "default", "-o", "json")
         assert same.code == 0 and '"unchanged"' in same.out
     finally:
-        _restore_default(admin, env, before)
-    assert _default_of(admin, env) == before
+        restore_default_strategy(admin, env, before)
+    assert default_strategy_of(admin, env) == before

@@ -10,9 +10,8 @@ import json
 from typing import Any
 
 import httpx
-from real_intent import PROJECT
+from real_intent import PROJECT, default_strategy_of, restore_default_strategy
 from real_sdk import wait_for
-from test_intent_flag_objects_on_real_unleash import _default_of, _restore_default
 
 from flagtui.preview.engine import Preview
 from flagtui.preview.share import switched
@@ -37,7 +36,7 @@ def _previewed_users(admin: httpx.Client, flag: str, default: dict[str, Any]) ->
 def test_enable_previews_the_default_strategy_and_the_sdk_agrees_user_by_user(
     flagtui, admin, sdk, flag
 ) -> None:
-    before = _default_of(admin, ENV)
+    before = default_strategy_of(admin, ENV)
     watch = sdk(ENV)
     url = f"/api/admin/projects/{PROJECT}/environments/{ENV}/default-strategy"
     try:
@@ -53,8 +52,8 @@ def test_enable_previews_the_default_strategy_and_the_sdk_agrees_user_by_user(
         assert done.code == 0, done.err
         assert json.loads(done.out)["preview"] == preview
     finally:
-        _restore_default(admin, ENV, before)
-    assert _default_of(admin, ENV) == before
+        restore_default_strategy(admin, ENV, before)
+    assert default_strategy_of(admin, ENV) == before
     strategies = f"/api/admin/projects/{PROJECT}/features/{flag}/environments/{ENV}/strategies"
     [got] = admin.get(strategies).json()
     assert got["parameters"] == {"rollout": "30", "stickiness": "default", "groupId": flag}
