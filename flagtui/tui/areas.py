@@ -18,8 +18,8 @@ To add an area:
    `enterprise_only=True` when the server needs Unleash Enterprise.
 The app turns each entry into a mode and a command palette entry; an area with a key also gets
 a global key binding and a slot in the header's area bar (the keys 1-9 are taken, and the bar
-fits 80 columns with nine: the others are reached with `:`, and the bar names one while it is
-open). Register only areas that exist.
+fits 80 columns with nine: the others are reached from the command palette, ctrl+p, and the
+bar names one while it is open). Register only areas that exist.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
-"""API tokens (no key of its own: `:` then "API tokens"): every token with its type, projects,
-environment, when it was made and last used, whether it is orphaned or of the legacy format;
-secrets masked to their scope. `C` creates one (its secret shown once, `token_form`), `d`
-revokes the highlighted one after its name is typed, `r` reads them again."""
+"""API tokens (no key of its own: ctrl+p, "Go to API tokens"): every token with its type,
+projects, environment, when it was made and last used, whether it is orphaned or of the legacy
+format; secrets masked to their scope. `C` creates one (its secret shown once, `token_form`),
+`d` revokes the highlighted one after its name is typed, `r` reads them again."""
 
 from __future__ import annotations
 

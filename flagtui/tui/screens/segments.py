@@ -1,6 +1,6 @@
 """Segments (issue 46): the server's segments (name, project, constraints in words, how many
 flags use each), with create (`C`), edit (`e`, Enter) and delete (`d`). A keyless area, reached
-with `:` ("Go to Segments"); the header names it while it is open.
+from the command palette (ctrl+p, "Go to Segments"); the header names it while it is open.
 
 Delete reads where the segment is used first: one strategies use is not sent (real Unleash
 refuses it), the status line names them; an unused one is deleted once its name is typed.
