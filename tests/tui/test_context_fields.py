@@ -6,6 +6,8 @@ and the server's refusal is said."""
 
 from __future__ import annotations
 
+import re
+
 import httpx
 from textual.widgets import Input
 
@@ -90,7 +92,9 @@ async def test_an_edit_says_no_evaluation_changes_and_names_the_constraint_left_
     async with app.run_test(size=(80, 24)) as pilot:
         await open_area(app, pilot)
         await select(app, pilot, "tier")
-        assert "1 flags" in visible_text(app, "#context-fields")
+        shown = visible_text(app, "#context-fields")
+        assert re.search(r"(?<!\d)1 flag(?!s)", shown), shown
+        assert not re.search(r"(?<!\d)1 flags", shown), shown
         await pilot.press("e")
         await settle(app, pilot)
         form = app.screen

@@ -81,7 +81,7 @@ class ContextFieldsScreen(AreaScreen):
         fields = await self.flagtui.client.context_fields.list()
         rows = [
             (f.name, (f.name, f.description or "", str(len(f.legal_values)),
-                      "yes" if f.stickiness else "no", f"{f.used_in_features or 0} flags"))
+                      "yes" if f.stickiness else "no", counted(f.used_in_features or 0, "flag")))
             for f in fields
         ]  # fmt: skip
         self.table.set_rows(rows, fields)

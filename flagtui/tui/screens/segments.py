@@ -25,6 +25,7 @@ from flagtui.tui.widgets.confirm import TypedConfirmModal
 from flagtui.tui.widgets.focus import focus_now
 from flagtui.tui.widgets.table import Column, FilteredTable, ResourceTable
 from flagtui.tui.widgets.text import PlainStatic
+from flagtui.words import counted
 
 COLUMNS = [
     Column("name", "Name", max=24),
@@ -70,7 +71,7 @@ class SegmentsScreen(AreaScreen):
                     s.name,
                     s.project or "(all)",
                     constraints_text(s.constraints) or "(none)",
-                    f"{s.used_in_features or 0} flags",
+                    counted(s.used_in_features or 0, "flag"),
                 ),
             )
             for s in segments
