@@ -83,7 +83,7 @@ async def test_patch_form_sends_the_changed_fields_after_confirmation(make_app, 
         await pilot.press("ctrl+r")
         await pilot.pause()
         assert isinstance(app.screen, ConfirmModal)
-        assert app.screen.focused is not None and app.screen.focused.id == "cancel"
+        assert app.screen.focused is not None and app.screen.focused.id == "confirm"  # a save
         await pilot.click("#confirm")
         await settle(app, pilot)
         assert isinstance(app.screen, FeatureDetailScreen)

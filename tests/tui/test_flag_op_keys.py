@@ -154,7 +154,7 @@ async def test_y_copies_the_strategies_to_production_after_its_typed_name(make_a
         await settle(app, pilot)
         assert isinstance(app.screen, TypedConfirmModal)
         asked = screen_text(app)
-        assert "production is a production environment" in asked and "Who gets it" in asked
+        assert "This is production." in asked and "Who gets it" in asked
         await pilot.press(*"production", "enter")
         await settle(app, pilot)
         assert "2 strategies copied to production" in toast_text(app)

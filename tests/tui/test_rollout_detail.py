@@ -85,7 +85,7 @@ async def test_the_demos_rollouts_are_shown_in_words_at_once(make_app, sandbox) 
         for name, lines in expected.items():
             sent = app.client.requests_sent
             await open_detail(app, pilot, DEMO, name)
-            assert app.client.requests_sent - sent == 3
+            assert app.client.requests_sent - sent == 4  # and the project's environments (t)
             shown = visible_text(app, "#feature")
             for line in lines:
                 assert line in shown, (name, line, shown)
