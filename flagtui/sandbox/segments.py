@@ -6,7 +6,8 @@
   `/body/constraints`); an empty name: `"name" is not allowed to be empty.`; a name taken: 409
   NameExistsError "Segment name already exists"; more than 1,000 values across its constraints:
   400 "Segments may not have more than 1000 values"; more than 300 segments: 400
-  ExceedsLimitError. A project that does not exist: real Unleash's 500 (its foreign key).
+  ExceedsLimitError. A project that does not exist: real Unleash's 500 (its foreign key); an
+  empty one is no project, as Unleash stores it.
   Other keys are dropped; constraints are stored as sent (`values` [] added to a single-value
   one), on any context field.
 - `GET /api/admin/segments/:id`: the segment; unknown: 404 `No segment exists with ID "x"`.
@@ -100,6 +101,7 @@ def _body(conn: sqlite3.Connection, body: Any) -> dict[str, Any]:
     constraints = [constraint(c) for c in given["constraints"]]
     if sum(len(c["values"]) for c in constraints) > SEGMENT_VALUES_MAX:
         raise _bad(f"Segments may not have more than {SEGMENT_VALUES_MAX} values")
+    project = project or None  # Unleash stores "" as no project
     if project is not None:
         known = conn.execute("SELECT 1 FROM projects WHERE id = ?", (project,)).fetchone()
         if known is None:  # real Unleash's foreign key, unhandled

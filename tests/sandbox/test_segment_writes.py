@@ -65,11 +65,13 @@ async def test_bad_bodies_are_refused_as_real_unleash_refuses_them(
     assert said(too_many) == (400, "BadDataError", limit)
     nowhere = await admin.post(SEGMENTS, json={"name": "x", "project": "nope", "constraints": []})
     assert nowhere.status_code == 500 and nowhere.json()["name"] == "UnknownError"
+    unowned = await admin.post(SEGMENTS, json={"name": "y", "project": "", "constraints": []})
+    assert unowned.status_code == 201 and "project" not in unowned.json()
     await _create(admin, "taken")
     taken = await admin.post(SEGMENTS, json={"name": "taken", "constraints": []})
     assert (taken.status_code, taken.json()["name"]) == (409, "NameExistsError")
     assert taken.json()["message"] == "Segment name already exists"
-    assert len(await _events(admin, "segment-created")) == 1
+    assert len(await _events(admin, "segment-created")) == 2
 
 
 async def test_unknown_ids_are_404_with_real_unleash_message(admin: httpx.AsyncClient) -> None:
