@@ -91,6 +91,12 @@ COMMANDS = (
           " import (it loses the strategies' order); segments, a context field's changes and"
           " links not written yet (refused before sending)",
           "apply"),
+    Entry("promote",
+          "export, plan and apply in one: one server's flags made another's (-P twice, the"
+          " source first) or one environment's another's (--env twice), projects renamed with"
+          " --rewrite-project; the plan shown, asked once, sent and read back as apply does"
+          " (--dry-run: the plan only)",
+          "promote", scriptable=False),
     Entry("feature list", "list or search flags", "feature_list"),
     Entry("feature show", "one flag, in full", "feature_show"),
     Entry("feature patch", "change a flag with a JSON patch", "feature_patch"),

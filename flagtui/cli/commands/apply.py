@@ -46,10 +46,8 @@ def options(p: argparse.ArgumentParser) -> None:
 
 async def apply(client: AdminClient, out: Printer, args: argparse.Namespace) -> int:
     # Here, not at the top: they load the client's models and the SDKs' engine
-    from flagtui.cli.commands.plan import MAX_USERS, lines
+    from flagtui.cli.commands.plan import MAX_USERS
     from flagtui.cli.exits import UsageError
-    from flagtui.cli.session import confirm
-    from flagtui.fleet.apply import apply_plan, steps, unsupported
     from flagtui.fleet.flags_file import load
     from flagtui.fleet.plan import make_plan
 
@@ -57,6 +55,26 @@ async def apply(client: AdminClient, out: Printer, args: argparse.Namespace) -> 
         raise UsageError(f"--users: from 1 to {MAX_USERS:,}")
     file = load(args.file)
     planned = await make_plan(client, file, users=args.users, prune=args.prune)
+    question = f"apply {args.file} to profile {args.selected_profile.name}"
+    return await send_plan(client, out, args, planned, question, "apply")
+
+
+async def send_plan(
+    client: AdminClient,
+    out: Printer,
+    args: argparse.Namespace,
+    planned: dict[str, Any],
+    question: str,
+    word: str,
+) -> int:
+    """A plan shown, asked once (`question`; a production profile: its name typed, else
+    `word`), sent, and read back: `apply`'s and `promote`'s one way to send a plan."""
+    # Here, not at the top: they load the client's models and the SDKs' engine
+    from flagtui.cli.commands.plan import lines
+    from flagtui.cli.exits import UsageError
+    from flagtui.cli.session import confirm
+    from flagtui.fleet.apply import apply_plan, steps, unsupported
+
     for line in [] if out.is_json else lines(planned):  # JSON: the plan is in the answer
         _note(out, line)
     if not planned["changes"]:
@@ -67,13 +85,12 @@ async def apply(client: AdminClient, out: Printer, args: argparse.Namespace) -> 
     if cannot := unsupported(planned):
         for line in cannot:
             _note(out, f"cannot apply: {line}")
-        raise UsageError("apply: " + "; ".join(cannot) + "; nothing was sent")
+        raise UsageError(f"{word}: " + "; ".join(cannot) + "; nothing was sent")
     if args.dry_run:  # every write in order; the runner shows the first as it would leave
         for step in steps(planned):
             _note(out, f"would send: {_where(step.as_json())}")
     profile = getattr(args, "production_profile", None)
-    confirm(args, f"apply {args.file} to profile {args.selected_profile.name}",
-            profile or "apply")  # fmt: skip
+    confirm(args, question, profile or word)
     result, failed = await apply_plan(
         client, planned, dry_run=args.dry_run, progress=lambda s: _said(out, s)
     )

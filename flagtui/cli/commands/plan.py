@@ -58,6 +58,11 @@ async def plan(client: AdminClient, out: Printer, args: argparse.Namespace) -> i
     file = load(args.file)
     planned = await make_plan(client, file, users=args.users, contexts=contexts,
                               prune=args.prune)  # fmt: skip
+    return show(out, planned)
+
+
+def show(out: Printer, planned: dict[str, Any]) -> int:
+    """The plan on stdout (JSON, or lines for a person); the exit code it means."""
     if out.is_json:
         out.one(planned)
     else:
