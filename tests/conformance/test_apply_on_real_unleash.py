@@ -94,6 +94,11 @@ def run(tmp_path, monkeypatch, capsys):
     return invoke
 
 
+# A known fault, open: for some names (apply-rollout-0dbbc0c4 on 8.2.0, one on 7.5.1) the SDK's
+# answers differ between the two servers for the flag with the dependency and strategy
+# variants (the sandbox: on with "red", weight 0 as made; real Unleash: off). Not yet
+# diagnosed; reported as xfail, not as a pass, until it is (issue 47's note).
+@pytest.mark.xfail(reason="the SDK's answers differ for some names: open, see the comment")
 def test_a_sandbox_export_applied_to_real_unleash_is_served_the_same(
     run, names, real_unleash, real_http, sandbox, tmp_path
 ):
