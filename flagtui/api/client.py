@@ -27,6 +27,8 @@ what the server is) and, on it, one resource object per area, each declaring its
                             send_edit), delete
     client.segments         list, get, find, used_by, create, send_edit, delete (planned
                             first: plan_create, plan_edit, plan_delete)
+    client.flag_batch       export: named flags of one environment in one request (a page of
+                            an export, a plan, a diff)
     client.playground       evaluate (the server's own answer for one context), users (for
                             many userIds, through its advanced playground)
     client.raw              send, pages: any route as `flagtui api` asks it (Unleash's paging
@@ -60,6 +62,7 @@ from flagtui.api.environments import Environments
 from flagtui.api.events import Events
 from flagtui.api.feature_types import FeatureTypes
 from flagtui.api.features import Features
+from flagtui.api.flag_batch import FlagBatch
 from flagtui.api.flag_ops import FlagOps
 from flagtui.api.flag_tags import Tags
 from flagtui.api.health import Health
@@ -166,6 +169,10 @@ class AdminClient:
     @functools.cached_property
     def playground(self) -> Playground:
         return Playground(self._core)
+
+    @functools.cached_property
+    def flag_batch(self) -> FlagBatch:
+        return FlagBatch(self._core)
 
     @functools.cached_property
     def raw(self) -> Raw:

@@ -50,13 +50,13 @@ class Features:
         answer = await self._core.read("GET", path, adapter(FeatureList))
         return answer.features
 
-    async def get(self, project: str, feature: str) -> Feature:
+    async def get(self, project: str, feature: str, *, tags: bool = True) -> Feature:
         """The flag in full. Real Unleash (6.10 to 8.2 at least) leaves `tags` out of this
-        payload: they are read from the flag's tag list then. Tags left unset (None) when
-        that read is refused mean "not known", unlike an empty list."""
+        payload: they are read from the flag's tag list then (not with `tags` False). Tags
+        left unset (None) when that read is refused mean "not known", unlike an empty list."""
         path = f"/api/admin/projects/{seg(project)}/features/{seg(feature)}"
         found = await self._core.read("GET", path, _FEATURE)
-        if "tags" in found.model_fields_set:
+        if "tags" in found.model_fields_set or not tags:
             return found
         tags_path = f"/api/admin/features/{seg(feature)}/tags"
         try:

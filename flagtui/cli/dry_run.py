@@ -7,8 +7,10 @@ import httpx
 
 from flagtui.cli.session import DryRunStop
 
-# The POST that changes nothing (a read before Unleash 7); a write's --dry-run sends no other.
-READING_POSTS = ("/events/search",)
+# The POSTs that change nothing: the event search (a read before Unleash 7), and the export
+# route flags are read through in pages (its one trace: a `features-exported` event, as for
+# the web UI's export). A write's --dry-run sends no other.
+READING_POSTS = ("/events/search", "/features-batch/export")
 
 
 async def stop_writes(request: httpx.Request) -> None:

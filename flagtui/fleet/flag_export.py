@@ -2,20 +2,17 @@
 
 `read_flags` walks each project's flags through the feature search (PAGE names at a time, by
 name, as `FeatureQuery` pages it; within the server's search budget, see `search_budget`) and
-reads each flag of a page in full, CONCURRENT_READS at a time: one page is held at a time,
-whatever the project's size. Unleash's export route (`/api/admin/features-batch/export`) is
-not used: on 6.10.1, 7.5.1 and 8.2.0 it lists a flag's strategies without their sort order
-and not in the order the server evaluates them, names segments without their constraints,
-reads one environment a request, and records a `features-exported` event for every read.
+reads each page in full as `flag_pages` does (Unleash's export route, one request an
+environment, and a read of each flag whose strategies' order the route does not say): one page
+is held at a time, whatever the project's size.
 
 `write_file` streams the file: a header, each flag as it comes (`[[flags]]`), then the
 segments and context fields the flags use (`[[segments]]`, `[[contextFields]]`)."""
 
 from __future__ import annotations
 
-import asyncio
 import re
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -23,6 +20,8 @@ import tomli_w
 
 from flagtui.api import errors
 from flagtui.api.feature_query import FeatureQuery
+from flagtui.api.flag_batch import EXPORT_PATH
+from flagtui.fleet.flag_pages import in_full
 from flagtui.fleet.flag_shape import (
     FILE_VERSION,
     context_field_shape,
@@ -37,7 +36,6 @@ if TYPE_CHECKING:
     from flagtui.api.rollout_models import ContextField, Segment
 
 PAGE = 100
-CONCURRENT_READS = 8
 SCHEMA = "docs/flags-file.schema.json"
 # Characters that reorder or hide text in a reviewer's diff: written as \uXXXX escapes.
 _HIDDEN = [
@@ -99,28 +97,21 @@ async def resolve(client: AdminClient, selection: Selection) -> Selection:
 async def read_flags(
     client: AdminClient, selection: Selection, *, missing_ok: bool = False
 ) -> AsyncIterator[list[Feature]]:
-    """The selection's live flags in full, a page at a time, by project then name.
-    `missing_ok`: a flag named that the server does not have (404) is left out, not an error."""
-    gate = asyncio.Semaphore(CONCURRENT_READS)
-
-    async def full(project: str, name: str) -> Feature | None:
-        async with gate:
-            try:
-                return await client.features.get(project, name)
-            except errors.NotFoundError:
-                if missing_ok:
-                    return None
-                raise
-
-    async def page_of(project: str, names: Iterable[str]) -> list[Feature]:
-        found = await asyncio.gather(*(full(project, n) for n in names))
-        return [flag for flag in found if flag is not None]
-
+    """The selection's live flags in full (its environments), a page at a time, by project
+    then name. `missing_ok`: a flag named that the server does not have is left out, not an
+    error."""
+    envs = selection.environments
     if selection.flags:
         (project,) = selection.projects
         names = sorted(set(selection.flags))
         for start in range(0, len(names), PAGE):
-            yield await page_of(project, names[start : start + PAGE])
+            asked = names[start : start + PAGE]
+            found = await in_full(client, project, asked, envs)
+            if not missing_ok and len(found) < len(asked):
+                missing = sorted(set(asked) - {f.name for f in found})
+                said = f"project {project!r} has no live flag {missing[0]!r}"
+                raise errors.NotFoundError("POST", EXPORT_PATH, message=said)
+            yield found
         return
     for project in selection.projects:
         offset = 0
@@ -129,7 +120,7 @@ async def read_flags(
             page = await client.features.search(query)
             names = [f.name for f in page.features if f.project in (None, project)]
             if names:
-                yield await page_of(project, names)
+                yield await in_full(client, project, names, envs)
             offset += len(page.features)
             if not page.features or offset >= page.total:
                 break

@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 from flagtui.api import errors
 from flagtui.fleet.drift import Side, differences
-from flagtui.fleet.flag_export import CONCURRENT_READS, Selection, read_catalog, read_flags
+from flagtui.fleet.flag_export import Selection, read_catalog, read_flags
+from flagtui.fleet.flag_pages import CONCURRENT_READS
 from flagtui.fleet.flag_shape import (
     FILE_VERSION,
     context_field_shape,

@@ -42,6 +42,7 @@ from flagtui.sandbox import (
     feature_types,
     feature_writes,
     features,
+    flag_batch,
     flag_objects,
     flag_ops,
     integrations,
@@ -371,6 +372,7 @@ def rollout_routes(project: str, feature: str, env: str) -> list[Route]:
         ApiRoute(f"{env}/variants", "PUT", env_variants.put_variants, write=True, body=True),
         ApiRoute(f"{env}/variants", "PATCH", env_variants.patch_variants, write=True, body=True),
         ApiRoute("/api/admin/playground", "POST", playground.evaluate, body=True),
+        ApiRoute("/api/admin/features-batch/export", "POST", flag_batch.export, body=True),
         ApiRoute(
             "/api/admin/playground/advanced",
             "POST",

@@ -221,6 +221,20 @@ def docs(doc: Any) -> dict[tuple[str, str], Any]:
                 ["environments", "context"],
             ),
         ),
+        ("POST", "/api/admin/features-batch/export"): doc(
+            "Export flags of one environment, as the web UI does (strategies without their"
+            " sort order; records features-exported)",
+            body={
+                "anyOf": [
+                    obj(
+                        {"environment": STRING, "features": array(STRING)},
+                        ["environment", "features"],
+                    ),
+                    obj({"environment": STRING, "project": STRING}, ["environment", "project"]),
+                    obj({"environment": STRING, "tag": STRING}, ["environment", "tag"]),
+                ]
+            },
+        ),
         ("GET", "/api/client/features"): doc(
             "What SDKs read: every flag of the token's environment (ETag, 304 on If-None-Match)"
         ),
