@@ -77,6 +77,20 @@ class Step:
         return out
 
 
+def where(step: Mapping[str, Any]) -> str:
+    """A step (`Step.as_json()`) named: its flag, what it writes, and where."""
+    env = f" in {step['environment']}" if "environment" in step else ""
+    return f"{step['project']}/{step['flag']} {step['what']}{env}"
+
+
+def step_line(step: Step) -> str:
+    """A step's outcome in words: done, refused (why), unknown (why), or not sent; the
+    requests it sent."""
+    why = f" ({step.why})" if step.why else ""
+    sent = f" [{', '.join(step.requests)}]" if step.requests else ""
+    return f"{step.outcome}: {where(step.as_json())}{sent}{why}"
+
+
 def steps(planned: Mapping[str, Any]) -> list[Step]:
     """Every write of the plan, in the order it is sent."""
     first: list[Step] = [Step("", f["name"], "create context field")

@@ -60,6 +60,28 @@ def rewritten(
     )
 
 
+async def promotion_file(
+    client: AdminClient,
+    projects: Sequence[str],
+    *,
+    environments: Sequence[str] = (),
+    to_environment: str | None = None,
+    flags: Sequence[str] = (),
+    rewrite_project: str | None = None,
+) -> FlagsFile:
+    """The source's flags file, renamed for the target, as `flagtui promote` and the TUI's
+    promotion make it: with `to_environment` (one server), the one environment named in
+    `environments` becomes it; else each of `environments` promotes to its namesake
+    (none given: every one the projects share)."""
+    if to_environment is not None:
+        [source] = environments
+        envs, renamed = [source], {source: to_environment}
+    else:
+        envs, renamed = list(environments) or await shared_environments(client, projects), {}
+    file = await source_file(client, Selection(list(projects), envs, list(flags)))
+    return rewritten(file, project=rewrite_project, environments=renamed)
+
+
 async def check_target(client: AdminClient, file: FlagsFile) -> None:
     """The target has the file's projects, each with the file's environments: said before
     anything is planned or sent."""

@@ -158,7 +158,7 @@ PALETTE_ACTIONS: tuple[PaletteAction, ...] = (
                   screen="flagtui.tui.screens.stale_flags:StaleFlagsScreen"),
     PaletteAction("Drift between servers or environments", "Two profiles, or two environments "
                   "of this server: flags on one side only, types, on/off, strategies, variants",
-                  ("drift", "diff", "compare", "differences", "staging", "servers"),
+                  ("drift", "diff", "compare", "differences", "staging", "servers", "promote"),
                   screen="flagtui.tui.screens.drift:DriftScreen"),
     PaletteAction("Set a project's default strategy", "Project environments: pick one, I sets "
                   "the rollout a flag switched on there with no strategy gets (no flag changes"

@@ -70,10 +70,10 @@ async def send_plan(
     """A plan shown, asked once (`question`; a production profile: its name typed, else
     `word`), sent, and read back: `apply`'s and `promote`'s one way to send a plan."""
     # Here, not at the top: they load the client's models and the SDKs' engine
-    from flagtui.cli.commands.plan import lines
     from flagtui.cli.exits import UsageError
     from flagtui.cli.session import confirm
-    from flagtui.fleet.apply import apply_plan, steps, unsupported
+    from flagtui.fleet.apply import apply_plan, steps, unsupported, where
+    from flagtui.fleet.plan_words import lines
 
     for line in [] if out.is_json else lines(planned):  # JSON: the plan is in the answer
         _note(out, line)
@@ -88,7 +88,7 @@ async def send_plan(
         raise UsageError(f"{word}: " + "; ".join(cannot) + "; nothing was sent")
     if args.dry_run:  # every write in order; the runner shows the first as it would leave
         for step in steps(planned):
-            _note(out, f"would send: {_where(step.as_json())}")
+            _note(out, f"would send: {where(step.as_json())}")
     profile = getattr(args, "production_profile", None)
     confirm(args, question, profile or word)
     result, failed = await apply_plan(
@@ -102,21 +102,16 @@ async def send_plan(
     if failed is not None:
         unsent = [s for s in result["steps"] if s["outcome"] == "not sent"]
         _note(out, f"stopped: {result['applied']} of {len(result['steps'])} writes applied, "
-                   f"{len(unsent)} not sent: " + "; ".join(_where(s) for s in unsent))  # fmt: skip
+                   f"{len(unsent)} not sent: " + "; ".join(where(s) for s in unsent))  # fmt: skip
         raise failed
     _note(out, f"applied: {result['applied']} writes")
     return 0
 
 
-def _where(step: dict[str, Any]) -> str:
-    env = f" in {step['environment']}" if "environment" in step else ""
-    return f"{step['project']}/{step['flag']} {step['what']}{env}"
-
-
 def _said(out: Printer, step: Step) -> None:
-    why = f" ({step.why})" if step.why else ""
-    sent = f" [{', '.join(step.requests)}]" if step.requests else ""
-    _note(out, f"{step.outcome}: {_where(step.as_json())}{sent}{why}")
+    from flagtui.fleet.apply import step_line
+
+    _note(out, step_line(step))
 
 
 def _note(out: Printer, line: str) -> None:

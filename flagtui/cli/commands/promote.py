@@ -122,15 +122,14 @@ async def promote(client: AdminClient, out: Printer, args: argparse.Namespace) -
 
 async def _file_of(client: AdminClient, args: argparse.Namespace) -> FlagsFile:
     """The source's flags file, renamed for the target."""
-    from flagtui.fleet.flag_export import Selection
-    from flagtui.fleet.promote import rewritten, shared_environments, source_file
+    from flagtui.fleet.promote import promotion_file
 
     if len(args.profiles) < 2:
-        envs, renamed = [args.envs[0]], {args.envs[0]: args.envs[1]}
-    else:
-        envs, renamed = args.envs or await shared_environments(client, args.projects), {}
-    file = await source_file(client, Selection(args.projects, envs, args.flags))
-    return rewritten(file, project=args.rewrite_project, environments=renamed)
+        return await promotion_file(client, args.projects, environments=args.envs[:1],
+                                    to_environment=args.envs[1], flags=args.flags,
+                                    rewrite_project=args.rewrite_project)  # fmt: skip
+    return await promotion_file(client, args.projects, environments=args.envs, flags=args.flags,
+                                rewrite_project=args.rewrite_project)  # fmt: skip
 
 
 async def _plan_and_send(

@@ -21,6 +21,8 @@ from flagtui.tui.format import clean, counted, moment
 from flagtui.tui.profile_switch import open_profile
 from flagtui.tui.rerunnable_reads import read
 from flagtui.tui.screens.base import AreaScreen
+from flagtui.tui.screens.drift_promotion import DriftPromotion
+from flagtui.tui.screens.promote_form import Sides
 from flagtui.tui.widgets.focus import focus_now
 from flagtui.tui.widgets.inert import InertInput
 from flagtui.tui.widgets.table import Column, FilteredTable, ResourceTable
@@ -71,11 +73,13 @@ class DriftScreen(AreaScreen):
         Binding("escape", "app.pop_screen", "Back", id="drift.back", tooltip="Back"),
         Binding("r", "reload", "Reload", id="drift.reload",
                 tooltip="Read both sides again and compare"),
+        *DriftPromotion.BINDINGS,
     ]  # fmt: skip
 
     def __init__(self, project: str | None) -> None:
         super().__init__()
         self.project = project
+        self.promotion = DriftPromotion(self, self.compare_again)
 
     def compose_body(self) -> ComposeResult:
         with Horizontal(id="drift-sides"):
@@ -103,13 +107,22 @@ class DriftScreen(AreaScreen):
         self.status_line.update(f"Comparing {a} and {b}…")
         self.compare(a, b, project)
 
+    def action_promote(self) -> None:
+        self.promotion.act()
+
+    def compare_again(self) -> None:
+        """The sides last compared, read again (after a promotion wrote to one of them)."""
+        sides = self.promotion.compared
+        if sides is not None:
+            self.compare(sides.left, sides.right, sides.project)
+
     @work(exclusive=True, group="drift", exit_on_error=False)
     @read
     async def compare(self, a: str, b: str, project: str | None) -> None:
         profiles = (await asyncio.to_thread(load_config)).profiles
         if a in profiles and b in profiles:
             left, right = [await self.read_server(name, project) for name in (a, b)]
-            between = f"profiles {a} and {b}"
+            between, kind = f"profiles {a} and {b}", "profiles"
         elif a in profiles or b in profiles:
             self.status_line.update("One profile and one environment: name two of either.")
             return
@@ -117,7 +130,9 @@ class DriftScreen(AreaScreen):
             client = self.flagtui.client
             left, right = [await read_side(client, project, env, env) for env in (a, b)]
             between = f"environments {a} and {b} of {self.flagtui.profile.name}"
+            kind = "environments"
         found = differences(left, right)
+        self.promotion.compared = Sides(kind, a, b, project)
         await self.show(found, left.label, right.label)
         scope = f"project {project}" if project else "every project"
         read_at = moment(datetime.now(UTC))

@@ -10,7 +10,6 @@ import shutil
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
@@ -20,41 +19,16 @@ from flagtui.config import store_token
 from flagtui.sandbox import SandboxServer
 from flagtui.sandbox.create import create_database
 from testkit.drift_seed import PROJECT, seed_differences
+from testkit.promotable import promotable
 
 from ..conftest import event_count
 
 PROJECTS = ("data-pipeline", "search", "growth")
-CURRENT = {"flexibleRollout", "default", "remoteAddress", "applicationHostname"}
 
 
 def _http(server: SandboxServer) -> httpx.Client:
     return httpx.Client(base_url=server.url, headers={"Authorization": server.admin_token},
                         timeout=30)  # fmt: skip
-
-
-def _promotable(server: SandboxServer, projects: tuple[str, ...]) -> None:
-    """The projects' flags an apply can make again, only. Archived: the demo's flags with a
-    strategy type the server deprecated or environment variants (no write adds either to a
-    new flag), a dependency, strategy variants (their weights, made by hand, are not the ones
-    the server computes) or an environment on with no strategy served (switching it on adds
-    one)."""
-    with _http(server) as http:
-        for project in projects:
-            base = f"/api/admin/projects/{project}/features"
-            for listed in http.get(base).json()["features"]:
-                flag = http.get(f"{base}/{listed['name']}").json()
-                envs = flag["environments"]
-                used = {s["name"] for e in envs for s in e.get("strategies", [])}
-                quirks = any(_quirk(e) for e in envs)
-                if used - CURRENT or quirks or flag.get("dependencies"):
-                    http.delete(f"{base}/{listed['name']}").raise_for_status()
-
-
-def _quirk(env: dict[str, Any]) -> bool:
-    strategies = env.get("strategies") or []
-    served = [s for s in strategies if not s.get("disabled")]
-    strategy_variants = any(s.get("variants") for s in strategies)
-    return bool(env.get("variants") or (env["enabled"] and not served) or strategy_variants)
 
 
 def _catalog_copied(source: SandboxServer, target: SandboxServer) -> None:
@@ -106,7 +80,7 @@ ENVS = ("--env", "development", "--env", "production")
 def test_three_projects_land_in_one_project_of_another_server(
     run, sandbox, empty, cli_env, monkeypatch, tmp_path
 ):
-    _promotable(sandbox, PROJECTS)
+    promotable(sandbox, PROJECTS)
     _catalog_copied(sandbox, empty)
     _configure(cli_env, monkeypatch, staging=sandbox, prod=empty)
     promote = ("promote", "-P", "staging", "-P", "prod", *_projects(*PROJECTS), *ENVS,
@@ -167,7 +141,7 @@ def test_dry_run_sends_nothing_then_a_promotion_leaves_no_difference(
 
 def test_one_environment_promoted_to_another_of_one_server(run, sandbox, cli_env, monkeypatch):
     project = "search"
-    _promotable(sandbox, (project,))
+    promotable(sandbox, (project,))
     _configure(cli_env, monkeypatch, staging=sandbox)
     sides = ("--env", "development", "--env", "production", "--project", project)
     before = run("diff", *sides, "-o", "json")
