@@ -15,6 +15,7 @@ import httpx
 import pytest
 
 from flagtui.cli import main
+from testkit.event_count import event_count  # noqa: F401  (tests import it from here)
 
 
 @dataclass
@@ -76,10 +77,3 @@ def server(sandbox) -> Iterator[httpx.Client]:
         yield http
 
 
-def event_count(server: httpx.Client) -> int:
-    """The events recorded, less the `features-exported` a read of flags in pages records
-    (Unleash's export route records one an answer, as for the web UI's export)."""
-    every = server.get("/api/admin/search/events", params={"limit": 1}).json()["total"]
-    params = {"limit": 1, "type": "IS:features-exported"}
-    exported = server.get("/api/admin/search/events", params=params).json()["total"]
-    return int(every) - int(exported)

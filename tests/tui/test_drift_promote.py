@@ -23,6 +23,7 @@ from flagtui.tui.screens.drift_promotion import PromoteResult
 from flagtui.tui.screens.promote_form import PromoteForm
 from flagtui.tui.widgets.confirm import TypedConfirmModal
 from testkit.drift_seed import seed_differences
+from testkit.event_count import event_count as writes_recorded
 from testkit.pilot import settle
 from testkit.promotable import promotable
 
@@ -53,7 +54,7 @@ async def drift_of(client: AdminClient) -> list[tuple[str, str]]:
 
 def event_count(sandbox) -> int:
     with httpx.Client(base_url=sandbox.url, headers={"Authorization": sandbox.admin_token}) as h:
-        return int(h.get("/api/admin/search/events", params={"limit": 1}).json()["total"])
+        return writes_recorded(h)
 
 
 async def open_plan(
