@@ -35,6 +35,7 @@ what the server is) and, on it, one resource object per area, each declaring its
                             followed)
     client.tags             a flag's tags (list, plan, send; plan_bulk, send_bulk for several
                             flags) and the tag types (types, create_type)
+    client.links            a flag's links: list (with ids), add, remove (Unleash 7 on)
     client.dependencies     a flag's parent: plan_add, plan_remove (checked as Unleash
                             checks them), send
     client.default_strategies  a project environment's default strategy: get, plan_set, send
@@ -60,6 +61,7 @@ from flagtui.api.default_strategies import DefaultStrategies
 from flagtui.api.dependencies import Dependencies
 from flagtui.api.environments import Environments
 from flagtui.api.events import Events
+from flagtui.api.feature_links import Links
 from flagtui.api.feature_types import FeatureTypes
 from flagtui.api.features import Features
 from flagtui.api.flag_batch import FlagBatch
@@ -187,6 +189,10 @@ class AdminClient:
     @functools.cached_property
     def tags(self) -> Tags:
         return Tags(self._core)
+
+    @functools.cached_property
+    def links(self) -> Links:
+        return Links(self._core)
 
     @functools.cached_property
     def dependencies(self) -> Dependencies:

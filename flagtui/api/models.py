@@ -115,10 +115,12 @@ class Dependency(Record):
 
 
 class FeatureLink(Record):
-    """A link on a flag (Unleash 7.1 on): its id is the server's, not part of it."""
+    """A link on a flag (Unleash 7.1 on): its id is the server's, not part of it (a flags
+    file leaves it out); it names the link to delete."""
 
     url: str
     title: str | None = None
+    id: str | None = None
 
 
 class Collaborators(Record):

@@ -1,6 +1,8 @@
 """Sending a plan (`plan.make_plan`'s, the one `flagtui plan` shows) to the server, object by
-object through the client's own writes: context fields created first, then flags created or
-their fields patched (tags; dependencies once every flag exists), then each environment's
+object through the client's own writes: context fields created or changed first, then
+segments created or changed (`apply_objects`: a new segment's id is the one the strategies
+naming it are sent with), then flags created or their fields patched (tags, links;
+dependencies once every flag exists), then each environment's
 strategies (updated in place, added, removed, in the file's order, then the
 order set), then its variants, and every environment switched on or off last, so no flag is
 served half-configured; pruned flags are archived at the end.
@@ -9,76 +11,46 @@ Not Unleash's features-batch import route: on 6.10.1, 7.5.1 and 8.2.0 its export
 strategies without their sort order, and an import would give the server an order that is not
 the file's. Each write here goes through the route that keeps it.
 
-What the client cannot write yet (segments, a context field's changes, a flag's links) is
-named by `unsupported` before anything is sent. A write that fails stops the apply:
+What the server cannot keep (a flag's links where it has none) is named by `unsupported`
+before anything is sent. A write that fails stops the apply:
 the result says each step's outcome (done, refused and why, unknown), and what was not sent."""
 
 from __future__ import annotations
 
 import contextlib
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from flagtui.api import errors
+from flagtui.fleet.apply_objects import (
+    ObjectWriter,
+    Step,
+    object_steps,
+    read_back_objects,
+    refusals,
+    writes_links,
+)
 from flagtui.fleet.flag_shape import flag_record, flag_shape, strategy_shape
 
 if TYPE_CHECKING:
     from flagtui.api import AdminClient
+    from flagtui.api.models import ServerInfo
     from flagtui.api.rollout_catalog import RolloutCatalog
 
 PATCHED = ("type", "description", "impressionData")
-NOT_WRITTEN = ("links",)
 
 
-def unsupported(planned: Mapping[str, Any]) -> list[str]:
-    """What the plan changes that apply cannot send yet (the client has no write for it):
+def unsupported(planned: Mapping[str, Any], server: ServerInfo | None = None) -> list[str]:
+    """What the plan changes that this server cannot keep (links on a server without them):
     one line each. Empty: everything can be sent."""
-    found = []
-    for item in planned["segments"]:
-        found.append(f"segment {item['name']} ({item['action']}): apply cannot write segments yet")
-    for item in planned["contextFields"]:
-        if item["action"] != "create":
-            found.append(f"context field {item['name']} ({item['action']}): apply creates "
-                         "context fields, it cannot change one yet")  # fmt: skip
-    for flag in planned["flags"]:
-        name = f"{flag['project']}/{flag['name']}"
-        if flag["action"] == "create":
-            fields = [k for k in NOT_WRITTEN if flag["desired"].get(k)]
-        elif flag["action"] == "update":
-            fields = [c["what"] for c in flag["changes"] if c["what"] in NOT_WRITTEN]
-        else:
-            continue
-        found.extend(f"flag {name}: apply cannot write a flag's {k} yet" for k in fields)
-    return found
-
-
-@dataclass
-class Step:
-    """One object's write: a flag, its strategies or variants in an environment, its on/off."""
-
-    project: str
-    flag: str
-    what: str
-    environment: str | None = None
-    outcome: str = "not sent"
-    why: str | None = None
-    requests: list[str] = field(default_factory=list)
-
-    def as_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"project": self.project, "flag": self.flag, "what": self.what}
-        if self.environment is not None:
-            out["environment"] = self.environment
-        out["outcome"] = self.outcome
-        if self.why is not None:
-            out["why"] = self.why
-        if self.requests:
-            out["requests"] = self.requests
-        return out
+    return refusals(planned, server)
 
 
 def where(step: Mapping[str, Any]) -> str:
-    """A step (`Step.as_json()`) named: its flag, what it writes, and where."""
+    """A step (`Step.as_json()`) named: its flag, what it writes, and where; a context
+    field's or a segment's: "create segment beta"."""
+    if not step["project"]:
+        return f"{step['what']} {step['flag']}"
     env = f" in {step['environment']}" if "environment" in step else ""
     return f"{step['project']}/{step['flag']} {step['what']}{env}"
 
@@ -92,9 +64,8 @@ def step_line(step: Step) -> str:
 
 
 def steps(planned: Mapping[str, Any]) -> list[Step]:
-    """Every write of the plan, in the order it is sent."""
-    first: list[Step] = [Step("", f["name"], "create context field")
-                         for f in planned["contextFields"]]  # fmt: skip
+    """Every write of the plan, in the order it is sent: context fields, segments, flags."""
+    first = object_steps(planned)
     linked: list[Step] = []
     rollouts: list[Step] = []
     switches: list[Step] = []
@@ -115,6 +86,8 @@ def steps(planned: Mapping[str, Any]) -> list[Step]:
         new = action == "create"
         if (new and desired.get("tags")) or "tags" in changed:
             first.append(Step(p, n, "tags"))
+        if writes_links(flag):
+            first.append(Step(p, n, "links"))
         if (new and desired.get("dependencies")) or "dependencies" in changed:
             linked.append(Step(p, n, "dependencies"))  # once every flag of the file exists
         for env, shape in desired["environments"].items():
@@ -135,10 +108,11 @@ class _Sender:
         self.stale = False
         self.ids = {s.name: int(s.id) for s in catalog.segments}
         self.names = {int(s.id): s.name for s in catalog.segments}
+        self.objects = ObjectWriter(client, self.ids, self.names)
 
     async def send(self, step: Step, desired: Mapping[str, Any]) -> None:
         c, p, n, env = self.client, step.project, step.flag, step.environment
-        if self.stale and step.what in ("strategies", "variants"):
+        if self.stale and (step.what in ("strategies", "variants") or step.kind == "segment"):
             self.catalog, self.stale = await c.rollouts.catalog(), False
         if step.what == "create":
             step.requests.append("create flag")
@@ -154,12 +128,13 @@ class _Sender:
                     op["value"] = bool(desired.get("impressionData"))
             step.requests.append("patch flag")
             await c.features.patch(p, n, ops)
-        elif step.what == "create context field":
-            from flagtui.api.rollout_models import ContextField
-
-            step.requests.append("create context field")
-            await c.context_fields.create(ContextField.model_validate(desired))
-            self.stale = True  # the catalog read before it lacks the field
+        elif step.kind is not None:  # a context field or a segment
+            objects = self.objects
+            write = objects.context_field if step.kind == "context field" else objects.segment
+            await write(step, desired, self.catalog)
+            self.stale = True  # the catalog read before it lacks the new or changed object
+        elif step.what == "links":
+            await self.objects.links(step, p, n, desired)
         elif step.what == "tags":
             await self._tags(step, n, desired)
         elif step.what == "dependencies":
@@ -265,12 +240,15 @@ async def apply_plan(
     catalog = await client.rollouts.catalog()
     sender = _Sender(client, catalog, dry_run)
     desired = {(f["project"], f["name"]): f.get("desired") or {} for f in planned["flags"]}
-    desired.update({("", f["name"]): f["desired"] for f in planned["contextFields"]})
+    objects = {("context field", f["name"]): f["desired"] for f in planned["contextFields"]}
+    objects.update({("segment", s["name"]): s["desired"] for s in planned["segments"]})
     todo = steps(planned)
     failed: BaseException | None = None
     for step in todo:
+        key = (step.project, step.flag) if step.kind is None else (step.kind, step.flag)
+        wanted = desired[key] if step.kind is None else objects[key]
         try:
-            await sender.send(step, desired[(step.project, step.flag)])
+            await sender.send(step, wanted)
         except errors.FlagtuiError as exc:
             step.outcome, step.why, failed = outcome_of(exc), str(exc), exc
             if progress:
@@ -279,7 +257,8 @@ async def apply_plan(
         step.outcome = "done"
         if progress:
             progress(step)
-    read_back = await _read_back(client, planned, todo, sender.names)
+    read_back = await read_back_objects(client, planned, todo)
+    read_back += await _read_back(client, planned, todo, sender.names)
     result = {
         "complete": failed is None,
         "steps": [s.as_json() for s in todo],
@@ -288,6 +267,20 @@ async def apply_plan(
         "readBack": read_back,
     }
     return result, failed
+
+
+def _as_read(desired: Mapping[str, Any], names: dict[int, str], envs: Sequence[str]) -> dict:
+    """The file's flag as a read of it would say it (segments and tags in their order), a
+    segment the server lacks given a stand-in id."""
+    from flagtui.api.models import Feature
+
+    ids = {n: i for i, n in names.items()}
+    used = {n for env in desired["environments"].values() for s in env.get("strategies") or []
+            for n in s.get("segments") or []}  # fmt: skip
+    for n in sorted(used - ids.keys()):
+        ids[n] = -1 - len(ids)
+    shown = {i: n for n, i in ids.items()}
+    return flag_shape(Feature.model_validate(flag_record(desired, ids)), shown, envs)
 
 
 async def _read_back(
@@ -300,15 +293,18 @@ async def _read_back(
     )
     envs = planned["environments"]
     for project, name in touched:
-        want = next(f["desired"] for f in planned["flags"]
-                    if (f["project"], f["name"]) == (project, name))  # fmt: skip
+        desired = next(f["desired"] for f in planned["flags"]
+                       if (f["project"], f["name"]) == (project, name))  # fmt: skip
+        want = _as_read(desired, names, envs)
         try:
             now = flag_shape(await client.features.get(project, name), names, envs)
         except errors.FlagtuiError as exc:
             found.append({"project": project, "name": name, "state": "unknown", "why": str(exc)})
             continue
-        keys = sorted(k for k in {*want, *now} if k not in NOT_WRITTEN and k != "environments")
-        differs = [k for k in keys if want.get(k) != now.get(k)]
+        keys = sorted(k for k in {*want, *now} if k != "environments")
+        # links: compared where both have them (not every version keeps them), as plan does
+        differs = [k for k in keys if want.get(k) != now.get(k)
+                   and (k != "links" or (k in want and k in now))]  # fmt: skip
         for env, shape in want["environments"].items():
             have = now["environments"].get(env) or {}
             differs += [f"{k} in {env}" for k in ("enabled", "strategies", "variants")

@@ -75,5 +75,3 @@ def server(sandbox) -> Iterator[httpx.Client]:
         base_url=sandbox.url, headers={"Authorization": sandbox.admin_token}, timeout=30
     ) as http:
         yield http
-
-

@@ -86,10 +86,10 @@ COMMANDS = (
           " flag before and after (exit 0: nothing to do, 1: changes planned)", "plan"),
     Entry("apply",
           "make the server what a flags file says: plan's plan, asked once, sent object by"
-          " object (flags, then strategies in the file's order and variants, on/off last),"
-          " each outcome read back; each object's own route, not Unleash's features-batch"
-          " import (it loses the strategies' order); segments, a context field's changes and"
-          " links not written yet (refused before sending)",
+          " object (context fields, segments, flags and their links, then strategies in the"
+          " file's order and variants, on/off last), each outcome read back; each object's own"
+          " route, not Unleash's features-batch import (it loses the strategies' order); links"
+          " on a server without them (before Unleash 7) refused before sending",
           "apply"),
     Entry("promote",
           "export, plan and apply in one: one server's flags made another's (-P twice, the"

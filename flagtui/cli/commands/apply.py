@@ -2,14 +2,15 @@
 what a flags file (`flagtui export`'s) says. The plan is `flagtui plan`'s own (one function,
 fleet/plan.py), shown, asked once (a production profile: its name typed; else the word
 `apply`; --yes skips), then sent object by object with the client's writes (fleet/apply.py):
-context fields created first, then flags created or patched (their tags, then dependencies),
-then each environment's strategies in the file's order (the order then set) and its variants,
-and on/off last, so no one is served a half-configured flag.
+context fields created or changed first, then segments created or changed (a new one before
+the strategies that name it), then flags created or patched (their tags and links, then
+dependencies), then each environment's strategies in the file's order (the order then set) and
+its variants, and on/off last, so no one is served a half-configured flag.
 
 Each write is said done, refused (why) or unknown; the first that fails stops the apply, and
-the result says what was sent and what was not; each flag is read back afterwards. Segments,
-changes to a context field and a flag's links are not written yet: a plan that has them is
-refused before anything is sent, naming them.
+the result says what was sent and what was not; each object written is read back afterwards.
+A flag's links on a server that keeps none (Unleash before 7, the sandbox) are refused before
+anything is sent, naming the server.
 
 Not Unleash's features-batch import route: its export side loses the strategies' order (on
 6.10.1, 7.5.1 and 8.2.0), so each object goes through the route that keeps it."""
@@ -26,7 +27,7 @@ from flagtui.display import clean
 
 if TYPE_CHECKING:
     from flagtui.api import AdminClient
-    from flagtui.fleet.apply import Step
+    from flagtui.fleet.apply_objects import Step
 
 HELP = __doc__
 
@@ -82,7 +83,7 @@ async def send_plan(
             nothing = {"complete": True, "steps": [], "applied": 0, "notApplied": 0, "readBack": []}
             out.one({"plan": planned, "apply": nothing})
         return 0
-    if cannot := unsupported(planned):
+    if cannot := unsupported(planned, client.server):
         for line in cannot:
             _note(out, f"cannot apply: {line}")
         raise UsageError(f"{word}: " + "; ".join(cannot) + "; nothing was sent")
@@ -98,7 +99,9 @@ async def send_plan(
         out.one({"plan": planned, "apply": result})
     for back in result["readBack"]:
         state = back["state"] + (f" ({', '.join(back['differs'])})" if "differs" in back else "")
-        _note(out, f"read back {back['project']}/{back['name']}: {state}")
+        what = f"{back['kind']} {back['name']}" if "kind" in back else \
+            f"{back['project']}/{back['name']}"  # fmt: skip
+        _note(out, f"read back {what}: {state}")
     if failed is not None:
         unsent = [s for s in result["steps"] if s["outcome"] == "not sent"]
         _note(out, f"stopped: {result['applied']} of {len(result['steps'])} writes applied, "

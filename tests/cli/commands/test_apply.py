@@ -2,22 +2,20 @@
 after it is nothing to do, a second export byte-identical, strategies in the file's order, a
 disabled one kept disabled, a new context field, a tag and a dependency, on/off last); a write
 that fails half-way stops the apply and says what was sent and what was not; a read-only
-profile is refused before any request; --dry-run sends nothing; what the client cannot write
-yet (a segment) is refused before sending."""
+profile is refused before any request; --dry-run sends nothing. Segments, a context field's
+changes and links: test_apply_objects.py."""
 
 from __future__ import annotations
 
 import json
 import secrets
 import shutil
-import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-import tomli_w
 
 from flagtui.sandbox.server import SandboxServer
 
@@ -211,19 +209,4 @@ def test_read_only_refuses_before_any_request_and_dry_run_sends_nothing(
         assert b.get(f"/api/admin/projects/default/features/{NEW}").status_code == 404
         unasked = run("apply", str(tmp_path / "a.toml"))  # not a terminal, no --yes
         assert unasked.code == 2 and "nothing was sent" in unasked.err
-        assert event_count(b) == before
-
-
-def test_what_apply_cannot_write_yet_is_refused_before_sending(run, second, monkeypatch, tmp_path):
-    _export(run, tmp_path / "a.toml")
-    data = tomllib.loads((tmp_path / "a.toml").read_text(encoding="utf-8"))
-    segment = next(x for x in data["segments"] if x["name"] == "beta-testers")
-    segment["constraints"] = []  # everyone
-    (tmp_path / "a.toml").write_text(tomli_w.dumps(data), encoding="utf-8")
-    _use(monkeypatch, second)
-    with httpx.Client(base_url=second.url, headers={"Authorization": second.admin_token}) as b:
-        before = event_count(b)
-        result = run("apply", str(tmp_path / "a.toml"), "--yes", "-o", "json")
-        assert result.code == 2, result.err
-        assert "segment beta-testers (update): apply cannot write segments yet" in result.err
         assert event_count(b) == before
