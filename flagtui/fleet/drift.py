@@ -1,18 +1,20 @@
 """What differs between two sides (two servers, or two environments of one): flags on one side
 only, a different type, and per environment the enabled state, the strategies (as they evaluate:
 ids, sort numbers and titles left out, segments by name) and the variants, each as the flags
-file holds it (`flag_shape`); with `everything`, every field of the file. `read_side` reads
-one side through the admin client; `differences` compares two as read; `words` says a side's
+file holds it (`flag_shape`); with `everything`, every field of the file. `compare` reads two
+sides through their admin clients, a page at a time as `flagtui export` does, and compares
+them as they come; `differences` compares two sides as read; `words` says a side's
 strategies or variants as the detail does (for a person; JSON keeps the shapes)."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import AsyncIterator, Iterable
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from flagtui.api import errors
+from flagtui.fleet.flag_export import Selection, read_flags
 from flagtui.fleet.flag_shape import flag_shape
 from flagtui.rollout_words import strategy_lines, variant_text
 
@@ -32,27 +34,83 @@ class Side:
     environment: str | None = None
 
 
-CONCURRENT_READS = 8
+@dataclass(frozen=True)
+class Reading:
+    """One side to read: its label, its server, the project (None: every project), and the
+    environment to look at (None: every one)."""
+
+    label: str
+    client: AdminClient
+    project: str | None
+    environment: str | None
 
 
-async def read_side(client: AdminClient, project: str | None, label: str, env: str | None) -> Side:
-    """Every live flag of the project (None: of every project) in full, 8 reads at a time."""
-    projects = [project] if project else [p.id for p in await client.projects.list()]
-    listed = [(p, f.name) for p in projects for f in await client.features.list(p)]
-    gate = asyncio.Semaphore(CONCURRENT_READS)
-
-    async def full(project: str, name: str) -> Feature:
-        async with gate:
-            return await client.features.get(project, name)
-
-    flags = await asyncio.gather(*(full(p, name) for p, name in listed))
-    try:
-        segments = {s.id: s.name for s in await client.segments.list()}
-    except (errors.NotSupported, errors.NotFoundError):
-        segments = {}
-    return Side(
-        label, {(p, f.name): f for (p, _), f in zip(listed, flags, strict=True)}, segments, env
+async def _selection(side: Reading) -> Selection:
+    client = side.client
+    projects = (
+        [side.project] if side.project else sorted(p.id for p in await client.projects.list())
     )
+    if side.environment is not None:
+        return Selection(projects, [side.environment])
+    envs = {e.name for p in projects for e in await client.environments.list(p)}
+    return Selection(projects, sorted(envs))
+
+
+async def _segment_names(client: AdminClient) -> dict[int, str]:
+    try:
+        return {s.id: s.name for s in await client.segments.list()}
+    except (errors.NotSupported, errors.NotFoundError):
+        return {}
+
+
+async def compare(
+    left: Reading, right: Reading, *, everything: bool = False
+) -> list[dict[str, Any]]:
+    """`differences` of the two sides, read a page of each at a time (`read_flags`) and
+    compared as soon as a flag has been read on both: what is held is the flags read on one
+    side and not yet on the other (a page or so when both list flags in the same order)."""
+    pages = []
+    sides = []
+    for side in (left, right):
+        pages.append(aiter(read_flags(side.client, await _selection(side))))
+        names = await _segment_names(side.client)
+        sides.append(Side(side.label, {}, names, side.environment))
+    held: list[dict[Key, Feature]] = [{}, {}]
+    found: list[dict[str, Any]] = []
+    going = [True, True]
+    while any(going):
+        read = await asyncio.gather(
+            *(_next(p) if on else _none() for p, on in zip(pages, going, strict=True))
+        )
+        for i, page in enumerate(read):
+            if page is None:
+                going[i] = False
+            else:
+                held[i].update(((f.project or "", f.name), f) for f in page)
+        both = held[0].keys() & held[1].keys()
+        if both or not any(going):
+            keys = both if any(going) else held[0].keys() | held[1].keys()
+            pair = [
+                replace(side, flags={k: h.pop(k) for k in keys if k in h})
+                for side, h in zip(sides, held, strict=True)
+            ]
+            found += differences(pair[0], pair[1], everything=everything)
+    found.sort(key=lambda row: (row["project"], row["featureName"]))  # stable: a flag's own order
+    return found
+
+
+Key = tuple[str, str]
+
+
+async def _next(pages: AsyncIterator[list[Feature]]) -> list[Feature] | None:
+    try:
+        return await anext(pages)
+    except StopAsyncIteration:
+        return None
+
+
+async def _none() -> None:
+    return None
 
 
 def differences(left: Side, right: Side, *, everything: bool = False) -> list[dict[str, Any]]:

@@ -16,7 +16,7 @@ from textual.widgets import Input
 
 from flagtui.api import AdminClient
 from flagtui.config import store_token
-from flagtui.fleet.drift import differences, read_side
+from flagtui.fleet.drift import Reading, compare
 from flagtui.sandbox import SandboxServer
 from flagtui.tui.screens.drift import DriftScreen
 from flagtui.tui.screens.drift_promotion import PromoteResult
@@ -48,8 +48,8 @@ def one_profile(tmp_path: Path, monkeypatch, sandbox) -> None:
 
 
 async def drift_of(client: AdminClient) -> list[tuple[str, str]]:
-    left, right = [await read_side(client, PROJECT, env, env) for env in SIDES]
-    return sorted((d["featureName"], d["what"]) for d in differences(left, right))
+    left, right = [Reading(env, client, PROJECT, env) for env in SIDES]
+    return sorted((d["featureName"], d["what"]) for d in await compare(left, right))
 
 
 def event_count(sandbox) -> int:
@@ -174,6 +174,6 @@ async def test_one_server_promoted_to_another(make_app, two_profiles, sandbox, p
     assert event_count(prod) > events and event_count(sandbox) == source_events
     async with AdminClient(prod.url, prod.admin_token, profile="check-prod") as target:
         await target.connect()
-        left = await read_side(client, "default", "staging", None)
-        right = await read_side(target, "default", "prod", None)
-    assert seeded and differences(left, right) == []
+        left = Reading("staging", client, "default", None)
+        found = await compare(left, Reading("prod", target, "default", None))
+    assert seeded and found == []

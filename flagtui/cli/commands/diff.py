@@ -1,12 +1,14 @@
 """`flagtui diff -P A -P B [--project P]`: what differs between two servers (one Unleash per
 stage); `flagtui diff [-P A] --env E1 --env E2`: between two environments of one. Flags on one
 side only, their type, and per environment: on or off, the strategies as they evaluate, the
-variants (fleet/drift.py). Reads only; each side's flags are read in full, 8 at a time."""
+variants (fleet/drift.py). Reads only: both sides a page at a time (as `flagtui export`),
+compared as they are read."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import sys
 
 from flagtui.cli.completion import profile_names
@@ -15,7 +17,7 @@ from flagtui.cli.formats import FORMATS
 from flagtui.cli.output import Printer, default_format
 from flagtui.cli.runner import open_client
 from flagtui.config import load_config, select_profile
-from flagtui.fleet.drift import Side, differences, read_side, words
+from flagtui.fleet.drift import Reading, compare, words
 from flagtui.words import counted
 
 
@@ -58,17 +60,16 @@ async def _diff(args: argparse.Namespace, out: Printer) -> int:
     config = load_config()
     names = args.profiles or [None]
     profiles = [select_profile(config, name) for name in names]
-    sides: list[Side] = []
-    for profile in profiles:
-        async with open_client(profile) as client:
+    async with contextlib.AsyncExitStack() as stack:
+        clients = [await stack.enter_async_context(open_client(p)) for p in profiles]
+        for client in clients:
             await client.connect()
-            if len(profiles) == 2:
-                sides.append(await read_side(client, args.project, profile.name, None))
-            else:
-                for env in args.envs:
-                    sides.append(await read_side(client, args.project, env, env))
-    left, right = sides
-    found = differences(left, right)
+        if len(profiles) == 2:
+            left, right = (Reading(p.name, c, args.project, None)
+                           for p, c in zip(profiles, clients, strict=True))  # fmt: skip
+        else:
+            left, right = (Reading(env, clients[0], args.project, env) for env in args.envs)
+        found = await compare(left, right)
     out.columns = ("project", "featureName", "what", left.label, right.label)
     if out.is_json or out.format == "csv":
         out.many(found)

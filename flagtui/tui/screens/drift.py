@@ -6,8 +6,9 @@ enabled state, the strategies (rollout %, constraints, segments) and the variant
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from datetime import UTC, datetime
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import getters, on, work
 from textual.app import ComposeResult
@@ -16,7 +17,7 @@ from textual.containers import Horizontal
 from textual.widgets import Input
 
 from flagtui.config import load_config
-from flagtui.fleet.drift import Side, differences, read_side, words
+from flagtui.fleet.drift import Reading, compare, words
 from flagtui.tui.format import clean, counted, moment
 from flagtui.tui.profile_switch import open_profile
 from flagtui.tui.rerunnable_reads import read
@@ -27,6 +28,9 @@ from flagtui.tui.widgets.focus import focus_now
 from flagtui.tui.widgets.inert import InertInput
 from flagtui.tui.widgets.table import Column, FilteredTable, ResourceTable
 from flagtui.tui.widgets.text import PlainStatic
+
+if TYPE_CHECKING:
+    from flagtui.api import AdminClient
 
 HINT = "Two profiles (servers), or two environments of this server; Enter compares."
 SAID = {"present": {True: "present", False: "absent"}, "enabled": {True: "on", False: "off"}}
@@ -120,18 +124,22 @@ class DriftScreen(AreaScreen):
     @read
     async def compare(self, a: str, b: str, project: str | None) -> None:
         profiles = (await asyncio.to_thread(load_config)).profiles
-        if a in profiles and b in profiles:
-            left, right = [await self.read_server(name, project) for name in (a, b)]
-            between, kind = f"profiles {a} and {b}", "profiles"
-        elif a in profiles or b in profiles:
+        if (a in profiles) != (b in profiles):
             self.status_line.update("One profile and one environment: name two of either.")
             return
-        else:
-            client = self.flagtui.client
-            left, right = [await read_side(client, project, env, env) for env in (a, b)]
-            between = f"environments {a} and {b} of {self.flagtui.profile.name}"
-            kind = "environments"
-        found = differences(left, right)
+        async with contextlib.AsyncExitStack() as stack:
+            if a in profiles:
+                left, right = [
+                    Reading(name, await self.client_of(stack, name), project, None)
+                    for name in (a, b)
+                ]
+                between, kind = f"profiles {a} and {b}", "profiles"
+            else:
+                client = self.flagtui.client
+                left, right = [Reading(env, client, project, env) for env in (a, b)]
+                between = f"environments {a} and {b} of {self.flagtui.profile.name}"
+                kind = "environments"
+            found = await compare(left, right)
         self.promotion.compared = Sides(kind, a, b, project)
         await self.show(found, left.label, right.label)
         scope = f"project {project}" if project else "every project"
@@ -140,13 +148,14 @@ class DriftScreen(AreaScreen):
             f"{counted(len(found), 'difference')} between {between} ({scope}); read at {read_at}"
         )
 
-    async def read_server(self, name: str, project: str | None) -> Side:
+    async def client_of(self, stack: contextlib.AsyncExitStack, name: str) -> AdminClient:
+        """The app's client for its own profile; another profile's, opened until `stack` ends."""
         if name == self.flagtui.profile.name:
-            return await read_side(self.flagtui.client, project, name, None)
+            return self.flagtui.client
         _profile, client = await open_profile(self.app, name)
-        async with client:
-            await client.connect()
-            return await read_side(client, project, name, None)
+        await stack.enter_async_context(client)
+        await client.connect()
+        return client
 
     async def show(self, found: list[dict[str, Any]], left: str, right: str) -> None:
         table = ResourceTable[dict[str, Any]](columns(left, right), id="drift")
