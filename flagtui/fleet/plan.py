@@ -1,8 +1,9 @@
 """What applying a flags file to a server would change: `make_plan` reads the server as
-`flagtui export` does (the file's projects, environments and named flags), compares it with
-the file through drift's one comparison (`differences(..., everything=True)`: the server's
-side "before", the file's "after"), lists the segments and context fields the file has and the
-server lacks (or holds otherwise), evaluates every flag whose evaluation changes
+`flagtui export` does (the file's projects, environments and named flags), a page at a time,
+and compares each page with the file as it comes, through drift's one comparison
+(`differences(..., everything=True)`: the server's side "before", the file's "after"), lists
+the segments and context fields the file has and the server lacks (or holds otherwise),
+evaluates every flag whose evaluation changes
 (`plan_preview`), and names who changed each changed flag last, from the event log (one
 search per flag, at most MAX_LAST_CHANGES, CONCURRENT_READS at a time).
 
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from flagtui.api import errors
@@ -38,16 +40,50 @@ MAX_LAST_CHANGES = 200
 Key = tuple[str, str]
 
 
-async def read_server(client: AdminClient, file: FlagsFile) -> dict[Key, Feature]:
-    """The server's flags the file speaks of, in the file's environments only."""
+@dataclass
+class Compared:
+    """The server read against the file, a page at a time: the differences (the server's side
+    "before", the file's "after"), and the server's flags an evaluation needs (the changed
+    ones, and those the file's flags depend on)."""
+
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    server: dict[Key, Feature] = field(default_factory=dict)
+    seen: set[Key] = field(default_factory=set)
+
+
+async def compare_with_server(
+    client: AdminClient,
+    file: FlagsFile,
+    records: Mapping[Key, dict[str, Any]],
+    catalog: Catalog,
+    segment_names: Mapping[int, str],
+) -> Compared:
+    """Only a page of the server's flags is held at a time, besides what `Compared` keeps."""
+    from flagtui.api.models import Feature  # here, not at the top: it loads pydantic
+
     selection = Selection(file.projects, file.environments, file.selected)
-    wanted = set(file.environments)
-    found: dict[Key, Feature] = {}
+    wanted_envs = set(file.environments)
+    parents = {str(d["feature"]) for r in records.values() for d in r.get("dependencies") or []}
+    done = Compared()
+
+    def compared(server: dict[Key, Feature], wanted: dict[Key, Feature]) -> None:
+        rows = differences(Side("before", server, catalog.names),
+                           Side("after", wanted, dict(segment_names)), everything=True)  # fmt: skip
+        done.rows += rows
+        changed = {(r["project"], r["featureName"]) for r in rows}
+        done.server.update((k, f) for k, f in server.items() if k in changed or k[1] in parents)
+
     async for page in read_flags(client, selection, missing_ok=True):  # to create
+        server = {}
         for flag in page:
-            envs = [e for e in flag.environments or [] if e.name in wanted]
-            found[(flag.project or "", flag.name)] = flag.model_copy(update={"environments": envs})
-    return found
+            envs = [e for e in flag.environments or [] if e.name in wanted_envs]
+            server[(flag.project or "", flag.name)] = flag.model_copy(update={"environments": envs})
+        done.seen |= server.keys()
+        compared(server, {k: Feature.model_validate(records[k]) for k in server if k in records})
+    creates = {k: Feature.model_validate(r) for k, r in records.items() if k not in done.seen}
+    compared({}, creates)
+    done.rows.sort(key=lambda row: (row["project"], row["featureName"]))  # stable
+    return done
 
 
 def _segment_ids(file: FlagsFile, catalog: Catalog) -> dict[str, int]:
@@ -89,12 +125,14 @@ def _objects(
 
 
 async def _parents(
-    client: AdminClient, server: Mapping[Key, Feature], records: Mapping[Key, dict[str, Any]]
+    client: AdminClient, compared: Compared, records: Mapping[Key, dict[str, Any]]
 ) -> dict[str, Feature]:
-    """The flags the file's or the server's flags depend on that neither side read (outside
-    the file's selection), read from the server, and theirs: an evaluation needs them."""
+    """The flags the file's or the server's flags depend on that the comparison did not keep
+    (outside the file's selection, or read and let go), read from the server, and theirs: an
+    evaluation needs them."""
     found: dict[str, Feature] = {}
-    known = {n for _, n in server} | {n for _, n in records}
+    server = compared.server
+    known = {n for _, n in server} | {n for k, n in records if (k, n) not in compared.seen}
     wanted = [(p, str(d["feature"])) for (p, _), r in records.items()
               for d in r.get("dependencies") or []]  # fmt: skip
     wanted += [(p, d.feature) for (p, _), f in server.items() for d in f.dependencies or []]
@@ -140,17 +178,14 @@ async def make_plan(
     contexts: Sequence[Mapping[str, Any]] = (),
     prune: bool = False,
 ) -> dict[str, Any]:
-    # Here, not at the top: it loads pydantic
-    from flagtui.api.models import Feature
-
     catalog = await read_catalog(client)
-    server = await read_server(client, file)
     ids = _segment_ids(file, catalog)
     names = {i: n for n, i in ids.items()}
     records = {(str(f["project"]), str(f["name"])): flag_record(f, ids) for f in file.flags}
-    wanted = {k: Feature.model_validate(r) for k, r in records.items()}
-    rows = differences(Side("before", server, catalog.names), Side("after", wanted, names),
-                       everything=True)  # fmt: skip
+    desired = {(str(f["project"]), str(f["name"])): f for f in file.flags}
+    compared = await compare_with_server(client, file, records, catalog, names)
+    server = compared.server
+    rows = compared.rows
     by_flag: dict[Key, list[dict[str, Any]]] = {}
     for row in rows:
         by_flag.setdefault((row["project"], row["featureName"]), []).append(row)
@@ -162,7 +197,7 @@ async def make_plan(
         for s in catalog.segments
         if s.name not in defined
     ]
-    parents = await _parents(client, server, records)
+    parents = await _parents(client, compared, records)
     on_server = {**parents, **{n: f for (_, n), f in server.items()}}
     before_side = SideOfPlan(on_server, catalog.segments_json())
     after_side = SideOfPlan(
@@ -182,7 +217,7 @@ async def make_plan(
             {"what": r["what"], "before": r["before"], "after": r["after"]}
             for r in found if r["what"] != "present"
         ]  # fmt: skip
-        entry["desired"] = next(f for f in file.flags if (f["project"], f["name"]) == key)
+        entry["desired"] = desired[key]
         evaluations = []
         for env in file.environments:
             evaluated = evaluate_change(key[1], env, before_side, after_side, users=users,
@@ -191,9 +226,9 @@ async def make_plan(
                 evaluations.append(evaluated.as_json())
         entry["evaluation"] = evaluations
         flags.append(entry)
-    updated = [(f["project"], f["name"]) for f in flags if f["action"] == "update"]
-    for key, last in (await _last_changes(client, updated)).items():
-        next(f for f in flags if (f["project"], f["name"]) == key)["lastChange"] = last
+    updated = {(f["project"], f["name"]): f for f in flags if f["action"] == "update"}
+    for key, last in (await _last_changes(client, list(updated))).items():
+        updated[key]["lastChange"] = last
 
     segments = _objects(
         [_bare(s) for s in file.segments], {s.name: segment_shape(s) for s in catalog.segments}

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from flagtui.fleet import flag_export
 from flagtui.preview import Preview
 
 from .helpers import assert_piped_golden
@@ -224,3 +225,24 @@ def test_a_named_flag_the_server_no_longer_has_is_a_creation(run, server, tmp_pa
     (evaluated,) = flag["evaluation"]
     assert evaluated["before"] == {"enabled": 0, "variants": {"disabled": 1000}}
     assert "lastChange" not in flag  # only a flag the server has was changed by someone
+
+
+def test_small_pages_plan_what_one_page_plans(run, tmp_path, monkeypatch):
+    """The server is compared with the file a page at a time; with pages of three flags (a
+    child and its parent in different pages, the parent unchanged) the plan is the same."""
+    path = tmp_path / "flags.toml"
+    assert run("export", "--project", "payments", "--env", "production", "-f", str(path)).code == 0
+    data = tomllib.loads(path.read_text())
+    children = [f for f in data["flags"] if f["dependencies"]]
+    assert children, "the demo data's payments project has child flags"
+    for flag in children:  # each child switched: its evaluation needs its parent's state
+        env = flag["environments"]["production"]
+        env["enabled"] = not env["enabled"]
+    path.write_text(flag_export.toml_text(data))
+    whole = run("plan", str(path), "-o", "json", "--users", "200")
+    monkeypatch.setattr(flag_export, "PAGE", 3)
+    paged = run("plan", str(path), "-o", "json", "--users", "200")
+    assert whole.code == paged.code == 1, whole.err + paged.err
+    assert paged.json == whole.json
+    assert len(whole.json["flags"]) == len(children)
+    assert all(f["evaluation"] for f in whole.json["flags"])
