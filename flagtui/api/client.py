@@ -3,8 +3,8 @@
 A small core (`core`: transport, errors, retries, write outcomes, the read-only check, health,
 what the server is) and, on it, one resource object per area, each declaring its methods once:
 
-    client.features         list, get, get_or_archived, search, held, prefetch, create, patch,
-                            uncomplete, set_environment_enabled, archive, revive
+    client.features         list, names, get, get_or_archived, search, held, prefetch, create,
+                            patch, uncomplete, set_environment_enabled, archive, revive
     client.archived         a project's archived flags: list, find, revive_many
     client.flag_ops         clone, delete (archived flags, for good), complete, copy strategies
                             to another environment (plan_* first, then send)

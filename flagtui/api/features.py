@@ -25,7 +25,7 @@ from flagtui.api.feature_query import SEARCH_PATH, FeatureQuery
 from flagtui.api.feature_types import FeatureTypes
 from flagtui.api.models import Feature, FeaturePage, PatchOperation
 from flagtui.api.search_budget import SearchBudget, page_from_list
-from flagtui.api.wire import FeatureList, FeatureTags, adapter, seg
+from flagtui.api.wire import FeatureList, FeatureNames, FeatureTags, adapter, seg
 
 FEATURE_SEARCH_CACHE_S = 30.0
 
@@ -49,6 +49,13 @@ class Features:
         path = f"/api/admin/projects/{seg(project)}/features"
         answer = await self._core.read("GET", path, adapter(FeatureList))
         return answer.features
+
+    async def names(self, project: str) -> builtins.list[str]:
+        """The names of a project's live flags, sorted (one read, as `list`; names alone
+        kept)."""
+        path = f"/api/admin/projects/{seg(project)}/features"
+        answer = await self._core.read("GET", path, adapter(FeatureNames))
+        return sorted(f.name for f in answer.features)
 
     async def get(self, project: str, feature: str, *, tags: bool = True) -> Feature:
         """The flag in full. Real Unleash (6.10 to 8.2 at least) leaves `tags` out of this

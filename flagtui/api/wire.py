@@ -70,6 +70,16 @@ class FeatureList(Record):
     features: list[Feature]
 
 
+class FlagName(Record):
+    name: str
+
+
+class FeatureNames(Record):
+    """A project's feature list, its names alone (what a walk through a large project holds)."""
+
+    features: list[FlagName]
+
+
 class ProjectEnvironments(Record):
     environments: list[ProjectEnvironment]
 

@@ -1,8 +1,8 @@
 """Reading flags for a flags file, page by page, and writing the file as it is read.
 
-`read_flags` walks each project's flags through the feature search (PAGE names at a time, by
-name, as `FeatureQuery` pages it; within the server's search budget, see `search_budget`) and
-reads each page in full as `flag_pages` does (Unleash's export route, one request an
+`read_flags` walks each project's flags by name, PAGE at a time (the names from the project's
+feature list: one read, not limited as the feature search is on Unleash 8.2), and reads each
+page in full as `flag_pages` does (Unleash's export route, one request an
 environment, and a read of each flag whose strategies' order the route does not say): one page
 is held at a time, whatever the project's size.
 
@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any, TextIO
 import tomli_w
 
 from flagtui.api import errors
-from flagtui.api.feature_query import FeatureQuery
 from flagtui.api.flag_batch import EXPORT_PATH
 from flagtui.fleet.flag_pages import in_full
 from flagtui.fleet.flag_shape import (
@@ -35,7 +34,7 @@ if TYPE_CHECKING:
     from flagtui.api.models import Feature
     from flagtui.api.rollout_models import ContextField, Segment
 
-PAGE = 100
+PAGE = 100  # names a page: one export an environment, a few flags read by themselves
 SCHEMA = "docs/flags-file.schema.json"
 # Characters that reorder or hide text in a reviewer's diff: written as \uXXXX escapes.
 _HIDDEN = [
@@ -114,16 +113,9 @@ async def read_flags(
             yield found
         return
     for project in selection.projects:
-        offset = 0
-        while True:
-            query = FeatureQuery(project=project, offset=offset, limit=PAGE, sort_by="name")
-            page = await client.features.search(query)
-            names = [f.name for f in page.features if f.project in (None, project)]
-            if names:
-                yield await in_full(client, project, names, envs)
-            offset += len(page.features)
-            if not page.features or offset >= page.total:
-                break
+        names = await client.features.names(project)
+        for start in range(0, len(names), PAGE):
+            yield await in_full(client, project, names[start : start + PAGE], envs)
 
 
 def toml_text(data: dict[str, Any]) -> str:
