@@ -8,7 +8,7 @@ strategies or variants as the detail does (for a person; JSON keeps the shapes).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -30,6 +30,11 @@ class Side:
     flags: dict[tuple[str, str], Feature]
     segment_names: dict[int, str]
     environment: str | None = None
+
+    def keyed_in(self, project: str) -> dict[tuple[str, str], Feature]:
+        """The flags keyed as if every one were in `project` (a flag's name is unique on a
+        server, whatever its project, so no two meet on one key)."""
+        return {(project, name): flag for (_, name), flag in self.flags.items()}
 
 
 CONCURRENT_READS = 8
@@ -55,13 +60,24 @@ async def read_side(client: AdminClient, project: str | None, label: str, env: s
     )
 
 
-def differences(left: Side, right: Side, *, everything: bool = False) -> list[dict[str, Any]]:
+def differences(
+    left: Side,
+    right: Side,
+    *,
+    everything: bool = False,
+    rewrite_project: str | None = None,
+    only: Collection[str] = (),
+) -> list[dict[str, Any]]:
     """One record per difference, in flag order: project, featureName, what, and each side's.
     `everything`: every field the flags file holds (description, impression data, tags,
-    dependencies, links, strategies' titles), not only what changes an evaluation."""
+    dependencies, links, strategies' titles), not only what changes an evaluation.
+    `rewrite_project`: the left side's flags compared as if they were in this project (as
+    `flagtui promote --rewrite-project` lands them); `only`: these flag names alone."""
     found: list[dict[str, Any]] = []
-    for key in sorted(left.flags.keys() | right.flags.keys()):
-        a, b = left.flags.get(key), right.flags.get(key)
+    left_flags = left.keyed_in(rewrite_project) if rewrite_project else left.flags
+    keys = left_flags.keys() | right.flags.keys()
+    for key in sorted(k for k in keys if not only or k[1] in only):
+        a, b = left_flags.get(key), right.flags.get(key)
         project, name = key
 
         def differ(

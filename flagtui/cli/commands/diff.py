@@ -1,7 +1,9 @@
-"""`flagtui diff -P A -P B [--project P]`: what differs between two servers (one Unleash per
-stage); `flagtui diff [-P A] --env E1 --env E2`: between two environments of one. Flags on one
-side only, their type, and per environment: on or off, the strategies as they evaluate, the
-variants (fleet/drift.py). Reads only; each side's flags are read in full, 8 at a time."""
+"""`flagtui diff -P A -P B [--project P] [FLAG…]`: what differs between two servers (one Unleash
+per stage); `flagtui diff [-P A] --env E1 --env E2`: between two environments of one. Flags on
+one side only, their type, and per environment: on or off, the strategies as they evaluate, the
+variants (fleet/drift.py). `--rewrite-project P`: the first side's flags compared as if they
+were in P (the second side read in P), as `flagtui promote --rewrite-project P` lands them.
+Reads only; each side's flags are read in full, 8 at a time."""
 
 from __future__ import annotations
 
@@ -23,6 +25,9 @@ def options(p: argparse.ArgumentParser) -> None:
     p.set_defaults(start=start)
 
     p.add_argument(
+        "flags", nargs="*", metavar="FLAG", help="these flags only (default: every flag)"
+    )
+    p.add_argument(
         "-P", "--profile", dest="profiles", action="append", default=[], metavar="PROFILE",
         help="twice: the two servers to compare; once (or not: default_profile) with two --env",
     ).completer = profile_names  # type: ignore[attr-defined]  # fmt: skip
@@ -31,6 +36,11 @@ def options(p: argparse.ArgumentParser) -> None:
         help="twice: the two environments of one server to compare",
     )  # fmt: skip
     p.add_argument("--project", help="this project only (default: every project)")
+    p.add_argument(
+        "--rewrite-project", metavar="PROJECT",
+        help="compare the first side's flags as if they were in this project, the second"
+        " side's of this project (as promote --rewrite-project lands them)",
+    )  # fmt: skip
     p.add_argument(
         "-o", "--output", choices=FORMATS, default=None,
         help="table on a terminal, json when piped (default); jsonl: one record per line",
@@ -58,17 +68,20 @@ async def _diff(args: argparse.Namespace, out: Printer) -> int:
     config = load_config()
     names = args.profiles or [None]
     profiles = [select_profile(config, name) for name in names]
+    # The second side is read in the project the first one's flags are compared in.
+    projects = [args.project, args.rewrite_project or args.project]
     sides: list[Side] = []
     for profile in profiles:
         async with open_client(profile) as client:
             await client.connect()
             if len(profiles) == 2:
-                sides.append(await read_side(client, args.project, profile.name, None))
+                project = projects[len(sides)]
+                sides.append(await read_side(client, project, profile.name, None))
             else:
-                for env in args.envs:
-                    sides.append(await read_side(client, args.project, env, env))
+                for project, env in zip(projects, args.envs, strict=True):
+                    sides.append(await read_side(client, project, env, env))
     left, right = sides
-    found = differences(left, right)
+    found = differences(left, right, rewrite_project=args.rewrite_project, only=set(args.flags))
     out.columns = ("project", "featureName", "what", left.label, right.label)
     if out.is_json or out.format == "csv":
         out.many(found)
