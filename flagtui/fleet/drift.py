@@ -9,7 +9,7 @@ strategies or variants as the detail does (for a person; JSON keeps the shapes).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Collection, Iterable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -64,11 +64,19 @@ async def _segment_names(client: AdminClient) -> dict[int, str]:
 
 
 async def compare(
-    left: Reading, right: Reading, *, everything: bool = False
+    left: Reading,
+    right: Reading,
+    *,
+    everything: bool = False,
+    rewrite_project: str | None = None,
+    only: Collection[str] = (),
 ) -> list[dict[str, Any]]:
     """`differences` of the two sides, read a page of each at a time (`read_flags`) and
     compared as soon as a flag has been read on both: what is held is the flags read on one
-    side and not yet on the other (a page or so when both list flags in the same order)."""
+    side and not yet on the other (a page or so when both list flags in the same order).
+    `rewrite_project`: the left side's flags compared as if they were in this project (as
+    `flagtui promote --rewrite-project` lands them; a flag's name is unique on a server,
+    whatever its project); `only`: these flag names alone."""
     pages = []
     sides = []
     for side in (left, right):
@@ -85,8 +93,10 @@ async def compare(
         for i, page in enumerate(read):
             if page is None:
                 going[i] = False
-            else:
-                held[i].update(((f.project or "", f.name), f) for f in page)
+                continue
+            project = rewrite_project if i == 0 and rewrite_project else None
+            held[i].update(((project or f.project or "", f.name), f)
+                           for f in page if not only or f.name in only)  # fmt: skip
         both = held[0].keys() & held[1].keys()
         if both or not any(going):
             keys = both if any(going) else held[0].keys() | held[1].keys()

@@ -1,8 +1,9 @@
-"""`flagtui diff -P A -P B [--project P]`: what differs between two servers (one Unleash per
-stage); `flagtui diff [-P A] --env E1 --env E2`: between two environments of one. Flags on one
-side only, their type, and per environment: on or off, the strategies as they evaluate, the
-variants (fleet/drift.py). Reads only: both sides a page at a time (as `flagtui export`),
-compared as they are read."""
+"""`flagtui diff -P A -P B [--project P] [FLAG…]`: what differs between two servers (one Unleash
+per stage); `flagtui diff [-P A] --env E1 --env E2`: between two environments of one. Flags on
+one side only, their type, and per environment: on or off, the strategies as they evaluate, the
+variants (fleet/drift.py). `--rewrite-project P`: the first side's flags compared as if they
+were in P (the second side read in P), as `flagtui promote --rewrite-project P` lands them.
+Reads only: both sides a page at a time (as `flagtui export`), compared as they are read."""
 
 from __future__ import annotations
 
@@ -25,6 +26,9 @@ def options(p: argparse.ArgumentParser) -> None:
     p.set_defaults(start=start)
 
     p.add_argument(
+        "flags", nargs="*", metavar="FLAG", help="these flags only (default: every flag)"
+    )
+    p.add_argument(
         "-P", "--profile", dest="profiles", action="append", default=[], metavar="PROFILE",
         help="twice: the two servers to compare; once (or not: default_profile) with two --env",
     ).completer = profile_names  # type: ignore[attr-defined]  # fmt: skip
@@ -33,6 +37,11 @@ def options(p: argparse.ArgumentParser) -> None:
         help="twice: the two environments of one server to compare",
     )  # fmt: skip
     p.add_argument("--project", help="this project only (default: every project)")
+    p.add_argument(
+        "--rewrite-project", metavar="PROJECT",
+        help="compare the first side's flags as if they were in this project, the second"
+        " side's of this project (as promote --rewrite-project lands them)",
+    )  # fmt: skip
     p.add_argument(
         "-o", "--output", choices=FORMATS, default=None,
         help="table on a terminal, json when piped (default); jsonl: one record per line",
@@ -64,12 +73,16 @@ async def _diff(args: argparse.Namespace, out: Printer) -> int:
         clients = [await stack.enter_async_context(open_client(p)) for p in profiles]
         for client in clients:
             await client.connect()
+        # The second side is read in the project the first one's flags are compared in.
+        projects = [args.project, args.rewrite_project or args.project]
         if len(profiles) == 2:
-            left, right = (Reading(p.name, c, args.project, None)
-                           for p, c in zip(profiles, clients, strict=True))  # fmt: skip
+            pairs = zip(profiles, clients, projects, strict=True)
+            left, right = (Reading(p.name, c, project, None) for p, c, project in pairs)
         else:
-            left, right = (Reading(env, clients[0], args.project, env) for env in args.envs)
-        found = await compare(left, right)
+            left, right = (Reading(env, clients[0], project, env)
+                           for env, project in zip(args.envs, projects, strict=True))  # fmt: skip
+        found = await compare(left, right, rewrite_project=args.rewrite_project,
+                              only=set(args.flags))  # fmt: skip
     out.columns = ("project", "featureName", "what", left.label, right.label)
     if out.is_json or out.format == "csv":
         out.many(found)

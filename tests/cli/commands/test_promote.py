@@ -1,6 +1,7 @@
 """`flagtui promote`: flags of three projects promoted from one sandbox to another into one
 project (--rewrite-project), after which the source's export, renamed, plans as nothing to do
-on the target; one project promoted between two copies of one server, after which `flagtui
+on the target, and `flagtui diff --rewrite-project` (the flags named) finds nothing but a change
+made after it; one project promoted between two copies of one server, after which `flagtui
 diff` finds nothing (and --dry-run before it sent nothing); one environment promoted to
 another of one server; a read-only target refused before any request."""
 
@@ -113,6 +114,42 @@ def test_three_projects_land_in_one_project_of_another_server(
     assert planned.code == 0 and planned.json["changes"] is False, planned.out
     again = run(*promote, "--dry-run", "-o", "json")
     assert again.code == 0 and again.json["flags"] == [], again.out
+
+
+def test_diff_compares_promoted_flags_in_the_project_they_were_rewritten_to(
+    run, sandbox, empty, cli_env, monkeypatch
+):
+    _promotable(sandbox, PROJECTS)
+    _catalog_copied(sandbox, empty)
+    with _http(sandbox) as a:  # the environments promoted, only: diff compares every one
+        for project in PROJECTS:
+            for env in a.get(f"/api/admin/environments/project/{project}").json()["environments"]:
+                if env["visible"] and env["name"] not in ENVS:
+                    a.delete(f"/api/admin/projects/{project}/environments/{env['name']}")
+    _configure(cli_env, monkeypatch, staging=sandbox, prod=empty)
+    promoted = run("promote", "-P", "staging", "-P", "prod", *_projects(*PROJECTS), *ENVS,
+                   "--rewrite-project", "default", "--yes", "-o", "json")  # fmt: skip
+    assert promoted.code == 0, promoted.err
+    with _http(sandbox) as a:
+        listed = [a.get(f"/api/admin/projects/{p}/features").json() for p in PROJECTS]
+    names = [f["name"] for features in listed for f in features["features"]]
+    diff = ("diff", "-P", "staging", "-P", "prod", *names, "-o", "json")
+    unrewritten = run(*diff)  # keyed by (project, name): every flag on one side only
+    assert unrewritten.code == 0, unrewritten.err
+    assert {(r["project"], r["what"]) for r in unrewritten.json} == {
+        *((p, "present") for p in PROJECTS), ("default", "present")}  # fmt: skip
+    assert len(unrewritten.json) == 2 * len(names)
+    same = run(*diff, "--rewrite-project", "default")
+    assert same.code == 0 and same.json == [], same.out
+    changed = names[0]
+    with _http(empty) as b:
+        b.patch(f"/api/admin/projects/default/features/{changed}",
+                json=[{"op": "replace", "path": "/type", "value": "kill-switch"}]
+                ).raise_for_status()  # fmt: skip
+    after = run(*diff, "--rewrite-project", "default")
+    assert after.code == 0, after.err
+    assert [(r["project"], r["featureName"], r["what"], r["prod"]) for r in after.json] == [
+        ("default", changed, "type", "kill-switch")]  # fmt: skip
 
 
 def test_dry_run_sends_nothing_then_a_promotion_leaves_no_difference(
