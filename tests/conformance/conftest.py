@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import random
 import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from urllib.parse import urlparse
 
@@ -19,6 +20,7 @@ from real_webhook import create_failing_webhook
 from skip_reasons import NO_REAL_UNLEASH
 
 from flagtui.api import AdminClient
+from flagtui.cli import main
 
 
 @dataclass(frozen=True)
@@ -111,3 +113,30 @@ def real_webhook(real_unleash) -> int:
         base_url=real_unleash.url, headers={"Authorization": real_unleash.token}, timeout=30
     ) as http:
         return create_failing_webhook(http, "conformance", "conformance-hook")
+
+
+@pytest.fixture
+def http(real_unleash) -> Iterator[httpx.Client]:
+    """The real server's admin API, as the admin token reaches it."""
+    with httpx.Client(
+        base_url=real_unleash.url, headers={"Authorization": real_unleash.token}, timeout=30
+    ) as client:
+        yield client
+
+
+@pytest.fixture
+def run(real_unleash, tmp_path, monkeypatch, capsys):
+    """`flagtui ARGV…` in-process against the real server, with a home of the test's own:
+    (exit code, stdout, stderr)."""
+    monkeypatch.setenv("FLAGTUI_CONFIG", str(tmp_path / "config.toml"))
+    monkeypatch.setenv("FLAGTUI_CREDENTIALS", str(tmp_path / "creds" / "tokens.toml"))
+    monkeypatch.setenv("UNLEASH_URL", real_unleash.url)
+    monkeypatch.setenv("UNLEASH_API_TOKEN", real_unleash.token)
+
+    def invoke(*argv: str) -> tuple[int, str, str]:
+        capsys.readouterr()
+        code = main(list(argv))
+        captured = capsys.readouterr()
+        return code, captured.out, captured.err
+
+    return invoke

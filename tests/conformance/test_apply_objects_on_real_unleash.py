@@ -19,8 +19,6 @@ import httpx
 import pytest
 import tomli_w
 
-from flagtui.cli import main
-
 pytestmark = pytest.mark.unleash
 BASE = "/api/admin/projects/default/features"
 OLD_LINK = "https://example.com/old"
@@ -35,45 +33,21 @@ def _ok(answer: httpx.Response) -> Any:
 
 
 @pytest.fixture
-def real_http(real_unleash) -> Iterator[httpx.Client]:
-    with httpx.Client(
-        base_url=real_unleash.url, headers={"Authorization": real_unleash.token}, timeout=30
-    ) as client:
-        yield client
-
-
-@pytest.fixture
-def names(real_http) -> Iterator[dict[str, str]]:
+def names(http) -> Iterator[dict[str, str]]:
     suffix = uuid.uuid4().hex[:8]
     made = {"flag": f"apply-links-{suffix}", "field": f"applyObjects{suffix}",
             "segment": f"apply-segment-{suffix}"}  # fmt: skip
     yield made
     flag = made["flag"]
     at = f"{BASE}/{flag}/environments/production/strategies"
-    if real_http.get(at).status_code == 200:  # its strategy first: the segment is then unused
-        for strategy in real_http.get(at).json():
-            real_http.delete(f"{at}/{strategy['id']}")
-    real_http.delete(f"{BASE}/{flag}")  # archived, not deleted (see the notes)
-    for segment in real_http.get("/api/admin/segments").json()["segments"]:
+    if http.get(at).status_code == 200:  # its strategy first: the segment is then unused
+        for strategy in http.get(at).json():
+            http.delete(f"{at}/{strategy['id']}")
+    http.delete(f"{BASE}/{flag}")  # archived, not deleted (see the notes)
+    for segment in http.get("/api/admin/segments").json()["segments"]:
         if segment["name"] == made["segment"]:
-            real_http.delete(f"/api/admin/segments/{segment['id']}")
-    real_http.delete(f"/api/admin/context/{made['field']}")
-
-
-@pytest.fixture
-def run(tmp_path, monkeypatch, capsys, real_unleash):
-    monkeypatch.setenv("FLAGTUI_CONFIG", str(tmp_path / "config.toml"))
-    monkeypatch.setenv("FLAGTUI_CREDENTIALS", str(tmp_path / "creds" / "tokens.toml"))
-    monkeypatch.setenv("UNLEASH_URL", real_unleash.url)
-    monkeypatch.setenv("UNLEASH_API_TOKEN", real_unleash.token)
-
-    def invoke(*argv: str) -> tuple[int, str, str]:
-        capsys.readouterr()
-        code = main(list(argv))
-        captured = capsys.readouterr()
-        return code, captured.out, captured.err
-
-    return invoke
+            http.delete(f"/api/admin/segments/{segment['id']}")
+    http.delete(f"/api/admin/context/{made['field']}")
 
 
 def _edited(path: Path, names: dict[str, str]) -> None:
@@ -93,15 +67,13 @@ def _edited(path: Path, names: dict[str, str]) -> None:
     path.write_text(tomli_w.dumps(data), encoding="utf-8")
 
 
-def test_a_new_segment_a_changed_context_field_and_links_are_applied(
-    run, names, real_http, tmp_path
-):
+def test_a_new_segment_a_changed_context_field_and_links_are_applied(run, names, http, tmp_path):
     flag, field = names["flag"], names["field"]
-    _ok(real_http.post("/api/admin/context", json={"name": field, "description": "before",
+    _ok(http.post("/api/admin/context", json={"name": field, "description": "before",
                                                    "legalValues": [{"value": "a"}]}))  # fmt: skip
-    _ok(real_http.post(BASE, json={"name": flag, "type": "release"}))
-    _ok(real_http.post(f"{BASE}/{flag}/link", json={"url": OLD_LINK, "title": "old"}))
-    _ok(real_http.post(f"{BASE}/{flag}/environments/production/strategies", json={
+    _ok(http.post(BASE, json={"name": flag, "type": "release"}))
+    _ok(http.post(f"{BASE}/{flag}/link", json={"url": OLD_LINK, "title": "old"}))
+    _ok(http.post(f"{BASE}/{flag}/environments/production/strategies", json={
         "name": "default", "constraints": [
             {"contextName": field, "operator": "IN", "values": ["a"]}]}))  # fmt: skip
     path = tmp_path / "flags.toml"
@@ -123,14 +95,14 @@ def test_a_new_segment_a_changed_context_field_and_links_are_applied(
     code, out, err = run("plan", str(path), "-o", "json")
     assert code == 0 and json.loads(out)["changes"] is False, out + err
 
-    stored = _ok(real_http.get(f"{BASE}/{flag}"))
+    stored = _ok(http.get(f"{BASE}/{flag}"))
     assert sorted((x["url"], x["title"]) for x in stored["links"]) == sorted(
         (x["url"], x.get("title")) for x in NEW_LINKS
     )
-    (segment,) = [s for s in _ok(real_http.get("/api/admin/segments"))["segments"]
+    (segment,) = [s for s in _ok(http.get("/api/admin/segments"))["segments"]
                   if s["name"] == names["segment"]]  # fmt: skip
-    strategies = _ok(real_http.get(f"{BASE}/{flag}/environments/production/strategies"))
+    strategies = _ok(http.get(f"{BASE}/{flag}/environments/production/strategies"))
     assert [s.get("segments") or [] for s in strategies] == [[], [segment["id"]]]
-    changed = _ok(real_http.get(f"/api/admin/context/{field}"))
+    changed = _ok(http.get(f"/api/admin/context/{field}"))
     assert changed["description"] == "changed by apply" and changed["stickiness"] is True
     assert sorted(v["value"] for v in changed["legalValues"]) == ["a", "b"]

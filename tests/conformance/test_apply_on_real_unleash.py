@@ -73,21 +73,13 @@ def _made_on(http: httpx.Client, names: list[str], field: str) -> None:
 
 
 @pytest.fixture
-def real_http(real_unleash) -> Iterator[httpx.Client]:
-    with httpx.Client(
-        base_url=real_unleash.url, headers={"Authorization": real_unleash.token}, timeout=30
-    ) as client:
-        yield client
-
-
-@pytest.fixture
-def names(real_http) -> Iterator[list[str]]:
+def names(http) -> Iterator[list[str]]:
     suffix = uuid.uuid4().hex[:8]
     made = [f"apply-rollout-{suffix}", f"apply-ids-{suffix}", f"applyField{suffix}"]
     yield made
     for name in made[:2]:  # archived, not deleted (6.10.1, see the notes); the child first
-        real_http.delete(f"{BASE}/{name}")
-    real_http.delete(f"/api/admin/context/{made[2]}")  # the test's own, its flags archived
+        http.delete(f"{BASE}/{name}")
+    http.delete(f"/api/admin/context/{made[2]}")  # the test's own, its flags archived
 
 
 @pytest.fixture
@@ -129,7 +121,7 @@ def polling(url: str, client_token: str) -> Iterator[None]:
 
 
 def test_a_sandbox_export_applied_to_real_unleash_is_served_the_same(
-    run, names, real_unleash, real_http, sandbox, tmp_path
+    run, names, real_unleash, http, sandbox, tmp_path
 ):
     real = (real_unleash.url, real_unleash.token)
     local = (sandbox.url, sandbox.admin_token)
@@ -142,12 +134,12 @@ def test_a_sandbox_export_applied_to_real_unleash_is_served_the_same(
                        *names, "-f", str(path))  # fmt: skip
     assert code == 0, err
 
-    real_token = create_client_token(real_http, "production")
+    real_token = create_client_token(http, "production")
     # The application runs before the apply and goes on running: an SDK watching the real
     # server and another instance fetching while the apply writes.
     watches = [SdkWatch(real_unleash.url, real_token, "production")]
     try:
-        mark = newest_event_id(real_http)
+        mark = newest_event_id(http)
         with polling(real_unleash.url, real_token):
             code, out, err = run(*real, "apply", str(path), "--yes", "-o", "json")
         assert code == 0, err
@@ -158,7 +150,7 @@ def test_a_sandbox_export_applied_to_real_unleash_is_served_the_same(
         assert {b["state"] for b in done["readBack"]} == {"as the file"}
         # Known is not enough: the flags are known from the first half of the apply on. The
         # real SDK must have fetched a revision at least as new as the apply's last write.
-        last = max(e["id"] for name in names for e in flag_events_since(real_http, name, mark))
+        last = max(e["id"] for name in names for e in flag_events_since(http, name, mark))
         watches[0].wait_for_revision(last)
         watches.append(SdkWatch(sandbox.url, sandbox.client_token, "production"))
         for name in names:  # the sandbox's answer is never older than its last write
@@ -181,4 +173,4 @@ def test_a_sandbox_export_applied_to_real_unleash_is_served_the_same(
     finally:
         for watch in watches:
             watch.close()
-        delete_client_token(real_http, real_token)
+        delete_client_token(http, real_token)

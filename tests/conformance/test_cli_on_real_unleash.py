@@ -16,32 +16,9 @@ from gateway import Gateway, gateway_page
 from real_intent import wait_for_stage
 from real_webhook import retire_webhook
 
-from flagtui.cli import main
 from flagtui.masking import MASK
 
 pytestmark = pytest.mark.unleash
-
-
-@pytest.fixture
-def run(real_unleash, tmp_path, monkeypatch, capsys):
-    monkeypatch.setenv("FLAGTUI_CONFIG", str(tmp_path / "config.toml"))
-    monkeypatch.setenv("FLAGTUI_CREDENTIALS", str(tmp_path / "creds" / "tokens.toml"))
-
-    def invoke(*argv: str) -> tuple[int, str, str]:
-        capsys.readouterr()
-        code = main(list(argv))
-        captured = capsys.readouterr()
-        return code, captured.out, captured.err
-
-    return invoke
-
-
-@pytest.fixture
-def http(real_unleash) -> Iterator[httpx.Client]:
-    with httpx.Client(
-        base_url=real_unleash.url, headers={"Authorization": real_unleash.token}, timeout=30
-    ) as client:
-        yield client
 
 
 @pytest.fixture

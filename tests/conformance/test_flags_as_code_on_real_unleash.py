@@ -18,18 +18,8 @@ import httpx
 import jsonschema_rs
 import pytest
 
-from flagtui.cli import main
-
 pytestmark = pytest.mark.unleash
 SCHEMA = Path(__file__).parents[2] / "docs" / "flags-file.schema.json"
-
-
-@pytest.fixture
-def http(real_unleash) -> Iterator[httpx.Client]:
-    with httpx.Client(
-        base_url=real_unleash.url, headers={"Authorization": real_unleash.token}, timeout=30
-    ) as client:
-        yield client
 
 
 def _ok(answer: httpx.Response) -> httpx.Response:
@@ -80,20 +70,6 @@ def flags(http) -> Iterator[dict[str, str]]:
         http.delete(f"{base}/{name}")
     http.delete(f"/api/admin/segments/{segment['id']}")  # the test's own, archived flags' alone
     http.delete(f"/api/admin/context/{made['field']}")
-
-
-@pytest.fixture
-def run(real_unleash, tmp_path, monkeypatch, capsys):
-    monkeypatch.setenv("FLAGTUI_CONFIG", str(tmp_path / "config.toml"))
-    monkeypatch.setenv("FLAGTUI_CREDENTIALS", str(tmp_path / "creds" / "tokens.toml"))
-
-    def invoke(*argv: str) -> tuple[int, str, str]:
-        capsys.readouterr()
-        code = main(list(argv))
-        captured = capsys.readouterr()
-        return code, captured.out, captured.err
-
-    return invoke
 
 
 def test_export_plan_and_one_edit_on_real_unleash(run, flags, http, tmp_path):

@@ -12,7 +12,6 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
 import pytest
 from real_sdk import SdkWatch, create_client_token, delete_client_token, wait_for
 
@@ -37,14 +36,6 @@ def run(real_unleash, tmp_path, monkeypatch, capsys):
         return dict(json.loads(out))
 
     return invoke
-
-
-@pytest.fixture
-def http(real_unleash) -> Iterator[httpx.Client]:
-    with httpx.Client(
-        base_url=real_unleash.url, headers={"Authorization": real_unleash.token}, timeout=30
-    ) as client:
-        yield client
 
 
 @pytest.fixture

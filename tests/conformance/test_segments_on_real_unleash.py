@@ -38,14 +38,6 @@ def run(real_unleash, tmp_path, monkeypatch, capsys):
 
 
 @pytest.fixture
-def http(real_unleash) -> Iterator[httpx.Client]:
-    with httpx.Client(
-        base_url=real_unleash.url, headers={"Authorization": real_unleash.token}, timeout=30
-    ) as client:
-        yield client
-
-
-@pytest.fixture
 def names(http) -> Iterator[tuple[str, str]]:
     """A segment's name and a flag's, both fresh; afterwards the flag is archived (never
     deleted: see conftest's `real_feature`) and the segment deleted if it is still there."""
