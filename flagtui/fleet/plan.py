@@ -14,7 +14,7 @@ the file's own."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -54,16 +54,23 @@ class Compared:
 async def compare_with_server(
     client: AdminClient,
     file: FlagsFile,
-    records: Mapping[Key, dict[str, Any]],
+    desired: Mapping[Key, dict[str, Any]],
+    segment_ids: Mapping[str, int],
     catalog: Catalog,
-    segment_names: Mapping[int, str],
+    changed_segments: Collection[str] = (),
 ) -> Compared:
     """Only a page of the server's flags is held at a time, besides what `Compared` keeps."""
     from flagtui.api.models import Feature  # here, not at the top: it loads pydantic
 
     selection = Selection(file.projects, file.environments, file.selected)
     wanted_envs = set(file.environments)
-    parents = {str(d["feature"]) for r in records.values() for d in r.get("dependencies") or []}
+    parents = depended_on(desired)
+    changed_ids = {s.id for s in catalog.segments if s.name in changed_segments}
+    segment_names = {i: n for n, i in segment_ids.items()}
+
+    def in_file(keys: Iterable[Key]) -> dict[Key, Feature]:
+        return {k: Feature.model_validate(flag_record(desired[k], segment_ids)) for k in keys}
+
     done = Compared()
 
     def compared(server: dict[Key, Feature], wanted: dict[Key, Feature]) -> None:
@@ -71,7 +78,10 @@ async def compare_with_server(
                            Side("after", wanted, dict(segment_names)), everything=True)  # fmt: skip
         done.rows += rows
         changed = {(r["project"], r["featureName"]) for r in rows}
-        done.server.update((k, f) for k, f in server.items() if k in changed or k[1] in parents)
+        done.server.update(
+            (k, f) for k, f in server.items()
+            if k in changed or k[1] in parents or uses(f, changed_ids)
+        )  # fmt: skip
 
     async for page in read_flags(client, selection, missing_ok=True):  # to create
         server = {}
@@ -79,11 +89,32 @@ async def compare_with_server(
             envs = [e for e in flag.environments or [] if e.name in wanted_envs]
             server[(flag.project or "", flag.name)] = flag.model_copy(update={"environments": envs})
         done.seen |= server.keys()
-        compared(server, {k: Feature.model_validate(records[k]) for k in server if k in records})
-    creates = {k: Feature.model_validate(r) for k, r in records.items() if k not in done.seen}
-    compared({}, creates)
+        compared(server, in_file(k for k in server if k in desired))
+    compared({}, in_file(k for k in desired if k not in done.seen))  # creations
     done.rows.sort(key=lambda row: (row["project"], row["featureName"]))  # stable
     return done
+
+
+def uses(flag: Feature, segment_ids: Collection[int]) -> bool:
+    """True if a strategy of the flag (in any environment read) names one of the segments."""
+    return bool(segment_ids) and any(
+        int(i) in segment_ids
+        for e in flag.environments or [] for s in e.strategies or [] for i in s.segments or []
+    )  # fmt: skip
+
+
+def uses_by_name(shape: Mapping[str, Any], names: Collection[str]) -> bool:
+    """True if a strategy of the file's flag names one of the segments."""
+    return bool(names) and any(
+        n in names
+        for e in shape["environments"].values() for s in e.get("strategies") or []
+        for n in s.get("segments") or []
+    )  # fmt: skip
+
+
+def depended_on(desired: Mapping[Key, Mapping[str, Any]]) -> set[str]:
+    """The names the file's flags depend on."""
+    return {str(d["feature"]) for f in desired.values() for d in f.get("dependencies") or []}
 
 
 def _segment_ids(file: FlagsFile, catalog: Catalog) -> dict[str, int]:
@@ -125,15 +156,15 @@ def _objects(
 
 
 async def _parents(
-    client: AdminClient, compared: Compared, records: Mapping[Key, dict[str, Any]]
+    client: AdminClient, compared: Compared, desired: Mapping[Key, dict[str, Any]]
 ) -> dict[str, Feature]:
     """The flags the file's or the server's flags depend on that the comparison did not keep
     (outside the file's selection, or read and let go), read from the server, and theirs: an
     evaluation needs them."""
     found: dict[str, Feature] = {}
     server = compared.server
-    known = {n for _, n in server} | {n for k, n in records if (k, n) not in compared.seen}
-    wanted = [(p, str(d["feature"])) for (p, _), r in records.items()
+    known = {n for _, n in server} | {n for k, n in desired if (k, n) not in compared.seen}
+    wanted = [(p, str(d["feature"])) for (p, _), r in desired.items()
               for d in r.get("dependencies") or []]  # fmt: skip
     wanted += [(p, d.feature) for (p, _), f in server.items() for d in f.dependencies or []]
     while wanted:
@@ -180,10 +211,12 @@ async def make_plan(
 ) -> dict[str, Any]:
     catalog = await read_catalog(client)
     ids = _segment_ids(file, catalog)
-    names = {i: n for n, i in ids.items()}
-    records = {(str(f["project"]), str(f["name"])): flag_record(f, ids) for f in file.flags}
     desired = {(str(f["project"]), str(f["name"])): f for f in file.flags}
-    compared = await compare_with_server(client, file, records, catalog, names)
+    segments = _objects(
+        [_bare(s) for s in file.segments], {s.name: segment_shape(s) for s in catalog.segments}
+    )
+    changed_segments = {str(s["name"]) for s in segments if s["action"] == "update"}
+    compared = await compare_with_server(client, file, desired, ids, catalog, changed_segments)
     server = compared.server
     rows = compared.rows
     by_flag: dict[Key, list[dict[str, Any]]] = {}
@@ -197,7 +230,15 @@ async def make_plan(
         for s in catalog.segments
         if s.name not in defined
     ]
-    parents = await _parents(client, compared, records)
+    parents = await _parents(client, compared, desired)
+    # The file's records an evaluation reads: the changed flags', those flags depend on, and
+    # those that use a changed segment.
+    depended = depended_on(desired)
+
+    def read_by_an_evaluation(key: Key, flag: Mapping[str, Any]) -> bool:
+        return key in by_flag or key[1] in depended or uses_by_name(flag, changed_segments)
+
+    records = {k: flag_record(f, ids) for k, f in desired.items() if read_by_an_evaluation(k, f)}
     on_server = {**parents, **{n: f for (_, n), f in server.items()}}
     before_side = SideOfPlan(on_server, catalog.segments_json())
     after_side = SideOfPlan(
@@ -230,9 +271,6 @@ async def make_plan(
     for key, last in (await _last_changes(client, list(updated))).items():
         updated[key]["lastChange"] = last
 
-    segments = _objects(
-        [_bare(s) for s in file.segments], {s.name: segment_shape(s) for s in catalog.segments}
-    )
     for item in segments:  # a segment changed: who gets each flag of the file that uses it
         if item["action"] == "update":
             item["affects"] = _affected(item["name"], file, before_side, after_side, users,

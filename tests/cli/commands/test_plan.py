@@ -194,8 +194,9 @@ def test_a_segment_changed_in_the_file_says_who_gets_the_flags_that_use_it(run, 
     assert result.json["flags"] == []  # the flags themselves are as the file has them
     table = run("plan", str(path), "-o", "table")
     assert f"~ segment {segment['name']} (update)" in table.out
-    # Each is evaluated where the segment is used: what SDKs are served there changes.
-    assert all(f["evaluation"] and all("after" in e for e in f["evaluation"])
+    # Each is evaluated where the segment is used, on both sides: what SDKs are served there
+    # before (the server's segment) and after (the file's).
+    assert all(f["evaluation"] and all("before" in e and "after" in e for e in f["evaluation"])
                for f in planned["affects"])  # fmt: skip
 
 
@@ -246,3 +247,39 @@ def test_small_pages_plan_what_one_page_plans(run, tmp_path, monkeypatch):
     assert paged.json == whole.json
     assert len(whole.json["flags"]) == len(children)
     assert all(f["evaluation"] for f in whole.json["flags"])
+
+
+def test_a_segment_change_evaluates_its_flags_as_the_server_serves_them_now(run, server, tmp_path):
+    """The flags a changed segment affects are read from the server even when they are
+    unchanged themselves: "before" is what the server serves now (its segment takes every
+    synthetic user in), "after" the file's (it takes none in)."""
+    everyone = [{"contextName": "userId", "operator": "STR_STARTS_WITH", "values": ["u-"]}]
+    exported = tmp_path / "flags.toml"
+    assert (
+        run("export", "--project", "growth", "--env", "production", "-f", str(exported)).code == 0
+    )
+    data = tomllib.loads(exported.read_text(encoding="utf-8"))
+    # Used by signup-faster-payment-flow, on in production: a 50 % rollout in this segment.
+    (segment,) = [s for s in data["segments"] if s["name"] == "ios-devices"]
+    (listed,) = [s for s in server.get("/api/admin/segments").json()["segments"]
+                 if s["name"] == segment["name"]]  # fmt: skip
+    put = {k: listed[k] for k in ("name", "description", "project") if listed.get(k)}
+    assert server.put(f"/api/admin/segments/{listed['id']}",
+                      json={**put, "constraints": everyone}).status_code == 204  # fmt: skip
+    nobody = [{"contextName": "userId", "operator": "IN", "values": ["nobody"]}]
+    path = tmp_path / "segment.toml"
+    text = _with_segment(exported.read_text(encoding="utf-8"), segment,
+                         dict(segment, constraints=nobody))  # fmt: skip
+    path.write_text(text, encoding="utf-8")
+    result = run("plan", str(path), "-o", "json", "--users", "300")
+    assert result.code == 1, result.err
+    (planned,) = result.json["segments"]
+    served = 0
+    for flag in planned["affects"]:
+        record = server.get(f"/api/admin/projects/growth/features/{flag['name']}").json()
+        (evaluated,) = flag["evaluation"]
+        before = (evaluated["before"]["enabled"], evaluated["before"]["variants"])
+        assert before == _population(server, record, 300), flag["name"]
+        assert evaluated["after"]["enabled"] == 0
+        served += before[0]
+    assert served > 0  # someone is served now: the comparison can tell "before" from nobody

@@ -119,7 +119,7 @@ def test_three_projects_land_in_one_project_of_another_server(
 def test_diff_compares_promoted_flags_in_the_project_they_were_rewritten_to(
     run, sandbox, empty, cli_env, monkeypatch
 ):
-    _promotable(sandbox, PROJECTS)
+    promotable(sandbox, PROJECTS)
     _catalog_copied(sandbox, empty)
     with _http(sandbox) as a:  # the environments promoted, only: diff compares every one
         for project in PROJECTS:
