@@ -31,6 +31,7 @@ from flagtui.fleet.apply_objects import (
     writes_links,
 )
 from flagtui.fleet.flag_shape import flag_record, flag_shape, strategy_shape
+from flagtui.fleet.plan_since import check_unchanged
 
 if TYPE_CHECKING:
     from flagtui.api import AdminClient
@@ -234,9 +235,15 @@ async def apply_plan(
     *,
     dry_run: bool = False,
     progress: Callable[[Step], None] | None = None,
+    anyway: bool = False,
 ) -> tuple[dict[str, Any], BaseException | None]:
     """Send the plan's writes in order; stop at the first that fails. The result (each step's
-    outcome, and each flag as read back afterwards) and the error that stopped it, if one did."""
+    outcome, and each flag as read back afterwards) and the error that stopped it, if one did.
+    First, the objects it writes are read again: one not as the plan said raises EditConflict
+    before anything is sent (`plan_since`), unless `anyway` (the admin chose to send it over
+    the change)."""
+    if not dry_run and not anyway:
+        await check_unchanged(client, planned)  # EditConflict: nothing sent
     catalog = await client.rollouts.catalog()
     sender = _Sender(client, catalog, dry_run)
     desired = {(f["project"], f["name"]): f.get("desired") or {} for f in planned["flags"]}

@@ -146,8 +146,10 @@ def differences(left: Side, right: Side, *, everything: bool = False) -> list[di
         if left.environment is None:  # two servers: the flag's own fields too
             differ("type", a.type, b.type)
             for field in FLAG_FIELDS if everything else ():
-                if field in shape_a and field in shape_b:  # links: not on every version
-                    differ(field, shape_a[field], shape_b[field])
+                # Links are not on every version: compared where both sides have them. Any
+                # other field is absent from a shape where it is empty (a description unset).
+                if field != "links" or (field in shape_a and field in shape_b):
+                    differ(field, shape_a.get(field), shape_b.get(field))
         for env_a, env_b, where in _pairs(left, shape_a, right, shape_b):
             differ(f"enabled {where}".rstrip(), _get(env_a, "enabled"), _get(env_b, "enabled"))
             mine, theirs = _get(env_a, "strategies"), _get(env_b, "strategies")

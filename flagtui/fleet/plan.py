@@ -117,7 +117,7 @@ def depended_on(desired: Mapping[Key, Mapping[str, Any]]) -> set[str]:
     return {str(d["feature"]) for f in desired.values() for d in f.get("dependencies") or []}
 
 
-def _segment_ids(file: FlagsFile, catalog: Catalog) -> dict[str, int]:
+def segment_ids_of(file: FlagsFile, catalog: Catalog) -> dict[str, int]:
     """Every segment name the file uses or defines: the server's id, or a stand-in (negative)
     for one the server lacks. A name neither defines is an error."""
     ids = {s.name: s.id for s in catalog.segments}
@@ -134,7 +134,7 @@ def _segment_ids(file: FlagsFile, catalog: Catalog) -> dict[str, int]:
     return ids
 
 
-def _objects(
+def object_changes(
     kind_shapes: Sequence[Mapping[str, Any]], server: Mapping[str, dict[str, Any]]
 ) -> list[dict[str, Any]]:
     planned = []
@@ -210,10 +210,11 @@ async def make_plan(
     prune: bool = False,
 ) -> dict[str, Any]:
     catalog = await read_catalog(client)
-    ids = _segment_ids(file, catalog)
+    ids = segment_ids_of(file, catalog)
     desired = {(str(f["project"]), str(f["name"])): f for f in file.flags}
-    segments = _objects(
-        [_bare(s) for s in file.segments], {s.name: segment_shape(s) for s in catalog.segments}
+    segments = object_changes(
+        [plain_shape(s) for s in file.segments],
+        {s.name: segment_shape(s) for s in catalog.segments},
     )
     changed_segments = {str(s["name"]) for s in segments if s["action"] == "update"}
     compared = await compare_with_server(client, file, desired, ids, catalog, changed_segments)
@@ -275,8 +276,8 @@ async def make_plan(
         if item["action"] == "update":
             item["affects"] = _affected(item["name"], file, before_side, after_side, users,
                                         contexts)  # fmt: skip
-    fields = _objects(
-        [_bare(f) for f in file.context_fields],
+    fields = object_changes(
+        [plain_shape(f) for f in file.context_fields],
         {f.name: context_field_shape(f) for f in catalog.context_fields},
     )
     count = {a: sum(1 for f in flags if f["action"] == a)
@@ -319,7 +320,7 @@ def _affected(
     return found
 
 
-def _bare(shape: Mapping[str, Any]) -> dict[str, Any]:
+def plain_shape(shape: Mapping[str, Any]) -> dict[str, Any]:
     return {str(k): v for k, v in shape.items()}
 
 

@@ -22,6 +22,7 @@ from flagtui.tui.screens.drift import DriftScreen
 from flagtui.tui.screens.drift_promotion import PromoteResult
 from flagtui.tui.screens.promote_form import PromoteForm
 from flagtui.tui.widgets.confirm import TypedConfirmModal
+from flagtui.tui.widgets.edit_conflict import EditConflictModal
 from testkit.drift_seed import seed_differences
 from testkit.event_count import event_count as writes_recorded
 from testkit.pilot import settle
@@ -129,6 +130,34 @@ async def test_a_promotion_cancelled_at_its_plan_sends_nothing(
     assert "Not promoted: nothing was sent." in status, status
     assert event_count(sandbox) == events
     assert await drift_of(client) == differing
+
+
+async def test_a_target_changed_since_the_plan_stops_the_promotion_before_any_write(
+    make_app, one_profile, sandbox, client
+):
+    differing = await drift_of(client)
+    flag = differing[0][0]
+    path = f"/api/admin/projects/{PROJECT}/features/{flag}"
+    app = make_app(name="staging")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_plan(app, pilot)
+        with httpx.Client(base_url=sandbox.url,
+                          headers={"Authorization": sandbox.admin_token}) as h:  # fmt: skip
+            prod = next(e for e in h.get(path).json()["environments"]
+                        if e["name"] == "production")  # fmt: skip
+            switched = "off" if prod["enabled"] else "on"  # another admin, meanwhile
+            assert h.post(f"{path}/environments/production/{switched}").status_code == 200
+        events = event_count(sandbox)
+        await pilot.press(*"production", "enter")
+        await settle(app, pilot)
+        assert isinstance(app.screen, EditConflictModal), app.screen
+        said = visible_text(app, ".dialog")
+        assert "changed since it was shown" in said and f"flag {PROJECT}/{flag}" in said, said
+        assert "nothing was sent" in said
+        await pilot.press("escape")
+        await settle(app, pilot)
+    assert event_count(sandbox) == events  # not one write of the plan
+    assert await drift_of(client) != []
 
 
 @pytest.fixture

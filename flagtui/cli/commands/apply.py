@@ -71,6 +71,7 @@ async def send_plan(
     """A plan shown, asked once (`question`; a production profile: its name typed, else
     `word`), sent, and read back: `apply`'s and `promote`'s one way to send a plan."""
     # Here, not at the top: they load the client's models and the SDKs' engine
+    from flagtui.api.edits import EditConflict
     from flagtui.cli.exits import UsageError
     from flagtui.cli.session import confirm
     from flagtui.fleet.apply import apply_plan, steps, unsupported, where
@@ -92,9 +93,14 @@ async def send_plan(
             _note(out, f"would send: {where(step.as_json())}")
     profile = getattr(args, "production_profile", None)
     confirm(args, question, profile or word)
-    result, failed = await apply_plan(
-        client, planned, dry_run=args.dry_run, progress=lambda s: _said(out, s)
-    )
+    try:
+        result, failed = await apply_plan(
+            client, planned, dry_run=args.dry_run, progress=lambda s: _said(out, s)
+        )
+    except EditConflict as moved:  # changed while asked: nothing sent, said, exit 2
+        for line in moved.lines():
+            _note(out, f"changed since the plan: {line}")
+        raise
     if out.is_json:
         out.one({"plan": planned, "apply": result})
     for back in result["readBack"]:

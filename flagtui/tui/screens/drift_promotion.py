@@ -29,12 +29,14 @@ from textual.widgets import Button
 from flagtui.tui.format import put
 from flagtui.tui.profile_switch import open_profile
 from flagtui.tui.screens.base import AreaScreen, read_only_refusal
+from flagtui.tui.screens.overtaken import ask_overtaken
 from flagtui.tui.screens.promote_form import PromoteChoice, PromoteForm, Sides
 from flagtui.tui.widgets.confirm import ConfirmModal, TypedConfirmModal
 from flagtui.tui.widgets.text import PlainLabel, PlainStatic
 
 if TYPE_CHECKING:
     from flagtui.api import AdminClient
+    from flagtui.api.edits import EditConflict
     from flagtui.config import Profile
     from flagtui.fleet.flags_file import FlagsFile
 
@@ -205,9 +207,8 @@ class DriftPromotion:
         def answered(yes: bool | None) -> None:
             if not yes:
                 self._say(f"Not promoted: nothing was sent. {where}.")
-            elif not self.screen.still_sending(SEND_GROUP):
-                self.screen.run_worker(self._send(sides, choice, planned), group=SEND_GROUP,
-                                       exclusive=True, exit_on_error=False)  # fmt: skip
+            else:
+                self._start_send(sides, choice, planned, typed)
 
         modal = (
             ConfirmModal(title, body, confirm_label="Promote")
@@ -230,8 +231,52 @@ class DriftPromotion:
                     return env.name
         return profile.name if profile.production else None
 
-    async def _send(self, sides: Sides, choice: PromoteChoice, planned: dict[str, Any]) -> None:
+    def _start_send(
+        self,
+        sides: Sides,
+        choice: PromoteChoice,
+        planned: dict[str, Any],
+        typed: str | None,
+        *,
+        anyway: bool = False,
+    ) -> None:
+        if not self.screen.still_sending(SEND_GROUP):
+            sending = self._send(sides, choice, planned, typed, anyway=anyway)
+            self.screen.run_worker(sending, group=SEND_GROUP, exclusive=True, exit_on_error=False)
+
+    def _overtaken(
+        self,
+        moved: EditConflict,
+        sides: Sides,
+        choice: PromoteChoice,
+        planned: dict[str, Any],
+        typed: str | None,
+    ) -> None:
+        """The target changed since the plan was shown: nothing was sent; plan again, or send
+        this plan anyway (the name typed first where it is production)."""
+        self._say(f"Not promoted, nothing was sent: {moved}")
+
+        def plan_again() -> None:
+            self.screen.run_worker(self._plan(sides, choice), group=PLAN_GROUP,
+                                   exclusive=True, exit_on_error=False)  # fmt: skip
+
+        ask_overtaken(
+            self.screen.app, moved, "The target changed since this plan was made",
+            "plan again against the target as it is now.", typed, reload=plan_again,
+            anyway=lambda: self._start_send(sides, choice, planned, typed, anyway=True),
+        )  # fmt: skip
+
+    async def _send(
+        self,
+        sides: Sides,
+        choice: PromoteChoice,
+        planned: dict[str, Any],
+        typed: str | None,
+        *,
+        anyway: bool = False,
+    ) -> None:
         # Here, not at the top: it loads the client's models
+        from flagtui.api.edits import EditConflict
         from flagtui.fleet.apply import apply_plan, step_line, steps
 
         total = len(steps(planned))
@@ -244,7 +289,11 @@ class DriftPromotion:
 
         try:
             async with self._opened(self._target_profile(sides, choice)) as (_profile, target):
-                result, failed = await apply_plan(target, planned, progress=progress)
+                result, failed = await apply_plan(target, planned, progress=progress,
+                                                  anyway=anyway)  # fmt: skip
+        except EditConflict as moved:
+            self._overtaken(moved, sides, choice, planned, typed)
+            return
         finally:
             self.refresh()
         counts: dict[str, int] = {}
