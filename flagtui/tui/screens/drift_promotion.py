@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
@@ -45,6 +46,17 @@ SEND_GROUP = "drift-promote-send"
 USERS = 1_000  # synthetic users each changed flag is evaluated for, as the command's default
 MARK_STYLES = {"+": "green", "~": "yellow", "-": "red", "?": "dim"}
 OUTCOME_STYLES = {"done": "green", "refused": "red", "unknown": "red", "not sent": "dim"}
+
+
+@dataclass(frozen=True)
+class Shown:
+    """A plan as the admin was shown it: between which sides, as chosen, and the name typed
+    to confirm it (None: not production)."""
+
+    sides: Sides
+    choice: PromoteChoice
+    planned: dict[str, Any]
+    typed: str | None
 
 
 def plan_body(where: str, lines: list[str], typed: str | None) -> Text:
@@ -208,7 +220,7 @@ class DriftPromotion:
             if not yes:
                 self._say(f"Not promoted: nothing was sent. {where}.")
             else:
-                self._start_send(sides, choice, planned, typed)
+                self._start_send(Shown(sides, choice, planned, typed))
 
         modal = (
             ConfirmModal(title, body, confirm_label="Promote")
@@ -231,54 +243,32 @@ class DriftPromotion:
                     return env.name
         return profile.name if profile.production else None
 
-    def _start_send(
-        self,
-        sides: Sides,
-        choice: PromoteChoice,
-        planned: dict[str, Any],
-        typed: str | None,
-        *,
-        anyway: bool = False,
-    ) -> None:
+    def _start_send(self, shown: Shown, *, anyway: bool = False) -> None:
         if not self.screen.still_sending(SEND_GROUP):
-            sending = self._send(sides, choice, planned, typed, anyway=anyway)
+            sending = self._send(shown, anyway=anyway)
             self.screen.run_worker(sending, group=SEND_GROUP, exclusive=True, exit_on_error=False)
 
-    def _overtaken(
-        self,
-        moved: EditConflict,
-        sides: Sides,
-        choice: PromoteChoice,
-        planned: dict[str, Any],
-        typed: str | None,
-    ) -> None:
+    def _overtaken(self, moved: EditConflict, shown: Shown) -> None:
         """The target changed since the plan was shown: nothing was sent; plan again, or send
         this plan anyway (the name typed first where it is production)."""
         self._say(f"Not promoted, nothing was sent: {moved}")
 
         def plan_again() -> None:
-            self.screen.run_worker(self._plan(sides, choice), group=PLAN_GROUP,
+            self.screen.run_worker(self._plan(shown.sides, shown.choice), group=PLAN_GROUP,
                                    exclusive=True, exit_on_error=False)  # fmt: skip
 
         ask_overtaken(
             self.screen.app, moved, "The target changed since this plan was made",
-            "plan again against the target as it is now.", typed, reload=plan_again,
-            anyway=lambda: self._start_send(sides, choice, planned, typed, anyway=True),
+            "plan again against the target as it is now.", shown.typed, reload=plan_again,
+            anyway=lambda: self._start_send(shown, anyway=True),
         )  # fmt: skip
 
-    async def _send(
-        self,
-        sides: Sides,
-        choice: PromoteChoice,
-        planned: dict[str, Any],
-        typed: str | None,
-        *,
-        anyway: bool = False,
-    ) -> None:
+    async def _send(self, shown: Shown, *, anyway: bool = False) -> None:
         # Here, not at the top: it loads the client's models
         from flagtui.api.edits import EditConflict
         from flagtui.fleet.apply import apply_plan, step_line, steps
 
+        sides, choice, planned = shown.sides, shown.choice, shown.planned
         total = len(steps(planned))
         sent = 0
 
@@ -292,7 +282,7 @@ class DriftPromotion:
                 result, failed = await apply_plan(target, planned, progress=progress,
                                                   anyway=anyway)  # fmt: skip
         except EditConflict as moved:
-            self._overtaken(moved, sides, choice, planned, typed)
+            self._overtaken(moved, shown)
             return
         finally:
             self.refresh()
