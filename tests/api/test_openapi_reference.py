@@ -85,7 +85,9 @@ async def _every_call(client: AdminClient) -> set[str]:
         ),
         "features.prefetch": client.features.prefetch(FeatureQuery(project="payments", offset=50)),
         "features.list": client.features.list("payments"),
+        "features.names": client.features.names("payments"),
         "features.get": client.features.get("payments", feature),
+        "flag_batch.export": client.flag_batch.export([feature], "production"),
         "features.patch": client.features.patch(
             "payments", feature, [{"op": "replace", "path": "/description", "value": "x"}]
         ),

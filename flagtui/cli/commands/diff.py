@@ -18,7 +18,6 @@ from flagtui.cli.formats import FORMATS
 from flagtui.cli.output import Printer, default_format
 from flagtui.cli.runner import open_client
 from flagtui.config import load_config, select_profile
-from flagtui.fleet.drift import Reading, compare, words
 from flagtui.words import counted
 
 
@@ -66,6 +65,9 @@ def start(args: argparse.Namespace, rest: list[str]) -> int:
 
 
 async def _diff(args: argparse.Namespace, out: Printer) -> int:
+    # Here, not at the top: it loads the client's models
+    from flagtui.fleet.drift import Reading, compare, words
+
     config = load_config()
     names = args.profiles or [None]
     profiles = [select_profile(config, name) for name in names]
