@@ -11,12 +11,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from rich.text import Text
-from textual import on
-from textual.app import App, ComposeResult
+from textual.app import App
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
-from textual.widgets import Button
 
 from flagtui.api import AdminClient
 from flagtui.api.bulk import Outcome, Plan
@@ -25,8 +21,8 @@ from flagtui.api.models import Feature
 from flagtui.tui.format import put
 from flagtui.tui.screens.overtaken import ask_overtaken
 from flagtui.tui.widgets.confirm import ConfirmModal, TypedConfirmModal
+from flagtui.tui.widgets.result_dialog import ResultDialog, counted_outcomes
 from flagtui.tui.widgets.share_text import share_line, share_of
-from flagtui.tui.widgets.text import PlainLabel, PlainStatic
 
 PRODUCTION = "bold reverse red"
 READS_AT_ONCE = 4
@@ -152,7 +148,7 @@ def outcome_text(outcomes: list[Outcome]) -> Text:
     return out
 
 
-class BulkResult(ModalScreen[None]):
+class BulkResult(ResultDialog):
     """Each flag's outcome; Escape or Enter closes."""
 
     BINDINGS = [
@@ -162,12 +158,10 @@ class BulkResult(ModalScreen[None]):
     ]
 
     def __init__(self, plan: Plan, outcomes: list[Outcome], *, title: str = "") -> None:
-        super().__init__(classes="form review")
-        counts: dict[str, int] = {}
-        for o in outcomes:
-            counts[o.outcome] = counts.get(o.outcome, 0) + 1
-        said = ", ".join(f"{n} {outcome}" for outcome, n in counts.items())
-        self.title_text = title or f"{plan.change.action.capitalize()}: {said}"
+        said = counted_outcomes(o.outcome for o in outcomes)
+        super().__init__(
+            title or f"{plan.change.action.capitalize()}: {said}", outcome_text(outcomes)
+        )
         self.outcomes = outcomes
 
     @classmethod
@@ -178,17 +172,3 @@ class BulkResult(ModalScreen[None]):
             for p in plan.flags
         ]
         return cls(plan, outcomes, title="Nothing to send: no marked flag needs this change")
-
-    def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog"):
-            yield PlainLabel(self.title_text, classes="dialog-title")
-            yield PlainStatic(outcome_text(self.outcomes), classes="dialog-body")
-            with Horizontal(classes="dialog-buttons"):
-                yield Button("Close", id="close")
-
-    def on_mount(self) -> None:
-        self.query_one("#close").focus()
-
-    @on(Button.Pressed, "#close")
-    def action_close_result(self) -> None:
-        self.dismiss(None)

@@ -20,12 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
-from textual import on
-from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
-from textual.widgets import Button
 
 from flagtui.tui.format import put
 from flagtui.tui.profile_switch import open_profile
@@ -33,7 +28,8 @@ from flagtui.tui.screens.base import AreaScreen, read_only_refusal
 from flagtui.tui.screens.overtaken import ask_overtaken
 from flagtui.tui.screens.promote_form import PromoteChoice, PromoteForm, Sides
 from flagtui.tui.widgets.confirm import ConfirmModal, TypedConfirmModal
-from flagtui.tui.widgets.text import PlainLabel, PlainStatic
+from flagtui.tui.widgets.result_dialog import ResultDialog, counted_outcomes
+from flagtui.tui.widgets.text import PlainStatic
 
 if TYPE_CHECKING:
     from flagtui.api import AdminClient
@@ -94,32 +90,13 @@ def result_body(result: dict[str, Any]) -> Text:
     return body
 
 
-class PromoteResult(ModalScreen[None]):
+class PromoteResult(ResultDialog):
     """Each write's outcome and each flag read back; Escape or Enter closes."""
 
     BINDINGS = [
         Binding("escape", "close_result", "Close", id="promote-result.close",
                 tooltip="Back to the drift view (it compares again)"),
     ]  # fmt: skip
-
-    def __init__(self, title: str, body: Text) -> None:
-        super().__init__(classes="form review")
-        self.title_text = title
-        self.body = body
-
-    def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog"):
-            yield PlainLabel(self.title_text, classes="dialog-title")
-            yield PlainStatic(self.body, classes="dialog-body", id="promote-outcomes")
-            with Horizontal(classes="dialog-buttons"):
-                yield Button("Close", id="close")
-
-    def on_mount(self) -> None:
-        self.query_one("#close").focus()
-
-    @on(Button.Pressed, "#close")
-    def action_close_result(self) -> None:
-        self.dismiss(None)
 
 
 class DriftPromotion:
@@ -286,9 +263,6 @@ class DriftPromotion:
             return
         finally:
             self.refresh()
-        counts: dict[str, int] = {}
-        for step in result["steps"]:
-            counts[step["outcome"]] = counts.get(step["outcome"], 0) + 1
-        said = ", ".join(f"{n} {outcome}" for outcome, n in counts.items())
+        said = counted_outcomes(step["outcome"] for step in result["steps"])
         title = f"Promoted: {said}" if failed is None else f"Stopped at a failed write: {said}"
         self.screen.app.push_screen(PromoteResult(title, result_body(result)))
