@@ -27,6 +27,7 @@ from flagtui.fleet.plan import (
 
 if TYPE_CHECKING:
     from flagtui.api import AdminClient
+    from flagtui.fleet.flag_export import Catalog
 
 RECORDED_FLAGS = 3  # changed flags whose newest events are looked up
 
@@ -45,8 +46,9 @@ def _flag_now(rows: list[dict[str, Any]]) -> dict[str, Any]:
     return {"action": "update" if changes else "nothing", "changes": changes}
 
 
-async def _flags_now(client: AdminClient, planned: Mapping[str, Any]) -> dict[Key, dict[str, Any]]:
-    catalog = await read_catalog(client)
+async def _flags_now(
+    client: AdminClient, planned: Mapping[str, Any], catalog: Catalog
+) -> dict[Key, dict[str, Any]]:
     by_project: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
     for flag in planned["flags"]:
         by_project[str(flag["project"])].append(flag)
@@ -74,7 +76,8 @@ async def check_unchanged(client: AdminClient, planned: Mapping[str, Any]) -> No
     """Raises EditConflict, having sent nothing, if an object the plan writes is not as the
     plan said."""
     changed: list[FieldChange] = []
-    flags_now = await _flags_now(client, planned)
+    catalog = await read_catalog(client)
+    flags_now = await _flags_now(client, planned, catalog)
     moved: list[Key] = []
     for flag in planned["flags"]:
         key = (str(flag["project"]), str(flag["name"]))
@@ -83,7 +86,6 @@ async def check_unchanged(client: AdminClient, planned: Mapping[str, Any]) -> No
         if flags_now[key] != shown:
             moved.append(key)
             changed.append(FieldChange(f"flag {key[0]}/{key[1]}", shown, flags_now[key]))
-    catalog = await read_catalog(client)
     kinds = (
         ("segment", "segments", {s.name: segment_shape(s) for s in catalog.segments}),
         ("context field", "contextFields",
