@@ -99,23 +99,19 @@ async def read_flags(
     """The selection's live flags in full (its environments), a page at a time, by project
     then name. `missing_ok`: a flag named that the server does not have is left out, not an
     error."""
-    envs = selection.environments
-    if selection.flags:
-        (project,) = selection.projects
-        names = sorted(set(selection.flags))
+    named = sorted(set(selection.flags))
+    if named:
+        (_,) = selection.projects  # named flags are one project's
+    for project in selection.projects:
+        names = named or await client.features.names(project)
         for start in range(0, len(names), PAGE):
             asked = names[start : start + PAGE]
-            found = await in_full(client, project, asked, envs)
-            if not missing_ok and len(found) < len(asked):
+            found = await in_full(client, project, asked, selection.environments)
+            if named and not missing_ok and len(found) < len(asked):
                 missing = sorted(set(asked) - {f.name for f in found})
                 said = f"project {project!r} has no live flag {missing[0]!r}"
                 raise errors.NotFoundError("POST", EXPORT_PATH, message=said)
             yield found
-        return
-    for project in selection.projects:
-        names = await client.features.names(project)
-        for start in range(0, len(names), PAGE):
-            yield await in_full(client, project, names[start : start + PAGE], envs)
 
 
 def toml_text(data: dict[str, Any]) -> str:
